@@ -1,0 +1,75 @@
+/**
+ * The REST API registry: every `POST /api/vue/{area}/{action}` endpoint with its request and
+ * response schemas and who may call it. The server registers routes from this table (so every
+ * request is validated at the edge and the OpenAPI document at /api/docs is generated from it);
+ * the client derives its call types from it.
+ */
+import type { z } from 'zod';
+import * as account from './account';
+import * as admin from './admin';
+import * as auth from './auth';
+import * as common from './common';
+import * as funds from './funds';
+import * as market from './market';
+import * as trading from './trading';
+
+/** public: anyone; member: any logged-in user; operator: role operator or admin. */
+export type Access = 'public' | 'member' | 'operator';
+
+export interface Endpoint {
+  access: Access;
+  req: z.ZodType;
+  res: z.ZodType;
+  summary: string;
+}
+
+const ep = <Req extends z.ZodType, Res extends z.ZodType>(access: Access, req: Req, res: Res, summary: string) => ({
+  access,
+  req,
+  res,
+  summary,
+});
+
+export const api = {
+  'common/config': ep('public', common.configReq, common.configRes, 'Site configuration'),
+
+  'user/register': ep('public', auth.registerReq, auth.sessionRes, 'Register with an invitation code'),
+  'user/login': ep('public', auth.loginReq, auth.sessionRes, 'Log in'),
+  'user/logout': ep('member', auth.emptyReq, auth.okRes, 'Log out (ends this session)'),
+  'user/info': ep('member', auth.emptyReq, account.accountSummaryRes, 'Member centre summary'),
+  'user/Optionallist': ep('member', account.watchlistReq, account.watchlistRes, 'Watchlist'),
+  'user/addOptional': ep('member', account.watchlistChangeReq, auth.okRes, 'Add to watchlist'),
+  'user/delOptional': ep('member', account.watchlistChangeReq, auth.okRes, 'Remove from watchlist'),
+  'user/recharge': ep('member', funds.depositReq, funds.depositSchema, 'Request a deposit'),
+  'user/fundRecords': ep('member', funds.fundRecordsReq, funds.fundRecordsRes, 'Fund records'),
+
+  'market/list': ep('public', market.marketListReq, market.marketListRes, 'Market list (paged, sorted)'),
+  'market/detail': ep('public', market.symbolReq, market.instrumentDetailRes, 'Instrument detail'),
+  'market/depth': ep('public', market.symbolReq, market.depthSchema, 'Five-level depth'),
+  'market/candles': ep('public', market.candlesReq, market.candlesRes, 'Candles'),
+  'market/quotes': ep('public', market.quotesReq, market.quotesRes, 'Quote snapshots (polling fallback)'),
+  'market/indices': ep('public', auth.emptyReq, market.indicesRes, 'Index figures'),
+
+  'trade/placeOrder': ep('member', trading.placeOrderReq, trading.orderSchema, 'Place an order'),
+  'trade/cancelOrder': ep('member', trading.orderIdReq, trading.orderSchema, 'Cancel a pending order'),
+  'trade/closePosition': ep('member', trading.orderIdReq, trading.orderSchema, 'Close a holding at market'),
+  'trade/orders': ep('member', trading.ordersReq, trading.ordersRes, 'Positions and orders by tab'),
+  'trade/orderDetail': ep('member', trading.orderIdReq, trading.orderSchema, 'Position detail'),
+
+  'admin/login': ep('public', auth.loginReq, auth.sessionRes, 'Operator login'),
+  'admin/deposits': ep('operator', admin.adminDepositsReq, admin.adminDepositsRes, 'Deposits to review'),
+  'admin/approveDeposit': ep('operator', admin.reviewReq, admin.adminDepositSchema, 'Approve a deposit'),
+  'admin/rejectDeposit': ep('operator', admin.rejectReq, admin.adminDepositSchema, 'Reject a deposit'),
+  'admin/users': ep('operator', admin.adminUsersReq, admin.adminUsersRes, 'Users'),
+  'admin/reconcile': ep('operator', auth.emptyReq, admin.reconcileRes, 'Ledger reconciliation'),
+} as const satisfies Record<string, Endpoint>;
+
+export type Api = typeof api;
+export type EndpointName = keyof Api;
+export type ReqOf<N extends EndpointName> = z.input<Api[N]['req']>;
+export type ResOf<N extends EndpointName> = z.output<Api[N]['res']>;
+
+/** Base path of the REST API (product-spec §7). */
+export const API_BASE = '/api/vue/';
+/** Client request timeout (product-spec §9). */
+export const REQUEST_TIMEOUT_MS = 10_000;

@@ -1,0 +1,44 @@
+/** Registration, login and sessions (product-spec §5 "Login", "Register"; §4 "Session"). */
+import { z } from 'zod';
+
+/** A member's account is a ten-digit mobile number (digits only, so never capitals). */
+export const accountSchema = z.string().trim().regex(/^\d{10}$/, 'account');
+/** Eight or more English letters or digits (the spec's password hint). */
+export const passwordSchema = z.string().regex(/^[A-Za-z0-9]{8,32}$/, 'password');
+
+export const registerReq = z
+  .object({
+    account: accountSchema,
+    password: passwordSchema,
+    confirmPassword: z.string().min(1).max(64),
+    inviteCode: z.string().trim().min(1).max(32),
+    agree: z.literal(true),
+  })
+  .refine((v) => v.password === v.confirmPassword, { message: 'passwordsDiffer', path: ['confirmPassword'] });
+
+export const loginReq = z.object({
+  /** Operators may log in with a non-mobile account name; lowercase only (spec: no capitals). */
+  account: z
+    .string()
+    .trim()
+    .min(1)
+    .max(32)
+    .regex(/^[a-z0-9_.-]+$/, 'account'),
+  password: z.string().min(1).max(64),
+});
+
+export const roleSchema = z.enum(['member', 'operator', 'admin']);
+export type Role = z.infer<typeof roleSchema>;
+
+export const sessionRes = z.object({
+  token: z.string(),
+  account: z.string(),
+  role: roleSchema,
+  /** Kept for the spec's local-storage shape; it grants nothing on the server. */
+  isAdmin: z.boolean(),
+  expiresAt: z.number().int(),
+});
+export type SessionRes = z.infer<typeof sessionRes>;
+
+export const emptyReq = z.object({}).strict();
+export const okRes = z.object({ ok: z.literal(true) });

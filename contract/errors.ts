@@ -1,0 +1,49 @@
+/**
+ * Error message keys: the spec's error catalogue (product-spec §8) as stable keys.
+ * The server answers `{status: 0, msg: <key>, data: null}`; the client translates the key
+ * (locales/*.json under `errors.<key>`) and falls back to `errors.generic` for unknown text.
+ */
+export const ERROR_KEYS = [
+  // account and login
+  'tooFrequent',
+  'accountNotFound',
+  'accountDisabled',
+  'accountExists',
+  'inviterNotFound',
+  'fieldsEmpty',
+  'passwordsDiffer',
+  'wrongCredentials',
+  'accountFrozen',
+  'cannotWithdrawOrTrade',
+  'notLoggedIn',
+  'sessionExpired',
+  'forbidden',
+  // money
+  'insufficientBalance',
+  'belowMinDeposit',
+  'aboveMaxDeposit',
+  'otherFundOperation',
+  // trading
+  'productNotFound',
+  'nonTradingTime',
+  'priceUnavailable',
+  'exceedsPriceLimit',
+  'priceOffTick',
+  'invalidLots',
+  'invalidLeverage',
+  'orderNotPending',
+  'orderNotHolding',
+  'orderNotFound',
+  // generic
+  'parameterError',
+  'operationFailed',
+  'systemBusy',
+  'notFound',
+  'generic',
+] as const;
+
+export type ErrorKey = (typeof ERROR_KEYS)[number];
+
+/** Success toast keys (product-spec §8 "Success toasts"). Translated under `success.<key>`. */
+export const SUCCESS_KEYS = ['login', 'register', 'deposit', 'purchase', 'cancel', 'close', 'logout'] as const;
+export type SuccessKey = (typeof SUCCESS_KEYS)[number];

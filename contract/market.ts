@@ -1,0 +1,119 @@
+/**
+ * Market data shapes shared by the REST snapshot endpoints, the WebSocket stream and the client.
+ * Prices and amounts: integer TWD minor units (1 NT$ = 100). Volumes: shares. Times: epoch ms.
+ * Timestamps of a replayed session are the replayed day's own times in Asia/Taipei.
+ */
+import { z } from 'zod';
+import { pageQuery, paged } from './envelope';
+
+const minor = z.number().int();
+
+export const symbolSchema = z
+  .string()
+  .trim()
+  .regex(/^[0-9A-Z]{4,6}$/, 'symbol');
+
+export const instrumentKindSchema = z.enum(['stock', 'etf']);
+
+/** Market phase of an instrument's session right now. */
+export const sessionPhaseSchema = z.enum(['open', 'closed']);
+
+export const quoteSchema = z.object({
+  symbol: z.string(),
+  name: z.string(),
+  kind: instrumentKindSchema,
+  lastMinor: minor,
+  openMinor: minor,
+  highMinor: minor,
+  lowMinor: minor,
+  /** Reference price for the day: the previous session's close. */
+  prevCloseMinor: minor,
+  limitUpMinor: minor,
+  limitDownMinor: minor,
+  bidMinor: minor,
+  askMinor: minor,
+  volumeShares: z.number().int(),
+  turnoverMinor: minor,
+  /** Epoch ms of the last trade (market time). */
+  ts: z.number().int(),
+  /** The real trading day this session replays (YYYY-MM-DD), or null for a live source. */
+  replayDate: z.string().nullable(),
+  phase: sessionPhaseSchema,
+});
+export type Quote = z.infer<typeof quoteSchema>;
+
+export const depthLevelSchema = z.object({ priceMinor: minor, volumeLots: z.number().int() });
+export type DepthLevel = z.infer<typeof depthLevelSchema>;
+
+/** Five-level book: bids best (highest) first, asks best (lowest) first. */
+export const depthSchema = z.object({
+  symbol: z.string(),
+  bids: z.array(depthLevelSchema),
+  asks: z.array(depthLevelSchema),
+  ts: z.number().int(),
+});
+export type Depth = z.infer<typeof depthSchema>;
+
+export const CANDLE_PERIODS = ['1m', '3m', '15m', '30m', '1d', '1M', '1y'] as const;
+export const candlePeriodSchema = z.enum(CANDLE_PERIODS);
+export type CandlePeriod = z.infer<typeof candlePeriodSchema>;
+
+/** One candle; `ts` is the period's start (epoch ms). */
+export const candleSchema = z.object({
+  ts: z.number().int(),
+  openMinor: minor,
+  highMinor: minor,
+  lowMinor: minor,
+  closeMinor: minor,
+  volumeShares: z.number().int(),
+  turnoverMinor: minor,
+});
+export type Candle = z.infer<typeof candleSchema>;
+
+/** Market clock as the UI labels it: `replay` sessions are simulated from real days. */
+export const clockStateSchema = z.object({
+  mode: z.enum(['replay', 'exchange']),
+  phase: sessionPhaseSchema,
+  speed: z.number(),
+  /** Market time now (epoch ms). */
+  now: z.number().int(),
+});
+export type ClockState = z.infer<typeof clockStateSchema>;
+
+// ---- REST: market area ----
+
+export const MARKET_SORTS = ['all', 'gainers', 'losers', 'volume'] as const;
+export const marketListReq = pageQuery.extend({ sort: z.enum(MARKET_SORTS).default('all') });
+export const marketListRes = paged(quoteSchema).extend({ clock: clockStateSchema });
+
+export const symbolReq = z.object({ symbol: symbolSchema });
+
+export const instrumentDetailRes = z.object({
+  quote: quoteSchema,
+  industry: z.string().nullable(),
+  market: z.string(),
+  isin: z.string().nullable(),
+  listingDate: z.string().nullable(),
+  clock: clockStateSchema,
+});
+
+export const quotesReq = z.object({ symbols: z.array(symbolSchema).min(1).max(500) });
+export const quotesRes = z.object({ items: z.array(quoteSchema) });
+
+export const candlesReq = z.object({
+  symbol: symbolSchema,
+  period: candlePeriodSchema,
+  limit: z.number().int().min(1).max(2000).default(300),
+  /** Only candles starting before this time (epoch ms), for loading further back. */
+  before: z.number().int().optional(),
+});
+export const candlesRes = z.object({ symbol: z.string(), period: candlePeriodSchema, items: z.array(candleSchema) });
+
+export const indexItemSchema = z.object({
+  code: z.string(),
+  name: z.string(),
+  lastMinor: minor,
+  prevCloseMinor: minor,
+  date: z.string(),
+});
+export const indicesRes = z.object({ items: z.array(indexItemSchema) });

@@ -1,0 +1,64 @@
+/**
+ * Money and price arithmetic: the one module that owns rounding.
+ *
+ * Units: every amount and price is an integer number of **minor units** (hundredths of the
+ * currency: for TWD 1 NT$ = 100 minor). Names end in `Minor`. Quantities are integer shares.
+ * Rates are integer **parts per million** (ppm): 0.1425 % = 1_425 ppm, 0.3 % = 3_000 ppm, so no
+ * float ever touches money. All values stay within Number.MAX_SAFE_INTEGER; every function
+ * asserts it and throws RangeError otherwise.
+ */
+
+export type Minor = number;
+
+/** Minor units per major unit (TWD and USD both have 2 decimals). */
+export const MINOR_PER_MAJOR = 100;
+
+function assertSafe(n: number, what: string): void {
+  if (!Number.isSafeInteger(n)) throw new RangeError(`${what} is not a safe integer: ${n}`);
+}
+
+/** price (minor per share) × shares → notional (minor). */
+export function notionalMinor(priceMinor: Minor, shares: number): Minor {
+  assertSafe(priceMinor, 'price');
+  assertSafe(shares, 'shares');
+  const v = priceMinor * shares;
+  assertSafe(v, 'notional');
+  return v;
+}
+
+/**
+ * amount × rate (ppm), truncated **down to whole major units** (NT$): Taiwan brokers and the
+ * tax office drop fractions of a dollar for commission and securities transaction tax
+ * (⚠ broker practice, TW-MARKET-RULES.md "Commission" / "Securities transaction tax").
+ */
+export function ppmFloorToMajor(amountMinor: Minor, ratePpm: number): Minor {
+  assertSafe(amountMinor, 'amount');
+  const raw = BigInt(amountMinor) * BigInt(ratePpm);
+  const perMajor = BigInt(MINOR_PER_MAJOR) * 1_000_000n;
+  return Number((raw / perMajor) * BigInt(MINOR_PER_MAJOR));
+}
+
+/** a ÷ b rounded **up** to the next minor unit (used for margin: the platform never under-collects). */
+export function divCeil(aMinor: Minor, b: number): Minor {
+  assertSafe(aMinor, 'amount');
+  if (!Number.isSafeInteger(b) || b <= 0) throw new RangeError(`divisor must be a positive integer: ${b}`);
+  return Math.floor((aMinor + b - 1) / b);
+}
+
+/** Parses a decimal string or number like "1005.5" into minor units exactly; throws on more than 2 decimals. */
+export function toMinor(value: string | number): Minor {
+  const s = typeof value === 'number' ? String(value) : value.trim();
+  const m = /^(-)?(\d+)(?:\.(\d{1,2}))?$/.exec(s);
+  if (!m) throw new RangeError(`not a money value with at most 2 decimals: ${s}`);
+  const minor = Number(m[2]) * MINOR_PER_MAJOR + Number((m[3] ?? '').padEnd(2, '0'));
+  assertSafe(minor, 'amount');
+  return m[1] ? -minor : minor;
+}
+
+/** Minor units → fixed 2-decimal string without grouping ("1005.50"). */
+export function minorToDecimal(minor: Minor): string {
+  const neg = minor < 0;
+  const abs = Math.abs(minor);
+  const s = `${Math.floor(abs / MINOR_PER_MAJOR)}.${String(abs % MINOR_PER_MAJOR).padStart(2, '0')}`;
+  return neg ? `-${s}` : s;
+}

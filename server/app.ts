@@ -1,0 +1,112 @@
+/**
+ * buildApp(config): the whole server as a Fastify instance, started in-process by tests
+ * (`app.inject`) and by main.ts. Opens the database (unless one is passed), imports market data
+ * on first start, creates the first-run operator and invitation code, starts the market feed and
+ * the trading engine, registers `/api/vue/*`, `/ws`, `/api/docs` and the built client.
+ */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import Fastify, { type FastifyInstance } from 'fastify';
+import fastifyStatic from '@fastify/static';
+import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
+import fastifyWebsocket from '@fastify/websocket';
+import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import type { Config } from './config';
+import { openDatabase, type Database } from './db/client';
+import { importMarketData } from './db/import';
+import type { Handlers, Services } from './http/context';
+import { registerApiRoutes } from './http/api-routes';
+import { createClock } from './market/clock';
+import { createMarketFeed, type MarketFeed } from './market/feed';
+import { accountHandlers } from './modules/account/handlers';
+import { adminHandlers } from './modules/admin/handlers';
+import { authHandlers } from './modules/auth/handlers';
+import { firstRun, type FirstRunResult } from './modules/auth/first-run';
+import { commonHandlers } from './modules/common/handlers';
+import { fundsHandlers } from './modules/funds/handlers';
+import { ensurePlatformAccounts } from './modules/ledger/ledger';
+import { marketHandlers } from './modules/market/handlers';
+import { createTradingEngine, type TradingEngine } from './modules/trading/engine';
+import { tradingHandlers } from './modules/trading/handlers';
+import { registerGateway } from './realtime/gateway';
+
+export interface BuiltApp {
+  app: FastifyInstance;
+  database: Database;
+  feed: MarketFeed;
+  trading: TradingEngine;
+  firstRun: FirstRunResult;
+}
+
+export interface BuildOptions {
+  /** Reuse an open database (tests share one per file). */
+  database?: Database;
+  /** Inject a clock's wall time (tests); default Date.now. */
+  now?: () => number;
+  /** Start the feed's timer (default true); tests drive `feed.tick()` themselves. */
+  feedTimer?: boolean;
+  logger?: boolean;
+}
+
+export async function buildApp(config: Config, opts: BuildOptions = {}): Promise<BuiltApp> {
+  const database = opts.database ?? (await openDatabase(config.databaseUrl));
+  const { db } = database;
+  await importMarketData(db, config.importSymbols ? { symbols: config.importSymbols } : undefined);
+  await ensurePlatformAccounts(db);
+  const first = await firstRun(db, config);
+
+  const clock = createClock({ mode: config.marketClock, speed: config.marketSpeed, now: opts.now });
+  const feed = createMarketFeed({ db, clock, seed: config.marketSeed, symbols: config.importSymbols });
+  await feed.start({ timer: opts.feedTimer ?? true });
+
+  const app = Fastify({
+    logger: opts.logger === false ? false : { level: config.logLevel },
+    bodyLimit: 64 * 1024,
+  });
+  const trading = createTradingEngine({
+    db,
+    feed,
+    leverages: config.leverages,
+    log: (msg, err) => app.log.error({ err }, msg),
+  });
+  await trading.start();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  await app.register(fastifySwagger, {
+    openapi: {
+      info: { title: 'TW Trade API', version: '0.1.0', description: 'POST /api/vue/{area}/{action}; envelope {status, msg, data}' },
+      components: { securitySchemes: { token: { type: 'apiKey', in: 'header', name: 'token' } } },
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
+  await app.register(fastifyWebsocket, { options: { maxPayload: 64 * 1024 } });
+
+  const services: Services = { db, config, feed, trading };
+  const handlers: Handlers = {
+    ...commonHandlers,
+    ...authHandlers,
+    ...accountHandlers,
+    ...fundsHandlers,
+    ...marketHandlers,
+    ...tradingHandlers,
+    ...adminHandlers,
+  };
+  registerApiRoutes(app, handlers, services);
+  const gateway = registerGateway(app, feed);
+
+  if (existsSync(path.join(config.clientDir, 'index.html'))) {
+    await app.register(fastifyStatic, { root: config.clientDir, index: ['index.html'] });
+  }
+
+  app.addHook('onClose', async () => {
+    gateway.stop();
+    trading.stop();
+    feed.stop();
+    if (!opts.database) await database.close();
+  });
+
+  return { app, database, feed, trading, firstRun: first };
+}

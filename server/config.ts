@@ -1,0 +1,68 @@
+/**
+ * Server configuration from the environment (documented in README "Configuration").
+ *
+ * PORT (3000) · HOST (0.0.0.0) · DATA_DIR (./data: embedded database and uploads) ·
+ * DATABASE_URL (postgres://… to use a PostgreSQL server instead of embedded PGlite) ·
+ * MARKET_CLOCK (replay | exchange) · MARKET_SPEED (1: market ms per wall ms) · MARKET_SEED (1) ·
+ * LEVERAGES (1,2,5,10) · SESSION_TTL_HOURS (168) · OPERATOR_ACCOUNT / OPERATOR_PASSWORD /
+ * INVITE_CODE (first-run credentials; random when unset) · IMPORT_SYMBOLS (comma list: import only
+ * these instruments, for tests) · LOG_LEVEL (info).
+ */
+import path from 'node:path';
+import { DEFAULT_LEVERAGES } from '../contract/market-rules';
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  /** `postgres://…`, a PGlite directory, or `memory://`. */
+  databaseUrl: string;
+  marketClock: 'replay' | 'exchange';
+  marketSpeed: number;
+  marketSeed: number;
+  leverages: number[];
+  sessionTtlMs: number;
+  operatorAccount: string;
+  operatorPassword: string | undefined;
+  inviteCode: string | undefined;
+  importSymbols: string[] | undefined;
+  logLevel: string;
+  /** Directory of the built client (vite build); served when present. */
+  clientDir: string;
+}
+
+function int(v: string | undefined, dflt: number, name: string): number {
+  if (v === undefined || v === '') return dflt;
+  const n = Number(v);
+  if (!Number.isFinite(n) || n <= 0) throw new Error(`${name} must be a positive number, got ${v}`);
+  return n;
+}
+
+/** Reads the configuration; throws with the variable's name on an invalid value. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const dataDir = path.resolve(env.DATA_DIR || './data');
+  const clock = env.MARKET_CLOCK || 'replay';
+  if (clock !== 'replay' && clock !== 'exchange') throw new Error(`MARKET_CLOCK must be replay or exchange, got ${clock}`);
+  const leverages = (env.LEVERAGES || DEFAULT_LEVERAGES.join(','))
+    .split(',')
+    .map((s) => Number(s.trim()))
+    .filter((n) => Number.isInteger(n) && n >= 1 && n <= 100);
+  if (leverages.length === 0) throw new Error('LEVERAGES must list integers between 1 and 100');
+  return {
+    port: int(env.PORT, 3000, 'PORT'),
+    host: env.HOST || '0.0.0.0',
+    dataDir,
+    databaseUrl: env.DATABASE_URL || path.join(dataDir, 'pglite'),
+    marketClock: clock,
+    marketSpeed: int(env.MARKET_SPEED, 1, 'MARKET_SPEED'),
+    marketSeed: int(env.MARKET_SEED, 1, 'MARKET_SEED'),
+    leverages: [...new Set(leverages)].sort((a, b) => a - b),
+    sessionTtlMs: int(env.SESSION_TTL_HOURS, 168, 'SESSION_TTL_HOURS') * 3_600_000,
+    operatorAccount: env.OPERATOR_ACCOUNT || 'admin',
+    operatorPassword: env.OPERATOR_PASSWORD || undefined,
+    inviteCode: env.INVITE_CODE || undefined,
+    importSymbols: env.IMPORT_SYMBOLS ? env.IMPORT_SYMBOLS.split(',').map((s) => s.trim()) : undefined,
+    logLevel: env.LOG_LEVEL || 'info',
+    clientDir: path.resolve(env.CLIENT_DIR || './dist'),
+  };
+}

@@ -1,0 +1,245 @@
+/**
+ * Database schema (Drizzle, PostgreSQL dialect; runs on PGlite embedded and on a PostgreSQL server).
+ * Money columns are bigint minor units (TWD: 1 NT$ = 100); quantities in shares; times timestamptz.
+ * Migrations are generated from this file by drizzle-kit into server/db/migrations.
+ */
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  bigserial,
+  boolean,
+  check,
+  date,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  serial,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+
+const money = (name: string) => bigint(name, { mode: 'number' });
+const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
+
+// ---------- users and sessions ----------
+
+export const users = pgTable('users', {
+  id: serial('id').primaryKey(),
+  /** Login account: a ten-digit mobile number for members (product-spec §5). */
+  account: text('account').notNull().unique(),
+  passwordHash: text('password_hash').notNull(),
+  /** member | operator | admin: roles live here, never in a request header. */
+  role: text('role').notNull().default('member'),
+  inviteCode: text('invite_code'),
+  disabled: boolean('disabled').notNull().default(false),
+  frozen: boolean('frozen').notNull().default(false),
+  loginBanned: boolean('login_banned').notNull().default(false),
+  withdrawBanned: boolean('withdraw_banned').notNull().default(false),
+  tradeBanned: boolean('trade_banned').notNull().default(false),
+  createdAt: createdAt(),
+});
+
+export const invitationCodes = pgTable('invitation_codes', {
+  code: text('code').primaryKey(),
+  createdBy: integer('created_by').references(() => users.id),
+  createdAt: createdAt(),
+});
+
+export const sessions = pgTable(
+  'sessions',
+  {
+    /** sha256 of the random token; the token itself is never stored. */
+    tokenHash: text('token_hash').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('sessions_user_idx').on(t.userId)],
+);
+
+export const siteConfig = pgTable('site_config', {
+  name: text('name').primaryKey(),
+  value: text('value').notNull(),
+});
+
+// ---------- market reference data ----------
+
+export const instruments = pgTable('instruments', {
+  symbol: text('symbol').primaryKey(),
+  name: text('name').notNull(),
+  isin: text('isin'),
+  listingDate: date('listing_date', { mode: 'string' }),
+  /** TWSE | TPEx */
+  market: text('market').notNull(),
+  industry: text('industry'),
+  /** stock | etf (innovation-board stocks are stocks) */
+  kind: text('kind').notNull(),
+  delisted: boolean('delisted').notNull().default(false),
+});
+
+export const dailyCandles = pgTable(
+  'daily_candles',
+  {
+    symbol: text('symbol')
+      .notNull()
+      .references(() => instruments.symbol),
+    date: date('date', { mode: 'string' }).notNull(),
+    openMinor: money('open_minor').notNull(),
+    highMinor: money('high_minor').notNull(),
+    lowMinor: money('low_minor').notNull(),
+    closeMinor: money('close_minor').notNull(),
+    volumeShares: money('volume_shares').notNull(),
+    /** Null where the source has no turnover (non-official OHLCV files). */
+    turnoverMinor: money('turnover_minor'),
+    source: text('source').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.symbol, t.date] })],
+);
+
+export const watchlist = pgTable(
+  'watchlist',
+  {
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id),
+    symbol: text('symbol')
+      .notNull()
+      .references(() => instruments.symbol),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.symbol] })],
+);
+
+// ---------- ledger ----------
+
+/**
+ * A ledger account per (owner, currency, purpose). `balanceMinor` is a cache of SUM(postings),
+ * updated in the same transaction as the postings. Member accounts may not go negative
+ * (`allowNegative` false); platform accounts (bank clearing, fee revenue, ...) may.
+ */
+export const ledgerAccounts = pgTable(
+  'ledger_accounts',
+  {
+    id: serial('id').primaryKey(),
+    /** null for platform accounts */
+    userId: integer('user_id').references(() => users.id),
+    currency: text('currency').notNull(),
+    purpose: text('purpose').notNull(),
+    balanceMinor: money('balance_minor').notNull().default(0),
+    allowNegative: boolean('allow_negative').notNull().default(false),
+  },
+  (t) => [
+    uniqueIndex('ledger_accounts_owner_uq').on(sql`coalesce(${t.userId}, 0)`, t.currency, t.purpose),
+    check('ledger_accounts_non_negative', sql`${t.allowNegative} or ${t.balanceMinor} >= 0`),
+  ],
+);
+
+export const ledgerTransactions = pgTable(
+  'ledger_transactions',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    /** A fund-flow type (contract/funds.ts FUND_FLOW_TYPES). */
+    type: text('type').notNull(),
+    refType: text('ref_type'),
+    refId: text('ref_id'),
+    idempotencyKey: text('idempotency_key').unique(),
+    actorUserId: integer('actor_user_id').references(() => users.id),
+    memo: text('memo'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('ledger_tx_ref_idx').on(t.refType, t.refId)],
+);
+
+export const ledgerPostings = pgTable(
+  'ledger_postings',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    transactionId: bigint('transaction_id', { mode: 'number' })
+      .notNull()
+      .references(() => ledgerTransactions.id),
+    accountId: integer('account_id')
+      .notNull()
+      .references(() => ledgerAccounts.id),
+    /** Signed: positive raises the account's balance. Postings of one transaction sum to zero per currency. */
+    amountMinor: money('amount_minor').notNull(),
+    currency: text('currency').notNull(),
+  },
+  (t) => [index('ledger_postings_account_idx').on(t.accountId, t.id), index('ledger_postings_tx_idx').on(t.transactionId)],
+);
+
+// ---------- funds ----------
+
+export const deposits = pgTable(
+  'deposits',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id),
+    amountMinor: money('amount_minor').notNull(),
+    currency: text('currency').notNull().default('TWD'),
+    /** pending | approved | rejected */
+    status: text('status').notNull().default('pending'),
+    reason: text('reason'),
+    reviewedBy: integer('reviewed_by').references(() => users.id),
+    reviewedAt: timestamp('reviewed_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('deposits_status_idx').on(t.status, t.id), index('deposits_user_idx').on(t.userId, t.id)],
+);
+
+// ---------- trading ----------
+
+/**
+ * An order and, once filled, the position it opened (the spec's single "order or position"
+ * entity). Status: pending → holding → closed, or pending → cancelled.
+ */
+export const orders = pgTable(
+  'orders',
+  {
+    id: serial('id').primaryKey(),
+    orderNo: text('order_no').notNull().unique(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id),
+    symbol: text('symbol')
+      .notNull()
+      .references(() => instruments.symbol),
+    /** long | short */
+    side: text('side').notNull(),
+    /** limit | market */
+    orderType: text('order_type').notNull(),
+    /** Limit price; null for market orders. */
+    limitPriceMinor: money('limit_price_minor'),
+    lots: integer('lots').notNull(),
+    shares: integer('shares').notNull(),
+    leverage: integer('leverage').notNull(),
+    /** pending | holding | closed | cancelled */
+    status: text('status').notNull(),
+    /** Funds reserved while pending (margin + fee + tax at the limit price). */
+    frozenMinor: money('frozen_minor').notNull().default(0),
+    openPriceMinor: money('open_price_minor'),
+    openedAt: timestamp('opened_at', { withTimezone: true }),
+    marginMinor: money('margin_minor').notNull().default(0),
+    openFeeMinor: money('open_fee_minor').notNull().default(0),
+    openTaxMinor: money('open_tax_minor').notNull().default(0),
+    closePriceMinor: money('close_price_minor'),
+    closedAt: timestamp('closed_at', { withTimezone: true }),
+    closeFeeMinor: money('close_fee_minor').notNull().default(0),
+    closeTaxMinor: money('close_tax_minor').notNull().default(0),
+    /** Gross realised P&L (before fees and taxes). */
+    pnlMinor: money('pnl_minor'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('orders_user_status_idx').on(t.userId, t.status, t.id),
+    index('orders_pending_symbol_idx')
+      .on(t.symbol, t.limitPriceMinor)
+      .where(sql`${t.status} = 'pending'`),
+    check('orders_lots_positive', sql`${t.lots} > 0`),
+  ],
+);

@@ -1,0 +1,97 @@
+/**
+ * Registers every endpoint of contract/api.ts as `POST /api/vue/{name}`: zod validates the body
+ * at the edge, the access rule is checked (401 with no or an expired session, 403 for a member on
+ * an operator endpoint), the handler runs, and the answer goes out in the envelope
+ * `{status, msg, data}`. Bad input is a 4xx envelope with a message key, never a 500.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { api, type EndpointName } from '../../contract/api';
+import { ERROR_KEYS, type ErrorKey } from '../../contract/errors';
+import { envelope } from '../../contract/envelope';
+import { authenticate } from '../modules/auth/sessions';
+import { AppError } from './errors';
+import type { Ctx, Handlers, Services } from './context';
+
+/** Success toast key per endpoint (product-spec §8 "Success toasts"); others answer "ok". */
+const SUCCESS_MSG: Partial<Record<EndpointName, string>> = {
+  'user/login': 'login',
+  'admin/login': 'login',
+  'user/register': 'register',
+  'user/logout': 'logout',
+  'user/recharge': 'deposit',
+  'trade/placeOrder': 'purchase',
+  'trade/cancelOrder': 'cancel',
+  'trade/closePosition': 'close',
+};
+
+const errorKeySet = new Set<string>(ERROR_KEYS);
+
+/** Maps a zod issue message to an error key when it is one (e.g. 'passwordsDiffer'). */
+function keyFromValidation(issues: ReadonlyArray<{ message?: string }> | undefined): ErrorKey {
+  for (const issue of issues ?? []) {
+    if (issue.message && errorKeySet.has(issue.message)) return issue.message as ErrorKey;
+  }
+  return 'parameterError';
+}
+
+function send(reply: FastifyReply, http: number, msg: string) {
+  return reply.code(http).send({ status: 0, msg, data: null });
+}
+
+export function registerApiRoutes(app: FastifyInstance, handlers: Handlers, services: Services): void {
+  app.setErrorHandler((error: Error & { validation?: unknown; statusCode?: number; code?: string }, req, reply) => {
+    if (error instanceof AppError) return send(reply, error.httpStatus, error.key);
+    if (error.validation) {
+      const issues = (error as unknown as { validation: Array<{ message?: string }> }).validation;
+      return send(reply, 400, keyFromValidation(issues));
+    }
+    if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' || error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') {
+      return send(reply, 400, 'parameterError');
+    }
+    if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
+      // Malformed JSON, body too large, bad content type: the caller's mistake.
+      return send(reply, error.statusCode, error.statusCode === 429 ? 'tooFrequent' : 'parameterError');
+    }
+    req.log.error({ err: error }, 'unhandled error');
+    return send(reply, 500, 'systemBusy');
+  });
+
+  const authUsers = new WeakMap<FastifyRequest, NonNullable<Ctx['user']>>();
+  const tokenOf = (req: FastifyRequest) =>
+    typeof req.headers.token === 'string' && req.headers.token ? req.headers.token : null;
+  const typed = app.withTypeProvider<ZodTypeProvider>();
+  for (const name of Object.keys(api) as EndpointName[]) {
+    const def = api[name];
+    const handler = handlers[name] as (body: unknown, ctx: Ctx) => Promise<unknown>;
+    if (!handler) throw new Error(`no handler for ${name}`);
+    typed.post(
+      `/api/vue/${name}`,
+      {
+        // Authentication runs before the body is parsed or validated: no session, no 400 hints.
+        onRequest: async (req: FastifyRequest, reply: FastifyReply) => {
+          if (def.access === 'public') return;
+          const token = tokenOf(req);
+          if (!token) return send(reply, 401, 'notLoggedIn');
+          const found = await authenticate(services.db, token);
+          if (found === 'expired') return send(reply, 401, 'sessionExpired');
+          if (!found) return send(reply, 401, 'notLoggedIn');
+          if (def.access === 'operator' && found.role === 'member') return send(reply, 403, 'forbidden');
+          authUsers.set(req, found);
+        },
+        schema: {
+          summary: def.summary,
+          tags: [name.split('/')[0]!],
+          body: def.req as z.ZodType,
+          response: { 200: envelope(def.res as z.ZodType) },
+          ...(def.access !== 'public' ? { security: [{ token: [] }] } : {}),
+        },
+      },
+      async (req: FastifyRequest, reply: FastifyReply) => {
+        const data = await handler(req.body, { ...services, user: authUsers.get(req) ?? null, token: tokenOf(req) });
+        return reply.send({ status: 1, msg: SUCCESS_MSG[name] ?? 'ok', data });
+      },
+    );
+  }
+}

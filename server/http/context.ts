@@ -1,0 +1,43 @@
+/**
+ * What every request handler receives: the services (database, market feed, trading engine,
+ * config) and, for member/operator endpoints, the authenticated user.
+ */
+import type { z } from 'zod';
+import type { Api, EndpointName, ResOf } from '../../contract/api';
+import type { Role } from '../../contract/auth';
+import type { Config } from '../config';
+import type { Db } from '../db/client';
+import type { MarketFeed } from '../market/feed';
+import type { TradingEngine } from '../modules/trading/engine';
+
+export interface AuthUser {
+  id: number;
+  account: string;
+  role: Role;
+  tradeBanned: boolean;
+  withdrawBanned: boolean;
+  frozen: boolean;
+}
+
+export interface Services {
+  db: Db;
+  config: Config;
+  feed: MarketFeed;
+  trading: TradingEngine;
+}
+
+export interface Ctx extends Services {
+  /** Present on member and operator endpoints (checked before the handler runs). */
+  user: AuthUser | null;
+  /** The raw session token of this request, if any. */
+  token: string | null;
+}
+
+export type Handler<N extends EndpointName> = (body: z.output<Api[N]['req']>, ctx: Ctx) => Promise<ResOf<N>>;
+export type Handlers = { [N in EndpointName]: Handler<N> };
+
+/** The member's identity; throws if the endpoint is public (a programming error). */
+export function requireUser(ctx: Ctx): AuthUser {
+  if (!ctx.user) throw new Error('handler needs a user but the endpoint is public');
+  return ctx.user;
+}

@@ -1,0 +1,18 @@
+/**
+ * A refused request: carries a message key from contract/errors.ts and the HTTP status it is
+ * answered with (4xx). Thrown anywhere in a handler; the envelope layer turns it into
+ * `{status: 0, msg: key, data: null}`. Throwing rolls back the surrounding DB transaction.
+ */
+import type { ErrorKey } from '../../contract/errors';
+
+export class AppError extends Error {
+  constructor(
+    readonly key: ErrorKey,
+    readonly httpStatus: 400 | 401 | 403 | 404 | 409 | 422 | 429 = 422,
+  ) {
+    super(key);
+  }
+}
+
+/** Shorthand: `throw fail('insufficientBalance')`. */
+export const fail = (key: ErrorKey, httpStatus?: AppError['httpStatus']) => new AppError(key, httpStatus);

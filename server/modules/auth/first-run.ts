@@ -1,0 +1,48 @@
+/**
+ * First start: creates the operator account and an invitation code when none exist, prints both
+ * and writes them to `${DATA_DIR}/first-run.txt` (mode 0600). OPERATOR_ACCOUNT, OPERATOR_PASSWORD
+ * and INVITE_CODE set your own; otherwise the password and code are random.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { eq, ne } from 'drizzle-orm';
+import type { Config } from '../../config';
+import type { Db } from '../../db/client';
+import { invitationCodes, users } from '../../db/schema';
+import { ensureMemberAccounts } from '../ledger/ledger';
+import { hashPassword } from './passwords';
+
+export interface FirstRunResult {
+  created: boolean;
+  operatorAccount?: string;
+  operatorPassword?: string;
+  inviteCode?: string;
+}
+
+export async function firstRun(db: Db, config: Config): Promise<FirstRunResult> {
+  const operator = (await db.select({ id: users.id }).from(users).where(ne(users.role, 'member')).limit(1))[0];
+  if (operator) return { created: false };
+  const operatorPassword = config.operatorPassword ?? randomBytes(9).toString('base64url').replace(/[-_]/g, 'x');
+  const inviteCode = config.inviteCode ?? randomBytes(4).toString('hex').toUpperCase();
+  const passwordHash = await hashPassword(operatorPassword);
+  await db.transaction(async (tx) => {
+    const [op] = await tx
+      .insert(users)
+      .values({ account: config.operatorAccount, passwordHash, role: 'admin' })
+      .onConflictDoUpdate({ target: users.account, set: { role: 'admin', passwordHash } })
+      .returning();
+    await ensureMemberAccounts(tx, op!.id);
+    const existing = await tx.select().from(invitationCodes).where(eq(invitationCodes.code, inviteCode));
+    if (!existing.length) await tx.insert(invitationCodes).values({ code: inviteCode, createdBy: op!.id });
+  });
+  if (!config.databaseUrl.startsWith('memory://')) {
+    await mkdir(config.dataDir, { recursive: true });
+    await writeFile(
+      path.join(config.dataDir, 'first-run.txt'),
+      `operator account: ${config.operatorAccount}\noperator password: ${operatorPassword}\ninvitation code: ${inviteCode}\n`,
+      { mode: 0o600 },
+    );
+  }
+  return { created: true, operatorAccount: config.operatorAccount, operatorPassword, inviteCode };
+}

@@ -1,0 +1,225 @@
+/**
+ * Double-entry ledger. Every movement of money is `post(tx, …)`: one ledger transaction whose
+ * postings sum to zero per currency, written inside the caller's database transaction together
+ * with the business change it belongs to.
+ *
+ * Accounts are keyed by (user or platform, currency, purpose). Member purposes: `available`,
+ * `frozen` (reserved for pending orders), `margin` (held by open positions), `debt` (what a member
+ * owes after a loss beyond their funds; may go negative). Platform purposes: `bank_clearing`
+ * (money received from / paid to banks), `fee_revenue`, `tax_payable`, `trading_pnl` (the
+ * platform as counterparty of the simulated venue). Signs: a positive posting raises the
+ * account's balance; member balances are what the platform owes the member.
+ *
+ * Safety: accounts are locked `FOR UPDATE` in ascending id order (no deadlocks between two
+ * posters), balances are checked before the update and again by a CHECK constraint, and a
+ * refusal throws AppError('insufficientBalance') so the whole DB transaction rolls back.
+ */
+import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import type { FundFlowType } from '../../../contract/funds';
+import type { Db, Tx } from '../../db/client';
+import { ledgerAccounts, ledgerPostings, ledgerTransactions } from '../../db/schema';
+import { fail } from '../../http/errors';
+
+export const MEMBER_PURPOSES = ['available', 'frozen', 'margin', 'debt'] as const;
+export type MemberPurpose = (typeof MEMBER_PURPOSES)[number];
+export const PLATFORM_PURPOSES = ['bank_clearing', 'fee_revenue', 'tax_payable', 'trading_pnl'] as const;
+export type PlatformPurpose = (typeof PLATFORM_PURPOSES)[number];
+
+export type AccountRef =
+  | { userId: number; purpose: MemberPurpose; currency?: string }
+  | { platform: PlatformPurpose; currency?: string };
+
+export interface PostingInput {
+  account: AccountRef;
+  /** Signed minor units: positive raises the account's balance. */
+  amountMinor: number;
+}
+
+export interface PostInput {
+  type: FundFlowType;
+  refType?: string;
+  refId?: string | number;
+  idempotencyKey?: string;
+  actorUserId?: number;
+  memo?: string;
+  postings: PostingInput[];
+}
+
+const DEFAULT_CURRENCY = 'TWD';
+
+/** Creates the member's ledger accounts (idempotent). Call when the user is created. */
+export async function ensureMemberAccounts(tx: Db | Tx, userId: number, currency = DEFAULT_CURRENCY): Promise<void> {
+  await tx
+    .insert(ledgerAccounts)
+    .values(MEMBER_PURPOSES.map((purpose) => ({ userId, currency, purpose, allowNegative: purpose === 'debt' })))
+    .onConflictDoNothing();
+}
+
+/** Creates the platform's ledger accounts (idempotent). Call at start-up. */
+export async function ensurePlatformAccounts(db: Db, currency = DEFAULT_CURRENCY): Promise<void> {
+  await db
+    .insert(ledgerAccounts)
+    .values(PLATFORM_PURPOSES.map((purpose) => ({ userId: null, currency, purpose, allowNegative: true })))
+    .onConflictDoNothing();
+}
+
+async function resolveAccountIds(tx: Tx, refs: AccountRef[]): Promise<number[]> {
+  const ids: number[] = [];
+  for (const ref of refs) {
+    const currency = ref.currency ?? DEFAULT_CURRENCY;
+    const where =
+      'platform' in ref
+        ? and(isNull(ledgerAccounts.userId), eq(ledgerAccounts.purpose, ref.platform), eq(ledgerAccounts.currency, currency))
+        : and(eq(ledgerAccounts.userId, ref.userId), eq(ledgerAccounts.purpose, ref.purpose), eq(ledgerAccounts.currency, currency));
+    const row = (await tx.select({ id: ledgerAccounts.id }).from(ledgerAccounts).where(where).limit(1))[0];
+    if (!row) throw new Error(`ledger account missing: ${JSON.stringify(ref)}`);
+    ids.push(row.id);
+  }
+  return ids;
+}
+
+/**
+ * Writes one balanced ledger transaction. Returns its id, or the id of the earlier transaction
+ * with the same idempotency key (then nothing is posted again).
+ * @throws AppError('insufficientBalance') when a non-negative account would go below zero.
+ * @throws Error when postings do not sum to zero per currency (a programming error).
+ */
+export async function post(tx: Tx, input: PostInput): Promise<number> {
+  const postings = input.postings.filter((p) => p.amountMinor !== 0);
+  const sums = new Map<string, number>();
+  for (const p of postings) {
+    if (!Number.isSafeInteger(p.amountMinor)) throw new Error(`posting amount not a safe integer: ${p.amountMinor}`);
+    const cur = p.account.currency ?? DEFAULT_CURRENCY;
+    sums.set(cur, (sums.get(cur) ?? 0) + p.amountMinor);
+  }
+  for (const [cur, sum] of sums) if (sum !== 0) throw new Error(`unbalanced ledger transaction (${cur} ${sum})`);
+
+  if (input.idempotencyKey) {
+    const prior = await tx
+      .select({ id: ledgerTransactions.id })
+      .from(ledgerTransactions)
+      .where(eq(ledgerTransactions.idempotencyKey, input.idempotencyKey))
+      .limit(1);
+    if (prior[0]) return prior[0].id;
+  }
+
+  const ids = await resolveAccountIds(
+    tx,
+    postings.map((p) => p.account),
+  );
+  // Lock every touched account in ascending id order, then check the non-negative rule.
+  const unique = [...new Set(ids)].sort((a, b) => a - b);
+  const locked = unique.length
+    ? await tx
+        .select({ id: ledgerAccounts.id, balance: ledgerAccounts.balanceMinor, allowNegative: ledgerAccounts.allowNegative })
+        .from(ledgerAccounts)
+        .where(inArray(ledgerAccounts.id, unique))
+        .orderBy(asc(ledgerAccounts.id))
+        .for('update')
+    : [];
+  const delta = new Map<number, number>();
+  ids.forEach((id, i) => delta.set(id, (delta.get(id) ?? 0) + postings[i]!.amountMinor));
+  for (const acc of locked) {
+    if (!acc.allowNegative && acc.balance + (delta.get(acc.id) ?? 0) < 0) throw fail('insufficientBalance');
+  }
+
+  const [txRow] = await tx
+    .insert(ledgerTransactions)
+    .values({
+      type: input.type,
+      refType: input.refType ?? null,
+      refId: input.refId === undefined ? null : String(input.refId),
+      idempotencyKey: input.idempotencyKey ?? null,
+      actorUserId: input.actorUserId ?? null,
+      memo: input.memo ?? null,
+    })
+    .returning({ id: ledgerTransactions.id });
+  const txId = txRow!.id;
+  if (postings.length) {
+    await tx.insert(ledgerPostings).values(
+      postings.map((p, i) => ({
+        transactionId: txId,
+        accountId: ids[i]!,
+        amountMinor: p.amountMinor,
+        currency: p.account.currency ?? DEFAULT_CURRENCY,
+      })),
+    );
+  }
+  for (const [id, d] of delta) {
+    if (d !== 0)
+      await tx
+        .update(ledgerAccounts)
+        .set({ balanceMinor: sql`${ledgerAccounts.balanceMinor} + ${d}` })
+        .where(eq(ledgerAccounts.id, id));
+  }
+  return txId;
+}
+
+/** Shorthand for the common two-legged move of `amountMinor` from one account to another. */
+export function move(from: AccountRef, to: AccountRef, amountMinor: number): PostingInput[] {
+  return [
+    { account: from, amountMinor: -amountMinor },
+    { account: to, amountMinor },
+  ];
+}
+
+/** Member balances by purpose (minor units), read from the cached balances. */
+export async function memberBalances(db: Db | Tx, userId: number, currency = DEFAULT_CURRENCY) {
+  const rows = await db
+    .select({ purpose: ledgerAccounts.purpose, balance: ledgerAccounts.balanceMinor })
+    .from(ledgerAccounts)
+    .where(and(eq(ledgerAccounts.userId, userId), eq(ledgerAccounts.currency, currency)));
+  const out: Record<MemberPurpose, number> = { available: 0, frozen: 0, margin: 0, debt: 0 };
+  for (const r of rows) out[r.purpose as MemberPurpose] = r.balance;
+  return out;
+}
+
+export interface ReconcileResult {
+  accounts: number;
+  transactions: number;
+  /** Accounts whose cached balance differs from SUM(postings). */
+  balanceDifferences: Array<{ accountId: number; cached: number; fromPostings: number }>;
+  /** Transactions whose postings do not sum to zero per currency. */
+  unbalancedTransactions: Array<{ transactionId: number; currency: string; sum: number }>;
+  /** Non-negative accounts below zero. */
+  negativeBalances: Array<{ accountId: number; balance: number }>;
+}
+
+/** Recomputes every balance from the postings and reports every difference (empty lists = clean). */
+export async function reconcile(db: Db): Promise<ReconcileResult> {
+  const diffs = await db.execute<{ account_id: number; cached: string; from_postings: string }>(sql`
+    select a.id as account_id, a.balance_minor as cached, coalesce(sum(p.amount_minor), 0) as from_postings
+    from ledger_accounts a left join ledger_postings p on p.account_id = a.id
+    group by a.id, a.balance_minor
+    having a.balance_minor <> coalesce(sum(p.amount_minor), 0)`);
+  const unbalanced = await db.execute<{ transaction_id: number; currency: string; sum: string }>(sql`
+    select transaction_id, currency, sum(amount_minor) as sum from ledger_postings
+    group by transaction_id, currency having sum(amount_minor) <> 0`);
+  const negative = await db.execute<{ id: number; balance_minor: string }>(sql`
+    select id, balance_minor from ledger_accounts where not allow_negative and balance_minor < 0`);
+  const counts = await db.execute<{ accounts: string; transactions: string }>(sql`
+    select (select count(*) from ledger_accounts) as accounts, (select count(*) from ledger_transactions) as transactions`);
+  const rows = <T>(r: unknown): T[] => ((r as { rows?: T[] }).rows ?? (r as T[]));
+  const c = rows<{ accounts: string; transactions: string }>(counts)[0]!;
+  return {
+    accounts: Number(c.accounts),
+    transactions: Number(c.transactions),
+    balanceDifferences: rows<{ account_id: number; cached: string; from_postings: string }>(diffs).map((r) => ({
+      accountId: Number(r.account_id),
+      cached: Number(r.cached),
+      fromPostings: Number(r.from_postings),
+    })),
+    unbalancedTransactions: rows<{ transaction_id: number; currency: string; sum: string }>(unbalanced).map((r) => ({
+      transactionId: Number(r.transaction_id),
+      currency: r.currency,
+      sum: Number(r.sum),
+    })),
+    negativeBalances: rows<{ id: number; balance_minor: string }>(negative).map((r) => ({
+      accountId: Number(r.id),
+      balance: Number(r.balance_minor),
+    })),
+  };
+}
+
+export const isClean = (r: ReconcileResult) =>
+  r.balanceDifferences.length === 0 && r.unbalancedTransactions.length === 0 && r.negativeBalances.length === 0;

@@ -1,0 +1,47 @@
+/** trade/* endpoints: thin wrappers over the TradingEngine plus the position lists. */
+import { and, count, desc, eq, inArray } from 'drizzle-orm';
+import { instruments, orders } from '../../db/schema';
+import { fail } from '../../http/errors';
+import { requireUser, type Handlers } from '../../http/context';
+import { orderWithName, toOrderDto } from './engine';
+
+const TAB_STATUSES = {
+  holdings: ['holding'],
+  orders: ['pending'],
+  terminated: ['closed', 'cancelled'],
+} as const;
+
+export const tradingHandlers: Pick<
+  Handlers,
+  'trade/placeOrder' | 'trade/cancelOrder' | 'trade/closePosition' | 'trade/orders' | 'trade/orderDetail'
+> = {
+  async 'trade/placeOrder'(body, ctx) {
+    return orderWithName(ctx.db, await ctx.trading.placeOrder(requireUser(ctx), body));
+  },
+  async 'trade/cancelOrder'(body, ctx) {
+    return orderWithName(ctx.db, await ctx.trading.cancelOrder(requireUser(ctx), body.orderId));
+  },
+  async 'trade/closePosition'(body, ctx) {
+    return orderWithName(ctx.db, await ctx.trading.closePosition(requireUser(ctx), body.orderId));
+  },
+  async 'trade/orders'(body, ctx) {
+    const user = requireUser(ctx);
+    const where = and(eq(orders.userId, user.id), inArray(orders.status, [...TAB_STATUSES[body.tab]]));
+    const rows = await ctx.db
+      .select({ order: orders, name: instruments.name })
+      .from(orders)
+      .innerJoin(instruments, eq(instruments.symbol, orders.symbol))
+      .where(where)
+      .orderBy(desc(orders.id))
+      .limit(body.pageSize)
+      .offset((body.page - 1) * body.pageSize);
+    const [total] = await ctx.db.select({ n: count() }).from(orders).where(where);
+    return { items: rows.map((r) => toOrderDto(r.order, r.name)), total: total!.n, page: body.page, pageSize: body.pageSize };
+  },
+  async 'trade/orderDetail'(body, ctx) {
+    const user = requireUser(ctx);
+    const row = (await ctx.db.select().from(orders).where(and(eq(orders.id, body.orderId), eq(orders.userId, user.id))))[0];
+    if (!row) throw fail('orderNotFound', 404);
+    return orderWithName(ctx.db, row);
+  },
+};

@@ -1,0 +1,74 @@
+/**
+ * Resting limit orders indexed by symbol and price, so a quote finds the orders it triggers
+ * without scanning all orders. A long (buy) limit triggers when ask ≤ limit; a short (sell) limit
+ * when bid ≥ limit. Per symbol, longs are kept sorted by limit descending and shorts ascending,
+ * so the triggered orders are always a prefix: O(k + log n) per quote for k triggered orders.
+ */
+export interface RestingOrder {
+  id: number;
+  symbol: string;
+  side: 'long' | 'short';
+  limitPriceMinor: number;
+}
+
+interface Book {
+  /** limit descending, then id ascending (time priority) */
+  longs: RestingOrder[];
+  /** limit ascending, then id ascending */
+  shorts: RestingOrder[];
+}
+
+function insertSorted(list: RestingOrder[], o: RestingOrder, before: (a: RestingOrder, b: RestingOrder) => boolean) {
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (before(list[mid]!, o)) lo = mid + 1;
+    else hi = mid;
+  }
+  list.splice(lo, 0, o);
+}
+
+export class TriggerIndex {
+  private books = new Map<string, Book>();
+  private byId = new Map<number, RestingOrder>();
+
+  get size(): number {
+    return this.byId.size;
+  }
+
+  add(o: RestingOrder): void {
+    if (this.byId.has(o.id)) return;
+    this.byId.set(o.id, o);
+    let book = this.books.get(o.symbol);
+    if (!book) this.books.set(o.symbol, (book = { longs: [], shorts: [] }));
+    if (o.side === 'long')
+      insertSorted(book.longs, o, (a, b) => a.limitPriceMinor > b.limitPriceMinor || (a.limitPriceMinor === b.limitPriceMinor && a.id < b.id));
+    else
+      insertSorted(book.shorts, o, (a, b) => a.limitPriceMinor < b.limitPriceMinor || (a.limitPriceMinor === b.limitPriceMinor && a.id < b.id));
+  }
+
+  remove(id: number): boolean {
+    const o = this.byId.get(id);
+    if (!o) return false;
+    this.byId.delete(id);
+    const book = this.books.get(o.symbol)!;
+    const list = o.side === 'long' ? book.longs : book.shorts;
+    const i = list.indexOf(o);
+    if (i >= 0) list.splice(i, 1);
+    return true;
+  }
+
+  /** Removes and returns every order the quote triggers, in price-time priority. */
+  take(symbol: string, bidMinor: number, askMinor: number): RestingOrder[] {
+    const book = this.books.get(symbol);
+    if (!book) return [];
+    let nl = 0;
+    while (nl < book.longs.length && book.longs[nl]!.limitPriceMinor >= askMinor) nl++;
+    let ns = 0;
+    while (ns < book.shorts.length && book.shorts[ns]!.limitPriceMinor <= bidMinor) ns++;
+    const out = [...book.longs.splice(0, nl), ...book.shorts.splice(0, ns)];
+    for (const o of out) this.byId.delete(o.id);
+    return out;
+  }
+}

@@ -1,0 +1,144 @@
+/**
+ * The whole first-slice journey in Chromium at 390×844, as a new user would do it, on the real
+ * server (replayed market at 30× speed): prices move on /market/market → register with the
+ * printed invitation code → request a NT$1,000,000 deposit → the operator approves it in the
+ * console → open 2330 → buy 1 lot long at market with leverage → the position's P&L changes →
+ * close → fund records list deposit, margin, fee, tax and realised P&L → the member centre
+ * equals the ledger → the ledger reconciles with zero differences. A screenshot of every screen.
+ */
+import { readFileSync, existsSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { expect, test, type Page } from '@playwright/test';
+
+const shots = path.resolve('tests/e2e/screenshots');
+mkdirSync(shots, { recursive: true });
+const shot = (page: Page, name: string) => page.screenshot({ path: path.join(shots, `${name}.png`), fullPage: false });
+
+function firstRun(): { operator: string; password: string; invite: string } {
+  const file = path.join(process.env.E2E_DATA_DIR!, 'first-run.txt');
+  expect(existsSync(file), 'the server writes first-run.txt on first start').toBe(true);
+  const text = readFileSync(file, 'utf8');
+  const get = (label: string) => new RegExp(`${label}: (\\S+)`).exec(text)![1]!;
+  return { operator: get('operator account'), password: get('operator password'), invite: get('invitation code') };
+}
+
+/** "1,234,567.89" (with any currency label) → minor units. */
+const toMinor = (text: string) => Math.round(Number(text.replace(/[^0-9.-]/g, '')) * 100);
+
+const ACCOUNT = '0987654321';
+const PASSWORD = 'abcd1234';
+
+test('register → deposit → approve → trade 2330 with leverage → close → everything reconciles', async ({ page, browser }) => {
+  const creds = firstRun();
+
+  // Market list: prices move within 5 seconds, at any hour.
+  await page.goto('/#/market/market');
+  await expect(page.getByTestId('replay-label')).toBeVisible();
+  const rows = page.locator('[data-testid^="quote-last-"]');
+  await expect(rows.first()).toBeVisible();
+  const before = await rows.allTextContents();
+  await expect
+    .poll(async () => (await rows.allTextContents()).some((t, i) => t !== before[i]) || (await rows.count()) !== before.length, {
+      timeout: 5_000,
+      intervals: [250],
+    })
+    .toBe(true);
+  await shot(page, '01-market');
+
+  // Register with the printed invitation code.
+  await page.goto('/#/login/register');
+  await page.getByTestId('register-account').fill(ACCOUNT);
+  await page.getByTestId('register-password').fill(PASSWORD);
+  await page.getByTestId('register-confirm').fill(PASSWORD);
+  await page.getByTestId('register-invite').fill(creds.invite);
+  await page.getByTestId('register-agree').click();
+  await shot(page, '02-register');
+  await page.getByTestId('register-submit').click();
+  await page.waitForURL(/#\/home\/index/);
+  await shot(page, '03-home');
+
+  // Request a deposit of NT$1,000,000.
+  await page.goto('/#/user/recharge');
+  await page.getByTestId('recharge-amount').fill('1000000');
+  await page.getByTestId('recharge-submit').click();
+  await expect(page.getByText(/審核|review/i).first()).toBeVisible();
+  await shot(page, '04-recharge');
+
+  // The operator approves it in the console.
+  const opCtx = await browser.newContext({ baseURL: test.info().project.use.baseURL, viewport: { width: 1280, height: 800 } });
+  const op = await opCtx.newPage();
+  await op.goto('/admin.html');
+  await op.getByTestId('admin-account').fill(creds.operator);
+  await op.getByTestId('admin-password').fill(creds.password);
+  await op.getByTestId('admin-login').click();
+  const approve = op.locator('[data-testid^="deposit-approve-"]').first();
+  await expect(approve).toBeVisible();
+  await shot(op, '05-admin-deposits');
+  await approve.click();
+  await expect(op.locator('[data-testid^="deposit-approve-"]')).toHaveCount(0);
+  await shot(op, '06-admin-approved');
+
+  // Open 2330 and buy 1 lot long at market with leverage 5.
+  await page.goto('/#/market/marketDetail?symbol=2330');
+  await expect(page.getByTestId('detail-last')).not.toBeEmpty();
+  await page.getByTestId('order-side-long').click();
+  await page.getByTestId('order-type-market').click();
+  await page.getByTestId('leverage-5').click();
+  await page.getByTestId('order-lots').fill('1');
+  await expect(page.getByTestId('order-preview-margin')).not.toBeEmpty();
+  await shot(page, '07-detail');
+  await page.getByTestId('order-submit').click();
+  await page.waitForTimeout(500);
+  const confirm = page.getByRole('button', { name: /確認|確定|Confirm|OK/i });
+  if (await confirm.isVisible().catch(() => false)) await confirm.click();
+
+  // The position's P&L changes with the feed.
+  await page.goto('/#/position/position');
+  await page.getByTestId('tab-holdings').click();
+  const pnl = page.locator('[data-testid^="position-pnl-"]').first();
+  await expect(pnl).toBeVisible();
+  const id = (await pnl.getAttribute('data-testid'))!.replace('position-pnl-', '');
+  const firstPnl = await pnl.textContent();
+  await shot(page, '08-holdings');
+  await expect.poll(async () => pnl.textContent(), { timeout: 90_000, intervals: [500] }).not.toBe(firstPnl);
+  await shot(page, '09-holdings-moved');
+
+  // Close it.
+  await page.getByTestId(`position-close-${id}`).click();
+  await page.getByRole('button', { name: /確認|確定|Confirm|OK/i }).last().click();
+  await expect(page.getByTestId(`position-row-${id}`)).toHaveCount(0);
+  await page.getByTestId('tab-terminated').click();
+  await expect(page.getByTestId(`position-row-${id}`)).toBeVisible();
+  await shot(page, '10-terminated');
+
+  // Fund records: deposit, margin, fee, tax and realised P&L.
+  await page.goto('/#/user/FundingDetails');
+  await page.getByTestId('fund-tab-trade').click();
+  for (const type of ['stockPurchase', 'tradeFee', 'transactionTax', 'stockSale', 'realisedPnl']) {
+    await expect(page.locator(`[data-testid="fund-row"][data-type="${type}"]`).first()).toBeVisible();
+  }
+  await shot(page, '11-fund-trade');
+  await page.getByTestId('fund-tab-deposit').click();
+  await expect(page.locator('[data-testid="fund-row"][data-type="deposit"]').first()).toBeVisible();
+  await shot(page, '12-fund-deposit');
+
+  // The member centre equals the ledger.
+  await page.goto('/#/user/usercenter');
+  await expect(page.getByTestId('uc-available')).not.toBeEmpty();
+  await shot(page, '13-usercenter');
+  const opToken = await op.evaluate(() => localStorage.getItem('tokend'));
+  const users = await op.request.post('/api/vue/admin/users', { headers: { token: opToken! }, data: { q: ACCOUNT } });
+  const ledgerAvailable = (await users.json()).data.items[0].availableMinor as number;
+  expect(toMinor((await page.getByTestId('uc-available').textContent())!)).toBe(ledgerAvailable);
+  expect(toMinor((await page.getByTestId('uc-total').textContent())!)).toBe(ledgerAvailable);
+  expect(toMinor((await page.getByTestId('uc-frozen').textContent())!)).toBe(0);
+  expect(toMinor((await page.getByTestId('uc-margin').textContent())!)).toBe(0);
+  expect(ledgerAvailable).not.toBe(100_000_000); // fees and P&L moved money
+
+  // Reconciliation: zero differences.
+  const rec = await op.request.post('/api/vue/admin/reconcile', { headers: { token: opToken! }, data: {} });
+  const result = (await rec.json()).data;
+  expect(result.clean).toBe(true);
+  expect(result.balanceDifferences).toEqual([]);
+  await opCtx.close();
+});

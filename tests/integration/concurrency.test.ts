@@ -1,0 +1,44 @@
+/**
+ * Twenty orders at once from one member whose margins together exceed the balance: exactly as
+ * many succeed as the balance covers, the rest are refused with insufficientBalance, and no
+ * balance goes negative. Meaningful against PostgreSQL (TEST_DATABASE_URL), where the requests
+ * really run in parallel transactions; on PGlite they serialise.
+ */
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { openCosts } from '../../contract/market-rules';
+import { isClean, memberBalances, reconcile } from '../../server/modules/ledger/ledger';
+import { startHarness, type Harness } from './harness';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness();
+});
+afterAll(async () => h?.close());
+
+it('20 concurrent orders: exactly those that fit succeed, no balance goes negative', async () => {
+  const balance = 100_000_000; // NT$1,000,000
+  const token = await h.fundedMember('0955555555', balance);
+  const q = h.feed.quote('2330')!;
+  const each = openCosts({ priceMinor: q.askMinor, lots: 1, leverage: 10, side: 'long', kind: 'stock' }).requiredMinor;
+  const fit = Math.floor(balance / each);
+  expect(fit).toBeGreaterThan(0);
+  expect(fit).toBeLessThan(20);
+
+  const results = await Promise.all(
+    Array.from({ length: 20 }, () =>
+      h.call('trade/placeOrder', { symbol: '2330', side: 'long', orderType: 'market', lots: 1, leverage: 10 }, token),
+    ),
+  );
+  const ok = results.filter((r) => r.body.status === 1);
+  const refused = results.filter((r) => r.body.status === 0);
+  expect(ok).toHaveLength(fit);
+  expect(refused.every((r) => r.http === 422 && r.body.msg === 'insufficientBalance')).toBe(true);
+
+  const me = (await h.call('admin/users', { q: '0955555555' }, await h.operatorToken())).body.data.items[0];
+  const bal = await memberBalances(h.database.db, me.id);
+  expect(bal.available).toBe(balance - fit * each);
+  expect(bal.available).toBeGreaterThanOrEqual(0);
+  const holdings = await h.call('trade/orders', { tab: 'holdings' }, token);
+  expect(holdings.body.data.total).toBe(fit);
+  expect(isClean(await reconcile(h.database.db))).toBe(true);
+});

@@ -1,0 +1,22 @@
+import { defineConfig } from 'vitest/config';
+
+// Unit and integration tests on embedded PGlite; with TEST_DATABASE_URL set, the integration
+// tests run a second time against that PostgreSQL server (a fresh database per test file).
+const pg = process.env.TEST_DATABASE_URL;
+
+export default defineConfig({
+  test: {
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
+    maxWorkers: 2,
+    projects: [
+      {
+        extends: true,
+        test: { name: 'pglite', include: ['tests/unit/**/*.test.{ts,tsx}', 'tests/integration/**/*.test.ts'] },
+      },
+      ...(pg
+        ? [{ extends: true as const, test: { name: 'postgres', include: ['tests/integration/**/*.test.ts'], env: { TEST_DB: 'postgres' } } }]
+        : []),
+    ],
+  },
+});
