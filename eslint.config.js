@@ -5,7 +5,16 @@ import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'data/**', 'test-results/**', 'playwright-report/**', 'server/db/migrations/**'] },
+  {
+    ignores: [
+      'dist/**',
+      'node_modules/**',
+      'data/**',
+      'test-results/**',
+      'playwright-report/**',
+      'server/db/migrations/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -20,6 +29,11 @@ export default tseslint.config(
     },
   },
   {
+    // Tests read JSON envelopes whose payload type varies per endpoint.
+    files: ['tests/**/*.ts'],
+    rules: { '@typescript-eslint/no-explicit-any': 'off' },
+  },
+  {
     files: ['src/**/*.tsx'],
     plugins: { 'react-hooks': reactHooks },
     rules: {
@@ -32,7 +46,8 @@ export default tseslint.config(
           message: 'User-visible text must go through t(...) (both languages).',
         },
         {
-          selector: 'JSXAttribute[name.name=/^(placeholder|title|alt|aria-label)$/] > Literal[value=/[A-Za-z\\u4e00-\\u9fff]/]',
+          selector:
+            'JSXAttribute[name.name=/^(placeholder|title|alt|aria-label)$/] > Literal[value=/[A-Za-z\\u4e00-\\u9fff]/]',
           message: 'User-visible attribute text must go through t(...).',
         },
       ],

@@ -12,10 +12,22 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: 'pglite', include: ['tests/unit/**/*.test.{ts,tsx}', 'tests/integration/**/*.test.ts'] },
+        test: {
+          name: 'pglite',
+          include: ['tests/unit/**/*.test.{ts,tsx}', 'tests/integration/**/*.test.ts'],
+        },
       },
       ...(pg
-        ? [{ extends: true as const, test: { name: 'postgres', include: ['tests/integration/**/*.test.ts'], env: { TEST_DB: 'postgres' } } }]
+        ? [
+            {
+              extends: true as const,
+              test: {
+                name: 'postgres',
+                include: ['tests/integration/**/*.test.ts'],
+                env: { TEST_DB: 'postgres' },
+              },
+            },
+          ]
         : []),
     ],
   },

@@ -36,8 +36,12 @@ export const adminUsersRes = paged(adminUserSchema);
 export const reconcileRes = z.object({
   accounts: z.number().int(),
   transactions: z.number().int(),
-  balanceDifferences: z.array(z.object({ accountId: z.number().int(), cached: z.number().int(), fromPostings: z.number().int() })),
-  unbalancedTransactions: z.array(z.object({ transactionId: z.number().int(), currency: z.string(), sum: z.number().int() })),
+  balanceDifferences: z.array(
+    z.object({ accountId: z.number().int(), cached: z.number().int(), fromPostings: z.number().int() }),
+  ),
+  unbalancedTransactions: z.array(
+    z.object({ transactionId: z.number().int(), currency: z.string(), sum: z.number().int() }),
+  ),
   negativeBalances: z.array(z.object({ accountId: z.number().int(), balance: z.number().int() })),
   clean: z.boolean(),
 });

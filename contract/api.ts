@@ -23,7 +23,12 @@ export interface Endpoint {
   summary: string;
 }
 
-const ep = <Req extends z.ZodType, Res extends z.ZodType>(access: Access, req: Req, res: Res, summary: string) => ({
+const ep = <Req extends z.ZodType, Res extends z.ZodType>(
+  access: Access,
+  req: Req,
+  res: Res,
+  summary: string,
+) => ({
   access,
   req,
   res,

@@ -2,7 +2,10 @@
 import { z } from 'zod';
 
 /** A member's account is a ten-digit mobile number (digits only, so never capitals). */
-export const accountSchema = z.string().trim().regex(/^\d{10}$/, 'account');
+export const accountSchema = z
+  .string()
+  .trim()
+  .regex(/^\d{10}$/, 'account');
 /** Eight or more English letters or digits (the spec's password hint). */
 export const passwordSchema = z.string().regex(/^[A-Za-z0-9]{8,32}$/, 'password');
 

@@ -45,5 +45,13 @@ export const ERROR_KEYS = [
 export type ErrorKey = (typeof ERROR_KEYS)[number];
 
 /** Success toast keys (product-spec §8 "Success toasts"). Translated under `success.<key>`. */
-export const SUCCESS_KEYS = ['login', 'register', 'deposit', 'purchase', 'cancel', 'close', 'logout'] as const;
+export const SUCCESS_KEYS = [
+  'login',
+  'register',
+  'deposit',
+  'purchase',
+  'cancel',
+  'close',
+  'logout',
+] as const;
 export type SuccessKey = (typeof SUCCESS_KEYS)[number];

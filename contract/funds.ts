@@ -27,7 +27,15 @@ export const fundFlowTypeSchema = z.enum(FUND_FLOW_TYPES);
 export const FUND_TABS = {
   deposit: ['deposit'],
   withdrawal: ['withdrawal', 'withdrawalRejected'],
-  trade: ['orderFreeze', 'orderUnfreeze', 'stockPurchase', 'stockSale', 'realisedPnl', 'tradeFee', 'transactionTax'],
+  trade: [
+    'orderFreeze',
+    'orderUnfreeze',
+    'stockPurchase',
+    'stockSale',
+    'realisedPnl',
+    'tradeFee',
+    'transactionTax',
+  ],
 } as const satisfies Record<string, readonly FundFlowType[]>;
 export type FundTab = keyof typeof FUND_TABS;
 

@@ -38,7 +38,9 @@ export function tickSizeMinor(priceMinor: Minor, kind: InstrumentKind = 'stock')
 
 /** True when the price is a positive multiple of its band's tick. */
 export function isOnTick(priceMinor: Minor, kind: InstrumentKind = 'stock'): boolean {
-  return Number.isSafeInteger(priceMinor) && priceMinor > 0 && priceMinor % tickSizeMinor(priceMinor, kind) === 0;
+  return (
+    Number.isSafeInteger(priceMinor) && priceMinor > 0 && priceMinor % tickSizeMinor(priceMinor, kind) === 0
+  );
 }
 
 /** Largest valid price ≤ the given one. Band boundaries are multiples of the lower band's tick. */
@@ -105,7 +107,11 @@ export function commissionMinor(valueMinor: Minor, fees: FeeSchedule = DEFAULT_F
 }
 
 /** Securities transaction tax, charged on the selling side only. */
-export function sellTaxMinor(valueMinor: Minor, kind: InstrumentKind, fees: FeeSchedule = DEFAULT_FEES): Minor {
+export function sellTaxMinor(
+  valueMinor: Minor,
+  kind: InstrumentKind,
+  fees: FeeSchedule = DEFAULT_FEES,
+): Minor {
   return ppmFloorToMajor(valueMinor, kind === 'etf' ? fees.taxEtfPpm : fees.taxStockPpm);
 }
 
@@ -138,7 +144,13 @@ export function openCosts(args: {
   const margin = divCeil(notional, args.leverage);
   const fee = commissionMinor(notional, fees);
   const tax = args.side === 'short' ? sellTaxMinor(notional, args.kind, fees) : 0;
-  return { notionalMinor: notional, marginMinor: margin, feeMinor: fee, taxMinor: tax, requiredMinor: margin + fee + tax };
+  return {
+    notionalMinor: notional,
+    marginMinor: margin,
+    feeMinor: fee,
+    taxMinor: tax,
+    requiredMinor: margin + fee + tax,
+  };
 }
 
 /** Result of closing a position at `closePriceMinor`. */
@@ -169,7 +181,12 @@ export function closeResult(args: {
 }
 
 /** Mark-to-market P&L of an open position at the current price (minor). */
-export function unrealisedPnlMinor(side: Side, openPriceMinor: Minor, markMinor: Minor, shares: number): Minor {
+export function unrealisedPnlMinor(
+  side: Side,
+  openPriceMinor: Minor,
+  markMinor: Minor,
+  shares: number,
+): Minor {
   const diff = (markMinor - openPriceMinor) * shares;
   return side === 'long' ? diff : -diff;
 }

@@ -66,7 +66,8 @@ export const candleSchema = z.object({
   lowMinor: minor,
   closeMinor: minor,
   volumeShares: z.number().int(),
-  turnoverMinor: minor,
+  /** null where the source has no turnover (non-official daily files, and periods containing such days). */
+  turnoverMinor: minor.nullable(),
 });
 export type Candle = z.infer<typeof candleSchema>;
 
@@ -107,7 +108,11 @@ export const candlesReq = z.object({
   /** Only candles starting before this time (epoch ms), for loading further back. */
   before: z.number().int().optional(),
 });
-export const candlesRes = z.object({ symbol: z.string(), period: candlePeriodSchema, items: z.array(candleSchema) });
+export const candlesRes = z.object({
+  symbol: z.string(),
+  period: candlePeriodSchema,
+  items: z.array(candleSchema),
+});
 
 export const indexItemSchema = z.object({
   code: z.string(),

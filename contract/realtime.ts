@@ -8,7 +8,14 @@
  * HEARTBEAT_MS whether or not anything else was sent.
  */
 import { z } from 'zod';
-import { candlePeriodSchema, candleSchema, clockStateSchema, depthSchema, quoteSchema, symbolSchema } from './market';
+import {
+  candlePeriodSchema,
+  candleSchema,
+  clockStateSchema,
+  depthSchema,
+  quoteSchema,
+  symbolSchema,
+} from './market';
 
 export const HEARTBEAT_MS = 5_000;
 export const CHANNELS = ['quotes', 'depth', 'candles'] as const;
@@ -35,8 +42,18 @@ export type ClientMessage = z.infer<typeof clientMessageSchema>;
 const streamKey = { symbol: z.string(), seq: z.number().int() };
 
 export const serverMessageSchema = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('quote'), kind: z.enum(['snapshot', 'delta']), ...streamKey, data: quoteSchema }),
-  z.object({ type: z.literal('depth'), kind: z.enum(['snapshot', 'delta']), ...streamKey, data: depthSchema }),
+  z.object({
+    type: z.literal('quote'),
+    kind: z.enum(['snapshot', 'delta']),
+    ...streamKey,
+    data: quoteSchema,
+  }),
+  z.object({
+    type: z.literal('depth'),
+    kind: z.enum(['snapshot', 'delta']),
+    ...streamKey,
+    data: depthSchema,
+  }),
   z.object({
     type: z.literal('candles'),
     kind: z.enum(['snapshot', 'delta']),

@@ -76,7 +76,11 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   app.setSerializerCompiler(serializerCompiler);
   await app.register(fastifySwagger, {
     openapi: {
-      info: { title: 'TW Trade API', version: '0.1.0', description: 'POST /api/vue/{area}/{action}; envelope {status, msg, data}' },
+      info: {
+        title: 'TW Trade API',
+        version: '0.1.0',
+        description: 'POST /api/vue/{area}/{action}; envelope {status, msg, data}',
+      },
       components: { securitySchemes: { token: { type: 'apiKey', in: 'header', name: 'token' } } },
     },
     transform: jsonSchemaTransform,

@@ -42,7 +42,8 @@ function int(v: string | undefined, dflt: number, name: string): number {
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const dataDir = path.resolve(env.DATA_DIR || './data');
   const clock = env.MARKET_CLOCK || 'replay';
-  if (clock !== 'replay' && clock !== 'exchange') throw new Error(`MARKET_CLOCK must be replay or exchange, got ${clock}`);
+  if (clock !== 'replay' && clock !== 'exchange')
+    throw new Error(`MARKET_CLOCK must be replay or exchange, got ${clock}`);
   const leverages = (env.LEVERAGES || DEFAULT_LEVERAGES.join(','))
     .split(',')
     .map((s) => Number(s.trim()))

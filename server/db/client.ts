@@ -3,6 +3,7 @@
  * PostgreSQL server when a `postgres://` URL is given. Applies the SQL migrations in
  * server/db/migrations on open. Both drivers expose the same Drizzle PostgreSQL API (`Db`).
  */
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
@@ -44,6 +45,7 @@ export async function openDatabase(url: string): Promise<Database> {
     await migratePg(db as never, { migrationsFolder });
     return { db, kind: 'postgres', close: () => pool.end() };
   }
+  if (url !== 'memory://') mkdirSync(url, { recursive: true });
   const client = url === 'memory://' ? new PGlite() : new PGlite(url);
   await client.waitReady;
   const db = drizzlePglite(client, { schema }) as unknown as Db;

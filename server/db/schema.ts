@@ -168,7 +168,10 @@ export const ledgerPostings = pgTable(
     amountMinor: money('amount_minor').notNull(),
     currency: text('currency').notNull(),
   },
-  (t) => [index('ledger_postings_account_idx').on(t.accountId, t.id), index('ledger_postings_tx_idx').on(t.transactionId)],
+  (t) => [
+    index('ledger_postings_account_idx').on(t.accountId, t.id),
+    index('ledger_postings_tx_idx').on(t.transactionId),
+  ],
 );
 
 // ---------- funds ----------

@@ -6,7 +6,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { api, type EndpointName } from '../../contract/api';
 import { ERROR_KEYS, type ErrorKey } from '../../contract/errors';
 import { envelope } from '../../contract/envelope';
@@ -41,22 +41,24 @@ function send(reply: FastifyReply, http: number, msg: string) {
 }
 
 export function registerApiRoutes(app: FastifyInstance, handlers: Handlers, services: Services): void {
-  app.setErrorHandler((error: Error & { validation?: unknown; statusCode?: number; code?: string }, req, reply) => {
-    if (error instanceof AppError) return send(reply, error.httpStatus, error.key);
-    if (error.validation) {
-      const issues = (error as unknown as { validation: Array<{ message?: string }> }).validation;
-      return send(reply, 400, keyFromValidation(issues));
-    }
-    if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' || error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') {
-      return send(reply, 400, 'parameterError');
-    }
-    if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
-      // Malformed JSON, body too large, bad content type: the caller's mistake.
-      return send(reply, error.statusCode, error.statusCode === 429 ? 'tooFrequent' : 'parameterError');
-    }
-    req.log.error({ err: error }, 'unhandled error');
-    return send(reply, 500, 'systemBusy');
-  });
+  app.setErrorHandler(
+    (error: Error & { validation?: unknown; statusCode?: number; code?: string }, req, reply) => {
+      if (error instanceof AppError) return send(reply, error.httpStatus, error.key);
+      if (error.validation) {
+        const issues = (error as unknown as { validation: Array<{ message?: string }> }).validation;
+        return send(reply, 400, keyFromValidation(issues));
+      }
+      if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' || error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') {
+        return send(reply, 400, 'parameterError');
+      }
+      if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
+        // Malformed JSON, body too large, bad content type: the caller's mistake.
+        return send(reply, error.statusCode, error.statusCode === 429 ? 'tooFrequent' : 'parameterError');
+      }
+      req.log.error({ err: error }, 'unhandled error');
+      return send(reply, 500, 'systemBusy');
+    },
+  );
 
   const authUsers = new WeakMap<FastifyRequest, NonNullable<Ctx['user']>>();
   const tokenOf = (req: FastifyRequest) =>
@@ -89,7 +91,11 @@ export function registerApiRoutes(app: FastifyInstance, handlers: Handlers, serv
         },
       },
       async (req: FastifyRequest, reply: FastifyReply) => {
-        const data = await handler(req.body, { ...services, user: authUsers.get(req) ?? null, token: tokenOf(req) });
+        const data = await handler(req.body, {
+          ...services,
+          user: authUsers.get(req) ?? null,
+          token: tokenOf(req),
+        });
         return reply.send({ status: 1, msg: SUCCESS_MSG[name] ?? 'ok', data });
       },
     );

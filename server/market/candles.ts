@@ -74,7 +74,7 @@ export class IntradayAggregator {
         if (priceMinor < c.lowMinor) c.lowMinor = priceMinor;
         c.closeMinor = priceMinor;
         c.volumeShares += shares;
-        c.turnoverMinor += turnover;
+        c.turnoverMinor = (c.turnoverMinor ?? 0) + turnover;
       }
     }
   }
@@ -118,7 +118,7 @@ export function aggregateTrades(
       c.lowMinor = Math.min(c.lowMinor, p);
       c.closeMinor = p;
       c.volumeShares += sh;
-      c.turnoverMinor += p * sh;
+      c.turnoverMinor = (c.turnoverMinor ?? 0) + p * sh;
     }
   }
   return [...byBucket.entries()].sort((a, b) => a[0] - b[0]).map(([, c]) => c);
@@ -135,7 +135,7 @@ export interface DailyRow {
   turnoverMinor: number | null;
 }
 
-/** 1d candle of a daily row (ts = 00:00 Asia/Taipei; null turnover → 0). */
+/** 1d candle of a daily row (ts = 00:00 Asia/Taipei; turnover null when the source has none). */
 export function dailyCandle(r: DailyRow): Candle {
   return {
     ts: dayStartMs(r.date),
@@ -144,13 +144,14 @@ export function dailyCandle(r: DailyRow): Candle {
     lowMinor: r.lowMinor,
     closeMinor: r.closeMinor,
     volumeShares: r.volumeShares,
-    turnoverMinor: r.turnoverMinor ?? 0,
+    turnoverMinor: r.turnoverMinor,
   };
 }
 
 /**
  * Aggregates ascending daily rows into month ('1M') or year ('1y') candles, ts at the period's
- * first day 00:00 Asia/Taipei. Turnover is summed only when every row has one, else 0.
+ * first day 00:00 Asia/Taipei. Turnover is summed only when every row has one, else null
+ * (unknown: the non-official OHLCV sources carry none).
  */
 export function aggregateDaily(rows: readonly DailyRow[], period: '1M' | '1y'): Candle[] {
   const out: Candle[] = [];
@@ -160,7 +161,7 @@ export function aggregateDaily(rows: readonly DailyRow[], period: '1M' | '1y'): 
   const keyLen = period === '1M' ? 7 : 4;
   const flush = () => {
     if (cur) {
-      if (!turnoverKnown) cur.turnoverMinor = 0;
+      if (!turnoverKnown) cur.turnoverMinor = null;
       out.push(cur);
     }
   };
@@ -177,7 +178,7 @@ export function aggregateDaily(rows: readonly DailyRow[], period: '1M' | '1y'): 
         lowMinor: r.lowMinor,
         closeMinor: r.closeMinor,
         volumeShares: r.volumeShares,
-        turnoverMinor: r.turnoverMinor ?? 0,
+        turnoverMinor: r.turnoverMinor,
       };
     } else if (cur) {
       cur.highMinor = Math.max(cur.highMinor, r.highMinor);
@@ -185,7 +186,7 @@ export function aggregateDaily(rows: readonly DailyRow[], period: '1M' | '1y'): 
       cur.closeMinor = r.closeMinor;
       cur.volumeShares += r.volumeShares;
       if (r.turnoverMinor === null) turnoverKnown = false;
-      else cur.turnoverMinor += r.turnoverMinor;
+      else if (cur.turnoverMinor !== null) cur.turnoverMinor += r.turnoverMinor;
     }
   }
   flush();

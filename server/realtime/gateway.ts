@@ -52,13 +52,32 @@ export function registerGateway(app: FastifyInstance, feed: MarketFeed): Gateway
   }
 
   const offQuote = feed.onQuote((q) =>
-    publish(streamId('quotes', q.symbol), (seq) => ({ type: 'quote', kind: 'delta', symbol: q.symbol, seq, data: q })),
+    publish(streamId('quotes', q.symbol), (seq) => ({
+      type: 'quote',
+      kind: 'delta',
+      symbol: q.symbol,
+      seq,
+      data: q,
+    })),
   );
   const offDepth = feed.onDepth((d) =>
-    publish(streamId('depth', d.symbol), (seq) => ({ type: 'depth', kind: 'delta', symbol: d.symbol, seq, data: d })),
+    publish(streamId('depth', d.symbol), (seq) => ({
+      type: 'depth',
+      kind: 'delta',
+      symbol: d.symbol,
+      seq,
+      data: d,
+    })),
   );
   const offCandle = feed.onCandle((symbol, period, c) =>
-    publish(streamId('candles', symbol, period), (seq) => ({ type: 'candles', kind: 'delta', symbol, period, seq, data: [c] })),
+    publish(streamId('candles', symbol, period), (seq) => ({
+      type: 'candles',
+      kind: 'delta',
+      symbol,
+      period,
+      seq,
+      data: [c],
+    })),
   );
 
   async function snapshot(ws: WebSocket, channel: Channel, symbol: string, period: CandlePeriod | undefined) {

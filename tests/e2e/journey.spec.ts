@@ -12,14 +12,19 @@ import { expect, test, type Page } from '@playwright/test';
 
 const shots = path.resolve('tests/e2e/screenshots');
 mkdirSync(shots, { recursive: true });
-const shot = (page: Page, name: string) => page.screenshot({ path: path.join(shots, `${name}.png`), fullPage: false });
+const shot = (page: Page, name: string) =>
+  page.screenshot({ path: path.join(shots, `${name}.png`), fullPage: false });
 
 function firstRun(): { operator: string; password: string; invite: string } {
   const file = path.join(process.env.E2E_DATA_DIR!, 'first-run.txt');
   expect(existsSync(file), 'the server writes first-run.txt on first start').toBe(true);
   const text = readFileSync(file, 'utf8');
   const get = (label: string) => new RegExp(`${label}: (\\S+)`).exec(text)![1]!;
-  return { operator: get('operator account'), password: get('operator password'), invite: get('invitation code') };
+  return {
+    operator: get('operator account'),
+    password: get('operator password'),
+    invite: get('invitation code'),
+  };
 }
 
 /** "1,234,567.89" (with any currency label) → minor units. */
@@ -28,7 +33,10 @@ const toMinor = (text: string) => Math.round(Number(text.replace(/[^0-9.-]/g, ''
 const ACCOUNT = '0987654321';
 const PASSWORD = 'abcd1234';
 
-test('register → deposit → approve → trade 2330 with leverage → close → everything reconciles', async ({ page, browser }) => {
+test('register → deposit → approve → trade 2330 with leverage → close → everything reconciles', async ({
+  page,
+  browser,
+}) => {
   const creds = firstRun();
 
   // Market list: prices move within 5 seconds, at any hour.
@@ -38,10 +46,15 @@ test('register → deposit → approve → trade 2330 with leverage → close �
   await expect(rows.first()).toBeVisible();
   const before = await rows.allTextContents();
   await expect
-    .poll(async () => (await rows.allTextContents()).some((t, i) => t !== before[i]) || (await rows.count()) !== before.length, {
-      timeout: 5_000,
-      intervals: [250],
-    })
+    .poll(
+      async () =>
+        (await rows.allTextContents()).some((t, i) => t !== before[i]) ||
+        (await rows.count()) !== before.length,
+      {
+        timeout: 5_000,
+        intervals: [250],
+      },
+    )
     .toBe(true);
   await shot(page, '01-market');
 
@@ -65,7 +78,10 @@ test('register → deposit → approve → trade 2330 with leverage → close �
   await shot(page, '04-recharge');
 
   // The operator approves it in the console.
-  const opCtx = await browser.newContext({ baseURL: test.info().project.use.baseURL, viewport: { width: 1280, height: 800 } });
+  const opCtx = await browser.newContext({
+    baseURL: test.info().project.use.baseURL,
+    viewport: { width: 1280, height: 800 },
+  });
   const op = await opCtx.newPage();
   await op.goto('/admin.html');
   await op.getByTestId('admin-account').fill(creds.operator);
@@ -105,7 +121,10 @@ test('register → deposit → approve → trade 2330 with leverage → close �
 
   // Close it.
   await page.getByTestId(`position-close-${id}`).click();
-  await page.getByRole('button', { name: /確認|確定|Confirm|OK/i }).last().click();
+  await page
+    .getByRole('button', { name: /確認|確定|Confirm|OK/i })
+    .last()
+    .click();
   await expect(page.getByTestId(`position-row-${id}`)).toHaveCount(0);
   await page.getByTestId('tab-terminated').click();
   await expect(page.getByTestId(`position-row-${id}`)).toBeVisible();
@@ -127,7 +146,10 @@ test('register → deposit → approve → trade 2330 with leverage → close �
   await expect(page.getByTestId('uc-available')).not.toBeEmpty();
   await shot(page, '13-usercenter');
   const opToken = await op.evaluate(() => localStorage.getItem('tokend'));
-  const users = await op.request.post('/api/vue/admin/users', { headers: { token: opToken! }, data: { q: ACCOUNT } });
+  const users = await op.request.post('/api/vue/admin/users', {
+    headers: { token: opToken! },
+    data: { q: ACCOUNT },
+  });
   const ledgerAvailable = (await users.json()).data.items[0].availableMinor as number;
   expect(toMinor((await page.getByTestId('uc-available').textContent())!)).toBe(ledgerAvailable);
   expect(toMinor((await page.getByTestId('uc-total').textContent())!)).toBe(ledgerAvailable);

@@ -19,14 +19,24 @@ it('20 concurrent orders: exactly those that fit succeed, no balance goes negati
   const balance = 100_000_000; // NT$1,000,000
   const token = await h.fundedMember('0955555555', balance);
   const q = h.feed.quote('2330')!;
-  const each = openCosts({ priceMinor: q.askMinor, lots: 1, leverage: 10, side: 'long', kind: 'stock' }).requiredMinor;
+  const each = openCosts({
+    priceMinor: q.askMinor,
+    lots: 1,
+    leverage: 10,
+    side: 'long',
+    kind: 'stock',
+  }).requiredMinor;
   const fit = Math.floor(balance / each);
   expect(fit).toBeGreaterThan(0);
   expect(fit).toBeLessThan(20);
 
   const results = await Promise.all(
     Array.from({ length: 20 }, () =>
-      h.call('trade/placeOrder', { symbol: '2330', side: 'long', orderType: 'market', lots: 1, leverage: 10 }, token),
+      h.call(
+        'trade/placeOrder',
+        { symbol: '2330', side: 'long', orderType: 'market', lots: 1, leverage: 10 },
+        token,
+      ),
     ),
   );
   const ok = results.filter((r) => r.body.status === 1);

@@ -18,7 +18,11 @@ export interface Harness extends BuiltApp {
   config: Config;
   /** Wall clock the market clock reads; advance it then call feed.tick(). */
   wall: { now: number };
-  call<N extends EndpointName>(name: N, body: ReqOf<N> | unknown, token?: string): Promise<{ http: number; body: { status: number; msg: string; data: any } }>;
+  call<N extends EndpointName>(
+    name: N,
+    body: ReqOf<N> | unknown,
+    token?: string,
+  ): Promise<{ http: number; body: { status: number; msg: string; data: any } }>;
   raw(name: string, payload: string, headers?: Record<string, string>): Promise<{ http: number; body: any }>;
   register(account: string, password?: string): Promise<string>;
   operatorToken(): Promise<string>;
@@ -91,7 +95,13 @@ export async function startHarness(overrides: Partial<Config> = {}): Promise<Har
     return { http: res.statusCode, body: res.json() };
   };
   const register = async (account: string, password = 'password123') => {
-    const r = await call('user/register', { account, password, confirmPassword: password, inviteCode: INVITE, agree: true });
+    const r = await call('user/register', {
+      account,
+      password,
+      confirmPassword: password,
+      inviteCode: INVITE,
+      agree: true,
+    });
     if (r.body.status !== 1) throw new Error(`register failed: ${JSON.stringify(r.body)}`);
     return r.body.data.token as string;
   };

@@ -21,12 +21,22 @@ describe('core journey', () => {
     expect(info.body.data.availableMinor).toBe(100_000_000);
 
     const q0 = h.feed.quote('2330')!;
-    const buy = await h.call('trade/placeOrder', { symbol: '2330', side: 'long', orderType: 'market', lots: 1, leverage: 5 }, token);
+    const buy = await h.call(
+      'trade/placeOrder',
+      { symbol: '2330', side: 'long', orderType: 'market', lots: 1, leverage: 5 },
+      token,
+    );
     expect(buy.body).toMatchObject({ status: 1, msg: 'purchase' });
     const order = buy.body.data;
     expect(order.status).toBe('holding');
     expect(order.openPriceMinor).toBe(q0.askMinor);
-    const expected = openCosts({ priceMinor: q0.askMinor, lots: 1, leverage: 5, side: 'long', kind: 'stock' });
+    const expected = openCosts({
+      priceMinor: q0.askMinor,
+      lots: 1,
+      leverage: 5,
+      side: 'long',
+      kind: 'stock',
+    });
     expect(order.marginMinor).toBe(expected.marginMinor);
     expect(order.openFeeMinor).toBe(expected.feeMinor);
 
@@ -50,7 +60,13 @@ describe('core journey', () => {
     const closed = close.body.data;
     expect(closed.status).toBe('closed');
     expect(closed.closePriceMinor).toBe(q1.bidMinor);
-    const r = closeResult({ openPriceMinor: q0.askMinor, closePriceMinor: q1.bidMinor, shares: 1000, side: 'long', kind: 'stock' });
+    const r = closeResult({
+      openPriceMinor: q0.askMinor,
+      closePriceMinor: q1.bidMinor,
+      shares: 1000,
+      side: 'long',
+      kind: 'stock',
+    });
     expect(closed.pnlMinor).toBe(r.pnlMinor);
     expect(closed.closeTaxMinor).toBe(r.taxMinor);
 
@@ -67,7 +83,8 @@ describe('core journey', () => {
 
     const trade = await h.call('user/fundRecords', { tab: 'trade' }, token);
     const types = trade.body.data.items.map((i: { type: string }) => i.type);
-    for (const t of ['stockPurchase', 'tradeFee', 'transactionTax', 'stockSale', 'realisedPnl']) expect(types).toContain(t);
+    for (const t of ['stockPurchase', 'tradeFee', 'transactionTax', 'stockSale', 'realisedPnl'])
+      expect(types).toContain(t);
     const dep = await h.call('user/fundRecords', { tab: 'deposit' }, token);
     expect(dep.body.data.items).toHaveLength(1);
     expect(dep.body.data.items[0]).toMatchObject({ type: 'deposit', amountMinor: 100_000_000 });
@@ -88,9 +105,19 @@ describe('core journey', () => {
     const q = h.feed.quote('2330')!;
     // A buy limit far below the market rests; one at the limit-up crosses at once.
     const low = q.limitDownMinor;
-    const pending = await h.call('trade/placeOrder', { symbol: '2330', side: 'long', orderType: 'limit', priceMinor: low, lots: 1, leverage: 10 }, token);
+    const pending = await h.call(
+      'trade/placeOrder',
+      { symbol: '2330', side: 'long', orderType: 'limit', priceMinor: low, lots: 1, leverage: 10 },
+      token,
+    );
     expect(pending.body.data.status).toBe('pending');
-    const frozen = openCosts({ priceMinor: low, lots: 1, leverage: 10, side: 'long', kind: 'stock' }).requiredMinor;
+    const frozen = openCosts({
+      priceMinor: low,
+      lots: 1,
+      leverage: 10,
+      side: 'long',
+      kind: 'stock',
+    }).requiredMinor;
     expect(pending.body.data.frozenMinor).toBe(frozen);
     let info = await h.call('user/info', {}, token);
     expect(info.body.data.frozenMinor).toBe(frozen);
@@ -106,7 +133,11 @@ describe('core journey', () => {
     // A buy limit one tick under the ask rests, then fills at its limit once the ask reaches it.
     const start = h.feed.quote('2330')!;
     const limit = start.bidMinor;
-    const resting = await h.call('trade/placeOrder', { symbol: '2330', side: 'long', orderType: 'limit', priceMinor: limit, lots: 1, leverage: 10 }, token);
+    const resting = await h.call(
+      'trade/placeOrder',
+      { symbol: '2330', side: 'long', orderType: 'limit', priceMinor: limit, lots: 1, leverage: 10 },
+      token,
+    );
     const id = resting.body.data.id;
     expect(resting.body.data.status).toBe('pending');
     let status = resting.body.data.status;

@@ -29,7 +29,9 @@ const me = (purpose: 'available' | 'frozen') => ({ userId, purpose }) as const;
 
 describe('ledger', () => {
   it('posts a balanced transaction and updates cached balances', async () => {
-    await d.db.transaction((tx) => post(tx, { type: 'deposit', postings: move({ platform: 'bank_clearing' }, me('available'), 5_000) }));
+    await d.db.transaction((tx) =>
+      post(tx, { type: 'deposit', postings: move({ platform: 'bank_clearing' }, me('available'), 5_000) }),
+    );
     expect((await memberBalances(d.db, userId)).available).toBe(5_000);
   });
 
@@ -55,14 +57,20 @@ describe('ledger', () => {
 
   it('the database itself forbids a negative member balance', async () => {
     await expect(
-      d.db.execute(sql`update ledger_accounts set balance_minor = -1 where user_id = ${userId} and purpose = 'available'`),
+      d.db.execute(
+        sql`update ledger_accounts set balance_minor = -1 where user_id = ${userId} and purpose = 'available'`,
+      ),
     ).rejects.toThrow();
   });
 
   it('an idempotency key posts once', async () => {
     const once = () =>
       d.db.transaction((tx) =>
-        post(tx, { type: 'deposit', idempotencyKey: 'dep-42', postings: move({ platform: 'bank_clearing' }, me('available'), 700) }),
+        post(tx, {
+          type: 'deposit',
+          idempotencyKey: 'dep-42',
+          postings: move({ platform: 'bank_clearing' }, me('available'), 700),
+        }),
       );
     const a = await once();
     const b = await once();
@@ -72,7 +80,9 @@ describe('ledger', () => {
 
   it('reconciliation finds a tampered cached balance', async () => {
     expect(isClean(await reconcile(d.db))).toBe(true);
-    await d.db.execute(sql`update ledger_accounts set balance_minor = balance_minor + 1 where user_id = ${userId} and purpose = 'available'`);
+    await d.db.execute(
+      sql`update ledger_accounts set balance_minor = balance_minor + 1 where user_id = ${userId} and purpose = 'available'`,
+    );
     const r = await reconcile(d.db);
     expect(r.balanceDifferences).toHaveLength(1);
     expect(r.balanceDifferences[0]).toMatchObject({ cached: 5_701, fromPostings: 5_700 });

@@ -3,7 +3,13 @@
  * Expected values are worked out by hand in the comments.
  */
 import { describe, expect, it } from 'vitest';
-import { closeResult, commissionMinor, openCosts, sellTaxMinor, unrealisedPnlMinor } from '../../contract/market-rules';
+import {
+  closeResult,
+  commissionMinor,
+  openCosts,
+  sellTaxMinor,
+  unrealisedPnlMinor,
+} from '../../contract/market-rules';
 import { divCeil, minorToDecimal, ppmFloorToMajor, toMinor } from '../../contract/money';
 import fc from 'fast-check';
 
@@ -45,21 +51,41 @@ describe('commission and tax', () => {
   it('computes opening costs: long pays commission, short also pays tax', () => {
     // 2 lots at NT$1,005, leverage 5: notional 2,010,000; margin 402,000; fee 2,864.25 → 2,864
     const long = openCosts({ priceMinor: 100_500, lots: 2, leverage: 5, side: 'long', kind: 'stock' });
-    expect(long).toEqual({ notionalMinor: 201_000_000, marginMinor: 40_200_000, feeMinor: 286_400, taxMinor: 0, requiredMinor: 40_486_400 });
+    expect(long).toEqual({
+      notionalMinor: 201_000_000,
+      marginMinor: 40_200_000,
+      feeMinor: 286_400,
+      taxMinor: 0,
+      requiredMinor: 40_486_400,
+    });
     const short = openCosts({ priceMinor: 100_500, lots: 2, leverage: 5, side: 'short', kind: 'stock' });
     expect(short.taxMinor).toBe(603_000);
     expect(short.requiredMinor).toBe(40_200_000 + 286_400 + 603_000);
   });
   it('computes closing P&L, fee and tax for both sides', () => {
     // long 1 lot 1,000 → 1,010: +10,000; sale of 1,010,000: fee 1,439.25 → 1,439, tax 3,030
-    expect(closeResult({ openPriceMinor: 100_000, closePriceMinor: 101_000, shares: 1000, side: 'long', kind: 'stock' })).toEqual({
+    expect(
+      closeResult({
+        openPriceMinor: 100_000,
+        closePriceMinor: 101_000,
+        shares: 1000,
+        side: 'long',
+        kind: 'stock',
+      }),
+    ).toEqual({
       notionalMinor: 101_000_000,
       pnlMinor: 1_000_000,
       feeMinor: 143_900,
       taxMinor: 303_000,
     });
     // short closes with a purchase: no tax; the price rise is a loss
-    const s = closeResult({ openPriceMinor: 100_000, closePriceMinor: 101_000, shares: 1000, side: 'short', kind: 'stock' });
+    const s = closeResult({
+      openPriceMinor: 100_000,
+      closePriceMinor: 101_000,
+      shares: 1000,
+      side: 'short',
+      kind: 'stock',
+    });
     expect(s.pnlMinor).toBe(-1_000_000);
     expect(s.taxMinor).toBe(0);
     expect(unrealisedPnlMinor('short', 100_000, 99_500, 2000)).toBe(1_000_000);

@@ -1,23 +1,39 @@
 /** Member centre summary and watchlist. Balances come from the ledger, marks from the feed. */
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { unrealisedPnlMinor } from '../../../contract/market-rules';
-import { instruments, ledgerAccounts, ledgerPostings, ledgerTransactions, orders, watchlist } from '../../db/schema';
+import {
+  instruments,
+  ledgerAccounts,
+  ledgerPostings,
+  ledgerTransactions,
+  orders,
+  watchlist,
+} from '../../db/schema';
 import { fail } from '../../http/errors';
 import { requireUser, type Handlers } from '../../http/context';
 import { memberBalances } from '../ledger/ledger';
 
-export const accountHandlers: Pick<Handlers, 'user/info' | 'user/Optionallist' | 'user/addOptional' | 'user/delOptional'> = {
+export const accountHandlers: Pick<
+  Handlers,
+  'user/info' | 'user/Optionallist' | 'user/addOptional' | 'user/delOptional'
+> = {
   async 'user/info'(_body, ctx) {
     const user = requireUser(ctx);
     const bal = await memberBalances(ctx.db, user.id);
     const holdings = await ctx.db
-      .select({ symbol: orders.symbol, side: orders.side, open: orders.openPriceMinor, shares: orders.shares })
+      .select({
+        symbol: orders.symbol,
+        side: orders.side,
+        open: orders.openPriceMinor,
+        shares: orders.shares,
+      })
       .from(orders)
       .where(and(eq(orders.userId, user.id), eq(orders.status, 'holding')));
     let unrealised = 0;
     for (const h of holdings) {
       const q = ctx.feed.quote(h.symbol);
-      if (q && h.open !== null) unrealised += unrealisedPnlMinor(h.side as 'long' | 'short', h.open, q.lastMinor, h.shares);
+      if (q && h.open !== null)
+        unrealised += unrealisedPnlMinor(h.side as 'long' | 'short', h.open, q.lastMinor, h.shares);
     }
     const realised = await ctx.db
       .select({ sum: sql<string>`coalesce(sum(${ledgerPostings.amountMinor}), 0)` })
@@ -54,14 +70,19 @@ export const accountHandlers: Pick<Handlers, 'user/info' | 'user/Optionallist' |
   },
   async 'user/addOptional'(body, ctx) {
     const user = requireUser(ctx);
-    const inst = await ctx.db.select({ s: instruments.symbol }).from(instruments).where(eq(instruments.symbol, body.symbol));
+    const inst = await ctx.db
+      .select({ s: instruments.symbol })
+      .from(instruments)
+      .where(eq(instruments.symbol, body.symbol));
     if (!inst.length) throw fail('productNotFound', 404);
     await ctx.db.insert(watchlist).values({ userId: user.id, symbol: body.symbol }).onConflictDoNothing();
     return { ok: true as const };
   },
   async 'user/delOptional'(body, ctx) {
     const user = requireUser(ctx);
-    await ctx.db.delete(watchlist).where(and(eq(watchlist.userId, user.id), eq(watchlist.symbol, body.symbol)));
+    await ctx.db
+      .delete(watchlist)
+      .where(and(eq(watchlist.userId, user.id), eq(watchlist.symbol, body.symbol)));
     return { ok: true as const };
   },
 };

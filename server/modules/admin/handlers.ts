@@ -32,7 +32,13 @@ function adminDepositDto(d: typeof deposits.$inferSelect, account: string) {
 }
 
 /** Moves a pending deposit to `status`; the conditional update makes a double review impossible. */
-async function review(tx: Tx, id: number, operatorId: number, status: 'approved' | 'rejected', reason: string | null) {
+async function review(
+  tx: Tx,
+  id: number,
+  operatorId: number,
+  status: 'approved' | 'rejected',
+  reason: string | null,
+) {
   const [d] = await tx
     .update(deposits)
     .set({ status, reason, reviewedBy: operatorId, reviewedAt: new Date() })
@@ -64,7 +70,12 @@ export const adminHandlers: Pick<
       .limit(body.pageSize)
       .offset((body.page - 1) * body.pageSize);
     const [total] = await ctx.db.select({ n: count() }).from(deposits).where(where);
-    return { items: rows.map((r) => adminDepositDto(r.d, r.account)), total: total!.n, page: body.page, pageSize: body.pageSize };
+    return {
+      items: rows.map((r) => adminDepositDto(r.d, r.account)),
+      total: total!.n,
+      page: body.page,
+      pageSize: body.pageSize,
+    };
   },
   async 'admin/approveDeposit'(body, ctx) {
     const op = requireUser(ctx);
@@ -78,7 +89,10 @@ export const adminHandlers: Pick<
         actorUserId: op.id,
         postings: [
           { account: { platform: 'bank_clearing', currency: d.currency }, amountMinor: -d.amountMinor },
-          { account: { userId: d.userId, purpose: 'available', currency: d.currency }, amountMinor: d.amountMinor },
+          {
+            account: { userId: d.userId, purpose: 'available', currency: d.currency },
+            amountMinor: d.amountMinor,
+          },
         ],
       });
       return depositWithAccount(tx, d.id);
@@ -106,7 +120,13 @@ export const adminHandlers: Pick<
       ? await ctx.db
           .select({ userId: ledgerAccounts.userId, balance: ledgerAccounts.balanceMinor })
           .from(ledgerAccounts)
-          .where(and(inArray(ledgerAccounts.userId, ids), eq(ledgerAccounts.purpose, 'available'), eq(ledgerAccounts.currency, 'TWD')))
+          .where(
+            and(
+              inArray(ledgerAccounts.userId, ids),
+              eq(ledgerAccounts.purpose, 'available'),
+              eq(ledgerAccounts.currency, 'TWD'),
+            ),
+          )
       : [];
     const byUser = new Map(avail.map((a) => [a.userId, a.balance]));
     return {

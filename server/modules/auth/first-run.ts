@@ -21,9 +21,12 @@ export interface FirstRunResult {
 }
 
 export async function firstRun(db: Db, config: Config): Promise<FirstRunResult> {
-  const operator = (await db.select({ id: users.id }).from(users).where(ne(users.role, 'member')).limit(1))[0];
+  const operator = (
+    await db.select({ id: users.id }).from(users).where(ne(users.role, 'member')).limit(1)
+  )[0];
   if (operator) return { created: false };
-  const operatorPassword = config.operatorPassword ?? randomBytes(9).toString('base64url').replace(/[-_]/g, 'x');
+  const operatorPassword =
+    config.operatorPassword ?? randomBytes(9).toString('base64url').replace(/[-_]/g, 'x');
   const inviteCode = config.inviteCode ?? randomBytes(4).toString('hex').toUpperCase();
   const passwordHash = await hashPassword(operatorPassword);
   await db.transaction(async (tx) => {

@@ -24,9 +24,13 @@ export const authHandlers: Pick<Handlers, 'user/register' | 'user/login' | 'user
   async 'user/register'(body, ctx) {
     const passwordHash = await hashPassword(body.password);
     const created = await ctx.db.transaction(async (tx) => {
-      const code = (await tx.select().from(invitationCodes).where(eq(invitationCodes.code, body.inviteCode)).limit(1))[0];
+      const code = (
+        await tx.select().from(invitationCodes).where(eq(invitationCodes.code, body.inviteCode)).limit(1)
+      )[0];
       if (!code) throw fail('inviterNotFound', 400);
-      const exists = (await tx.select({ id: users.id }).from(users).where(eq(users.account, body.account)).limit(1))[0];
+      const exists = (
+        await tx.select({ id: users.id }).from(users).where(eq(users.account, body.account)).limit(1)
+      )[0];
       if (exists) throw fail('accountExists', 409);
       const [user] = await tx
         .insert(users)
@@ -36,7 +40,13 @@ export const authHandlers: Pick<Handlers, 'user/register' | 'user/login' | 'user
       if (!user) throw fail('accountExists', 409); // lost a race with the same account
       await ensureMemberAccounts(tx, user.id);
       const s = await createSession(tx, user.id, ctx.config.sessionTtlMs);
-      return { token: s.token, account: user.account, role: 'member' as const, isAdmin: false, expiresAt: s.expiresAt };
+      return {
+        token: s.token,
+        account: user.account,
+        role: 'member' as const,
+        isAdmin: false,
+        expiresAt: s.expiresAt,
+      };
     });
     return created;
   },

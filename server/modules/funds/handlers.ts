@@ -27,7 +27,10 @@ export const fundsHandlers: Pick<Handlers, 'user/recharge' | 'user/fundRecords'>
     if (user.frozen) throw fail('accountFrozen', 403);
     if (body.amountMinor < DEPOSIT_MIN_MINOR) throw fail('belowMinDeposit', 400);
     if (body.amountMinor > DEPOSIT_MAX_MINOR) throw fail('aboveMaxDeposit', 400);
-    const [row] = await ctx.db.insert(deposits).values({ userId: user.id, amountMinor: body.amountMinor }).returning();
+    const [row] = await ctx.db
+      .insert(deposits)
+      .values({ userId: user.id, amountMinor: body.amountMinor })
+      .returning();
     return depositDto(row!);
   },
   async 'user/fundRecords'(body, ctx) {
@@ -62,7 +65,12 @@ export const fundsHandlers: Pick<Handlers, 'user/recharge' | 'user/fundRecords'>
       .where(where);
     const depositRows =
       body.tab === 'deposit' && body.page === 1
-        ? await ctx.db.select().from(deposits).where(eq(deposits.userId, user.id)).orderBy(desc(deposits.id)).limit(50)
+        ? await ctx.db
+            .select()
+            .from(deposits)
+            .where(eq(deposits.userId, user.id))
+            .orderBy(desc(deposits.id))
+            .limit(50)
         : [];
     return {
       items: rows.map((r) => ({

@@ -48,10 +48,16 @@ export interface PostInput {
 const DEFAULT_CURRENCY = 'TWD';
 
 /** Creates the member's ledger accounts (idempotent). Call when the user is created. */
-export async function ensureMemberAccounts(tx: Db | Tx, userId: number, currency = DEFAULT_CURRENCY): Promise<void> {
+export async function ensureMemberAccounts(
+  tx: Db | Tx,
+  userId: number,
+  currency = DEFAULT_CURRENCY,
+): Promise<void> {
   await tx
     .insert(ledgerAccounts)
-    .values(MEMBER_PURPOSES.map((purpose) => ({ userId, currency, purpose, allowNegative: purpose === 'debt' })))
+    .values(
+      MEMBER_PURPOSES.map((purpose) => ({ userId, currency, purpose, allowNegative: purpose === 'debt' })),
+    )
     .onConflictDoNothing();
 }
 
@@ -69,8 +75,16 @@ async function resolveAccountIds(tx: Tx, refs: AccountRef[]): Promise<number[]> 
     const currency = ref.currency ?? DEFAULT_CURRENCY;
     const where =
       'platform' in ref
-        ? and(isNull(ledgerAccounts.userId), eq(ledgerAccounts.purpose, ref.platform), eq(ledgerAccounts.currency, currency))
-        : and(eq(ledgerAccounts.userId, ref.userId), eq(ledgerAccounts.purpose, ref.purpose), eq(ledgerAccounts.currency, currency));
+        ? and(
+            isNull(ledgerAccounts.userId),
+            eq(ledgerAccounts.purpose, ref.platform),
+            eq(ledgerAccounts.currency, currency),
+          )
+        : and(
+            eq(ledgerAccounts.userId, ref.userId),
+            eq(ledgerAccounts.purpose, ref.purpose),
+            eq(ledgerAccounts.currency, currency),
+          );
     const row = (await tx.select({ id: ledgerAccounts.id }).from(ledgerAccounts).where(where).limit(1))[0];
     if (!row) throw new Error(`ledger account missing: ${JSON.stringify(ref)}`);
     ids.push(row.id);
@@ -88,11 +102,13 @@ export async function post(tx: Tx, input: PostInput): Promise<number> {
   const postings = input.postings.filter((p) => p.amountMinor !== 0);
   const sums = new Map<string, number>();
   for (const p of postings) {
-    if (!Number.isSafeInteger(p.amountMinor)) throw new Error(`posting amount not a safe integer: ${p.amountMinor}`);
+    if (!Number.isSafeInteger(p.amountMinor))
+      throw new Error(`posting amount not a safe integer: ${p.amountMinor}`);
     const cur = p.account.currency ?? DEFAULT_CURRENCY;
     sums.set(cur, (sums.get(cur) ?? 0) + p.amountMinor);
   }
-  for (const [cur, sum] of sums) if (sum !== 0) throw new Error(`unbalanced ledger transaction (${cur} ${sum})`);
+  for (const [cur, sum] of sums)
+    if (sum !== 0) throw new Error(`unbalanced ledger transaction (${cur} ${sum})`);
 
   if (input.idempotencyKey) {
     const prior = await tx
@@ -111,7 +127,11 @@ export async function post(tx: Tx, input: PostInput): Promise<number> {
   const unique = [...new Set(ids)].sort((a, b) => a - b);
   const locked = unique.length
     ? await tx
-        .select({ id: ledgerAccounts.id, balance: ledgerAccounts.balanceMinor, allowNegative: ledgerAccounts.allowNegative })
+        .select({
+          id: ledgerAccounts.id,
+          balance: ledgerAccounts.balanceMinor,
+          allowNegative: ledgerAccounts.allowNegative,
+        })
         .from(ledgerAccounts)
         .where(inArray(ledgerAccounts.id, unique))
         .orderBy(asc(ledgerAccounts.id))
@@ -199,21 +219,25 @@ export async function reconcile(db: Db): Promise<ReconcileResult> {
     select id, balance_minor from ledger_accounts where not allow_negative and balance_minor < 0`);
   const counts = await db.execute<{ accounts: string; transactions: string }>(sql`
     select (select count(*) from ledger_accounts) as accounts, (select count(*) from ledger_transactions) as transactions`);
-  const rows = <T>(r: unknown): T[] => ((r as { rows?: T[] }).rows ?? (r as T[]));
+  const rows = <T>(r: unknown): T[] => (r as { rows?: T[] }).rows ?? (r as T[]);
   const c = rows<{ accounts: string; transactions: string }>(counts)[0]!;
   return {
     accounts: Number(c.accounts),
     transactions: Number(c.transactions),
-    balanceDifferences: rows<{ account_id: number; cached: string; from_postings: string }>(diffs).map((r) => ({
-      accountId: Number(r.account_id),
-      cached: Number(r.cached),
-      fromPostings: Number(r.from_postings),
-    })),
-    unbalancedTransactions: rows<{ transaction_id: number; currency: string; sum: string }>(unbalanced).map((r) => ({
-      transactionId: Number(r.transaction_id),
-      currency: r.currency,
-      sum: Number(r.sum),
-    })),
+    balanceDifferences: rows<{ account_id: number; cached: string; from_postings: string }>(diffs).map(
+      (r) => ({
+        accountId: Number(r.account_id),
+        cached: Number(r.cached),
+        fromPostings: Number(r.from_postings),
+      }),
+    ),
+    unbalancedTransactions: rows<{ transaction_id: number; currency: string; sum: string }>(unbalanced).map(
+      (r) => ({
+        transactionId: Number(r.transaction_id),
+        currency: r.currency,
+        sum: Number(r.sum),
+      }),
+    ),
     negativeBalances: rows<{ id: number; balance_minor: string }>(negative).map((r) => ({
       accountId: Number(r.id),
       balance: Number(r.balance_minor),
@@ -222,4 +246,6 @@ export async function reconcile(db: Db): Promise<ReconcileResult> {
 }
 
 export const isClean = (r: ReconcileResult) =>
-  r.balanceDifferences.length === 0 && r.unbalancedTransactions.length === 0 && r.negativeBalances.length === 0;
+  r.balanceDifferences.length === 0 &&
+  r.unbalancedTransactions.length === 0 &&
+  r.negativeBalances.length === 0;

@@ -6,7 +6,8 @@ import { fail } from '../../http/errors';
 import type { Ctx, Handlers } from '../../http/context';
 
 /** Change in basis points of the previous close (integer arithmetic; for sorting only). */
-const changeBp = (q: Quote) => (q.prevCloseMinor > 0 ? Math.trunc(((q.lastMinor - q.prevCloseMinor) * 10_000) / q.prevCloseMinor) : 0);
+const changeBp = (q: Quote) =>
+  q.prevCloseMinor > 0 ? Math.trunc(((q.lastMinor - q.prevCloseMinor) * 10_000) / q.prevCloseMinor) : 0;
 
 function quoteOr404(ctx: Ctx, symbol: string): Quote {
   const q = ctx.feed.quote(symbol);
@@ -34,7 +35,9 @@ export const marketHandlers: Pick<
   },
   async 'market/detail'(body, ctx) {
     const quote = quoteOr404(ctx, body.symbol);
-    const inst = (await ctx.db.select().from(instruments).where(eq(instruments.symbol, body.symbol)).limit(1))[0];
+    const inst = (
+      await ctx.db.select().from(instruments).where(eq(instruments.symbol, body.symbol)).limit(1)
+    )[0];
     return {
       quote,
       industry: inst?.industry ?? null,

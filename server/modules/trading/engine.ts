@@ -47,7 +47,8 @@ export interface TradingEngine {
   restingCount(): number;
 }
 
-const newOrderNo = () => `T${Date.now().toString(36).toUpperCase()}${randomBytes(3).toString('hex').toUpperCase()}`;
+const newOrderNo = () =>
+  `T${Date.now().toString(36).toUpperCase()}${randomBytes(3).toString('hex').toUpperCase()}`;
 
 export function createTradingEngine(opts: {
   db: Db;
@@ -83,18 +84,44 @@ export function createTradingEngine(opts: {
   }
 
   /** Fills an order now at `price`, taking costs from `fundsFrom` (available or frozen). */
-  async function openPosition(tx: Tx, order: OrderRow, priceMinor: number, fundsFrom: 'available' | 'frozen') {
+  async function openPosition(
+    tx: Tx,
+    order: OrderRow,
+    priceMinor: number,
+    fundsFrom: 'available' | 'frozen',
+  ) {
     const kind = feed.kind(order.symbol) ?? 'stock';
-    const c = openCosts({ priceMinor, lots: order.lots, leverage: order.leverage, side: order.side as 'long' | 'short', kind, fees });
+    const c = openCosts({
+      priceMinor,
+      lots: order.lots,
+      leverage: order.leverage,
+      side: order.side as 'long' | 'short',
+      kind,
+      fees,
+    });
     const from = { userId: order.userId, purpose: fundsFrom } as const;
     const ref = { refType: 'order', refId: order.id, actorUserId: order.userId };
     if (fundsFrom === 'frozen' && c.requiredMinor !== order.frozenMinor) {
-      throw new Error(`frozen ${order.frozenMinor} differs from cost ${c.requiredMinor} for order ${order.id}`);
+      throw new Error(
+        `frozen ${order.frozenMinor} differs from cost ${c.requiredMinor} for order ${order.id}`,
+      );
     }
-    await post(tx, { type: 'stockPurchase', ...ref, postings: move(from, { userId: order.userId, purpose: 'margin' }, c.marginMinor) });
-    await post(tx, { type: 'tradeFee', ...ref, postings: move(from, { platform: 'fee_revenue' }, c.feeMinor) });
+    await post(tx, {
+      type: 'stockPurchase',
+      ...ref,
+      postings: move(from, { userId: order.userId, purpose: 'margin' }, c.marginMinor),
+    });
+    await post(tx, {
+      type: 'tradeFee',
+      ...ref,
+      postings: move(from, { platform: 'fee_revenue' }, c.feeMinor),
+    });
     if (c.taxMinor > 0)
-      await post(tx, { type: 'transactionTax', ...ref, postings: move(from, { platform: 'tax_payable' }, c.taxMinor) });
+      await post(tx, {
+        type: 'transactionTax',
+        ...ref,
+        postings: move(from, { platform: 'tax_payable' }, c.taxMinor),
+      });
     const [updated] = await tx
       .update(orders)
       .set({
@@ -145,19 +172,39 @@ export function createTradingEngine(opts: {
         })
         .returning();
       if (fillPrice !== null) return openPosition(tx, order!, fillPrice, 'available');
-      const c = openCosts({ priceMinor: limit!, lots: req.lots, leverage: req.leverage, side: req.side, kind, fees });
+      const c = openCosts({
+        priceMinor: limit!,
+        lots: req.lots,
+        leverage: req.leverage,
+        side: req.side,
+        kind,
+        fees,
+      });
       await post(tx, {
         type: 'orderFreeze',
         refType: 'order',
         refId: order!.id,
         actorUserId: user.id,
-        postings: move({ userId: user.id, purpose: 'available' }, { userId: user.id, purpose: 'frozen' }, c.requiredMinor),
+        postings: move(
+          { userId: user.id, purpose: 'available' },
+          { userId: user.id, purpose: 'frozen' },
+          c.requiredMinor,
+        ),
       });
-      const [frozen] = await tx.update(orders).set({ frozenMinor: c.requiredMinor }).where(eq(orders.id, order!.id)).returning();
+      const [frozen] = await tx
+        .update(orders)
+        .set({ frozenMinor: c.requiredMinor })
+        .where(eq(orders.id, order!.id))
+        .returning();
       return frozen!;
     });
     if (row.status === 'pending') {
-      index.add({ id: row.id, symbol: row.symbol, side: row.side as 'long' | 'short', limitPriceMinor: row.limitPriceMinor! });
+      index.add({
+        id: row.id,
+        symbol: row.symbol,
+        side: row.side as 'long' | 'short',
+        limitPriceMinor: row.limitPriceMinor!,
+      });
       // The quote may already have moved through the limit while we were writing.
       const now = feed.quote(row.symbol);
       if (now) onQuote(now);
@@ -174,7 +221,11 @@ export function createTradingEngine(opts: {
         refType: 'order',
         refId: order.id,
         actorUserId: user.id,
-        postings: move({ userId: user.id, purpose: 'frozen' }, { userId: user.id, purpose: 'available' }, order.frozenMinor),
+        postings: move(
+          { userId: user.id, purpose: 'frozen' },
+          { userId: user.id, purpose: 'available' },
+          order.frozenMinor,
+        ),
       });
       const [updated] = await tx
         .update(orders)
@@ -209,19 +260,46 @@ export function createTradingEngine(opts: {
         await tx
           .select({ balance: ledgerAccounts.balanceMinor })
           .from(ledgerAccounts)
-          .where(and(eq(ledgerAccounts.userId, user.id), eq(ledgerAccounts.purpose, 'available'), eq(ledgerAccounts.currency, 'TWD')))
+          .where(
+            and(
+              eq(ledgerAccounts.userId, user.id),
+              eq(ledgerAccounts.purpose, 'available'),
+              eq(ledgerAccounts.currency, 'TWD'),
+            ),
+          )
           .for('update')
       )[0]!.balance;
       const after = avail + order.marginMinor + r.pnlMinor - r.feeMinor - r.taxMinor;
-      await post(tx, { type: 'stockSale', ...ref, postings: move(me('margin'), me('available'), order.marginMinor) });
+      await post(tx, {
+        type: 'stockSale',
+        ...ref,
+        postings: move(me('margin'), me('available'), order.marginMinor),
+      });
       if (after < 0) {
         // A loss beyond the member's funds becomes debt, never a negative available balance.
-        await post(tx, { type: 'realisedPnl', ...ref, memo: 'shortfall to debt', postings: move(me('debt'), me('available'), -after) });
+        await post(tx, {
+          type: 'realisedPnl',
+          ...ref,
+          memo: 'shortfall to debt',
+          postings: move(me('debt'), me('available'), -after),
+        });
       }
-      await post(tx, { type: 'realisedPnl', ...ref, postings: move({ platform: 'trading_pnl' }, me('available'), r.pnlMinor) });
-      await post(tx, { type: 'tradeFee', ...ref, postings: move(me('available'), { platform: 'fee_revenue' }, r.feeMinor) });
+      await post(tx, {
+        type: 'realisedPnl',
+        ...ref,
+        postings: move({ platform: 'trading_pnl' }, me('available'), r.pnlMinor),
+      });
+      await post(tx, {
+        type: 'tradeFee',
+        ...ref,
+        postings: move(me('available'), { platform: 'fee_revenue' }, r.feeMinor),
+      });
       if (r.taxMinor > 0)
-        await post(tx, { type: 'transactionTax', ...ref, postings: move(me('available'), { platform: 'tax_payable' }, r.taxMinor) });
+        await post(tx, {
+          type: 'transactionTax',
+          ...ref,
+          postings: move(me('available'), { platform: 'tax_payable' }, r.taxMinor),
+        });
       const [updated] = await tx
         .update(orders)
         .set({
@@ -265,7 +343,13 @@ export function createTradingEngine(opts: {
         .select({ id: orders.id, symbol: orders.symbol, side: orders.side, limit: orders.limitPriceMinor })
         .from(orders)
         .where(eq(orders.status, 'pending'));
-      for (const r of resting) index.add({ id: r.id, symbol: r.symbol, side: r.side as 'long' | 'short', limitPriceMinor: r.limit! });
+      for (const r of resting)
+        index.add({
+          id: r.id,
+          symbol: r.symbol,
+          side: r.side as 'long' | 'short',
+          limitPriceMinor: r.limit!,
+        });
       unsubscribe = feed.onQuote(onQuote);
     },
     stop() {
@@ -282,7 +366,10 @@ export function createTradingEngine(opts: {
 
 /** Order rows joined with instrument names, as the API returns them. */
 export async function orderWithName(db: Db, row: OrderRow) {
-  const name = (await db.select({ name: instruments.name }).from(instruments).where(eq(instruments.symbol, row.symbol)))[0]?.name ?? row.symbol;
+  const name =
+    (
+      await db.select({ name: instruments.name }).from(instruments).where(eq(instruments.symbol, row.symbol))
+    )[0]?.name ?? row.symbol;
   return toOrderDto(row, name);
 }
 
@@ -315,4 +402,3 @@ export function toOrderDto(row: OrderRow, name: string) {
     createdAt: row.createdAt.getTime(),
   };
 }
-

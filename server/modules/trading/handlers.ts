@@ -36,11 +36,21 @@ export const tradingHandlers: Pick<
       .limit(body.pageSize)
       .offset((body.page - 1) * body.pageSize);
     const [total] = await ctx.db.select({ n: count() }).from(orders).where(where);
-    return { items: rows.map((r) => toOrderDto(r.order, r.name)), total: total!.n, page: body.page, pageSize: body.pageSize };
+    return {
+      items: rows.map((r) => toOrderDto(r.order, r.name)),
+      total: total!.n,
+      page: body.page,
+      pageSize: body.pageSize,
+    };
   },
   async 'trade/orderDetail'(body, ctx) {
     const user = requireUser(ctx);
-    const row = (await ctx.db.select().from(orders).where(and(eq(orders.id, body.orderId), eq(orders.userId, user.id))))[0];
+    const row = (
+      await ctx.db
+        .select()
+        .from(orders)
+        .where(and(eq(orders.id, body.orderId), eq(orders.userId, user.id)))
+    )[0];
     if (!row) throw fail('orderNotFound', 404);
     return orderWithName(ctx.db, row);
   },

@@ -18,7 +18,11 @@ interface Book {
   shorts: RestingOrder[];
 }
 
-function insertSorted(list: RestingOrder[], o: RestingOrder, before: (a: RestingOrder, b: RestingOrder) => boolean) {
+function insertSorted(
+  list: RestingOrder[],
+  o: RestingOrder,
+  before: (a: RestingOrder, b: RestingOrder) => boolean,
+) {
   let lo = 0;
   let hi = list.length;
   while (lo < hi) {
@@ -43,9 +47,19 @@ export class TriggerIndex {
     let book = this.books.get(o.symbol);
     if (!book) this.books.set(o.symbol, (book = { longs: [], shorts: [] }));
     if (o.side === 'long')
-      insertSorted(book.longs, o, (a, b) => a.limitPriceMinor > b.limitPriceMinor || (a.limitPriceMinor === b.limitPriceMinor && a.id < b.id));
+      insertSorted(
+        book.longs,
+        o,
+        (a, b) =>
+          a.limitPriceMinor > b.limitPriceMinor || (a.limitPriceMinor === b.limitPriceMinor && a.id < b.id),
+      );
     else
-      insertSorted(book.shorts, o, (a, b) => a.limitPriceMinor < b.limitPriceMinor || (a.limitPriceMinor === b.limitPriceMinor && a.id < b.id));
+      insertSorted(
+        book.shorts,
+        o,
+        (a, b) =>
+          a.limitPriceMinor < b.limitPriceMinor || (a.limitPriceMinor === b.limitPriceMinor && a.id < b.id),
+      );
   }
 
   remove(id: number): boolean {

@@ -1,0 +1,406 @@
+/**
+ * Market feed (server/market/feed.ts) over real data for 2330, 2317 and 0050 in a throw-away
+ * PGlite, driven by an injected wall clock: contract shapes, a seeded fuzz test of live candle
+ * aggregation against a from-scratch recomputation, session rollover, daily/monthly candles
+ * from daily_candles, exchange mode, and the TAIEX item.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { asc, eq } from 'drizzle-orm';
+import {
+  candleSchema,
+  clockStateSchema,
+  depthSchema,
+  indexItemSchema,
+  quoteSchema,
+  type Candle,
+  type CandlePeriod,
+  type Quote,
+} from '../../contract/market';
+import { openDatabase, type Database } from '../../server/db/client';
+import { importMarketData } from '../../server/db/import';
+import { dailyCandles } from '../../server/db/schema';
+import { dayStartMs, SESSION_MS, sessionStartMs } from '../../server/market/calendar';
+import { aggregateTrades, INTRADAY_PERIODS, type DailyRow } from '../../server/market/candles';
+import { createClock, DEFAULT_ANCHOR_MS } from '../../server/market/clock';
+import { createMarketFeed, type MarketFeed } from '../../server/market/feed';
+import { createRng } from '../../server/market/prng';
+import { buildSession, lastTradeAt, selectReplayDays, type ReplaySession } from '../../server/market/replay';
+
+const SYMBOLS = ['2330', '2317', '0050'];
+const KIND: Record<string, 'stock' | 'etf'> = { '2330': 'stock', '2317': 'stock', '0050': 'etf' };
+const SEED = 7;
+const tpe = (y: number, mo: number, d: number, h = 0, mi = 0, s = 0) => Date.UTC(y, mo - 1, d, h - 8, mi, s);
+
+let database: Database;
+const rows: Record<string, DailyRow[]> = {};
+const feeds: MarketFeed[] = [];
+
+beforeAll(async () => {
+  database = await openDatabase('memory://');
+  await importMarketData(database.db, { symbols: SYMBOLS });
+  for (const s of SYMBOLS) {
+    rows[s] = await database.db
+      .select({
+        date: dailyCandles.date,
+        openMinor: dailyCandles.openMinor,
+        highMinor: dailyCandles.highMinor,
+        lowMinor: dailyCandles.lowMinor,
+        closeMinor: dailyCandles.closeMinor,
+        volumeShares: dailyCandles.volumeShares,
+        turnoverMinor: dailyCandles.turnoverMinor,
+      })
+      .from(dailyCandles)
+      .where(eq(dailyCandles.symbol, s))
+      .orderBy(asc(dailyCandles.date));
+  }
+});
+afterAll(async () => {
+  for (const f of feeds) f.stop();
+  await database?.close();
+});
+
+/** The session the feed should be replaying for `symbol` in clock session k (independent rebuild). */
+function expectedSession(symbol: string, k: number): ReplaySession {
+  const days = selectReplayDays(rows[symbol]!, KIND[symbol]!);
+  const day = days[((k % days.length) + days.length) % days.length]!;
+  return buildSession({ seed: SEED, symbol, kind: KIND[symbol]!, day });
+}
+
+async function replayFeed(wall: { ms: number }, speed = 60): Promise<MarketFeed> {
+  const clock = createClock({ mode: 'replay', speed, now: () => wall.ms });
+  const feed = createMarketFeed({ db: database.db, clock, seed: SEED, symbols: SYMBOLS });
+  await feed.start({ timer: false });
+  feeds.push(feed);
+  return feed;
+}
+
+describe('feed basics', () => {
+  it('lists the tradable instruments with contract-valid quotes, depth and clock', async () => {
+    const wall = { ms: DEFAULT_ANCHOR_MS + 60_000 }; // speed 60: one hour into session 0
+    const feed = await replayFeed(wall);
+    const quotes = feed.listQuotes();
+    expect(quotes.map((q) => q.symbol)).toEqual(['0050', '2317', '2330']);
+    for (const q of quotes) {
+      quoteSchema.parse(q);
+      const d = depthSchema.parse(feed.depth(q.symbol));
+      expect([d.bids[0]!.priceMinor, d.asks[0]!.priceMinor]).toEqual([q.bidMinor, q.askMinor]);
+      expect(q.bidMinor <= q.lastMinor && q.lastMinor <= q.askMinor).toBe(true);
+      expect(q.phase).toBe('open');
+      expect(q.ts).toBeLessThanOrEqual(sessionStartMs(q.replayDate!) + 60 * 60_000);
+      expect(q.ts).toBeGreaterThanOrEqual(sessionStartMs(q.replayDate!));
+    }
+    expect(feed.isTradable('2330')).toBe(true);
+    expect(feed.isTradable('1101')).toBe(false);
+    expect(feed.kind('0050')).toBe('etf');
+    expect(feed.kind('2330')).toBe('stock');
+    expect(feed.kind('9999')).toBeUndefined();
+    expect(feed.quote('9999')).toBeUndefined();
+    const clock = clockStateSchema.parse(feed.clock());
+    expect(clock).toMatchObject({ mode: 'replay', phase: 'open', speed: 60 });
+    // market time = 10:00 on the replay date most instruments share; here all three differ
+    // (0050 2025, 2317 2026-05/06, 2330 2026-07), so the tie goes to the latest: 2330's.
+    expect(clock.now).toBe(sessionStartMs(feed.quote('2330')!.replayDate!) + 60 * 60_000);
+  });
+
+  it('TAIEX: latest official close and the previous close, labelled with the date', async () => {
+    const feed = await replayFeed({ ms: DEFAULT_ANCHOR_MS });
+    const items = feed.indices();
+    expect(items).toHaveLength(1);
+    expect(indexItemSchema.parse(items[0])).toEqual({
+      code: 'TAIEX',
+      name: '發行量加權股價指數',
+      lastMinor: 4_311_975, // 2026-07-31 close 43,119.75
+      prevCloseMinor: 3_993_330, // 2026-07-30 close 39,933.30
+      date: '2026-07-31',
+    });
+  });
+});
+
+describe('live aggregation (seeded fuzz)', () => {
+  it('candles emitted through tick() at random steps equal a recomputation from the trades', async () => {
+    const rng = createRng('feed-fuzz', 1);
+    // start 37 % into session 3 at speed 60 (1 wall ms = 60 market ms)
+    const startMarket = 3 * SESSION_MS + Math.floor(0.37 * SESSION_MS);
+    const wall = { ms: DEFAULT_ANCHOR_MS + startMarket / 60 };
+    const feed = await replayFeed(wall);
+    const clock = createClock({ mode: 'replay', speed: 60, now: () => wall.ms });
+
+    const emitted = new Map<string, Candle>(); // `${symbol}|${period}|${ts}` → last emission
+    const quotes = new Map<string, Quote[]>(SYMBOLS.map((s) => [s, []]));
+    feed.onCandle((symbol, period, c) => {
+      candleSchema.parse(c);
+      emitted.set(`${symbol}|${period}|${c.ts}`, c);
+    });
+    feed.onQuote((q) => quotes.get(q.symbol)!.push(q));
+
+    // Before any tick: candles since 09:00 of session 3 are already there (start mid-session).
+    for (const s of SYMBOLS) {
+      const sess = expectedSession(s, 3);
+      const n = lastTradeAt(sess, clock.position().offsetMs) + 1;
+      const base = sessionStartMs(sess.day.date);
+      for (const p of INTRADAY_PERIODS)
+        expect(await feed.candles(s, p, 1000)).toEqual(aggregateTrades(sess, n, p, base));
+    }
+
+    let steps = 0;
+    while (clock.position().session < 5 || clock.position().offsetMs < 0.5 * SESSION_MS) {
+      // random wall step 0 … 12 s (0 … 12 market minutes), sometimes exactly 0, sometimes 200 ms
+      const r = rng.next();
+      wall.ms += r < 0.1 ? 0 : r < 0.4 ? 200 : Math.floor(rng.next() * 12_000);
+      feed.tick();
+      steps++;
+      if (steps % 25 === 0) {
+        const pos = clock.position();
+        const sess = expectedSession('2330', pos.session);
+        const n = lastTradeAt(sess, pos.offsetMs) + 1;
+        expect(await feed.candles('2330', '3m', 1000)).toEqual(
+          aggregateTrades(sess, n, '3m', sessionStartMs(sess.day.date)),
+        );
+      }
+    }
+    expect(steps).toBeGreaterThan(100);
+
+    for (const s of SYMBOLS) {
+      // Session 4 ran entirely live: every bucket was emitted, and its final state is exact.
+      const s4 = expectedSession(s, 4);
+      const base4 = sessionStartMs(s4.day.date);
+      for (const p of INTRADAY_PERIODS) {
+        const expected = aggregateTrades(s4, s4.count, p, base4);
+        const got = [...emitted.entries()]
+          .filter(([k]) => k.startsWith(`${s}|${p}|`))
+          .map(([, c]) => c)
+          .filter((c) => c.ts >= base4 && c.ts < base4 + SESSION_MS)
+          .sort((a, b) => a.ts - b.ts);
+        expect(got, `${s} ${p}`).toEqual(expected);
+        expect(expected).toHaveLength(270 / Number.parseInt(p, 10));
+      }
+      // one quote per trade; the last one reproduces the real day
+      const q4 = quotes.get(s)!.filter((q) => q.replayDate === s4.day.date);
+      expect(q4).toHaveLength(s4.count);
+      expect(q4.at(-1)).toMatchObject({
+        openMinor: s4.day.openMinor,
+        highMinor: s4.day.highMinor,
+        lowMinor: s4.day.lowMinor,
+        lastMinor: s4.day.closeMinor,
+        volumeShares: s4.day.volumeShares,
+        prevCloseMinor: s4.day.prevCloseMinor,
+        ts: base4 + SESSION_MS,
+      });
+      // the 1d candle emitted for session 4 ends equal to the real daily bar
+      expect(emitted.get(`${s}|1d|${dayStartMs(s4.day.date)}`)).toMatchObject({
+        openMinor: s4.day.openMinor,
+        highMinor: s4.day.highMinor,
+        lowMinor: s4.day.lowMinor,
+        closeMinor: s4.day.closeMinor,
+        volumeShares: s4.day.volumeShares,
+      });
+
+      // Session 3 (started mid-way): the emitted buckets equal the recomputation.
+      const s3 = expectedSession(s, 3);
+      const base3 = sessionStartMs(s3.day.date);
+      const full3 = aggregateTrades(s3, s3.count, '1m', base3);
+      const got3 = [...emitted.entries()]
+        .filter(([k]) => k.startsWith(`${s}|1m|`))
+        .map(([, c]) => c)
+        .filter((c) => c.ts >= base3 && c.ts < base3 + SESSION_MS);
+      expect(got3.length).toBeGreaterThan(100);
+      for (const c of got3) expect(c).toEqual(full3.find((x) => x.ts === c.ts));
+
+      // Session 5 (in progress): live state equals the recomputation of the trades so far.
+      const pos = clock.position();
+      const s5 = expectedSession(s, 5);
+      const n5 = lastTradeAt(s5, pos.offsetMs) + 1;
+      for (const p of INTRADAY_PERIODS) {
+        expect(await feed.candles(s, p, 1000)).toEqual(
+          aggregateTrades(s5, n5, p, sessionStartMs(s5.day.date)),
+        );
+      }
+      const q5 = quotes.get(s)!.filter((q) => q.replayDate === s5.day.date);
+      expect(q5[0]).toMatchObject({
+        prevCloseMinor: s5.day.prevCloseMinor,
+        lastMinor: s5.day.openMinor,
+        ts: sessionStartMs(s5.day.date),
+      });
+      expect(feed.quote(s)).toEqual(q5.at(-1));
+    }
+  });
+});
+
+describe('session rollover and jumps', () => {
+  it('moves to the next replay day with its own previous close', async () => {
+    const wall = { ms: DEFAULT_ANCHOR_MS + (SESSION_MS - 1_000) / 60 }; // 1 s before the end of session 0
+    const feed = await replayFeed(wall);
+    const before = feed.quote('2330')!;
+    const s0 = expectedSession('2330', 0);
+    const s1 = expectedSession('2330', 1);
+    expect(before.replayDate).toBe(s0.day.date);
+    const seen: Quote[] = [];
+    feed.onQuote((q) => q.symbol === '2330' && seen.push(q));
+    wall.ms += 200; // crosses into session 1
+    feed.tick();
+    const closing = seen.filter((q) => q.replayDate === s0.day.date).at(-1)!;
+    expect(closing).toMatchObject({
+      lastMinor: s0.day.closeMinor,
+      volumeShares: s0.day.volumeShares,
+      ts: sessionStartMs(s0.day.date) + SESSION_MS,
+    });
+    const q = feed.quote('2330')!;
+    expect(q.replayDate).toBe(s1.day.date);
+    expect(q.prevCloseMinor).toBe(s1.day.prevCloseMinor);
+    expect(q.openMinor).toBe(s1.day.openMinor);
+    expect(q.limitUpMinor).toBe(s1.day.limitUpMinor);
+    const oneMin = await feed.candles('2330', '1m', 1000);
+    expect(oneMin.every((c) => c.ts >= sessionStartMs(s1.day.date))).toBe(true);
+  });
+
+  it('a jump of many sessions rebuilds and emits one snapshot per instrument', async () => {
+    const wall = { ms: DEFAULT_ANCHOR_MS + 1_000 };
+    const feed = await replayFeed(wall);
+    const seen: Quote[] = [];
+    feed.onQuote((q) => seen.push(q));
+    wall.ms += (10 * SESSION_MS + 3_600_000) / 60; // + 10 sessions + 1 market hour
+    feed.tick();
+    expect(seen.map((q) => q.symbol).sort()).toEqual(['0050', '2317', '2330']);
+    const s10 = expectedSession('2330', 10);
+    expect(feed.quote('2330')!.replayDate).toBe(s10.day.date);
+  });
+
+  it('stays deterministic across feeds with the same seed', async () => {
+    const wall = { ms: DEFAULT_ANCHOR_MS + 2 * 60_000 };
+    const a = await replayFeed(wall);
+    const b = await replayFeed(wall);
+    expect(b.listQuotes()).toEqual(a.listQuotes());
+    expect(b.depth('2317')).toEqual(a.depth('2317'));
+  });
+});
+
+describe('daily, monthly and yearly candles', () => {
+  it('1d: history strictly before the replay date plus the in-progress day', async () => {
+    const wall = { ms: DEFAULT_ANCHOR_MS + 30_000 };
+    const feed = await replayFeed(wall);
+    const q = feed.quote('2330')!;
+    const hist = rows['2330']!.filter((r) => r.date < q.replayDate!);
+    const d = await feed.candles('2330', '1d', 10);
+    expect(d).toHaveLength(10);
+    const today = d.at(-1)!;
+    expect(today).toMatchObject({
+      ts: dayStartMs(q.replayDate!),
+      openMinor: q.openMinor,
+      highMinor: q.highMinor,
+      lowMinor: q.lowMinor,
+      closeMinor: q.lastMinor,
+      volumeShares: q.volumeShares,
+    });
+    const prev = hist.at(-1)!;
+    expect(d.at(-2)).toEqual({
+      ts: dayStartMs(prev.date),
+      openMinor: prev.openMinor,
+      highMinor: prev.highMinor,
+      lowMinor: prev.lowMinor,
+      closeMinor: prev.closeMinor,
+      volumeShares: prev.volumeShares,
+      turnoverMinor: prev.turnoverMinor,
+    });
+    for (let i = 1; i < d.length; i++) expect(d[i]!.ts).toBeGreaterThan(d[i - 1]!.ts);
+    // `before` pages further back
+    const older = await feed.candles('2330', '1d', 5, d[0]!.ts);
+    expect(older).toHaveLength(5);
+    expect(older.at(-1)!.ts).toBeLessThan(d[0]!.ts);
+    expect(older.at(-1)!.ts).toBe(dayStartMs(hist.at(-10)!.date)); // d = hist[-9 …] + today
+  });
+
+  it('1M / 1y aggregate daily rows with ts at the period start in Asia/Taipei', async () => {
+    const feed = await replayFeed({ ms: DEFAULT_ANCHOR_MS + 30_000 });
+    const q = feed.quote('2317')!;
+    const hist = rows['2317']!.filter((r) => r.date < q.replayDate!);
+    const months = await feed.candles('2317', '1M', 2000);
+    // a full month well before the replay date, recomputed by hand from the rows
+    const may = hist.filter((r) => r.date.startsWith('2025-05'));
+    const m = months.find((c) => c.ts === tpe(2025, 5, 1))!;
+    expect(m).toEqual({
+      ts: tpe(2025, 5, 1),
+      openMinor: may[0]!.openMinor,
+      highMinor: Math.max(...may.map((r) => r.highMinor)),
+      lowMinor: Math.min(...may.map((r) => r.lowMinor)),
+      closeMinor: may.at(-1)!.closeMinor,
+      volumeShares: may.reduce((a, r) => a + r.volumeShares, 0),
+      turnoverMinor: null, // 2317 comes from the OHLCV files: no turnover
+    });
+    // the last month includes the in-progress day and nothing after it
+    const last = months.at(-1)!;
+    const month = q.replayDate!.slice(0, 7);
+    expect(last.ts).toBe(dayStartMs(`${month}-01`));
+    expect(last.closeMinor).toBe(q.lastMinor);
+    const inMonth = hist.filter((r) => r.date.startsWith(month));
+    expect(last.volumeShares).toBe(inMonth.reduce((a, r) => a + r.volumeShares, 0) + q.volumeShares);
+    const years = await feed.candles('2317', '1y', 100);
+    expect(years.map((c) => c.ts)).toEqual(
+      Array.from({ length: Number(q.replayDate!.slice(0, 4)) - 2015 + 1 }, (_, i) => tpe(2015 + i, 1, 1)),
+    );
+    expect(years[0]!.openMinor).toBe(rows['2317']![0]!.openMinor);
+  });
+
+  it('official rows keep their turnover', async () => {
+    const feed = await replayFeed({ ms: DEFAULT_ANCHOR_MS });
+    const all = await feed.candles('2330', '1d', 2000, tpe(2025, 8, 20));
+    expect(all.at(-1)).toEqual({
+      ts: tpe(2025, 8, 19),
+      openMinor: 118_000,
+      highMinor: 118_500,
+      lowMinor: 117_500,
+      closeMinor: 118_500,
+      volumeShares: 17_835_000,
+      turnoverMinor: 2_109_201_500_000,
+    });
+  });
+});
+
+describe('exchange mode', () => {
+  it('closed on a Saturday with the last session complete; opens at 09:00 on the next trading day', async () => {
+    const wall = { ms: tpe(2026, 7, 11, 12, 0) }; // Saturday; 07-10 was an unscheduled closure
+    const clock = createClock({ mode: 'exchange', now: () => wall.ms });
+    const feed = createMarketFeed({ db: database.db, clock, seed: SEED, symbols: SYMBOLS });
+    await feed.start({ timer: false });
+    feeds.push(feed);
+    expect(feed.clock()).toEqual({ mode: 'exchange', phase: 'closed', speed: 1, now: wall.ms });
+    const k = clock.position().session;
+    const s = expectedSession('2330', k);
+    expect(feed.quote('2330')).toMatchObject({
+      phase: 'closed',
+      replayDate: s.day.date,
+      lastMinor: s.day.closeMinor,
+      volumeShares: s.day.volumeShares,
+      ts: tpe(2026, 7, 9, 13, 30), // real time of Thursday's close
+    });
+
+    const seen: Quote[] = [];
+    feed.onQuote((q) => seen.push(q));
+    wall.ms = tpe(2026, 7, 13, 8, 59, 59);
+    feed.tick();
+    expect(seen).toHaveLength(0);
+    wall.ms = tpe(2026, 7, 13, 9, 0);
+    feed.tick();
+    const next = expectedSession('2330', k + 1);
+    expect(feed.quote('2330')).toMatchObject({
+      phase: 'open',
+      replayDate: next.day.date,
+      lastMinor: next.day.openMinor,
+      prevCloseMinor: next.day.prevCloseMinor,
+      ts: tpe(2026, 7, 13, 9, 0),
+    });
+    expect(seen.filter((q) => q.symbol === '2330')).toHaveLength(1);
+    wall.ms = tpe(2026, 7, 13, 13, 30);
+    feed.tick();
+    expect(feed.quote('2330')).toMatchObject({
+      phase: 'closed',
+      lastMinor: next.day.closeMinor,
+      volumeShares: next.day.volumeShares,
+    });
+    const periods: CandlePeriod[] = ['1m', '30m'];
+    for (const p of periods) {
+      const c = await feed.candles('2330', p, 1000);
+      expect(c[0]!.ts).toBe(tpe(2026, 7, 13, 9, 0));
+      expect(c.at(-1)!.ts).toBe(p === '1m' ? tpe(2026, 7, 13, 13, 29) : tpe(2026, 7, 13, 13, 0));
+    }
+  });
+});
