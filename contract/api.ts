@@ -74,7 +74,4 @@ export type EndpointName = keyof Api;
 export type ReqOf<N extends EndpointName> = z.input<Api[N]['req']>;
 export type ResOf<N extends EndpointName> = z.output<Api[N]['res']>;
 
-/** Base path of the REST API (product-spec §7). */
-export const API_BASE = '/api/vue/';
-/** Client request timeout (product-spec §9). */
-export const REQUEST_TIMEOUT_MS = 10_000;
+export { API_BASE, REQUEST_TIMEOUT_MS } from './constants';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PAGE_SIZE } from './constants';
 import { ERROR_KEYS } from './errors';
 
 /**
@@ -13,8 +14,7 @@ export type Envelope<T> = { status: 1 | 0; msg: string; data: T | null };
 
 export const errorKeySchema = z.enum(ERROR_KEYS);
 
-/** Default page size for paged lists. */
-export const PAGE_SIZE = 20;
+export { PAGE_SIZE } from './constants';
 
 /** A page request: `page` starts at 1. */
 export const pageQuery = z.object({

@@ -1,47 +1,13 @@
 /** Deposits and fund records (product-spec §3 "Deposit", "Fund flow types"; §2 "Fund record tabs"). */
 import { z } from 'zod';
+import { FUND_FLOW_TYPES } from './constants';
 import { pageQuery, paged } from './envelope';
 
 const minor = z.number().int();
 
-/**
- * Ledger transaction types, named after the spec's fund-flow list where it has one
- * (stamp duty = securities transaction tax; buy and sell fees = commission).
- */
-export const FUND_FLOW_TYPES = [
-  'deposit',
-  'withdrawal',
-  'withdrawalRejected',
-  'orderFreeze',
-  'orderUnfreeze',
-  'stockPurchase',
-  'stockSale',
-  'realisedPnl',
-  'tradeFee',
-  'transactionTax',
-] as const;
-export type FundFlowType = (typeof FUND_FLOW_TYPES)[number];
+export { FUND_FLOW_TYPES, FUND_TABS, DEPOSIT_MIN_MINOR, DEPOSIT_MAX_MINOR } from './constants';
+export type { FundFlowType, FundTab } from './constants';
 export const fundFlowTypeSchema = z.enum(FUND_FLOW_TYPES);
-
-/** Which fund-record tab shows which types. */
-export const FUND_TABS = {
-  deposit: ['deposit'],
-  withdrawal: ['withdrawal', 'withdrawalRejected'],
-  trade: [
-    'orderFreeze',
-    'orderUnfreeze',
-    'stockPurchase',
-    'stockSale',
-    'realisedPnl',
-    'tradeFee',
-    'transactionTax',
-  ],
-} as const satisfies Record<string, readonly FundFlowType[]>;
-export type FundTab = keyof typeof FUND_TABS;
-
-/** Deposit limits when not configured otherwise (values not shown in the spec). */
-export const DEPOSIT_MIN_MINOR = 100_000; // NT$1,000
-export const DEPOSIT_MAX_MINOR = 1_000_000_000; // NT$10,000,000
 
 export const depositReq = z.object({ amountMinor: z.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
 

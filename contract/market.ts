@@ -4,7 +4,10 @@
  * Timestamps of a replayed session are the replayed day's own times in Asia/Taipei.
  */
 import { z } from 'zod';
+import { CANDLE_PERIODS, MARKET_SORTS } from './constants';
 import { pageQuery, paged } from './envelope';
+
+export { CANDLE_PERIODS, MARKET_SORTS } from './constants';
 
 const minor = z.number().int();
 
@@ -54,7 +57,6 @@ export const depthSchema = z.object({
 });
 export type Depth = z.infer<typeof depthSchema>;
 
-export const CANDLE_PERIODS = ['1m', '3m', '15m', '30m', '1d', '1M', '1y'] as const;
 export const candlePeriodSchema = z.enum(CANDLE_PERIODS);
 export type CandlePeriod = z.infer<typeof candlePeriodSchema>;
 
@@ -83,7 +85,6 @@ export type ClockState = z.infer<typeof clockStateSchema>;
 
 // ---- REST: market area ----
 
-export const MARKET_SORTS = ['all', 'gainers', 'losers', 'volume'] as const;
 export const marketListReq = pageQuery.extend({ sort: z.enum(MARKET_SORTS).default('all') });
 export const marketListRes = paged(quoteSchema).extend({ clock: clockStateSchema });
 

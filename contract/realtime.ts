@@ -8,6 +8,7 @@
  * HEARTBEAT_MS whether or not anything else was sent.
  */
 import { z } from 'zod';
+import { CHANNELS } from './constants';
 import {
   candlePeriodSchema,
   candleSchema,
@@ -17,10 +18,8 @@ import {
   symbolSchema,
 } from './market';
 
-export const HEARTBEAT_MS = 5_000;
-export const CHANNELS = ['quotes', 'depth', 'candles'] as const;
 export const channelSchema = z.enum(CHANNELS);
-export type Channel = z.infer<typeof channelSchema>;
+export type { Channel } from './constants';
 
 export const clientMessageSchema = z.discriminatedUnion('op', [
   z.object({
@@ -67,7 +66,4 @@ export const serverMessageSchema = z.discriminatedUnion('type', [
 ]);
 export type ServerMessage = z.infer<typeof serverMessageSchema>;
 
-/** Stream identity used for sequence numbers: `quotes:2330`, `candles:2330:1m`. */
-export function streamId(channel: Channel, symbol: string, period?: string): string {
-  return period ? `${channel}:${symbol}:${period}` : `${channel}:${symbol}`;
-}
+export { CHANNELS, HEARTBEAT_MS, streamId } from './constants';

@@ -1,6 +1,9 @@
 /** Orders and positions (product-spec §3 "Order or position", §4 "Order"). */
 import { z } from 'zod';
+import { POSITION_TABS } from './constants';
 import { pageQuery, paged } from './envelope';
+
+export { POSITION_TABS } from './constants';
 import { MAX_LOTS_PER_ORDER } from './market-rules';
 import { symbolSchema } from './market';
 
@@ -58,6 +61,5 @@ export const orderSchema = z.object({
 });
 export type Order = z.infer<typeof orderSchema>;
 
-export const POSITION_TABS = ['holdings', 'orders', 'terminated'] as const;
 export const ordersReq = pageQuery.extend({ tab: z.enum(POSITION_TABS) });
 export const ordersRes = paged(orderSchema);

@@ -94,41 +94,49 @@ test('register → deposit → approve → trade 2330 with leverage → close �
   await expect(op.locator('[data-testid^="deposit-approve-"]')).toHaveCount(0);
   await shot(op, '06-admin-approved');
 
-  // Open 2330 and buy 1 lot long at market with leverage 5.
-  await page.goto('/#/market/marketDetail?symbol=2330');
-  await expect(page.getByTestId('detail-last')).not.toBeEmpty();
-  await page.getByTestId('order-side-long').click();
-  await page.getByTestId('order-type-market').click();
-  await page.getByTestId('leverage-5').click();
-  await page.getByTestId('order-lots').fill('1');
-  await expect(page.getByTestId('order-preview-margin')).not.toBeEmpty();
-  await shot(page, '07-detail');
-  await page.getByTestId('order-submit').click();
-  await page.waitForTimeout(500);
-  const confirm = page.getByRole('button', { name: /確認|確定|Confirm|OK/i });
-  if (await confirm.isVisible().catch(() => false)) await confirm.click();
+  // Open 2330, buy 1 lot long at market with leverage 5, watch the P&L move, close. A close at
+  // exactly the opening price realises no P&L (and so writes no P&L posting): trade again then.
+  const memberToken = async () => (await page.evaluate(() => localStorage.getItem('tokend')))!;
+  let realisedPnl = 0;
+  for (let attempt = 1; attempt <= 5 && realisedPnl === 0; attempt++) {
+    await page.goto('/#/market/marketDetail?symbol=2330');
+    await expect(page.getByTestId('detail-last')).not.toBeEmpty();
+    await page.getByTestId('order-side-long').click();
+    await page.getByTestId('order-type-market').click();
+    await page.getByTestId('leverage-5').click();
+    await page.getByTestId('order-lots').fill('1');
+    await expect(page.getByTestId('order-preview-margin')).not.toBeEmpty();
+    if (attempt === 1) await shot(page, '07-detail');
+    await page.getByTestId('order-submit').click();
 
-  // The position's P&L changes with the feed.
-  await page.goto('/#/position/position');
-  await page.getByTestId('tab-holdings').click();
-  const pnl = page.locator('[data-testid^="position-pnl-"]').first();
-  await expect(pnl).toBeVisible();
-  const id = (await pnl.getAttribute('data-testid'))!.replace('position-pnl-', '');
-  const firstPnl = await pnl.textContent();
-  await shot(page, '08-holdings');
-  await expect.poll(async () => pnl.textContent(), { timeout: 90_000, intervals: [500] }).not.toBe(firstPnl);
-  await shot(page, '09-holdings-moved');
+    await page.goto('/#/position/position');
+    await page.getByTestId('tab-holdings').click();
+    const pnl = page.locator('[data-testid^="position-pnl-"]').first();
+    await expect(pnl).toBeVisible();
+    const id = (await pnl.getAttribute('data-testid'))!.replace('position-pnl-', '');
+    const firstPnl = await pnl.textContent();
+    if (attempt === 1) await shot(page, '08-holdings');
+    await expect
+      .poll(async () => pnl.textContent(), { timeout: 90_000, intervals: [500] })
+      .not.toBe(firstPnl);
+    if (attempt === 1) await shot(page, '09-holdings-moved');
 
-  // Close it.
-  await page.getByTestId(`position-close-${id}`).click();
-  await page
-    .getByRole('button', { name: /確認|確定|Confirm|OK/i })
-    .last()
-    .click();
-  await expect(page.getByTestId(`position-row-${id}`)).toHaveCount(0);
-  await page.getByTestId('tab-terminated').click();
-  await expect(page.getByTestId(`position-row-${id}`)).toBeVisible();
-  await shot(page, '10-terminated');
+    await page.getByTestId(`position-close-${id}`).click();
+    await page
+      .getByRole('button', { name: /確認|確定|Confirm|OK/i })
+      .last()
+      .click();
+    await expect(page.getByTestId(`position-row-${id}`)).toHaveCount(0);
+    await page.getByTestId('tab-terminated').click();
+    await expect(page.getByTestId(`position-row-${id}`)).toBeVisible();
+    if (attempt === 1) await shot(page, '10-terminated');
+    const detail = await page.request.post('/api/vue/trade/orderDetail', {
+      headers: { token: await memberToken() },
+      data: { orderId: Number(id) },
+    });
+    realisedPnl = (await detail.json()).data.pnlMinor;
+  }
+  expect(realisedPnl).not.toBe(0);
 
   // Fund records: deposit, margin, fee, tax and realised P&L.
   await page.goto('/#/user/FundingDetails');
@@ -145,7 +153,7 @@ test('register → deposit → approve → trade 2330 with leverage → close �
   await page.goto('/#/user/usercenter');
   await expect(page.getByTestId('uc-available')).not.toBeEmpty();
   await shot(page, '13-usercenter');
-  const opToken = await op.evaluate(() => localStorage.getItem('tokend'));
+  const opToken = await op.evaluate(() => localStorage.getItem('admin_tokend'));
   const users = await op.request.post('/api/vue/admin/users', {
     headers: { token: opToken! },
     data: { q: ACCOUNT },

@@ -1,0 +1,68 @@
+/**
+ * Contract constants with no dependency on zod, so the phone bundle and the market worker can
+ * import values from `contract/` without pulling in every schema. The schema modules build their
+ * enums from these arrays; there is one copy of each value.
+ */
+
+/** Base path of the REST API (product-spec §7). */
+export const API_BASE = '/api/vue/';
+/** Client request timeout in ms (product-spec §9). */
+export const REQUEST_TIMEOUT_MS = 10_000;
+/** Default page size of paged lists. */
+export const PAGE_SIZE = 20;
+
+/** Candle periods: 1, 3, 15, 30 minutes; day, month, year (product-spec §2 "Stock detail"). */
+export const CANDLE_PERIODS = ['1m', '3m', '15m', '30m', '1d', '1M', '1y'] as const;
+export type CandlePeriod = (typeof CANDLE_PERIODS)[number];
+/** Market list sorts: all, gainers, losers, volume (product-spec §2 "Market"). */
+export const MARKET_SORTS = ['all', 'gainers', 'losers', 'volume'] as const;
+/** Positions tabs built so far (product-spec §2 "Positions tabs"). */
+export const POSITION_TABS = ['holdings', 'orders', 'terminated'] as const;
+
+/** Realtime channels and the heartbeat period of `/ws` (ms). */
+export const CHANNELS = ['quotes', 'depth', 'candles'] as const;
+export type Channel = (typeof CHANNELS)[number];
+export const HEARTBEAT_MS = 5_000;
+/** Stream identity used for sequence numbers: `quotes:2330`, `candles:2330:1m`. */
+export function streamId(channel: Channel, symbol: string, period?: string): string {
+  return period ? `${channel}:${symbol}:${period}` : `${channel}:${symbol}`;
+}
+
+/**
+ * Ledger transaction types, named after the spec's fund-flow list where it has one
+ * (stamp duty = securities transaction tax; buy and sell fees = commission).
+ */
+export const FUND_FLOW_TYPES = [
+  'deposit',
+  'withdrawal',
+  'withdrawalRejected',
+  'orderFreeze',
+  'orderUnfreeze',
+  'stockPurchase',
+  'stockSale',
+  'realisedPnl',
+  'tradeFee',
+  'transactionTax',
+] as const;
+export type FundFlowType = (typeof FUND_FLOW_TYPES)[number];
+
+/** Which fund-record tab shows which types. */
+export const FUND_TABS = {
+  deposit: ['deposit'],
+  withdrawal: ['withdrawal', 'withdrawalRejected'],
+  trade: [
+    'orderFreeze',
+    'orderUnfreeze',
+    'stockPurchase',
+    'stockSale',
+    'realisedPnl',
+    'tradeFee',
+    'transactionTax',
+  ],
+} as const satisfies Record<string, readonly FundFlowType[]>;
+export type FundTab = keyof typeof FUND_TABS;
+export const FUND_TAB_KEYS = Object.keys(FUND_TABS) as FundTab[];
+
+/** Deposit limits when not configured otherwise (values not shown in the spec), TWD minor units. */
+export const DEPOSIT_MIN_MINOR = 100_000; // NT$1,000
+export const DEPOSIT_MAX_MINOR = 1_000_000_000; // NT$10,000,000

@@ -1,0 +1,164 @@
+/**
+ * /user/usercenter: total assets, frozen, available, margin, unrealised P&L and realised profit
+ * (user/info), KYC status, deposit and fund-record buttons, language switch, log out.
+ */
+import { Button, Dialog, List, PullToRefresh, Selector } from 'antd-mobile';
+import { useTranslation } from 'react-i18next';
+import { useDispatch, useSelector } from 'react-redux';
+import { useNavigate } from 'react-router-dom';
+import { useLogoutMutation } from '../../../api/api';
+import { LabeledValue } from '../../../ui/labeled-value';
+import { useLiveAccountSummary } from '../../../market/live-account';
+import { loggedOut, selectSession } from '../../../api/session';
+import { changeLang, LANGS } from '../../../lib/lang';
+import { changeColor } from '../../../lib/colors';
+import { formatMinor, formatSignedMinor, langOf, shortenMiddle, type Lang } from '../../../lib/format';
+import { LoginPrompt } from '../../../ui/login-prompt';
+import { Page } from '../../../ui/page';
+
+const KYC_COLORS: Record<string, string> = {
+  verified: '#12a150',
+  review: '#fa8c16',
+  unverified: '#8c8c8c',
+  rejected: '#e5322d',
+};
+
+export function LanguageSwitch() {
+  const { t, i18n } = useTranslation();
+  const lang = langOf(i18n.language);
+  return (
+    <Selector<Lang>
+      columns={2}
+      value={[lang]}
+      showCheckMark={false}
+      onChange={(v) => {
+        if (v[0]) changeLang(v[0]);
+      }}
+      options={LANGS.map((l) => ({
+        value: l,
+        label: <span data-testid={`lang-${l}`}>{t(`lang.${l}`)}</span>,
+      }))}
+    />
+  );
+}
+
+export function UserCenterPage() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const dispatch = useDispatch();
+  const session = useSelector(selectSession);
+  const loggedIn = session.token !== null;
+  const { data, refetch } = useLiveAccountSummary({ skip: !loggedIn });
+  const [logout] = useLogoutMutation();
+
+  const onLogout = async () => {
+    const ok = await Dialog.confirm({
+      content: t('uc.logoutConfirm'),
+      confirmText: t('common.confirm'),
+      cancelText: t('common.cancel'),
+    });
+    if (!ok) return;
+    await logout();
+    dispatch(loggedOut());
+    navigate('/login/start', { replace: true });
+  };
+
+  return (
+    <Page title={t('uc.title')} back={false}>
+      {!loggedIn ? (
+        <>
+          <LoginPrompt />
+          <List header={t('uc.language')}>
+            <List.Item>
+              <LanguageSwitch />
+            </List.Item>
+          </List>
+        </>
+      ) : (
+        <PullToRefresh onRefresh={async () => void (await refetch())}>
+          <section className="card uc-head">
+            <div className="uc-account">
+              <span className="uc-avatar">{(session.account ?? '?').slice(-2)}</span>
+              <div>
+                <div className="uc-name">{shortenMiddle(session.account ?? '')}</div>
+                {data && (
+                  <span
+                    className="kyc-tag"
+                    style={{ background: KYC_COLORS[data.kycStatus] }}
+                    data-testid="uc-kyc"
+                  >
+                    {t(`kyc.${data.kycStatus}`)}
+                  </span>
+                )}
+              </div>
+            </div>
+            <div className="uc-total-label">{t('uc.total')}</div>
+            <div className={`uc-total ${data ? '' : 'dash'}`} data-testid="uc-total">
+              {data ? formatMinor(data.totalAssetsMinor) : ''}
+            </div>
+            <div className="uc-actions">
+              <Button color="primary" onClick={() => navigate('/user/recharge')} data-testid="uc-deposit">
+                {t('uc.deposit')}
+              </Button>
+              <Button onClick={() => navigate('/user/FundingDetails')} data-testid="uc-records">
+                {t('uc.records')}
+              </Button>
+            </div>
+          </section>
+          <section className="card">
+            <div className="uc-grid">
+              <LabeledValue
+                layout="figure"
+                label={t('uc.available')}
+                value={data ? formatMinor(data.availableMinor) : ''}
+                testId="uc-available"
+              />
+              <LabeledValue
+                layout="figure"
+                label={t('uc.frozen')}
+                value={data ? formatMinor(data.frozenMinor) : ''}
+                testId="uc-frozen"
+              />
+              <LabeledValue
+                layout="figure"
+                label={t('uc.margin')}
+                value={data ? formatMinor(data.marginMinor) : ''}
+                testId="uc-margin"
+              />
+              <LabeledValue
+                layout="figure"
+                label={t('uc.unrealised')}
+                value={data ? formatSignedMinor(data.unrealisedPnlMinor) : ''}
+                color={data ? changeColor(data.unrealisedPnlMinor) : undefined}
+                testId="uc-unrealised"
+              />
+              <LabeledValue
+                layout="figure"
+                label={t('uc.profit')}
+                value={data ? formatSignedMinor(data.realisedProfitMinor) : ''}
+                color={data ? changeColor(data.realisedProfitMinor) : undefined}
+                testId="uc-profit"
+              />
+            </div>
+          </section>
+          <List>
+            <List.Item onClick={() => navigate('/position/position')}>
+              {t('home.shortcut.holdings')}
+            </List.Item>
+            <List.Item onClick={() => navigate('/market/favo')}>{t('home.shortcut.watchlist')}</List.Item>
+          </List>
+          <List header={t('uc.language')}>
+            <List.Item>
+              <LanguageSwitch />
+            </List.Item>
+          </List>
+          <div className="center-pad">
+            <Button block color="danger" fill="outline" onClick={onLogout} data-testid="uc-logout">
+              {t('uc.logout')}
+            </Button>
+          </div>
+        </PullToRefresh>
+      )}
+    </Page>
+  );
+}

@@ -1,0 +1,107 @@
+import { Button, Form } from 'antd-mobile';
+import { useTranslation } from 'react-i18next';
+import { useDispatch } from 'react-redux';
+import { Link, useNavigate, useSearchParams } from 'react-router-dom';
+import { useLoginMutation } from '../../../api/api';
+import { loggedIn } from '../../../api/session';
+import { Page } from '../../../ui/page';
+import { TestIdInput } from '../../../ui/testid-input';
+import { AgreementCheckbox } from '../components/agreement';
+import { loginAccountError, passwordError } from '../validation';
+
+interface LoginForm {
+  account: string;
+  password: string;
+  agree: boolean;
+}
+
+/** Only same-app paths are accepted as a redirect target. */
+export function safeRedirect(v: string | null): string {
+  return v && v.startsWith('/') && !v.startsWith('//') ? v : '/home/index';
+}
+
+export function LoginPage() {
+  const { t } = useTranslation();
+  const [form] = Form.useForm<LoginForm>();
+  const [login, { isLoading }] = useLoginMutation();
+  const dispatch = useDispatch();
+  const navigate = useNavigate();
+  const [params] = useSearchParams();
+
+  const onFinish = async (v: LoginForm) => {
+    const res = await login({ account: v.account.trim(), password: v.password });
+    if ('data' in res && res.data) {
+      dispatch(loggedIn(res.data));
+      navigate(safeRedirect(params.get('redirect')), { replace: true });
+    }
+  };
+
+  const rule = (check: (v: string | undefined) => string | null) => ({
+    validator: async (_: unknown, v: string | undefined) => {
+      const key = check(v);
+      if (key) throw new Error(t(key));
+    },
+  });
+
+  return (
+    <Page title={t('login.title')}>
+      <Form
+        form={form}
+        layout="vertical"
+        onFinish={onFinish}
+        initialValues={{ agree: false }}
+        footer={
+          <Button
+            block
+            type="submit"
+            color="primary"
+            size="large"
+            loading={isLoading}
+            data-testid="login-submit"
+          >
+            {t('login.submit')}
+          </Button>
+        }
+      >
+        <Form.Item
+          name="account"
+          label={t('auth.account')}
+          rules={[rule(loginAccountError)]}
+          validateTrigger="onBlur"
+        >
+          <TestIdInput
+            testId="login-account"
+            placeholder={t('auth.accountPlaceholder')}
+            autoComplete="username"
+            clearable
+          />
+        </Form.Item>
+        <Form.Item name="password" label={t('auth.password')} rules={[rule((v) => passwordError(v, false))]}>
+          <TestIdInput
+            testId="login-password"
+            type="password"
+            placeholder={t('auth.passwordPlaceholder')}
+            autoComplete="current-password"
+            clearable
+          />
+        </Form.Item>
+        <Form.Item
+          name="agree"
+          valuePropName="checked"
+          rules={[
+            {
+              validator: async (_: unknown, v: boolean) => {
+                if (!v) throw new Error(t('validation.agreeRequired'));
+              },
+            },
+          ]}
+        >
+          <AgreementCheckbox testId="login-agree" />
+        </Form.Item>
+      </Form>
+      <div className="form-links">
+        <Link to="/login/register">{t('login.toRegister')}</Link>
+      </div>
+    </Page>
+  );
+}

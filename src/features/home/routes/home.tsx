@@ -1,0 +1,91 @@
+/**
+ * /home/index: the TAIEX figure (official daily close with its date), shortcuts to the areas that
+ * exist, and a few live quotes. Every figure comes from the API or the feed.
+ */
+import { Grid } from 'antd-mobile';
+import { useCallback, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router-dom';
+import { useIndicesQuery, useQuotesQuery } from '../../../api/api';
+import { changeColor } from '../../../lib/colors';
+import { formatMinor, formatPercent, formatSignedMinor } from '../../../lib/format';
+import { MarketStatusBar } from '../../../market/components/status-bar';
+import { QuoteRow } from '../../../market/components/quote-row';
+import { useQuoteStream, useSeedQuotes } from '../../../market/hooks';
+import { DepositIcon, HoldingsIcon, MarketIcon, MineIcon, RecordsIcon, StarIcon } from '../../../ui/icons';
+import { Page } from '../../../ui/page';
+
+/** Bellwethers shown on the home screen: TSMC, Hon Hai, MediaTek. */
+const HOME_SYMBOLS = ['2330', '2317', '2454'];
+
+const SHORTCUTS: { key: string; to: string; icon: ReactNode }[] = [
+  { key: 'deposit', to: '/user/recharge', icon: <DepositIcon /> },
+  { key: 'funds', to: '/user/FundingDetails', icon: <RecordsIcon /> },
+  { key: 'holdings', to: '/position/position', icon: <HoldingsIcon /> },
+  { key: 'member', to: '/user/usercenter', icon: <MineIcon /> },
+  { key: 'market', to: '/market/market', icon: <MarketIcon /> },
+  { key: 'watchlist', to: '/market/favo', icon: <StarIcon /> },
+];
+
+function IndexCard() {
+  const { t } = useTranslation();
+  const { data } = useIndicesQuery();
+  const ix = data?.items.find((i) => i.code === 'TAIEX' || i.code === 't00') ?? data?.items[0];
+  if (!ix) return null;
+  const change = ix.lastMinor - ix.prevCloseMinor;
+  const color = changeColor(change);
+  return (
+    <section className="card index-card" data-testid="home-index">
+      <div className="index-card-head">
+        <span className="index-name">{t(`indexName.${ix.code}`, { defaultValue: ix.name })}</span>
+        <span className="muted small">{t('market.indexDate', { date: ix.date })}</span>
+      </div>
+      <div className="index-card-last" style={{ color }}>
+        {formatMinor(ix.lastMinor)}
+      </div>
+      <div style={{ color }}>
+        {formatSignedMinor(change)} ({formatPercent(change, ix.prevCloseMinor)})
+      </div>
+      <div className="muted small">{t('market.indexOfficial')}</div>
+    </section>
+  );
+}
+
+export function HomePage() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const { data: snap } = useQuotesQuery(HOME_SYMBOLS);
+  useSeedQuotes(snap?.items);
+  useQuoteStream(HOME_SYMBOLS);
+  const open = useCallback((s: string) => navigate(`/market/marketDetail?symbol=${s}`), [navigate]);
+
+  return (
+    <Page title={t('app.name')} back={false}>
+      <MarketStatusBar replayDate={snap?.items[0]?.replayDate} />
+      <IndexCard />
+      <section className="card">
+        <Grid columns={3} gap={8}>
+          {SHORTCUTS.map((s) => (
+            <Grid.Item key={s.key} onClick={() => navigate(s.to)} data-testid={`shortcut-${s.key}`}>
+              <div className="shortcut">
+                <span className="shortcut-icon">{s.icon}</span>
+                <span className="shortcut-label">{t(`home.shortcut.${s.key}`)}</span>
+              </div>
+            </Grid.Item>
+          ))}
+        </Grid>
+      </section>
+      <section className="card">
+        <div className="card-title-row">
+          <h3 className="card-title">{t('home.quotes')}</h3>
+          <span className="nav-link" role="link" onClick={() => navigate('/market/market')}>
+            {t('common.more')}
+          </span>
+        </div>
+        {HOME_SYMBOLS.map((s) => (
+          <QuoteRow key={s} symbol={s} onOpen={open} />
+        ))}
+      </section>
+    </Page>
+  );
+}

@@ -1,0 +1,53 @@
+/** Five-level book: asks (best lowest) above bids (best highest), volumes in lots. */
+import { memo } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { DepthLevel } from '../../../../contract/market';
+import { changeColor } from '../../../lib/colors';
+import { formatMinor } from '../../../lib/format';
+import { useDepth } from '../../../market/hooks';
+
+const LEVELS = 5;
+
+function pad(levels: readonly DepthLevel[]): (DepthLevel | null)[] {
+  const out: (DepthLevel | null)[] = levels.slice(0, LEVELS);
+  while (out.length < LEVELS) out.push(null);
+  return out;
+}
+
+export const DepthBook = memo(function DepthBook({
+  symbol,
+  prevCloseMinor,
+}: {
+  symbol: string;
+  prevCloseMinor: number;
+}) {
+  const { t } = useTranslation();
+  const depth = useDepth(symbol);
+  const bids = pad(depth?.bids ?? []);
+  const asks = pad(depth?.asks ?? []);
+  const maxVol = Math.max(1, ...[...bids, ...asks].map((l) => l?.volumeLots ?? 0));
+  const cell = (l: DepthLevel | null, i: number, kind: 'bid' | 'ask') => (
+    <div className={`depth-cell ${kind}`} key={`${kind}${i}`} data-testid={`depth-${kind}-${i + 1}`}>
+      <span className="depth-level">{t(kind === 'bid' ? 'detail.bidN' : 'detail.askN', { n: i + 1 })}</span>
+      <span
+        className="depth-price"
+        style={{ color: l ? changeColor(l.priceMinor - prevCloseMinor) : undefined }}
+      >
+        {l ? formatMinor(l.priceMinor) : '--'}
+      </span>
+      <span className="depth-vol">{l ? l.volumeLots : '--'}</span>
+      <i className="depth-bar" style={{ width: `${((l?.volumeLots ?? 0) / maxVol) * 100}%` }} />
+    </div>
+  );
+  return (
+    <section className="card" data-testid="depth">
+      <h3 className="card-title">
+        {t('detail.depth')} <span className="muted small">{t('detail.depthUnit')}</span>
+      </h3>
+      <div className="depth-grid">
+        <div className="depth-col">{bids.map((l, i) => cell(l, i, 'bid'))}</div>
+        <div className="depth-col">{asks.map((l, i) => cell(l, i, 'ask'))}</div>
+      </div>
+    </section>
+  );
+});

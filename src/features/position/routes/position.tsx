@@ -1,0 +1,111 @@
+/**
+ * /position/position: Holdings (live P&L, Close), Orders (pending, Cancel) and Terminated
+ * (closed and cancelled, realised P&L), from trade/orders by tab.
+ */
+import { InfiniteScroll, PullToRefresh, Tabs } from 'antd-mobile';
+import { useCallback, useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useSelector } from 'react-redux';
+import { useNavigate, useSearchParams } from 'react-router-dom';
+import { useOrdersInfiniteQuery, useQuotesQuery } from '../../../api/api';
+import { selectLoggedIn } from '../../../api/session';
+import { POSITION_TABS } from '../../../../contract/constants';
+import { changeColor } from '../../../lib/colors';
+import { formatMinor, formatSignedMinor } from '../../../lib/format';
+import { MarketStatusBar } from '../../../market/components/status-bar';
+import { useQuoteStream, useSeedQuotes } from '../../../market/hooks';
+import { useLiveAccountSummary } from '../../../market/live-account';
+import { LoginPrompt } from '../../../ui/login-prompt';
+import { NoData } from '../../../ui/no-data';
+import { Page } from '../../../ui/page';
+import { HoldingRow, PendingRow, TerminatedRow } from '../components/order-rows';
+
+const TABS = POSITION_TABS;
+type Tab = (typeof TABS)[number];
+
+function Summary() {
+  const { t } = useTranslation();
+  const { data } = useLiveAccountSummary();
+  if (!data) return null;
+  return (
+    <section className="card summary">
+      <div>
+        <div className="muted small">{t('uc.total')}</div>
+        <div className="summary-v">{formatMinor(data.totalAssetsMinor)}</div>
+      </div>
+      <div>
+        <div className="muted small">{t('uc.available')}</div>
+        <div className="summary-v">{formatMinor(data.availableMinor)}</div>
+      </div>
+      <div>
+        <div className="muted small">{t('uc.unrealised')}</div>
+        <div className="summary-v" style={{ color: changeColor(data.unrealisedPnlMinor) }}>
+          {formatSignedMinor(data.unrealisedPnlMinor)}
+        </div>
+      </div>
+    </section>
+  );
+}
+
+function OrderList({ tab }: { tab: Tab }) {
+  const navigate = useNavigate();
+  const { data, isLoading, hasNextPage, fetchNextPage, refetch } = useOrdersInfiniteQuery({ tab });
+  const orders = useMemo(() => (data?.pages ?? []).flatMap((p) => p.items), [data]);
+  const holdingSymbols = useMemo(
+    () => (tab === 'holdings' ? Array.from(new Set(orders.map((o) => o.symbol))) : []),
+    [orders, tab],
+  );
+  const { data: snap } = useQuotesQuery(holdingSymbols, { skip: holdingSymbols.length === 0 });
+  useSeedQuotes(snap?.items);
+  useQuoteStream(holdingSymbols);
+  const open = useCallback((id: number) => navigate(`/position/positionDetail?id=${id}`), [navigate]);
+
+  const Row = tab === 'holdings' ? HoldingRow : tab === 'orders' ? PendingRow : TerminatedRow;
+  return (
+    <PullToRefresh onRefresh={async () => void (await refetch())}>
+      {!isLoading && orders.length === 0 ? (
+        <NoData />
+      ) : (
+        <div className="list-card">
+          {orders.map((o) => (
+            <Row key={o.id} order={o} onOpen={open} />
+          ))}
+        </div>
+      )}
+      {orders.length > 0 && (
+        <InfiniteScroll loadMore={async () => void (await fetchNextPage())} hasMore={!!hasNextPage} />
+      )}
+    </PullToRefresh>
+  );
+}
+
+export function PositionPage() {
+  const { t } = useTranslation();
+  const loggedIn = useSelector(selectLoggedIn);
+  const [params, setParams] = useSearchParams();
+  const tabParam = params.get('tab');
+  const tab: Tab = (TABS as readonly string[]).includes(tabParam ?? '') ? (tabParam as Tab) : 'holdings';
+
+  return (
+    <Page title={t('position.title')} back={false}>
+      {!loggedIn ? (
+        <LoginPrompt />
+      ) : (
+        <>
+          <Summary />
+          <MarketStatusBar />
+          <Tabs
+            activeKey={tab}
+            onChange={(k) => setParams({ tab: k }, { replace: true })}
+            className="sticky-tabs"
+          >
+            {TABS.map((k) => (
+              <Tabs.Tab key={k} title={<span data-testid={`tab-${k}`}>{t(`position.tab.${k}`)}</span>} />
+            ))}
+          </Tabs>
+          <OrderList key={tab} tab={tab} />
+        </>
+      )}
+    </Page>
+  );
+}

@@ -1,0 +1,134 @@
+/**
+ * Display formatting (product-spec §9 "Money format", "Large-number display", long strings).
+ * Pure functions, no React: the same rules render in the app, the operator console and tests.
+ *
+ * Money on the wire is integer minor units (contract/money.ts); `formatMinor` formats those
+ * exactly with string arithmetic, never through a float. `formatMoney` is the spec's lenient
+ * filter for values that are already in major units (or may be empty / not numeric).
+ */
+import { minorToDecimal, type Minor } from '../../contract/money';
+
+export type Lang = 'tw' | 'en';
+
+/** Groups the integer part of a plain decimal string ("-1234567.5" → "-1,234,567.5"). */
+function groupDecimalString(s: string): string {
+  const neg = s.startsWith('-');
+  const body = neg ? s.slice(1) : s;
+  const [int = '0', frac] = body.split('.');
+  const grouped = int.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  return `${neg ? '-' : ''}${grouped}${frac !== undefined ? `.${frac}` : ''}`;
+}
+
+/**
+ * The spec's money filter: 2 decimals with thousands separators; '0.00' for empty or
+ * non-numeric input (null, undefined, '', 'abc', NaN, ±Infinity).
+ */
+export function formatMoney(value: unknown): string {
+  if (value === null || value === undefined) return '0.00';
+  if (typeof value === 'string' && value.trim() === '') return '0.00';
+  if (typeof value !== 'number' && typeof value !== 'string') return '0.00';
+  const n = typeof value === 'number' ? value : Number(value.trim());
+  if (!Number.isFinite(n)) return '0.00';
+  const fixed = n.toFixed(2);
+  // toFixed keeps "-0.00" for tiny negatives; show it as zero.
+  return groupDecimalString(fixed === '-0.00' ? '0.00' : fixed);
+}
+
+/** Integer minor units → "1,234.50" exactly; '0.00' when the value is missing or not an integer. */
+export function formatMinor(minor: Minor | null | undefined): string {
+  if (minor === null || minor === undefined || !Number.isSafeInteger(minor)) return '0.00';
+  return groupDecimalString(minorToDecimal(minor));
+}
+
+/** Minor units with an explicit sign for changes and P&L: "+12.50", "-3.00", "0.00". */
+export function formatSignedMinor(minor: Minor | null | undefined): string {
+  const s = formatMinor(minor);
+  return minor !== null && minor !== undefined && minor > 0 ? `+${s}` : s;
+}
+
+/** Price in minor units as the plain decimal number used in inputs ("1005.5" → "1005.50"). */
+export function minorToInput(minor: Minor): string {
+  return minorToDecimal(minor);
+}
+
+/** Ratio as a signed percentage with 2 decimals ("+1.23%"); '0.00%' when the base is 0 or missing. */
+export function formatPercent(numerator: number, denominator: number): string {
+  if (!Number.isFinite(numerator) || !Number.isFinite(denominator) || denominator === 0) return '0.00%';
+  const pct = (numerator / denominator) * 100;
+  const fixed = pct.toFixed(2);
+  if (fixed === '0.00' || fixed === '-0.00') return '0.00%';
+  return `${pct > 0 ? '+' : ''}${fixed}%`;
+}
+
+const compactFormatters = new Map<string, Intl.NumberFormat>();
+
+function compactFormatter(lang: Lang): Intl.NumberFormat {
+  let f = compactFormatters.get(lang);
+  if (!f) {
+    // zh-TW compact notation uses 萬 / 億; en uses K / M / B.
+    f = new Intl.NumberFormat(lang === 'tw' ? 'zh-TW' : 'en', {
+      notation: 'compact',
+      maximumFractionDigits: 2,
+    });
+    compactFormatters.set(lang, f);
+  }
+  return f;
+}
+
+/**
+ * Large numbers in compact form: 12,345 → "1.23萬" (tw) / "12.35K" (en). Values below the first
+ * compact unit keep up to 2 decimals. '0' for missing or non-numeric input.
+ */
+export function formatCompact(value: number | null | undefined, lang: Lang): string {
+  if (value === null || value === undefined || !Number.isFinite(value)) return '0';
+  return compactFormatter(lang).format(value);
+}
+
+/** Minor units shown compactly in major units (turnover: NT$ 1.23億). */
+export function formatCompactMinor(minor: Minor | null | undefined, lang: Lang): string {
+  if (minor === null || minor === undefined || !Number.isFinite(minor)) return '0';
+  return formatCompact(minor / 100, lang);
+}
+
+/** Shares → lots for display (1 lot = 1000 shares), compacted. */
+export function formatLots(shares: number | null | undefined, lang: Lang): string {
+  if (shares === null || shares === undefined || !Number.isFinite(shares)) return '0';
+  return formatCompact(Math.floor(shares / 1000), lang);
+}
+
+/** Long strings (> 20 characters) → first 6 + '…' + last 6 (order numbers, tokens, addresses). */
+export function shortenMiddle(s: string | null | undefined): string {
+  if (!s) return '';
+  const chars = Array.from(s);
+  if (chars.length <= 20) return s;
+  return `${chars.slice(0, 6).join('')}…${chars.slice(-6).join('')}`;
+}
+
+const dateTimeFmt = new Intl.DateTimeFormat('en-CA', {
+  timeZone: 'Asia/Taipei',
+  year: 'numeric',
+  month: '2-digit',
+  day: '2-digit',
+  hour: '2-digit',
+  minute: '2-digit',
+  second: '2-digit',
+  hour12: false,
+});
+
+/** Epoch ms → "2024-05-16 10:45:54" in Taiwan time; '--' when missing. */
+export function formatDateTime(ms: number | null | undefined): string {
+  if (ms === null || ms === undefined || !Number.isFinite(ms)) return '--';
+  const parts = Object.fromEntries(dateTimeFmt.formatToParts(new Date(ms)).map((p) => [p.type, p.value]));
+  const hour = parts.hour === '24' ? '00' : parts.hour;
+  return `${parts.year}-${parts.month}-${parts.day} ${hour}:${parts.minute}:${parts.second}`;
+}
+
+/** The app language for an i18next language code. */
+export function langOf(language: string | undefined): Lang {
+  return language === 'en' ? 'en' : 'tw';
+}
+
+/** A price that may not exist yet (an order not filled, a position not closed): '--' when null. */
+export function formatMinorOrDash(minor: Minor | null | undefined): string {
+  return minor === null || minor === undefined ? '--' : formatMinor(minor);
+}

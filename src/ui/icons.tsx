@@ -1,0 +1,76 @@
+/** Small inline icons (no icon library): stroke icons sized by font-size. */
+import type { ReactNode } from 'react';
+
+function Svg({ children }: { children: ReactNode }) {
+  return (
+    <svg
+      width="1em"
+      height="1em"
+      viewBox="0 0 24 24"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth="1.8"
+      strokeLinecap="round"
+      strokeLinejoin="round"
+      aria-hidden="true"
+    >
+      {children}
+    </svg>
+  );
+}
+
+export const HomeIcon = () => (
+  <Svg>
+    <path d="M3 11l9-7 9 7" />
+    <path d="M5 10v10h5v-6h4v6h5V10" />
+  </Svg>
+);
+export const TradeIcon = () => (
+  <Svg>
+    <path d="M4 17l5-5 4 4 7-8" />
+    <path d="M15 8h5v5" />
+  </Svg>
+);
+export const MarketIcon = () => (
+  <Svg>
+    <rect x="4" y="10" width="3" height="9" />
+    <rect x="10.5" y="5" width="3" height="14" />
+    <rect x="17" y="12" width="3" height="7" />
+  </Svg>
+);
+export const MineIcon = () => (
+  <Svg>
+    <circle cx="12" cy="8" r="4" />
+    <path d="M4 21c1.5-4 4.5-6 8-6s6.5 2 8 6" />
+  </Svg>
+);
+export const DepositIcon = () => (
+  <Svg>
+    <rect x="3" y="6" width="18" height="13" rx="2" />
+    <path d="M3 10h18" />
+    <path d="M12 13v4M10 15h4" />
+  </Svg>
+);
+export const RecordsIcon = () => (
+  <Svg>
+    <path d="M6 3h9l4 4v14H6z" />
+    <path d="M9 11h7M9 15h7M9 7h4" />
+  </Svg>
+);
+export const HoldingsIcon = () => (
+  <Svg>
+    <path d="M12 3v9l7 4" />
+    <circle cx="12" cy="12" r="9" />
+  </Svg>
+);
+export const StarIcon = ({ filled }: { filled?: boolean }) => (
+  <svg width="1em" height="1em" viewBox="0 0 24 24" aria-hidden="true">
+    <path
+      d="M12 3.5l2.6 5.3 5.9.9-4.3 4.1 1 5.8L12 16.9l-5.2 2.7 1-5.8-4.3-4.1 5.9-.9z"
+      fill={filled ? '#fadb14' : 'none'}
+      stroke={filled ? '#fadb14' : 'currentColor'}
+      strokeWidth="1.6"
+      strokeLinejoin="round"
+    />
+  </svg>
+);

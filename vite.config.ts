@@ -1,0 +1,40 @@
+/**
+ * Client build: React, two HTML entries (the member app and the operator console), ES-module
+ * worker, and a dev proxy to the API server for /api and the /ws socket. Output in dist/, which
+ * the server serves on the same origin as /api and /ws.
+ */
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vite';
+
+const root = fileURLToPath(new URL('.', import.meta.url));
+const API_TARGET = process.env.API_TARGET ?? 'http://127.0.0.1:3000';
+
+export default defineConfig({
+  plugins: [react()],
+  worker: { format: 'es' },
+  server: {
+    proxy: {
+      '/api': { target: API_TARGET, changeOrigin: true },
+      '/ws': { target: API_TARGET, ws: true, changeOrigin: true },
+    },
+  },
+  preview: {
+    proxy: {
+      '/api': { target: API_TARGET, changeOrigin: true },
+      '/ws': { target: API_TARGET, ws: true, changeOrigin: true },
+    },
+  },
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    target: 'es2022',
+    rollupOptions: {
+      input: {
+        index: resolve(root, 'index.html'),
+        admin: resolve(root, 'admin.html'),
+      },
+    },
+  },
+});
