@@ -73,8 +73,14 @@ export const candleSchema = z.object({
 });
 export type Candle = z.infer<typeof candleSchema>;
 
-/** Market clock as the UI labels it: `replay` sessions are simulated from real days. */
+/**
+ * Market clock and data source as the UI labels them. `source` says where prices come from:
+ * only `twse` is the exchange's own live data; `replay` (simulated sessions replaying real days)
+ * is always labelled as simulated, whatever the clock. `mode` is the clock: `replay` runs a
+ * session at any hour, `exchange` follows Asia/Taipei session hours and the holiday calendar.
+ */
 export const clockStateSchema = z.object({
+  source: z.enum(['replay', 'twse', 'stress']),
   mode: z.enum(['replay', 'exchange']),
   phase: sessionPhaseSchema,
   speed: z.number(),

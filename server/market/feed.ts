@@ -405,7 +405,7 @@ export function createMarketFeed(opts: MarketFeedOptions): MarketFeed {
     },
     tick,
     clock() {
-      return clock.state(pos ?? clock.position(), referenceDate);
+      return { source: 'replay' as const, ...clock.state(pos ?? clock.position(), referenceDate) };
     },
     listQuotes() {
       return order.filter((st) => st.cursor > 0).map((st) => quoteAt(st, st.cursor - 1));

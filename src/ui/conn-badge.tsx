@@ -21,10 +21,13 @@ export function ConnBadge({ state }: { state: ConnState }) {
   );
 }
 
-/** Shown while the market runs a replay of a real trading day (clock.mode === 'replay'). */
+/**
+ * Shown whenever prices are simulated (any source but the exchange's live feed), whichever the
+ * clock: a simulated market is always labelled as such.
+ */
 export function ReplayLabel({ clock, replayDate }: { clock: ClockState | null; replayDate?: string | null }) {
   const { t } = useTranslation();
-  if (clock?.mode !== 'replay') return null;
+  if (!clock || clock.source === 'twse') return null;
   return (
     <span className="replay-label" data-testid="replay-label" title={t('market.replayHint')}>
       {replayDate ? t('market.replayOf', { date: replayDate }) : t('market.replay')}

@@ -259,7 +259,11 @@ describe('market worker service', () => {
   it('passes the heartbeat clock to status watchers', async () => {
     const sock = await live(h);
     sock.send(
-      JSON.stringify({ type: 'hb', ts: 1, clock: { mode: 'replay', phase: 'open', speed: 1, now: 5 } }),
+      JSON.stringify({
+        type: 'hb',
+        ts: 1,
+        clock: { source: 'replay', mode: 'replay', phase: 'open', speed: 1, now: 5 },
+      }),
     );
     await waitFor(() => expect(h.statuses[h.statuses.length - 1]?.clock?.mode).toBe('replay'));
   });

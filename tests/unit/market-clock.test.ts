@@ -60,7 +60,8 @@ describe('replay clock', () => {
     const pos = c.position();
     expect(c.sessionBaseMs(pos, '2026-07-31')).toBe(tpe(2026, 7, 31, 9, 0));
     const state = c.state(pos, '2026-07-31');
-    expect(clockStateSchema.parse(state)).toEqual({
+    expect(clockStateSchema.parse({ source: 'replay', ...state })).toEqual({
+      source: 'replay',
       mode: 'replay',
       phase: 'open',
       speed: 1,

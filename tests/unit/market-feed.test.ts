@@ -362,7 +362,13 @@ describe('exchange mode', () => {
     const feed = createMarketFeed({ db: database.db, clock, seed: SEED, symbols: SYMBOLS });
     await feed.start({ timer: false });
     feeds.push(feed);
-    expect(feed.clock()).toEqual({ mode: 'exchange', phase: 'closed', speed: 1, now: wall.ms });
+    expect(feed.clock()).toEqual({
+      source: 'replay',
+      mode: 'exchange',
+      phase: 'closed',
+      speed: 1,
+      now: wall.ms,
+    });
     const k = clock.position().session;
     const s = expectedSession('2330', k);
     expect(feed.quote('2330')).toMatchObject({
