@@ -16,6 +16,7 @@ import * as trading from './trading';
 /** public: anyone; member: any logged-in user; operator: role operator or admin. */
 export type Access = 'public' | 'member' | 'operator';
 
+/** One REST endpoint: who may call it, its request and response schemas, a summary for OpenAPI. */
 export interface Endpoint {
   access: Access;
   req: z.ZodType;

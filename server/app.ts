@@ -31,6 +31,7 @@ import { createTradingEngine, type TradingEngine } from './modules/trading/engin
 import { tradingHandlers } from './modules/trading/handlers';
 import { registerGateway } from './realtime/gateway';
 
+/** What buildApp returns: the Fastify app plus the services tests drive directly. */
 export interface BuiltApp {
   app: FastifyInstance;
   database: Database;
@@ -39,6 +40,7 @@ export interface BuiltApp {
   firstRun: FirstRunResult;
 }
 
+/** buildApp options for tests: a shared database, an injected wall clock, no feed timer, no logger. */
 export interface BuildOptions {
   /** Reuse an open database (tests share one per file). */
   database?: Database;
@@ -49,6 +51,10 @@ export interface BuildOptions {
   logger?: boolean;
 }
 
+/**
+ * Builds the whole server (see the module docstring). Throws if the database cannot be opened or
+ * migrated. The returned app is not listening yet: call `app.listen` or use `app.inject`.
+ */
 export async function buildApp(config: Config, opts: BuildOptions = {}): Promise<BuiltApp> {
   const database = opts.database ?? (await openDatabase(config.databaseUrl));
   const { db } = database;

@@ -11,6 +11,7 @@
 import path from 'node:path';
 import { DEFAULT_LEVERAGES } from '../contract/market-rules';
 
+/** The server's settings; see the module docstring for the variable behind each field. */
 export interface Config {
   port: number;
   host: string;

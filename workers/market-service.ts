@@ -41,6 +41,7 @@ export interface WebSocketLike {
 }
 export type WebSocketCtor = new (url: string) => WebSocketLike;
 
+/** The subset of fetch the polling fallback uses (injectable in tests). */
 export interface FetchLike {
   (
     url: string,
@@ -51,6 +52,7 @@ export interface FetchLike {
   }>;
 }
 
+/** Everything the service touches outside itself: socket factory, fetch, timers, clock, randomness. */
 export interface ServiceDeps {
   WebSocket: WebSocketCtor;
   fetch: FetchLike;
@@ -84,6 +86,7 @@ interface Wanted {
   count: number;
 }
 
+/** Counters for tests and diagnostics (messages, batches, live proxies). */
 export interface ServiceStats {
   state: ConnState;
   wanted: number;
@@ -95,6 +98,7 @@ export interface ServiceStats {
   subscribers: number;
 }
 
+/** The worker's API plus test hooks. */
 export interface MarketService extends MarketWorkerApi {
   stats(): ServiceStats;
 }
@@ -132,6 +136,7 @@ function safeCall(invoke: () => unknown): Promise<void> {
   }
 }
 
+/** Creates the market service (socket, streams, conflation, fallbacks); the worker exposes it through Comlink. */
 export function createMarketService(deps: ServiceDeps): MarketService {
   const random = deps.random ?? Math.random;
   const release = deps.release ?? (() => undefined);

@@ -14,6 +14,7 @@ export { HEARTBEAT_MS, streamId } from '../contract/constants';
  */
 export type ConnState = 'stopped' | 'connecting' | 'live' | 'reconnecting' | 'polling';
 
+/** What a subscription asks for: symbols, and the period for candles. */
 export interface StreamParams {
   symbols: string[];
   /** Candles only. */
@@ -41,6 +42,7 @@ export interface StreamCallbacks<B = StreamBatch> {
   complete?(): void | Promise<void>;
 }
 
+/** The connection state machine's state as the UI shows it, with the latest clock. */
 export interface StatusSnapshot {
   state: ConnState;
   /** Market clock from the last heartbeat (null until one arrived). */
@@ -57,6 +59,7 @@ export interface StreamHandle {
   unsubscribe(): void;
 }
 
+/** Worker start-up settings; intervals in ms. */
 export interface MarketConfig {
   /** ws://host/ws */
   wsUrl: string;

@@ -19,6 +19,7 @@ export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 /** The transaction handle passed to `db.transaction(async (tx) => ...)`. */
 export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
+/** An open database: the Drizzle handle, which engine it runs on, and how to close it. */
 export interface Database {
   db: Db;
   kind: 'pglite' | 'postgres';

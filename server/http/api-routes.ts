@@ -40,6 +40,7 @@ function send(reply: FastifyReply, http: number, msg: string) {
   return reply.code(http).send({ status: 0, msg, data: null });
 }
 
+/** Registers one route per contract endpoint plus the error handler; throws if a handler is missing. */
 export function registerApiRoutes(app: FastifyInstance, handlers: Handlers, services: Services): void {
   app.setErrorHandler(
     (error: Error & { validation?: unknown; statusCode?: number; code?: string }, req, reply) => {

@@ -10,6 +10,7 @@ import type { Db } from '../db/client';
 import type { MarketFeed } from '../market/feed';
 import type { TradingEngine } from '../modules/trading/engine';
 
+/** The authenticated caller; trade/withdraw bans already include the frozen flag. */
 export interface AuthUser {
   id: number;
   account: string;
@@ -19,6 +20,7 @@ export interface AuthUser {
   frozen: boolean;
 }
 
+/** Long-lived services shared by every request. */
 export interface Services {
   db: Db;
   config: Config;
@@ -26,6 +28,7 @@ export interface Services {
   trading: TradingEngine;
 }
 
+/** Per-request context handed to a handler. */
 export interface Ctx extends Services {
   /** Present on member and operator endpoints (checked before the handler runs). */
   user: AuthUser | null;

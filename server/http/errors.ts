@@ -5,6 +5,7 @@
  */
 import type { ErrorKey } from '../../contract/errors';
 
+/** A refused request with its message key and 4xx status. */
 export class AppError extends Error {
   constructor(
     readonly key: ErrorKey,

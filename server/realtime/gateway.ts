@@ -24,12 +24,14 @@ interface Stream {
   subscribers: Set<WebSocket>;
 }
 
+/** Handle to stop the gateway (on app close) and count its sockets. */
 export interface Gateway {
   stop(): void;
   /** Number of open sockets (tests, metrics). */
   connections(): number;
 }
 
+/** Registers `/ws` on the app and wires it to the feed's events; see the module docstring. */
 export function registerGateway(app: FastifyInstance, feed: MarketFeed): Gateway {
   const streams = new Map<string, Stream>();
   const socketStreams = new Map<WebSocket, Set<string>>();

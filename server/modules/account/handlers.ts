@@ -13,6 +13,7 @@ import { fail } from '../../http/errors';
 import { requireUser, type Handlers } from '../../http/context';
 import { memberBalances } from '../ledger/ledger';
 
+/** user/info and the watchlist handlers. */
 export const accountHandlers: Pick<
   Handlers,
   'user/info' | 'user/Optionallist' | 'user/addOptional' | 'user/delOptional'

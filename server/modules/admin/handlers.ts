@@ -51,6 +51,7 @@ async function review(
   return d;
 }
 
+/** admin/* handlers; access (operator or admin role) is checked before they run. */
 export const adminHandlers: Pick<
   Handlers,
   'admin/deposits' | 'admin/approveDeposit' | 'admin/rejectDeposit' | 'admin/users' | 'admin/reconcile'

@@ -13,6 +13,7 @@ import { invitationCodes, users } from '../../db/schema';
 import { ensureMemberAccounts } from '../ledger/ledger';
 import { hashPassword } from './passwords';
 
+/** What the first start created; `created` is false on every later start. */
 export interface FirstRunResult {
   created: boolean;
   operatorAccount?: string;
@@ -20,6 +21,7 @@ export interface FirstRunResult {
   inviteCode?: string;
 }
 
+/** Creates the operator and an invitation code when no operator exists yet (idempotent). */
 export async function firstRun(db: Db, config: Config): Promise<FirstRunResult> {
   const operator = (
     await db.select({ id: users.id }).from(users).where(ne(users.role, 'member')).limit(1)

@@ -20,6 +20,7 @@ async function login(body: { account: string; password: string }, ctx: Ctx, oper
   return { token: s.token, account: user.account, role, isAdmin: role !== 'member', expiresAt: s.expiresAt };
 }
 
+/** Registration (invitation code required), member and operator login, logout. */
 export const authHandlers: Pick<Handlers, 'user/register' | 'user/login' | 'user/logout' | 'admin/login'> = {
   async 'user/register'(body, ctx) {
     const passwordHash = await hashPassword(body.password);

@@ -15,12 +15,14 @@ function scrypt(password: string, salt: Buffer, opts: ScryptOptions): Promise<Bu
   );
 }
 
+/** Hashes a password with a fresh random salt; returns the stored form. */
 export async function hashPassword(password: string): Promise<string> {
   const salt = randomBytes(16);
   const key = await scrypt(password, salt, { N, r: R, p: P });
   return `scrypt$${N}$${R}$${P}$${salt.toString('base64')}$${key.toString('base64')}`;
 }
 
+/** True when `password` matches the stored hash; false for a malformed stored value. */
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {
   const [alg, n, r, p, saltB64, hashB64] = stored.split('$');
   if (alg !== 'scrypt' || !saltB64 || !hashB64) return false;

@@ -9,6 +9,7 @@ import type { Db, Tx } from '../../db/client';
 import { sessions, users } from '../../db/schema';
 import type { AuthUser } from '../../http/context';
 
+/** sha256 hex of a session token: what the sessions table stores. */
 export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
 /** Creates a session; returns the raw token and its expiry (epoch ms). */
@@ -19,6 +20,7 @@ export async function createSession(db: Db | Tx, userId: number, ttlMs: number) 
   return { token, expiresAt: expiresAt.getTime() };
 }
 
+/** Ends the session behind `token` (logout); unknown tokens are ignored. */
 export async function deleteSession(db: Db, token: string): Promise<void> {
   await db.delete(sessions).where(eq(sessions.tokenHash, hashToken(token)));
 }

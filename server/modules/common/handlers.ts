@@ -2,6 +2,7 @@
 import { siteConfig } from '../../db/schema';
 import type { Handlers } from '../../http/context';
 
+/** common/config: defaults merged with the operator's site_config rows (rows win). */
 export const commonHandlers: Pick<Handlers, 'common/config'> = {
   async 'common/config'(_body, ctx) {
     const rows = await ctx.db.select().from(siteConfig);

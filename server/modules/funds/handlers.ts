@@ -11,6 +11,7 @@ import { requireUser, type Handlers } from '../../http/context';
 
 export type DepositRow = typeof deposits.$inferSelect;
 
+/** A deposits row as the API returns it (times in epoch ms, amount in minor units). */
 export const depositDto = (d: DepositRow) => ({
   id: d.id,
   amountMinor: d.amountMinor,
@@ -21,6 +22,7 @@ export const depositDto = (d: DepositRow) => ({
   reviewedAt: d.reviewedAt ? d.reviewedAt.getTime() : null,
 });
 
+/** user/recharge and user/fundRecords handlers. */
 export const fundsHandlers: Pick<Handlers, 'user/recharge' | 'user/fundRecords'> = {
   async 'user/recharge'(body, ctx) {
     const user = requireUser(ctx);

@@ -29,12 +29,14 @@ export type AccountRef =
   | { userId: number; purpose: MemberPurpose; currency?: string }
   | { platform: PlatformPurpose; currency?: string };
 
+/** One leg of a ledger transaction. */
 export interface PostingInput {
   account: AccountRef;
   /** Signed minor units: positive raises the account's balance. */
   amountMinor: number;
 }
 
+/** A ledger transaction to write: its fund-flow type, business reference, optional idempotency key and legs. */
 export interface PostInput {
   type: FundFlowType;
   refType?: string;
@@ -194,6 +196,7 @@ export async function memberBalances(db: Db | Tx, userId: number, currency = DEF
   return out;
 }
 
+/** The reconciliation report (all lists empty when the ledger is clean). */
 export interface ReconcileResult {
   accounts: number;
   transactions: number;
@@ -245,6 +248,7 @@ export async function reconcile(db: Db): Promise<ReconcileResult> {
   };
 }
 
+/** True when the reconciliation found no difference of any kind. */
 export const isClean = (r: ReconcileResult) =>
   r.balanceDifferences.length === 0 &&
   r.unbalancedTransactions.length === 0 &&

@@ -15,6 +15,7 @@ function quoteOr404(ctx: Ctx, symbol: string): Quote {
   return q;
 }
 
+/** market/* handlers: public, served from the feed's in-memory state and the instruments table. */
 export const marketHandlers: Pick<
   Handlers,
   'market/list' | 'market/detail' | 'market/depth' | 'market/candles' | 'market/quotes' | 'market/indices'

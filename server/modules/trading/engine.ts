@@ -34,6 +34,7 @@ import { TriggerIndex } from './trigger-index';
 
 export type OrderRow = typeof orders.$inferSelect;
 
+/** The trading core's interface; every method throws AppError for a refused request. */
 export interface TradingEngine {
   /** Loads resting orders into the trigger index and starts listening to quotes. */
   start(): Promise<void>;
@@ -50,6 +51,7 @@ export interface TradingEngine {
 const newOrderNo = () =>
   `T${Date.now().toString(36).toUpperCase()}${randomBytes(3).toString('hex').toUpperCase()}`;
 
+/** Creates the engine over the database and the live feed; call start() before use. */
 export function createTradingEngine(opts: {
   db: Db;
   feed: MarketFeed;
@@ -375,6 +377,7 @@ export async function orderWithName(db: Db, row: OrderRow) {
 
 const ms = (d: Date | null) => (d ? d.getTime() : null);
 
+/** An orders row as the API returns it (contract orderSchema): times in epoch ms, money in minor units. */
 export function toOrderDto(row: OrderRow, name: string) {
   return {
     id: row.id,

@@ -11,6 +11,7 @@ const TAB_STATUSES = {
   terminated: ['closed', 'cancelled'],
 } as const;
 
+/** trade/* handlers: refusals come from the engine as AppErrors (4xx envelopes). */
 export const tradingHandlers: Pick<
   Handlers,
   'trade/placeOrder' | 'trade/cancelOrder' | 'trade/closePosition' | 'trade/orders' | 'trade/orderDetail'

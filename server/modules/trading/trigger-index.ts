@@ -33,6 +33,7 @@ function insertSorted(
   list.splice(lo, 0, o);
 }
 
+/** The per-symbol price index of resting limit orders (see the module docstring). */
 export class TriggerIndex {
   private books = new Map<string, Book>();
   private byId = new Map<number, RestingOrder>();
