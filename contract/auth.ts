@@ -1,13 +1,11 @@
 /** Registration, login and sessions (product-spec §5 "Login", "Register"; §4 "Session"). */
 import { z } from 'zod';
+import { LOGIN_ACCOUNT_RE, MOBILE_RE, PASSWORD_RE } from './constants';
 
 /** A member's account is a ten-digit mobile number (digits only, so never capitals). */
-export const accountSchema = z
-  .string()
-  .trim()
-  .regex(/^\d{10}$/, 'account');
+export const accountSchema = z.string().trim().regex(MOBILE_RE, 'account');
 /** Eight or more English letters or digits (the spec's password hint). */
-export const passwordSchema = z.string().regex(/^[A-Za-z0-9]{8,32}$/, 'password');
+export const passwordSchema = z.string().regex(PASSWORD_RE, 'password');
 
 export const registerReq = z
   .object({
@@ -21,12 +19,7 @@ export const registerReq = z
 
 export const loginReq = z.object({
   /** Operators may log in with a non-mobile account name; lowercase only (spec: no capitals). */
-  account: z
-    .string()
-    .trim()
-    .min(1)
-    .max(32)
-    .regex(/^[a-z0-9_.-]+$/, 'account'),
+  account: z.string().trim().regex(LOGIN_ACCOUNT_RE, 'account'),
   password: z.string().min(1).max(64),
 });
 

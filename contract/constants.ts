@@ -66,3 +66,10 @@ export const FUND_TAB_KEYS = Object.keys(FUND_TABS) as FundTab[];
 /** Deposit limits when not configured otherwise (values not shown in the spec), TWD minor units. */
 export const DEPOSIT_MIN_MINOR = 100_000; // NT$1,000
 export const DEPOSIT_MAX_MINOR = 1_000_000_000; // NT$10,000,000
+
+/** A member's account: a ten-digit mobile number (product-spec §5 "Register"), so never capitals. */
+export const MOBILE_RE = /^\d{10}$/;
+/** Passwords: eight to 32 English letters or digits (the spec's password hint). */
+export const PASSWORD_RE = /^[A-Za-z0-9]{8,32}$/;
+/** Login accounts (members and operators): lowercase letters, digits and _ . - (spec: no capitals). */
+export const LOGIN_ACCOUNT_RE = /^[a-z0-9_.-]{1,32}$/;

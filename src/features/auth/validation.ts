@@ -1,13 +1,10 @@
 /**
- * Client-side checks mirroring contract/auth.ts (product-spec §5 "Login", "Register"). They
- * return translation keys; the server validates again with the contract's schemas.
+ * Client-side form checks (product-spec §5 "Login", "Register") with the contract's own patterns
+ * from contract/constants.ts, which contract/auth.ts validates with on the server. They return
+ * translation keys.
  */
-/** Ten-digit mobile number (the contract's accountSchema). */
-export const MOBILE_RE = /^\d{10}$/;
-/** Eight to 32 English letters or digits (the contract's passwordSchema). */
-export const PASSWORD_RE = /^[A-Za-z0-9]{8,32}$/;
-/** Login accounts: lowercase letters, digits and _ . - (the contract's loginReq). */
-export const LOGIN_ACCOUNT_RE = /^[a-z0-9_.-]{1,32}$/;
+import { LOGIN_ACCOUNT_RE, MOBILE_RE, PASSWORD_RE } from '../../../contract/constants';
+
 const CAPITALS_RE = /[A-Z]/;
 
 export function loginAccountError(v: string | undefined): string | null {

@@ -1,4 +1,5 @@
-import { Button, Form } from 'antd-mobile';
+import { Form } from 'antd-mobile';
+import { SubmitButton } from '../../../ui/submit-button';
 import { useTranslation } from 'react-i18next';
 import { useDispatch } from 'react-redux';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
@@ -51,16 +52,9 @@ export function LoginPage() {
         onFinish={onFinish}
         initialValues={{ agree: false }}
         footer={
-          <Button
-            block
-            type="submit"
-            color="primary"
-            size="large"
-            loading={isLoading}
-            data-testid="login-submit"
-          >
+          <SubmitButton loading={isLoading} testId="login-submit">
             {t('login.submit')}
-          </Button>
+          </SubmitButton>
         }
       >
         <Form.Item

@@ -1,4 +1,5 @@
-import { Button, Form } from 'antd-mobile';
+import { Form } from 'antd-mobile';
+import { SubmitButton } from '../../../ui/submit-button';
 import { useTranslation } from 'react-i18next';
 import { useDispatch } from 'react-redux';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
@@ -54,16 +55,9 @@ export function RegisterPage() {
         onFinish={onFinish}
         initialValues={{ agree: false, inviteCode: params.get('invite') ?? '' }}
         footer={
-          <Button
-            block
-            type="submit"
-            color="primary"
-            size="large"
-            loading={isLoading}
-            data-testid="register-submit"
-          >
+          <SubmitButton loading={isLoading} testId="register-submit">
             {t('register.submit')}
-          </Button>
+          </SubmitButton>
         }
       >
         <Form.Item

@@ -1,4 +1,5 @@
 /** /user/recharge: request a deposit in NT$ (converted to minor units exactly), then "pending review". */
+import { SubmitButton } from '../../../ui/submit-button';
 import { Button, Form, Result } from 'antd-mobile';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -84,16 +85,9 @@ export function RechargePage() {
         layout="vertical"
         onFinish={onFinish}
         footer={
-          <Button
-            block
-            type="submit"
-            color="primary"
-            size="large"
-            loading={isLoading}
-            data-testid="recharge-submit"
-          >
+          <SubmitButton loading={isLoading} testId="recharge-submit">
             {t('recharge.submit')}
-          </Button>
+          </SubmitButton>
         }
       >
         <Form.Item
