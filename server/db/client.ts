@@ -38,10 +38,18 @@ pg.types.setTypeParser(20, (v) => {
 /**
  * @param url `postgres://...` for a server, `memory://` for a throw-away PGlite, otherwise a
  *   directory for a persistent PGlite.
+ * @param onIdleError called when the server ends an idle pooled connection (PostgreSQL only).
  */
-export async function openDatabase(url: string): Promise<Database> {
+export async function openDatabase(
+  url: string,
+  onIdleError: (err: Error) => void = (err) => console.warn(`database: idle connection lost: ${err.message}`),
+): Promise<Database> {
   if (url.startsWith('postgres://') || url.startsWith('postgresql://')) {
     const pool = new pg.Pool({ connectionString: url, max: 20 });
+    // An idle client whose connection the server ends (a PostgreSQL restart, a terminated
+    // backend) emits 'error' on the pool; unhandled, that would crash the process. The pool
+    // drops that client and opens a new one on the next query.
+    pool.on('error', (err) => onIdleError(err));
     const db = drizzlePg(pool, { schema }) as unknown as Db;
     await migratePg(db as never, { migrationsFolder });
     return { db, kind: 'postgres', close: () => pool.end() };
