@@ -10,12 +10,14 @@
  * - trade 0 at 09:00:00.000 (offset 0) at the real open; the last trade at 13:30:00.000
  *   (offset SESSION_MS) at the real close; one trade at the real high and one at the real low,
  *   at seeded random times (uniform over the session); every other trade on a piecewise Brownian bridge through those four
- *   anchors, reflected into [low, high] ∩ [limitDown, limitUp] and snapped to the nearest valid
- *   price of the instrument's tick table (contract/market-rules.ts, TW-MARKET-RULES "Tick size").
+ *   anchors, reflected into [low, high] ∩ [limitDown, limitUp]; each trade prints at the valid
+ *   price just above the path (a buyer lifting the ask) or just below it (a seller hitting the
+ *   bid), seeded 50/50, on the instrument's tick table (contract/market-rules.ts,
+ *   TW-MARKET-RULES "Tick size"): the bid-ask bounce of a real tape.
  *   Floats exist only inside this generator, before snapping; prices leave it as integers.
  * - trade times: an inhomogeneous Poisson process (U-shaped intensity, busier near the open and
- *   the close) with an expected count of volumeLots / 10 clamped to 200…4000 (and never more
- *   trades than lots).
+ *   the close) with an expected count of one trade per lot (real tape: 0.6–2.1 lots a trade in
+ *   TWSE STOCK_DAY 2025) clamped to 200…60,000 (and never more trades than lots).
  * - sizes: whole lots (TW-MARKET-RULES "Trading unit": 1 lot = 1,000 shares), at least 1 lot per
  *   trade, the opening and closing prints larger (auction-like); they sum exactly to the real
  *   volume_shares, the last trade taking the odd-share remainder when the volume is not a
@@ -44,10 +46,17 @@ import { createRng, hashSeed, mix32, type Rng } from './prng';
 export const REPLAY_DAYS = 20;
 /** Lower bound of the expected number of trades per session (fewer only when volume has fewer lots). */
 export const MIN_TRADES = 200;
-/** Upper bound of the expected number of trades per session (Poisson: the actual count varies ~±2 %). */
-export const MAX_TRADES = 4000;
-/** Lots per expected trade before clamping to MIN_TRADES…MAX_TRADES. */
-const LOTS_PER_TRADE = 10;
+/**
+ * Upper bound of the expected number of trades per session (Poisson: the actual count varies
+ * ~±1 %): bounds memory (~36 bytes a trade) and the session build time.
+ */
+export const MAX_TRADES = 60_000;
+/**
+ * Lots per expected trade before clamping to MIN_TRADES…MAX_TRADES. Real tape is about one lot
+ * a trade: TWSE STOCK_DAY 2025 medians are 0.6 (2330) to 2.1 (2412) lots per trade, odd lots
+ * included. A sparser tape would leave the last price still for long stretches.
+ */
+const LOTS_PER_TRADE = 1;
 /** Book depth published (TW-MARKET-RULES "MIS realtime quotes": 5-level book). */
 export const DEPTH_LEVELS = 5;
 
@@ -133,13 +142,11 @@ export interface ReplaySession {
   salt: number;
 }
 
-/** Nearest valid price to a float `x` (minor), within [lo, hi] (both valid prices). */
-function snap(x: number, lo: number, hi: number, kind: InstrumentKind): number {
+/** The tick above (buyer) or below (seller) a continuous price x, inside [lo, hi]. */
+function bounce(x: number, lo: number, hi: number, kind: InstrumentKind, buyer: boolean): number {
   if (x <= lo) return lo;
   if (x >= hi) return hi;
-  const down = floorToTick(Math.floor(x), kind);
-  const up = ceilToTick(Math.ceil(x), kind);
-  const p = x - down <= up - x ? down : up;
+  const p = buyer ? ceilToTick(Math.ceil(x), kind) : floorToTick(Math.floor(x), kind);
   return p < lo ? lo : p > hi ? hi : p;
 }
 
@@ -173,7 +180,7 @@ function arrivalTimes(rng: Rng, expected: number): number[] {
 }
 
 /**
- * Builds the deterministic session for (seed, symbol, day). O(trades); ~4,000 trades at most.
+ * Builds the deterministic session for (seed, symbol, day). O(trades); MAX_TRADES at most.
  * Throws if the day violates selectReplayDays' conditions.
  */
 export function buildSession(args: {
@@ -264,7 +271,9 @@ export function buildSession(args: {
         x = mean + sd * rng.normal();
       }
       tPrev = t;
-      prices[j] = snap(reflect(x, lo, hi), lo, hi, kind);
+      // Bid-ask bounce: a buyer lifts the ask (the tick above the path), a seller hits the bid
+      // (the tick below), so the last price flickers between the two as on a real tape.
+      prices[j] = bounce(reflect(x, lo, hi), lo, hi, kind, rng.next() < 0.5);
     }
   }
 

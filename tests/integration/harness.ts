@@ -59,7 +59,15 @@ async function freshDatabase(): Promise<{ database: Database; drop: () => Promis
   };
 }
 
-export async function startHarness(overrides: Partial<Config> = {}): Promise<Harness> {
+/**
+ * @param overrides config fields to change
+ * @param opts.realClock run the market on the wall clock with its timer (realtime tests) instead
+ *   of the manual clock the test advances
+ */
+export async function startHarness(
+  overrides: Partial<Config> = {},
+  opts: { realClock?: boolean } = {},
+): Promise<Harness> {
   const config: Config = {
     ...loadConfig({
       DATA_DIR: '/tmp/tw-trade-test-unused',
@@ -74,8 +82,10 @@ export async function startHarness(overrides: Partial<Config> = {}): Promise<Har
   const { database, drop } = await freshDatabase();
   // 10:00 market time into the first replayed session (replay anchor 2026-01-01T00:00+08:00).
   const wall = { now: Date.UTC(2025, 11, 31, 16, 0, 0) + 60 * 60_000 };
-  const built = await buildApp(config, { database, now: () => wall.now, feedTimer: false, logger: false });
-  built.feed.tick();
+  const built = opts.realClock
+    ? await buildApp(config, { database, logger: false })
+    : await buildApp(config, { database, now: () => wall.now, feedTimer: false, logger: false });
+  if (!opts.realClock) built.feed.tick();
 
   const call: Harness['call'] = async (name, body, token) => {
     const res = await built.app.inject({

@@ -46,7 +46,8 @@ describe('core journey', () => {
 
     // The feed moves on: unrealised P&L follows the last price.
     const seen = new Set<number>();
-    for (let i = 0; i < 60 && seen.size < 2; i++) {
+    // …until a close would also realise a P&L (the bid has left the opening ask).
+    for (let i = 0; i < 120 && (seen.size < 2 || h.feed.quote('2330')!.bidMinor === q0.askMinor); i++) {
       h.wall.now += 60_000;
       h.feed.tick();
       const r = await h.call('user/info', {}, token);
@@ -68,6 +69,7 @@ describe('core journey', () => {
       kind: 'stock',
     });
     expect(closed.pnlMinor).toBe(r.pnlMinor);
+    expect(r.pnlMinor).not.toBe(0);
     expect(closed.closeTaxMinor).toBe(r.taxMinor);
 
     const net = r.pnlMinor - expected.feeMinor - r.feeMinor - r.taxMinor;
