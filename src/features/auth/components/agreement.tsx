@@ -1,4 +1,4 @@
-import { Checkbox } from 'antd-mobile';
+import { Checkbox, Form } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
 
 /** The privacy agreement checkbox (must be accepted to log in or register). */
@@ -21,5 +21,25 @@ export function AgreementCheckbox({
     >
       {t('auth.agree')}
     </Checkbox>
+  );
+}
+
+/** The form field holding the agreement checkbox; the form cannot submit until it is ticked. */
+export function AgreementField({ testId }: { testId: string }) {
+  const { t } = useTranslation();
+  return (
+    <Form.Item
+      name="agree"
+      valuePropName="checked"
+      rules={[
+        {
+          validator: async (_: unknown, v: boolean) => {
+            if (!v) throw new Error(t('validation.agreeRequired'));
+          },
+        },
+      ]}
+    >
+      <AgreementCheckbox testId={testId} />
+    </Form.Item>
   );
 }

@@ -7,7 +7,7 @@ import { useLoginMutation } from '../../../api/api';
 import { loggedIn } from '../../../api/session';
 import { Page } from '../../../ui/page';
 import { TestIdInput } from '../../../ui/testid-input';
-import { AgreementCheckbox } from '../components/agreement';
+import { AgreementField } from '../components/agreement';
 import { loginAccountError, passwordError } from '../validation';
 
 interface LoginForm {
@@ -79,19 +79,7 @@ export function LoginPage() {
             clearable
           />
         </Form.Item>
-        <Form.Item
-          name="agree"
-          valuePropName="checked"
-          rules={[
-            {
-              validator: async (_: unknown, v: boolean) => {
-                if (!v) throw new Error(t('validation.agreeRequired'));
-              },
-            },
-          ]}
-        >
-          <AgreementCheckbox testId="login-agree" />
-        </Form.Item>
+        <AgreementField testId="login-agree" />
       </Form>
       <div className="form-links">
         <Link to="/login/register">{t('login.toRegister')}</Link>

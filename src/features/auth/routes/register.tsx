@@ -7,7 +7,7 @@ import { useRegisterMutation } from '../../../api/api';
 import { loggedIn } from '../../../api/session';
 import { Page } from '../../../ui/page';
 import { TestIdInput } from '../../../ui/testid-input';
-import { AgreementCheckbox } from '../components/agreement';
+import { AgreementField } from '../components/agreement';
 import { confirmError, inviteError, passwordError, registerAccountError } from '../validation';
 
 interface RegisterForm {
@@ -106,19 +106,7 @@ export function RegisterPage() {
         <Form.Item name="inviteCode" label={t('register.invite')} rules={[rule(inviteError)]}>
           <TestIdInput testId="register-invite" placeholder={t('register.invitePlaceholder')} clearable />
         </Form.Item>
-        <Form.Item
-          name="agree"
-          valuePropName="checked"
-          rules={[
-            {
-              validator: async (_: unknown, v: boolean) => {
-                if (!v) throw new Error(t('validation.agreeRequired'));
-              },
-            },
-          ]}
-        >
-          <AgreementCheckbox testId="register-agree" />
-        </Form.Item>
+        <AgreementField testId="register-agree" />
       </Form>
       <div className="form-links">
         <Link to="/login/login">{t('register.toLogin')}</Link>
