@@ -43,6 +43,8 @@ export const FUND_FLOW_TYPES = [
   'realisedPnl',
   'tradeFee',
   'transactionTax',
+  /** A loss beyond the member's funds, moved to what the member owes (debt). */
+  'lossShortfall',
 ] as const;
 export type FundFlowType = (typeof FUND_FLOW_TYPES)[number];
 
@@ -58,6 +60,7 @@ export const FUND_TABS = {
     'realisedPnl',
     'tradeFee',
     'transactionTax',
+    'lossShortfall',
   ],
 } as const satisfies Record<string, readonly FundFlowType[]>;
 export type FundTab = keyof typeof FUND_TABS;

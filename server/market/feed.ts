@@ -126,6 +126,23 @@ const RECENT_ROWS = 60;
 
 const mod = (a: number, n: number) => ((a % n) + n) % n;
 
+/** An instrument's whole daily history from the database, oldest first (prices minor, volume shares). */
+export function loadDailyRows(db: Db, symbol: string): Promise<DailyRow[]> {
+  return db
+    .select({
+      date: dailyCandles.date,
+      openMinor: dailyCandles.openMinor,
+      highMinor: dailyCandles.highMinor,
+      lowMinor: dailyCandles.lowMinor,
+      closeMinor: dailyCandles.closeMinor,
+      volumeShares: dailyCandles.volumeShares,
+      turnoverMinor: dailyCandles.turnoverMinor,
+    })
+    .from(dailyCandles)
+    .where(eq(dailyCandles.symbol, symbol))
+    .orderBy(asc(dailyCandles.date));
+}
+
 /** Creates the feed; call start() before use. */
 export function createMarketFeed(opts: MarketFeedOptions): MarketFeed {
   const { db, clock, seed } = opts;
@@ -330,19 +347,7 @@ export function createMarketFeed(opts: MarketFeedOptions): MarketFeed {
   function loadHistory(symbol: string): Promise<DailyRow[]> {
     let h = history.get(symbol);
     if (!h) {
-      h = db
-        .select({
-          date: dailyCandles.date,
-          openMinor: dailyCandles.openMinor,
-          highMinor: dailyCandles.highMinor,
-          lowMinor: dailyCandles.lowMinor,
-          closeMinor: dailyCandles.closeMinor,
-          volumeShares: dailyCandles.volumeShares,
-          turnoverMinor: dailyCandles.turnoverMinor,
-        })
-        .from(dailyCandles)
-        .where(eq(dailyCandles.symbol, symbol))
-        .orderBy(asc(dailyCandles.date));
+      h = loadDailyRows(db, symbol);
       h.catch(() => history.delete(symbol));
       history.set(symbol, h);
     }

@@ -5,7 +5,6 @@
  * from daily_candles, exchange mode, and the TAIEX item.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { asc, eq } from 'drizzle-orm';
 import {
   candleSchema,
   clockStateSchema,
@@ -18,11 +17,10 @@ import {
 } from '../../contract/market';
 import { openDatabase, type Database } from '../../server/db/client';
 import { importMarketData } from '../../server/db/import';
-import { dailyCandles } from '../../server/db/schema';
 import { dayStartMs, SESSION_MS, sessionStartMs } from '../../server/market/calendar';
 import { aggregateTrades, INTRADAY_PERIODS, type DailyRow } from '../../server/market/candles';
 import { createClock, DEFAULT_ANCHOR_MS } from '../../server/market/clock';
-import { createMarketFeed, type MarketFeed } from '../../server/market/feed';
+import { createMarketFeed, loadDailyRows, type MarketFeed } from '../../server/market/feed';
 import { createRng } from '../../server/market/prng';
 import { buildSession, lastTradeAt, selectReplayDays, type ReplaySession } from '../../server/market/replay';
 
@@ -39,19 +37,7 @@ beforeAll(async () => {
   database = await openDatabase('memory://');
   await importMarketData(database.db, { symbols: SYMBOLS });
   for (const s of SYMBOLS) {
-    rows[s] = await database.db
-      .select({
-        date: dailyCandles.date,
-        openMinor: dailyCandles.openMinor,
-        highMinor: dailyCandles.highMinor,
-        lowMinor: dailyCandles.lowMinor,
-        closeMinor: dailyCandles.closeMinor,
-        volumeShares: dailyCandles.volumeShares,
-        turnoverMinor: dailyCandles.turnoverMinor,
-      })
-      .from(dailyCandles)
-      .where(eq(dailyCandles.symbol, s))
-      .orderBy(asc(dailyCandles.date));
+    rows[s] = await loadDailyRows(database.db, s);
   }
 });
 afterAll(async () => {

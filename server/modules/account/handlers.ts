@@ -45,7 +45,6 @@ export const accountHandlers: Pick<
         and(
           eq(ledgerAccounts.userId, user.id),
           inArray(ledgerTransactions.type, ['realisedPnl', 'tradeFee', 'transactionTax']),
-          sql`coalesce(${ledgerTransactions.memo}, '') <> 'shortfall to debt'`,
         ),
       );
     return {

@@ -280,9 +280,8 @@ export function createTradingEngine(opts: {
       if (after < 0) {
         // A loss beyond the member's funds becomes debt, never a negative available balance.
         await post(tx, {
-          type: 'realisedPnl',
+          type: 'lossShortfall',
           ...ref,
-          memo: 'shortfall to debt',
           postings: move(me('debt'), me('available'), -after),
         });
       }

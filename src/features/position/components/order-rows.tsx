@@ -57,6 +57,37 @@ function Cell({ label, children, testId }: { label: string; children: React.Reac
   );
 }
 
+/** The frame every position row shares: head, a grid of cells, and a footer with a time and an action. */
+function RowShell({
+  order,
+  onOpen,
+  time,
+  action,
+  children,
+}: {
+  order: Order;
+  onOpen: (id: number) => void;
+  time: number | null;
+  action: React.ReactNode;
+  children: React.ReactNode;
+}) {
+  return (
+    <div
+      className="pos-row"
+      data-testid={`position-row-${order.id}`}
+      onClick={() => onOpen(order.id)}
+      role="button"
+    >
+      <Head order={order} />
+      <div className="pos-grid">{children}</div>
+      <div className="pos-foot">
+        <span className="muted small">{formatDateTime(time)}</span>
+        {action}
+      </div>
+    </div>
+  );
+}
+
 export const HoldingRow = memo(function HoldingRow({
   order,
   onOpen,
@@ -79,29 +110,11 @@ export const HoldingRow = memo(function HoldingRow({
     if (ok) await closePosition({ orderId: order.id });
   };
   return (
-    <div
-      className="pos-row"
-      data-testid={`position-row-${order.id}`}
-      onClick={() => onOpen(order.id)}
-      role="button"
-    >
-      <Head order={order} />
-      <div className="pos-grid">
-        <Cell label={t('position.openPrice')}>{formatMinorOrDash(order.openPriceMinor)}</Cell>
-        <Cell label={t('position.last')}>
-          <span style={{ color: quote ? changeColor(quote.lastMinor - quote.prevCloseMinor) : undefined }}>
-            {quote ? formatMinor(quote.lastMinor) : '--'}
-          </span>
-        </Cell>
-        <Cell label={t('position.margin')}>{formatMinor(order.marginMinor)}</Cell>
-        <Cell label={t('position.pnl')}>
-          <span style={{ color: changeColor(pnl) }} data-testid={`position-pnl-${order.id}`}>
-            {pnl === null ? '--' : formatSignedMinor(pnl)}
-          </span>
-        </Cell>
-      </div>
-      <div className="pos-foot">
-        <span className="muted small">{formatDateTime(order.openedAt)}</span>
+    <RowShell
+      order={order}
+      onOpen={onOpen}
+      time={order.openedAt}
+      action={
         <Button
           size="small"
           color="primary"
@@ -112,8 +125,21 @@ export const HoldingRow = memo(function HoldingRow({
         >
           {t('position.close')}
         </Button>
-      </div>
-    </div>
+      }
+    >
+      <Cell label={t('position.openPrice')}>{formatMinorOrDash(order.openPriceMinor)}</Cell>
+      <Cell label={t('position.last')}>
+        <span style={{ color: quote ? changeColor(quote.lastMinor - quote.prevCloseMinor) : undefined }}>
+          {quote ? formatMinor(quote.lastMinor) : '--'}
+        </span>
+      </Cell>
+      <Cell label={t('position.margin')}>{formatMinor(order.marginMinor)}</Cell>
+      <Cell label={t('position.pnl')}>
+        <span style={{ color: changeColor(pnl) }} data-testid={`position-pnl-${order.id}`}>
+          {pnl === null ? '--' : formatSignedMinor(pnl)}
+        </span>
+      </Cell>
+    </RowShell>
   );
 });
 
@@ -127,21 +153,11 @@ export const PendingRow = memo(function PendingRow({
   const { t } = useTranslation();
   const [cancelOrder, { isLoading }] = useCancelOrderMutation();
   return (
-    <div
-      className="pos-row"
-      data-testid={`position-row-${order.id}`}
-      onClick={() => onOpen(order.id)}
-      role="button"
-    >
-      <Head order={order} />
-      <div className="pos-grid">
-        <Cell label={t('position.orderType')}>{t(`orderType.${order.orderType}`)}</Cell>
-        <Cell label={t('position.limitPrice')}>{formatMinorOrDash(order.limitPriceMinor)}</Cell>
-        <Cell label={t('position.frozen')}>{formatMinor(order.frozenMinor)}</Cell>
-        <Cell label={t('position.status')}>{t(`orderStatus.${order.status}`)}</Cell>
-      </div>
-      <div className="pos-foot">
-        <span className="muted small">{formatDateTime(order.createdAt)}</span>
+    <RowShell
+      order={order}
+      onOpen={onOpen}
+      time={order.createdAt}
+      action={
         <Button
           size="small"
           color="danger"
@@ -155,8 +171,13 @@ export const PendingRow = memo(function PendingRow({
         >
           {t('position.cancel')}
         </Button>
-      </div>
-    </div>
+      }
+    >
+      <Cell label={t('position.orderType')}>{t(`orderType.${order.orderType}`)}</Cell>
+      <Cell label={t('position.limitPrice')}>{formatMinorOrDash(order.limitPriceMinor)}</Cell>
+      <Cell label={t('position.frozen')}>{formatMinor(order.frozenMinor)}</Cell>
+      <Cell label={t('position.status')}>{t(`orderStatus.${order.status}`)}</Cell>
+    </RowShell>
   );
 });
 
@@ -169,32 +190,27 @@ export const TerminatedRow = memo(function TerminatedRow({
 }) {
   const { t } = useTranslation();
   return (
-    <div
-      className="pos-row"
-      data-testid={`position-row-${order.id}`}
-      onClick={() => onOpen(order.id)}
-      role="button"
-    >
-      <Head order={order} />
-      <div className="pos-grid">
-        <Cell label={t('position.openPrice')}>{formatMinorOrDash(order.openPriceMinor)}</Cell>
-        <Cell label={t('position.closePrice')}>{formatMinorOrDash(order.closePriceMinor)}</Cell>
-        <Cell label={t('position.status')}>{t(`orderStatus.${order.status}`)}</Cell>
-        <Cell label={t('position.pnl')}>
-          <span style={{ color: changeColor(order.pnlMinor) }} data-testid={`position-pnl-${order.id}`}>
-            {order.pnlMinor === null ? '--' : formatSignedMinor(order.pnlMinor)}
-          </span>
-        </Cell>
-      </div>
-      <div className="pos-foot">
-        <span className="muted small">{formatDateTime(order.closedAt ?? order.createdAt)}</span>
+    <RowShell
+      order={order}
+      onOpen={onOpen}
+      time={order.closedAt ?? order.createdAt}
+      action={
         <span className="muted small">
           {t('position.sharesLots', {
             shares: order.shares || order.lots * SHARES_PER_LOT,
             count: order.lots,
           })}
         </span>
-      </div>
-    </div>
+      }
+    >
+      <Cell label={t('position.openPrice')}>{formatMinorOrDash(order.openPriceMinor)}</Cell>
+      <Cell label={t('position.closePrice')}>{formatMinorOrDash(order.closePriceMinor)}</Cell>
+      <Cell label={t('position.status')}>{t(`orderStatus.${order.status}`)}</Cell>
+      <Cell label={t('position.pnl')}>
+        <span style={{ color: changeColor(order.pnlMinor) }} data-testid={`position-pnl-${order.id}`}>
+          {order.pnlMinor === null ? '--' : formatSignedMinor(order.pnlMinor)}
+        </span>
+      </Cell>
+    </RowShell>
   );
 });
