@@ -54,6 +54,7 @@ export const api = {
   'market/depth': ep('public', market.symbolReq, market.depthSchema, 'Five-level depth'),
   'market/candles': ep('public', market.candlesReq, market.candlesRes, 'Candles'),
   'market/quotes': ep('public', market.quotesReq, market.quotesRes, 'Quote snapshots (polling fallback)'),
+  'market/trades': ep('public', market.tradesReq, market.tradesRes, 'Latest trades, oldest first (tape)'),
   'market/indices': ep('public', auth.emptyReq, market.indicesRes, 'Index figures'),
 
   'trade/placeOrder': ep('member', trading.placeOrderReq, trading.orderSchema, 'Place an order'),

@@ -20,7 +20,7 @@ export const MARKET_SORTS = ['all', 'gainers', 'losers', 'volume'] as const;
 export const POSITION_TABS = ['holdings', 'orders', 'terminated'] as const;
 
 /** Realtime channels and the heartbeat period of `/ws` (ms). */
-export const CHANNELS = ['quotes', 'depth', 'candles'] as const;
+export const CHANNELS = ['quotes', 'depth', 'candles', 'trades'] as const;
 export type Channel = (typeof CHANNELS)[number];
 export const HEARTBEAT_MS = 5_000;
 /** Stream identity used for sequence numbers: `quotes:2330`, `candles:2330:1m`. */

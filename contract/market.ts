@@ -57,6 +57,19 @@ export const depthSchema = z.object({
 });
 export type Depth = z.infer<typeof depthSchema>;
 
+/**
+ * One print on the tape. `side` is the aggressor as inferred from the book at the time of the
+ * trade (at or above the ask: buy; at or below the bid: sell; in between: null).
+ */
+export const tradeSchema = z.object({
+  /** Epoch ms (market time). */
+  ts: z.number().int(),
+  priceMinor: minor,
+  volumeShares: z.number().int(),
+  side: z.enum(['buy', 'sell']).nullable(),
+});
+export type Trade = z.infer<typeof tradeSchema>;
+
 export const candlePeriodSchema = z.enum(CANDLE_PERIODS);
 export type CandlePeriod = z.infer<typeof candlePeriodSchema>;
 
@@ -114,12 +127,21 @@ export const candlesReq = z.object({
   limit: z.number().int().min(1).max(2000).default(300),
   /** Only candles starting before this time (epoch ms), for loading further back. */
   before: z.number().int().optional(),
+  /** Only candles starting at or after this time (epoch ms): backfill after an outage. */
+  since: z.number().int().optional(),
 });
 export const candlesRes = z.object({
   symbol: z.string(),
   period: candlePeriodSchema,
   items: z.array(candleSchema),
 });
+
+/** Recent trades of one symbol (polling fallback and tape snapshot), oldest first. */
+export const tradesReq = z.object({
+  symbol: symbolSchema,
+  limit: z.number().int().min(1).max(200).default(50),
+});
+export const tradesRes = z.object({ symbol: z.string(), items: z.array(tradeSchema) });
 
 export const indexItemSchema = z.object({
   code: z.string(),

@@ -1,8 +1,8 @@
 /**
  * buildApp(config): the whole server as a Fastify instance, started in-process by tests
  * (`app.inject`) and by main.ts. Opens the database (unless one is passed), imports market data
- * on first start, creates the first-run operator and invitation code, starts the market feed and
- * the trading engine, registers `/api/vue/*`, `/ws`, `/api/docs` and the built client.
+ * on first start, creates the first-run operator and invitation code, starts the market feed
+ * (MARKET_SOURCE: the replay feed, or the stress source) and the trading engine, registers `/api/vue/*`, `/ws`, `/api/docs` and the built client.
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -19,6 +19,7 @@ import type { Handlers, Services } from './http/context';
 import { registerApiRoutes } from './http/api-routes';
 import { createClock } from './market/clock';
 import { createMarketFeed, type MarketFeed } from './market/feed';
+import { createStressFeed } from './market/stress';
 import { accountHandlers } from './modules/account/handlers';
 import { adminHandlers } from './modules/admin/handlers';
 import { authHandlers } from './modules/auth/handlers';
@@ -29,7 +30,7 @@ import { ensurePlatformAccounts } from './modules/ledger/ledger';
 import { marketHandlers } from './modules/market/handlers';
 import { createTradingEngine, type TradingEngine } from './modules/trading/engine';
 import { tradingHandlers } from './modules/trading/handlers';
-import { registerGateway } from './realtime/gateway';
+import { registerGateway, type Gateway } from './realtime/gateway';
 
 /** What buildApp returns: the Fastify app plus the services tests drive directly. */
 export interface BuiltApp {
@@ -37,6 +38,8 @@ export interface BuiltApp {
   database: Database;
   feed: MarketFeed;
   trading: TradingEngine;
+  /** The `/ws` gateway (tests read its stats). */
+  gateway: Gateway;
   firstRun: FirstRunResult;
 }
 
@@ -44,7 +47,7 @@ export interface BuiltApp {
 export interface BuildOptions {
   /** Reuse an open database (tests share one per file). */
   database?: Database;
-  /** Inject a clock's wall time (tests); default Date.now. */
+  /** Inject a clock's wall time (tests; also the stress source's clock); default Date.now. */
   now?: () => number;
   /** Start the feed's timer (default true); tests drive `feed.tick()` themselves. */
   feedTimer?: boolean;
@@ -62,8 +65,21 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   await ensurePlatformAccounts(db);
   const first = await firstRun(db, config);
 
-  const clock = createClock({ mode: config.marketClock, speed: config.marketSpeed, now: opts.now });
-  const feed = createMarketFeed({ db, clock, seed: config.marketSeed, symbols: config.importSymbols });
+  const feed =
+    config.marketSource === 'stress'
+      ? createStressFeed({
+          db,
+          seed: config.marketSeed,
+          symbols: config.stressSymbols,
+          rate: config.stressRate,
+          now: opts.now,
+        })
+      : createMarketFeed({
+          db,
+          clock: createClock({ mode: config.marketClock, speed: config.marketSpeed, now: opts.now }),
+          seed: config.marketSeed,
+          symbols: config.importSymbols,
+        });
   await feed.start({ timer: opts.feedTimer ?? true });
 
   const app = Fastify({
@@ -118,5 +134,5 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     if (!opts.database) await database.close();
   });
 
-  return { app, database, feed, trading, firstRun: first };
+  return { app, database, feed, trading, gateway, firstRun: first };
 }

@@ -3,6 +3,7 @@
  *
  * PORT (3000) · HOST (0.0.0.0) · DATA_DIR (./data: embedded database and uploads) ·
  * DATABASE_URL (postgres://… to use a PostgreSQL server instead of embedded PGlite) ·
+ * MARKET_SOURCE (replay | stress) · STRESS_SYMBOLS (2000) · STRESS_RATE (20000 updates/s) ·
  * MARKET_CLOCK (replay | exchange) · MARKET_SPEED (1: market ms per wall ms) · MARKET_SEED (1) ·
  * LEVERAGES (1,2,5,10) · SESSION_TTL_HOURS (168) · OPERATOR_ACCOUNT / OPERATOR_PASSWORD /
  * INVITE_CODE (first-run credentials; random when unset) · IMPORT_SYMBOLS (comma list: import only
@@ -18,6 +19,12 @@ export interface Config {
   dataDir: string;
   /** `postgres://…`, a PGlite directory, or `memory://`. */
   databaseUrl: string;
+  /** `replay` (replayed real days, market/feed.ts) or `stress` (synthetic load, market/stress.ts). */
+  marketSource: 'replay' | 'stress';
+  /** Stress source: instruments streamed. */
+  stressSymbols: number;
+  /** Stress source: trades per second across all its instruments. */
+  stressRate: number;
   marketClock: 'replay' | 'exchange';
   marketSpeed: number;
   marketSeed: number;
@@ -42,6 +49,9 @@ function int(v: string | undefined, dflt: number, name: string): number {
 /** Reads the configuration; throws with the variable's name on an invalid value. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const dataDir = path.resolve(env.DATA_DIR || './data');
+  const source = env.MARKET_SOURCE || 'replay';
+  if (source !== 'replay' && source !== 'stress')
+    throw new Error(`MARKET_SOURCE must be replay or stress, got ${source}`);
   const clock = env.MARKET_CLOCK || 'replay';
   if (clock !== 'replay' && clock !== 'exchange')
     throw new Error(`MARKET_CLOCK must be replay or exchange, got ${clock}`);
@@ -55,6 +65,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: env.HOST || '0.0.0.0',
     dataDir,
     databaseUrl: env.DATABASE_URL || path.join(dataDir, 'pglite'),
+    marketSource: source,
+    stressSymbols: Math.floor(int(env.STRESS_SYMBOLS, 2000, 'STRESS_SYMBOLS')),
+    stressRate: int(env.STRESS_RATE, 20_000, 'STRESS_RATE'),
     marketClock: clock,
     marketSpeed: int(env.MARKET_SPEED, 1, 'MARKET_SPEED'),
     marketSeed: int(env.MARKET_SEED, 1, 'MARKET_SEED'),

@@ -9,7 +9,9 @@ await app.listen({ port: config.port, host: config.host });
 const clock = feed.clock();
 const lines = [
   `TW Trade listening on http://localhost:${config.port}  (database: ${config.databaseUrl.startsWith('postgres') ? 'PostgreSQL' : 'PGlite ' + config.databaseUrl})`,
-  `market: ${clock.mode}${clock.mode === 'replay' ? ' (simulated sessions replaying real TWSE days)' : ''}, speed ${clock.speed}×, ${feed.listQuotes().length} instruments`,
+  clock.source === 'stress'
+    ? `market: stress source (simulated), ${feed.listQuotes().length} instruments, ${config.stressRate} trades/s`
+    : `market: ${clock.mode}${clock.mode === 'replay' ? ' (simulated sessions replaying real TWSE days)' : ''}, speed ${clock.speed}×, ${feed.listQuotes().length} instruments`,
 ];
 if (firstRun.created) {
   lines.push(

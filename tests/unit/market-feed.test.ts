@@ -1,8 +1,9 @@
 /**
  * Market feed (server/market/feed.ts) over real data for 2330, 2317 and 0050 in a throw-away
  * PGlite, driven by an injected wall clock: contract shapes, a seeded fuzz test of live candle
- * aggregation against a from-scratch recomputation, session rollover, daily/monthly candles
- * from daily_candles, exchange mode, and the TAIEX item.
+ * aggregation against a from-scratch recomputation, session rollover, session builds spread
+ * over ticks (counted per tick, never timed), the tape (onTrade/trades), daily/monthly candles
+ * from daily_candles, `since`, exchange mode, and the TAIEX item.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -11,18 +12,34 @@ import {
   depthSchema,
   indexItemSchema,
   quoteSchema,
+  tradeSchema,
   type Candle,
   type CandlePeriod,
   type Quote,
+  type Trade,
 } from '../../contract/market';
 import { openDatabase, type Database } from '../../server/db/client';
 import { importMarketData } from '../../server/db/import';
 import { dayStartMs, SESSION_MS, sessionStartMs } from '../../server/market/calendar';
 import { aggregateTrades, INTRADAY_PERIODS, type DailyRow } from '../../server/market/candles';
 import { createClock, DEFAULT_ANCHOR_MS } from '../../server/market/clock';
-import { createMarketFeed, loadDailyRows, type MarketFeed } from '../../server/market/feed';
+import {
+  createMarketFeed,
+  loadDailyRows,
+  MAX_BUILD_TRADES_PER_TICK,
+  TICK_INTERVAL_MS,
+  TRADES_RING,
+  type MarketFeed,
+} from '../../server/market/feed';
 import { createRng } from '../../server/market/prng';
-import { buildSession, lastTradeAt, selectReplayDays, type ReplaySession } from '../../server/market/replay';
+import {
+  bookAt,
+  buildSession,
+  expectedTradeCount,
+  lastTradeAt,
+  selectReplayDays,
+  type ReplaySession,
+} from '../../server/market/replay';
 
 const SYMBOLS = ['2330', '2317', '0050'];
 const KIND: Record<string, 'stock' | 'etf'> = { '2330': 'stock', '2317': 'stock', '0050': 'etf' };
@@ -245,7 +262,8 @@ describe('session rollover and jumps', () => {
     const seen: Quote[] = [];
     feed.onQuote((q) => seen.push(q));
     wall.ms += (10 * SESSION_MS + 3_600_000) / 60; // + 10 sessions + 1 market hour
-    feed.tick();
+    // Builds are spread over ticks (a per-tick budget): tick until every instrument has moved.
+    for (let i = 0; i < 5 && seen.length < SYMBOLS.length; i++) feed.tick();
     expect(seen.map((q) => q.symbol).sort()).toEqual(['0050', '2317', '2330']);
     const s10 = expectedSession('2330', 10);
     expect(feed.quote('2330')!.replayDate).toBe(s10.day.date);
@@ -396,3 +414,166 @@ describe('exchange mode', () => {
     }
   });
 });
+
+describe('session builds spread over ticks', () => {
+  /** A feed whose session builds are counted per tick. */
+  async function countingFeed(wall: { ms: number }, buildTradesPerTick?: number) {
+    const clock = createClock({ mode: 'replay', speed: 60, now: () => wall.ms });
+    let built: ReplaySession[] = [];
+    const feed = createMarketFeed({
+      db: database.db,
+      clock,
+      seed: SEED,
+      symbols: SYMBOLS,
+      buildTradesPerTick,
+      buildSession: (args) => {
+        const s = buildSession(args);
+        built.push(s);
+        return s;
+      },
+    });
+    await feed.start({ timer: false });
+    feeds.push(feed);
+    built = [];
+    /** Ticks once; returns the sessions built during that tick. */
+    const tick = () => {
+      built = [];
+      feed.tick();
+      return built;
+    };
+    return { feed, clock, tick };
+  }
+
+  it('a tick builds at most its budget; the pre-build window leaves nothing to build at the rollover', async () => {
+    const wall = { ms: DEFAULT_ANCHOR_MS + (0.5 * SESSION_MS) / 60 }; // mid-session 0, outside the window
+    const { feed, clock, tick } = await countingFeed(wall);
+    // Session 1's three days together exceed one tick's budget, so their builds must be spread.
+    const need = SYMBOLS.map((s) => expectedTradeCount(expectedSession(s, 1).day));
+    expect(need.reduce((a, b) => a + b, 0)).toBeGreaterThan(MAX_BUILD_TRADES_PER_TICK);
+
+    const perTick: Array<{ session: number; built: ReplaySession[] }> = [];
+    while (clock.position().session < 1 || clock.position().offsetMs < 60_000) {
+      wall.ms += TICK_INTERVAL_MS;
+      perTick.push({ session: clock.position().session, built: tick() });
+    }
+    for (const { built } of perTick) {
+      const work = built.reduce((a, s) => a + expectedTradeCount(s.day), 0);
+      expect(
+        built.length <= 1 || work <= MAX_BUILD_TRADES_PER_TICK,
+        `${built.length} builds, ${work} trades`,
+      ).toBe(true);
+    }
+    const buildTicks = perTick.filter((t) => t.built.length > 0);
+    expect(buildTicks.length).toBeGreaterThanOrEqual(2); // spread, not all in one tick
+    expect(buildTicks.flatMap((t) => t.built.map((s) => s.symbol)).sort()).toEqual([...SYMBOLS].sort());
+    expect(buildTicks.every((t) => t.session === 0)).toBe(true); // all pre-built before the rollover
+    const rolloverTick = perTick.findIndex((t) => t.session === 1);
+    expect(perTick[rolloverTick]!.built).toEqual([]);
+    for (const s of SYMBOLS) expect(feed.quote(s)!.replayDate).toBe(expectedSession(s, 1).day.date);
+  });
+
+  it('without pre-built sessions a rollover builds one per tick (budget 1) and late instruments catch up trade by trade', async () => {
+    const wall = { ms: DEFAULT_ANCHOR_MS + (0.1 * SESSION_MS) / 60 };
+    const { feed, tick } = await countingFeed(wall, 1);
+    const seen: Quote[] = [];
+    feed.onQuote((q) => seen.push(q));
+    wall.ms = DEFAULT_ANCHOR_MS + (SESSION_MS + 10 * 60_000) / 60; // 09:10 of session 1, in one step
+
+    const first = tick();
+    expect(first.map((s) => s.symbol)).toEqual(['0050']);
+    // every instrument got its closing print of session 0 …
+    for (const s of SYMBOLS) {
+      const s0 = expectedSession(s, 0);
+      expect(seen.filter((q) => q.symbol === s && q.replayDate === s0.day.date).at(-1)).toMatchObject({
+        lastMinor: s0.day.closeMinor,
+        volumeShares: s0.day.volumeShares,
+      });
+    }
+    // … and the ones not built yet still show it
+    expect(feed.quote('2330')!.replayDate).toBe(expectedSession('2330', 0).day.date);
+    expect(tick().map((s) => s.symbol)).toEqual(['2317']);
+    expect(tick().map((s) => s.symbol)).toEqual(['2330']);
+    expect(tick()).toEqual([]);
+
+    for (const s of SYMBOLS) {
+      const s1 = expectedSession(s, 1);
+      const n = lastTradeAt(s1, 10 * 60_000) + 1;
+      const q1 = seen.filter((q) => q.symbol === s && q.replayDate === s1.day.date);
+      expect(q1, s).toHaveLength(n); // one quote per trade since 09:00, none skipped
+      expect(q1[0]).toMatchObject({ lastMinor: s1.day.openMinor, ts: sessionStartMs(s1.day.date) });
+      expect(feed.quote(s)).toEqual(q1.at(-1));
+    }
+  });
+});
+
+describe('trades (the tape)', () => {
+  it('one print per trade, side judged against the book before it; trades() returns the emitted prints', async () => {
+    const wall = { ms: DEFAULT_ANCHOR_MS + 60_000 }; // 10:00 of session 0 at speed 60
+    const feed = await replayFeed(wall);
+    const sess = expectedSession('2330', 0);
+    const base = sessionStartMs(sess.day.date);
+    const startN = lastTradeAt(sess, 3_600_000) + 1;
+
+    // Before any tick: the ring holds the latest prints up to the clock.
+    const initial = feed.trades('2330', 50);
+    expect(initial).toHaveLength(50);
+    expect(initial.at(-1)!.ts).toBe(base + sess.offsets[startN - 1]!);
+
+    const prints: Trade[] = [];
+    feed.onTrade((symbol, t) => symbol === '2330' && prints.push(tradeSchema.parse(t) && t));
+    for (let i = 0; i < 20; i++) {
+      wall.ms += 200;
+      feed.tick();
+    }
+    const endN = lastTradeAt(sess, clockOffset(wall.ms)) + 1;
+    expect(prints).toHaveLength(endN - startN);
+    prints.forEach((t, j) => {
+      const i = startN + j;
+      const before = bookAt(sess, i - 1);
+      const price = sess.prices[i]!;
+      expect(t).toEqual({
+        ts: base + sess.offsets[i]!,
+        priceMinor: price,
+        volumeShares: sess.shares[i]!,
+        side: price >= before.askMinor ? 'buy' : price <= before.bidMinor ? 'sell' : null,
+      });
+    });
+    expect(new Set(prints.map((t) => t.side))).toEqual(new Set(['buy', 'sell']));
+    const latest = feed.trades('2330', 50);
+    expect(latest).toEqual(prints.slice(-50));
+    expect(latest.at(-1)).toBe(prints.at(-1)); // same objects: the gateway dedupes by identity
+    expect(feed.trades('2330', 10_000)).toHaveLength(TRADES_RING);
+    expect(feed.trades('9999', 10)).toEqual([]);
+  });
+
+  it('after a rollover the tape holds only the new session', async () => {
+    const wall = { ms: DEFAULT_ANCHOR_MS + (SESSION_MS - 1_000) / 60 };
+    const feed = await replayFeed(wall);
+    wall.ms = DEFAULT_ANCHOR_MS + (SESSION_MS + 30_000) / 60; // 09:00:30 of session 1
+    feed.tick();
+    const s1 = expectedSession('0050', 1);
+    const tape = feed.trades('0050', 200);
+    expect(tape).toHaveLength(lastTradeAt(s1, 30_000) + 1);
+    expect(tape[0]).toMatchObject({ ts: sessionStartMs(s1.day.date), priceMinor: s1.day.openMinor });
+  });
+});
+
+describe('candles since', () => {
+  it('returns the last `limit` bars with since ≤ ts < before', async () => {
+    const feed = await replayFeed({ ms: DEFAULT_ANCHOR_MS + 120_000 }); // 11:00 at speed 60
+    const all = await feed.candles('2330', '1m', 1000);
+    expect(all.length).toBe(120);
+    const since = all[100]!.ts;
+    expect(await feed.candles('2330', '1m', 1000, undefined, since)).toEqual(all.slice(100));
+    expect(await feed.candles('2330', '1m', 5, undefined, since)).toEqual(all.slice(-5));
+    expect(await feed.candles('2330', '1m', 1000, all[110]!.ts, since)).toEqual(all.slice(100, 110));
+    const days = await feed.candles('2330', '1d', 2000);
+    const dSince = days.at(-3)!.ts;
+    expect(await feed.candles('2330', '1d', 2000, undefined, dSince)).toEqual(days.slice(-3));
+  });
+});
+
+/** Offset into the session (market ms) of the speed-60 replay clock at a wall instant. */
+function clockOffset(wallMs: number): number {
+  return createClock({ mode: 'replay', speed: 60, now: () => wallMs }).position().offsetMs;
+}

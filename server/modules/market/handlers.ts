@@ -1,4 +1,7 @@
-/** Public market endpoints, served from the live feed (quotes, depth, candles) and the instrument table. */
+/**
+ * Public market endpoints, served from the live feed (quotes, depth, candles, trades) and the
+ * instrument table.
+ */
 import { eq } from 'drizzle-orm';
 import type { Quote } from '../../../contract/market';
 import { instruments } from '../../db/schema';
@@ -18,7 +21,13 @@ function quoteOr404(ctx: Ctx, symbol: string): Quote {
 /** market/* handlers: public, served from the feed's in-memory state and the instruments table. */
 export const marketHandlers: Pick<
   Handlers,
-  'market/list' | 'market/detail' | 'market/depth' | 'market/candles' | 'market/quotes' | 'market/indices'
+  | 'market/list'
+  | 'market/detail'
+  | 'market/depth'
+  | 'market/candles'
+  | 'market/quotes'
+  | 'market/trades'
+  | 'market/indices'
 > = {
   async 'market/list'(body, ctx) {
     let items = ctx.feed.listQuotes();
@@ -56,12 +65,16 @@ export const marketHandlers: Pick<
   },
   async 'market/candles'(body, ctx) {
     quoteOr404(ctx, body.symbol);
-    const items = await ctx.feed.candles(body.symbol, body.period, body.limit, body.before);
+    const items = await ctx.feed.candles(body.symbol, body.period, body.limit, body.before, body.since);
     return { symbol: body.symbol, period: body.period, items };
   },
   async 'market/quotes'(body, ctx) {
     const items = body.symbols.map((s) => ctx.feed.quote(s)).filter((q): q is Quote => q !== undefined);
     return { items };
+  },
+  async 'market/trades'(body, ctx) {
+    quoteOr404(ctx, body.symbol);
+    return { symbol: body.symbol, items: ctx.feed.trades(body.symbol, body.limit) };
   },
   async 'market/indices'(_body, ctx) {
     return { items: ctx.feed.indices() };
