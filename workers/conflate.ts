@@ -72,3 +72,56 @@ export function mergeBars<B extends { ts: number }>(prev: readonly B[], next: re
   for (const b of next) byTs.set(b.ts, b);
   return Array.from(byTs.values()).sort((a, b) => a.ts - b.ts);
 }
+
+function ascending(bars: readonly { ts: number }[]): boolean {
+  for (let i = 1; i < bars.length; i++) if (bars[i]!.ts <= bars[i - 1]!.ts) return false;
+  return true;
+}
+
+/**
+ * `mergeBars` with a fast path for the usual delta (the last bar changed and/or new bars after
+ * it): no map, no sort. Keeps at most `max` bars (the newest). Inputs are not changed.
+ */
+export function upsertBars<B extends { ts: number }>(
+  prev: readonly B[],
+  next: readonly B[],
+  max = Number.POSITIVE_INFINITY,
+): B[] {
+  let out: B[];
+  const last = prev[prev.length - 1];
+  if (next.length === 0) out = prev.slice();
+  else if (!last) out = ascending(next) ? next.slice() : mergeBars([], next);
+  else if (next[0]!.ts >= last.ts && ascending(next))
+    out = prev.slice(0, next[0]!.ts === last.ts ? -1 : prev.length).concat(next);
+  else out = mergeBars(prev, next);
+  return out.length > max ? out.slice(out.length - max) : out;
+}
+
+/**
+ * Applies one candle update to the bars a consumer holds (oldest first) and returns the new
+ * bars: a snapshot replaces every bar at or after its first bar's time (older history stays); a
+ * delta upserts by time. This is the rule the worker's `snapshot: true` updates are built for.
+ */
+export function applyCandleUpdate<B extends { ts: number }>(
+  held: readonly B[],
+  update: { snapshot: boolean; items: readonly B[] },
+): B[] {
+  if (!update.snapshot) return upsertBars(held, update.items);
+  const first = update.items[0];
+  if (!first) return held.slice();
+  const keep = held.filter((b) => b.ts < first.ts);
+  return upsertBars(keep, update.items);
+}
+
+/**
+ * A trades tape after an update: a snapshot replaces it, a delta appends; keeps the newest
+ * `max` prints, oldest first.
+ */
+export function applyTradeUpdate<T>(
+  tape: readonly T[],
+  update: { snapshot: boolean; items: readonly T[] },
+  max: number,
+): T[] {
+  const out = update.snapshot ? update.items.slice() : tape.concat(update.items);
+  return out.length > max ? out.slice(out.length - max) : out;
+}

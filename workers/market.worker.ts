@@ -1,27 +1,13 @@
 /// <reference lib="webworker" />
 /**
- * Market worker entry: exposes the market service over Comlink. Callbacks arrive as Comlink
- * proxies (one MessagePort each); the service releases them on unsubscribe, and handles go back
- * as proxies so the page can call `unsubscribe()` and then release its side.
+ * Market worker entry: creates the market service (workers/market-service.ts) and exposes it
+ * over Comlink on the worker's global scope (workers/comlink-api.ts: proxied handles, released
+ * callbacks, transferred typed arrays).
  */
-import * as Comlink from 'comlink';
-import { createMarketService, type WebSocketCtor } from './market-service';
-import type { MarketWorkerApi } from './protocol';
+import { exposeMarketService } from './comlink-api';
+import type { WebSocketCtor } from './market-service';
 
-const service = createMarketService({
+exposeMarketService({
   WebSocket: WebSocket as unknown as WebSocketCtor,
   fetch: (url, init) => fetch(url, init),
-  release: (callbacks) => {
-    const rel = (callbacks as { [Comlink.releaseProxy]?: () => void })[Comlink.releaseProxy];
-    if (typeof rel === 'function') rel.call(callbacks);
-  },
 });
-
-const exposed: MarketWorkerApi = {
-  start: (config) => service.start(config),
-  subscribe: (channel, params, callbacks) => Comlink.proxy(service.subscribe(channel, params, callbacks)),
-  watchStatus: (callbacks) => Comlink.proxy(service.watchStatus(callbacks)),
-  stop: () => service.stop(),
-};
-
-Comlink.expose(exposed);

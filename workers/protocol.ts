@@ -1,27 +1,69 @@
 /**
  * The market worker's interface as the main thread sees it (through Comlink), and the batch
- * shapes it delivers. Wire messages are contract/realtime.ts; this file is the worker ↔ page
- * boundary only. No DOM, no React.
+ * shapes it delivers. Wire messages to and from the server are contract/realtime.ts (protocol
+ * v2); this file is the worker ↔ page boundary only. No DOM, no React.
+ *
+ * Units: prices integer TWD minor units, volumes shares (depth: lots), times epoch ms. Times
+ * named `…At` are the WORKER's wall clock (when data reached it); `ts` fields are market time.
+ *
+ * ## Connection states (`ConnState`)
+ * - `stopped`: before `start()` / after `stop()`.
+ * - `connecting`: first socket attempt after `start()`.
+ * - `live`: the socket is open; every wanted stream is (re)subscribed; data flows.
+ * - `reconnecting`: the socket closed, errored or missed heartbeats for `heartbeatTimeoutMs`;
+ *   a reconnect is scheduled with exponential backoff + jitter (`attempt`, `nextRetryAt`) and
+ *   the REST snapshots are being polled every `pollMs`.
+ * - `polling`: still no socket, but the last REST poll succeeded: quotes (all wanted symbols),
+ *   depth, trades and candles (`since` = last bar held) of the first few wanted streams keep
+ *   updating at `pollMs`.
+ * - `stale`: no market data (socket message incl. heartbeats, or successful poll) for longer
+ *   than `staleAfterMs` while visible: e.g. the server is unreachable. Reconnecting and polling
+ *   go on; the first data leaves `stale` (to `live` with a socket, else `polling`).
+ *   `lastDataAt` says how old the data on screen is.
+ * - `backgrounded`: the page is hidden (`setVisibility(false)`). Nothing is delivered to the page
+ *   (the worker keeps conflating the latest value per stream). For `backgroundGraceMs` the
+ *   connection is left as it was (socket kept, reconnect/polling continue) so a quick app
+ *   switch returns to a warm socket; after that the socket is closed and polling stops.
+ *   `setVisibility(true)` resyncs at once: with an open socket every wanted stream is
+ *   re-`sub`scribed for fresh snapshots (`live`); otherwise the backoff is reset, the socket
+ *   reopened immediately and one poll made right away (`reconnecting`). Time spent hidden does
+ *   not count towards `stale`.
+ *
+ * ## Candles after an outage
+ * Every resync (reconnect, sequence gap, return from background) asks the server for a fresh
+ * snapshot (the latest ≤ 300 bars). If that snapshot starts after the last bar the worker holds
+ * (the outage was longer than the snapshot window), the worker first fetches `market/candles`
+ * with `since` = that last bar and merges. Either way the first update delivered for the stream
+ * after the resync is `snapshot: true` carrying every bar the worker holds (≤ MAX_HELD_BARS):
+ * see `CandleUpdate`.
  */
-import type { Candle, CandlePeriod, ClockState, Depth, Quote } from '../contract/market';
+import type { Candle, CandlePeriod, ClockState, Depth, Quote, Trade } from '../contract/market';
 import type { Channel } from '../contract/realtime';
 
 export { HEARTBEAT_MS, streamId } from '../contract/constants';
 
-/**
- * Connection state machine (after bluesky's events agent):
- * connecting → live ⇄ reconnecting → polling → live. `stopped` before start / after stop.
- */
-export type ConnState = 'stopped' | 'connecting' | 'live' | 'reconnecting' | 'polling';
+/** Prints kept per symbol, by the worker and by the page's tape. */
+export const TAPE_MAX = 100;
+
+/** Connection state machine (see the module comment for each state's meaning). */
+export type ConnState =
+  'stopped' | 'connecting' | 'live' | 'reconnecting' | 'polling' | 'stale' | 'backgrounded';
 
 /** What a subscription asks for: symbols, and the period for candles. */
 export interface StreamParams {
   symbols: string[];
-  /** Candles only. */
+  /** Candles only (default `1m`). */
   period?: CandlePeriod;
 }
 
-/** One candle stream's change: a snapshot replaces the session so far; otherwise changed bars. */
+/**
+ * One candle stream's change, bars oldest first.
+ * - `snapshot: true`: from `items[0].ts` on, the bars are exactly `items`: replace every bar you
+ *   hold at or after that time, keep the older ones (history loaded through REST `before`).
+ *   Sent first on a subscription and after every resync (the chart reloads its bars).
+ * - `snapshot: false`: these bars changed or are new (usually the last one or two): upsert by ts.
+ * `applyCandleUpdate` (workers/conflate.ts) implements both.
+ */
 export interface CandleUpdate {
   symbol: string;
   period: CandlePeriod;
@@ -29,14 +71,62 @@ export interface CandleUpdate {
   items: Candle[];
 }
 
-export type QuoteBatch = { channel: 'quotes'; items: Quote[] };
-export type DepthBatch = { channel: 'depth'; items: Depth[] };
-export type CandleBatch = { channel: 'candles'; items: CandleUpdate[] };
-export type StreamBatch = QuoteBatch | DepthBatch | CandleBatch;
+/**
+ * One symbol's new prints, oldest first. `snapshot: true` replaces the tape (last ≤ TAPE_MAX
+ * prints the worker holds); otherwise append `items` and keep the last TAPE_MAX.
+ */
+export interface TradeUpdate {
+  symbol: string;
+  snapshot: boolean;
+  items: Trade[];
+}
+
+/**
+ * Batches as the page sees them (worker-bridge decodes the wire form). `receivedAt[i]` is the
+ * worker wall clock (epoch ms) at which the data of `items[i]` reached the worker (socket
+ * message or poll): per-stream receipt time.
+ */
+export type QuoteBatch = { channel: 'quotes'; items: Quote[]; receivedAt: number[] };
+export type DepthBatch = { channel: 'depth'; items: Depth[]; receivedAt: number[] };
+export type CandleBatch = { channel: 'candles'; items: CandleUpdate[]; receivedAt: number[] };
+export type TradeBatch = { channel: 'trades'; items: TradeUpdate[]; receivedAt: number[] };
+export type StreamBatch = QuoteBatch | DepthBatch | CandleBatch | TradeBatch;
 export type BatchOf<C extends Channel> = Extract<StreamBatch, { channel: C }>;
 
+/**
+ * Depth books packed for transfer: `symbols[k]` is book k; `data` holds, per book in order:
+ * `ts, bidsLen, asksLen`, then `bidsLen` × `(priceMinor, volumeLots)`, then the asks likewise.
+ */
+export interface PackedDepths {
+  symbols: string[];
+  data: Float64Array;
+}
+
+/**
+ * A candle snapshot packed for transfer: `columns` holds 7 columns of n values each, in the
+ * order ts, openMinor, highMinor, lowMinor, closeMinor, volumeShares, turnoverMinor (NaN for
+ * null). All values are integers (< 2^53), so float64 holds them exactly.
+ */
+export interface PackedCandleUpdate {
+  symbol: string;
+  period: CandlePeriod;
+  snapshot: true;
+  columns: Float64Array;
+}
+
+/**
+ * Batches as they cross the boundary: depth books and candle snapshots as typed arrays whose
+ * buffers are transferred (`Comlink.transfer`), quotes, candle deltas and trades as plain
+ * objects. `decodeBatch` (workers/transfer.ts) turns a WireBatch into a StreamBatch.
+ */
+export type WireBatch =
+  | QuoteBatch
+  | { channel: 'depth'; packed: PackedDepths; receivedAt: number[] }
+  | { channel: 'candles'; items: (CandleUpdate | PackedCandleUpdate)[]; receivedAt: number[] }
+  | TradeBatch;
+
 /** Main-thread callbacks, passed as one `Comlink.proxy({...})`. */
-export interface StreamCallbacks<B = StreamBatch> {
+export interface StreamCallbacks<B = WireBatch> {
   next(batch: B): void | Promise<void>;
   error?(msg: string): void | Promise<void>;
   complete?(): void | Promise<void>;
@@ -47,8 +137,19 @@ export interface StatusSnapshot {
   state: ConnState;
   /** Market clock from the last heartbeat (null until one arrived). */
   clock: ClockState | null;
-  /** Reconnect attempts since the socket was last live. */
+  /** Reconnect attempts since the socket was last open (0 while live). */
   attempt: number;
+  /** Worker wall clock (epoch ms) when the next reconnect attempt is due; null if none is scheduled. */
+  nextRetryAt: number | null;
+  /**
+   * Worker wall clock (epoch ms) of the last market data: any socket message (heartbeats
+   * included: they confirm the data held is current) or successful REST poll; null if none yet.
+   * Exact whenever `state` changes (so in `stale`); while live it is refreshed in the status at
+   * least with every heartbeat.
+   */
+  lastDataAt: number | null;
+  /** What the page last told `setVisibility`. */
+  visible: boolean;
   /** Last `error` message the server sent, if any. */
   lastError: string | null;
 }
@@ -63,9 +164,9 @@ export interface StreamHandle {
 export interface MarketConfig {
   /** ws://host/ws */
   wsUrl: string;
-  /** http://host/api/vue/ (for the polling fallback). */
+  /** http://host/api/vue/ (for the polling fallback and candle backfill). */
   restBase: string;
-  /** Flush interval for batches to the main thread (default 16 ms). */
+  /** Flush interval for batches to the main thread (default 16 ms: one per frame at 60 Hz). */
   flushMs?: number;
   /** Polling interval while the socket is down (default 2000 ms). */
   pollMs?: number;
@@ -76,16 +177,36 @@ export interface MarketConfig {
   /** Reconnect backoff base and cap (defaults 500 ms / 10 s). */
   backoffBaseMs?: number;
   backoffMaxMs?: number;
+  /**
+   * No data for this long while visible → `stale` (default max(2 × HEARTBEAT_MS, 2 × pollMs):
+   * two missed confirmations from whichever source should be talking: a live socket heartbeats
+   * every HEARTBEAT_MS even in a quiet market, polling answers every pollMs).
+   */
+  staleAfterMs?: number;
+  /** Hidden for this long → close the socket and stop polling (default 30 s). */
+  backgroundGraceMs?: number;
 }
 
 /** What `Comlink.expose` publishes from workers/market.worker.ts. */
 export interface MarketWorkerApi {
   /** Opens the socket (idempotent; a second call with a new config reconnects). */
   start(config: MarketConfig): void;
-  /** Subscribes callbacks to conflated batches of one channel for the given symbols. */
+  /**
+   * Subscribes callbacks to conflated batches of one channel for the given symbols: at most one
+   * batch per `flushMs`, the latest value per stream, never a growing queue (while the page has
+   * not finished the previous `next`, newer values are merged into one held batch).
+   */
   subscribe(channel: Channel, params: StreamParams, callbacks: StreamCallbacks): StreamHandle;
   /** Connection state and clock; the current snapshot is delivered at once. */
   watchStatus(callbacks: StreamCallbacks<StatusSnapshot>): StreamHandle;
+  /**
+   * Page visibility (worker-bridge calls it on `visibilitychange`, `pagehide` and `pageshow`).
+   * `false`: stop delivering batches; after `backgroundGraceMs` close the socket and stop
+   * polling. `true` after `false`: resync at once (see the module comment). `resync: true`
+   * forces that resync even if the worker believed the page visible (a page restored from the
+   * bfcache, `pageshow` with `persisted`).
+   */
+  setVisibility(visible: boolean, resync?: boolean): void;
   /** Closes the socket and stops every timer (subscriptions stay registered). */
   stop(): void;
 }

@@ -1,18 +1,30 @@
 /**
- * React hooks over the market stream. Each hook subscribes through the worker bridge and turns
- * every batch into exactly one Redux action (auto-batched per animation frame).
+ * React hooks over the market stream. Quote and depth hooks subscribe through the worker bridge
+ * and turn every batch into exactly one low-priority Redux action (auto-batched per animation
+ * frame). The trades tape stays outside Redux: `useTrades` reads a per-symbol store through
+ * `useSyncExternalStore`, so only the component showing the tape re-renders.
  */
-import { useEffect, useMemo } from 'react';
+import { useCallback, useEffect, useMemo, useSyncExternalStore } from 'react';
 import { useDispatch, useSelector } from 'react-redux';
 import type { Subscription } from 'rxjs';
-import type { Depth, Quote } from '../../contract/market';
-import { connChanged, depthReceived, quotesReceived, type MarketRootState } from './quotes-slice';
+import type { Depth, Quote, Trade } from '../../contract/market';
+import { TAPE_MAX } from '../../workers/protocol';
+import { applyTradeUpdate } from '../../workers/conflate';
+import {
+  connChanged,
+  depthReceived,
+  quoteBatchReceived,
+  quotesReceived,
+  type MarketRootState,
+} from './quotes-slice';
 import {
   makeSelectRowView,
   selectClock,
   selectConn,
   selectDepth,
   selectQuote,
+  selectQuoteReceivedAt,
+  type ConnView,
   type RowView,
 } from './selectors';
 import { marketStatus$, marketStream } from './worker-bridge';
@@ -27,14 +39,14 @@ function symbolsKey(symbols: readonly string[]): string {
   return Array.from(new Set(symbols)).sort().join(',');
 }
 
-/** Keeps the given symbols' quotes live in the store while mounted. */
+/** Keeps the given symbols' quotes live in the store while mounted (one dispatch per batch). */
 export function useQuoteStream(symbols: readonly string[]): void {
   const dispatch = useDispatch();
   const key = symbolsKey(symbols);
   useEffect(() => {
     if (!key) return;
     const sub: Subscription = marketStream('quotes', { symbols: key.split(',') }).subscribe((batch) => {
-      dispatch(quotesReceived(batch.items));
+      dispatch(quoteBatchReceived({ items: batch.items, receivedAt: batch.receivedAt }));
     });
     return () => {
       setTimeout(() => sub.unsubscribe(), HANDOVER_MS);
@@ -54,12 +66,12 @@ export function useDepthStream(symbol: string | null): void {
   }, [symbol, dispatch]);
 }
 
-/** Mirrors the worker's connection state and clock into the store (mount once at the root). */
+/** Mirrors the worker's connection state, clock and lastDataAt into the store (mount once at the root). */
 export function useMarketStatusBridge(): void {
   const dispatch = useDispatch();
   useEffect(() => {
     const sub = marketStatus$().subscribe((s) => {
-      dispatch(connChanged({ conn: s.state, attempt: s.attempt, clock: s.clock }));
+      dispatch(connChanged({ conn: s.state, attempt: s.attempt, clock: s.clock, lastDataAt: s.lastDataAt }));
     });
     return () => sub.unsubscribe();
   }, [dispatch]);
@@ -67,6 +79,11 @@ export function useMarketStatusBridge(): void {
 
 export function useQuote(symbol: string): Quote | undefined {
   return useSelector((s: MarketRootState) => selectQuote(s, symbol));
+}
+
+/** Worker wall clock (epoch ms) at which the symbol's last streamed quote arrived. */
+export function useQuoteReceivedAt(symbol: string): number | undefined {
+  return useSelector((s: MarketRootState) => selectQuoteReceivedAt(s, symbol));
 }
 
 export function useDepth(symbol: string): Depth | undefined {
@@ -79,7 +96,11 @@ export function useRowView(symbol: string): RowView | undefined {
   return useSelector((s: MarketRootState) => select(s, symbol));
 }
 
-export function useConn() {
+/**
+ * Connection state for the badge: `{ state, attempt, lastDataAt }` (ConnState; reconnect
+ * attempts; worker epoch ms of the last data, null before any). Same object until a field changes.
+ */
+export function useConn(): ConnView {
   return useSelector(selectConn);
 }
 
@@ -93,4 +114,75 @@ export function useSeedQuotes(quotes: readonly Quote[] | undefined): void {
   useEffect(() => {
     if (quotes && quotes.length) dispatch(quotesReceived([...quotes]));
   }, [quotes, dispatch]);
+}
+
+// ---- trades tape (outside Redux) ----
+
+const NO_TRADES: readonly Trade[] = Object.freeze([]);
+
+interface TapeEntry {
+  /** Oldest first, ≤ TAPE_MAX; replaced (never mutated) on each batch. */
+  tape: readonly Trade[];
+  listeners: Set<() => void>;
+  sub: Subscription | null;
+  teardown: ReturnType<typeof setTimeout> | null;
+}
+
+const tapes = new Map<string, TapeEntry>();
+
+/**
+ * The per-symbol tape store behind `useTrades`: one worker subscription per symbol however many
+ * components show it, dropped HANDOVER_MS after the last one leaves (a remount keeps it).
+ */
+export const tradeTapes = {
+  subscribe(symbol: string, listener: () => void): () => void {
+    let entry = tapes.get(symbol);
+    if (!entry) {
+      entry = { tape: NO_TRADES, listeners: new Set(), sub: null, teardown: null };
+      tapes.set(symbol, entry);
+    }
+    const e = entry;
+    if (e.teardown !== null) clearTimeout(e.teardown);
+    e.teardown = null;
+    e.listeners.add(listener);
+    e.sub ??= marketStream('trades', { symbols: [symbol] }).subscribe((batch) => {
+      let changed = false;
+      for (const u of batch.items) {
+        if (u.symbol !== symbol) continue;
+        e.tape = applyTradeUpdate(e.tape, u, TAPE_MAX);
+        changed = true;
+      }
+      if (changed) for (const l of e.listeners) l();
+    });
+    let done = false;
+    return () => {
+      if (done) return;
+      done = true;
+      e.listeners.delete(listener);
+      if (e.listeners.size > 0 || e.teardown !== null) return;
+      e.teardown = setTimeout(() => {
+        e.teardown = null;
+        if (e.listeners.size > 0) return;
+        e.sub?.unsubscribe();
+        e.sub = null;
+        if (tapes.get(symbol) === e) tapes.delete(symbol);
+      }, HANDOVER_MS);
+    };
+  },
+  get(symbol: string): readonly Trade[] {
+    return tapes.get(symbol)?.tape ?? NO_TRADES;
+  },
+};
+
+/**
+ * The symbol's recent prints, oldest first (≤ TAPE_MAX), live while mounted; an empty array
+ * before the first batch or for a null symbol. Re-renders at most once per worker batch.
+ */
+export function useTrades(symbol: string | null): readonly Trade[] {
+  const subscribe = useCallback(
+    (onChange: () => void) => (symbol ? tradeTapes.subscribe(symbol, onChange) : () => undefined),
+    [symbol],
+  );
+  const get = useCallback(() => (symbol ? tradeTapes.get(symbol) : NO_TRADES), [symbol]);
+  return useSyncExternalStore(subscribe, get, get);
 }

@@ -6,14 +6,35 @@
  */
 import { createSelector } from '@reduxjs/toolkit';
 import type { Depth, Quote } from '../../contract/market';
+import type { ConnState } from '../../workers/protocol';
 import type { MarketRootState } from './quotes-slice';
 
 export const selectQuote = (s: MarketRootState, symbol: string): Quote | undefined =>
   s.quotes.entities[symbol];
+/** Worker wall clock (epoch ms) of the symbol's last streamed quote, if any. */
+export const selectQuoteReceivedAt = (s: MarketRootState, symbol: string): number | undefined =>
+  s.quotes.receivedAt[symbol];
 export const selectDepth = (s: MarketRootState, symbol: string): Depth | undefined =>
   s.depth.entities[symbol];
-export const selectConn = (s: MarketRootState) => s.marketStatus.conn;
+export const selectConnState = (s: MarketRootState): ConnState => s.marketStatus.conn;
 export const selectClock = (s: MarketRootState) => s.marketStatus.clock;
+
+/** What the connection badge needs; `lastDataAt` is epoch ms (worker clock), null before any data. */
+export interface ConnView {
+  state: ConnState;
+  attempt: number;
+  lastDataAt: number | null;
+}
+
+/** Memoized: the same object until one of its fields changes. */
+export const selectConn = createSelector(
+  [
+    (s: MarketRootState) => s.marketStatus.conn,
+    (s: MarketRootState) => s.marketStatus.attempt,
+    (s: MarketRootState) => s.marketStatus.lastDataAt,
+  ],
+  (state, attempt, lastDataAt): ConnView => ({ state, attempt, lastDataAt }),
+);
 
 export interface RowView {
   symbol: string;

@@ -1,270 +1,349 @@
 /**
- * The market worker's stream logic (workers/market-service.ts) against a mocked socket:
- * conflation, sequence gaps, refcounted unsubscribe with proxy release, polling fallback,
- * heartbeat timeout. Runs in Node (no DOM).
+ * The market worker's service (workers/market-service.ts) against a mocked socket, protocol v2,
+ * on fake timers: conflation, frames of one message or an array, sequence gaps, refcounted
+ * unsubscribe with proxy release, reconnect backoff with jitter, polling fallback and back to
+ * live, heartbeat timeout, `stale` after silence. Runs in Node (no DOM).
+ * Depth/trades/candles: client-worker-streams.test.ts; visibility: client-worker-background.test.ts;
+ * real Comlink: client-worker-comlink.test.ts.
  */
-import { Server, WebSocket as MockWebSocket, type Client } from 'mock-socket';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Quote } from '../../contract/market';
-import type { ClientMessage } from '../../contract/realtime';
+import type { StatusSnapshot } from '../../workers/protocol';
 import {
-  createMarketService,
-  type FetchLike,
-  type MarketService,
-  type WebSocketCtor,
-} from '../../workers/market-service';
-import type { StatusSnapshot, StreamBatch } from '../../workers/protocol';
-
-let port = 41_000;
-
-/** vi.waitFor with a short poll interval: the mock socket delivers within milliseconds. */
-const waitFor = <T>(fn: () => T, opts: { timeout?: number } = {}) =>
-  vi.waitFor(fn, { timeout: opts.timeout ?? 2000, interval: 5 });
-
-function quote(symbol: string, lastMinor: number, ts = 1): Quote {
-  return {
-    symbol,
-    name: symbol,
-    kind: 'stock',
-    lastMinor,
-    openMinor: 100_000,
-    highMinor: 101_000,
-    lowMinor: 99_000,
-    prevCloseMinor: 100_000,
-    limitUpMinor: 110_000,
-    limitDownMinor: 90_000,
-    bidMinor: lastMinor - 100,
-    askMinor: lastMinor,
-    volumeShares: 1000,
-    turnoverMinor: lastMinor * 1000,
-    ts,
-    replayDate: '2024-05-16',
-    phase: 'open',
-  };
-}
-
-interface Harness {
-  url: string;
-  server: Server;
-  received: ClientMessage[];
-  sockets: Client[];
-  svc: MarketService;
-  fetchMock: ReturnType<typeof vi.fn>;
-  release: ReturnType<typeof vi.fn>;
-  statuses: StatusSnapshot[];
-}
-
-function sendQuote(sock: Client, kind: 'snapshot' | 'delta', seq: number, q: Quote): void {
-  sock.send(JSON.stringify({ type: 'quote', kind, symbol: q.symbol, seq, data: q }));
-}
-
-function setup(opts: { heartbeatTimeoutMs?: number } = {}): Harness {
-  const url = `ws://localhost:${port++}/ws`;
-  const server = new Server(url);
-  const received: ClientMessage[] = [];
-  const sockets: Client[] = [];
-  server.on('connection', (socket) => {
-    sockets.push(socket);
-    socket.on('message', (data) => received.push(JSON.parse(String(data)) as ClientMessage));
-  });
-  const fetchMock = vi.fn<FetchLike>(async (_url, init) => {
-    const body = JSON.parse(init.body) as { symbols: string[] };
-    return {
-      ok: true,
-      json: async () => ({
-        status: 1,
-        msg: 'ok',
-        data: { items: body.symbols.map((s) => quote(s, 55_500)) },
-      }),
-    };
-  });
-  const release = vi.fn();
-  const svc = createMarketService({
-    WebSocket: MockWebSocket as unknown as WebSocketCtor,
-    fetch: fetchMock,
-    random: () => 0,
-    release,
-  });
-  const statuses: StatusSnapshot[] = [];
-  svc.watchStatus({ next: (s) => void statuses.push(s) });
-  svc.start({
-    wsUrl: url,
-    restBase: 'http://localhost/api/vue/',
-    flushMs: 16,
-    pollMs: 40,
-    heartbeatTimeoutMs: opts.heartbeatTimeoutMs ?? 60_000,
-    pingMs: 60_000,
-    backoffBaseMs: 30,
-    backoffMaxMs: 60,
-  });
-  return { url, server, received, sockets, svc, fetchMock, release, statuses };
-}
-
-const subsFor = (h: Harness, op: 'sub' | 'unsub', symbol: string) =>
-  h.received.filter((m) => m.op === op && 'symbols' in m && m.symbols.includes(symbol));
+  barSeries,
+  cmsg,
+  createHarness,
+  goLive,
+  last,
+  qmsg,
+  quote,
+  quotesOf,
+  trade,
+  useHarnessTimers,
+  type Harness,
+} from './client-worker-harness';
 
 let h: Harness;
 
-beforeEach(() => {
-  h = setup();
-});
-afterEach(() => {
-  h.svc.stop();
-  h.server.stop();
-});
+useHarnessTimers();
 
-async function live(hh: Harness): Promise<Client> {
-  await waitFor(() => expect(hh.svc.stats().state).toBe('live'));
-  await waitFor(() => expect(hh.sockets.length).toBeGreaterThan(0));
-  return hh.sockets[hh.sockets.length - 1]!;
-}
+describe('market worker service: streams', () => {
+  it('subscribes, then conflates a burst to the latest value per symbol; only subscribed symbols travel', async () => {
+    h = createHarness();
+    await goLive(h);
+    const { batches } = h.collect('quotes', { symbols: ['2330', '2317'] });
+    await h.advance(4); // mock-socket delivers client messages after 4 ms
+    expect(h.subs('sub', 'quotes', '2330')).toEqual([
+      { op: 'sub', channel: 'quotes', symbols: ['2330', '2317'] },
+    ]);
 
-describe('market worker service', () => {
-  it('subscribes, then conflates a burst to the latest value per symbol', async () => {
-    const sock = await live(h);
-    const batches: StreamBatch[] = [];
-    h.svc.subscribe('quotes', { symbols: ['2330', '2317'] }, { next: (b) => void batches.push(b) });
-    await waitFor(() => expect(subsFor(h, 'sub', '2330')).toHaveLength(1));
-    expect(subsFor(h, 'sub', '2330')[0]).toEqual({ op: 'sub', channel: 'quotes', symbols: ['2330', '2317'] });
+    // One frame may carry an array of messages (v2), or one message.
+    h.frame([qmsg('snapshot', 1, quote('2330', 100_000)), qmsg('snapshot', 1, quote('2317', 20_000))]);
+    h.frame(qmsg('snapshot', 1, quote('1101', 4_000))); // not subscribed: never delivered
+    for (let i = 2; i <= 200; i += 2)
+      h.frame([
+        qmsg('delta', i, quote('2330', 100_000 + i * 50)),
+        qmsg('delta', i + 1, quote('2330', 100_000 + (i + 1) * 50)),
+      ]);
+    await h.advance(20);
 
-    sendQuote(sock, 'snapshot', 1, quote('2330', 100_000));
-    sendQuote(sock, 'snapshot', 1, quote('2317', 20_000));
-    for (let i = 2; i <= 200; i++) sendQuote(sock, 'delta', i, quote('2330', 100_000 + i * 50));
+    const q2330 = quotesOf(batches).filter((q) => q.symbol === '2330');
+    expect(last(q2330)?.lastMinor).toBe(100_000 + 201 * 50);
+    // Everything arrived within one flush: one batch, one value per symbol.
+    expect(batches).toHaveLength(1);
+    expect(batches[0]!.items.map((q) => q.symbol).sort()).toEqual(['2317', '2330']);
+    expect(batches[0]!.receivedAt).toEqual([Date.now() - 20, Date.now() - 20]);
+    expect(quotesOf(batches).some((q) => q.symbol === '1101')).toBe(false);
 
-    await waitFor(() => {
-      const last = batches.flatMap((b) => b.items as Quote[]).filter((q) => q.symbol === '2330');
-      expect(last[last.length - 1]?.lastMinor).toBe(100_000 + 200 * 50);
-    });
-    // Far fewer batches than messages, and never two values of one symbol in one batch.
-    expect(batches.length).toBeLessThan(50);
-    for (const b of batches) {
-      const syms = (b.items as Quote[]).map((q) => q.symbol);
-      expect(new Set(syms).size).toBe(syms.length);
+    // Then at most one batch per flush interval.
+    for (let i = 202; i < 262; i++) {
+      h.frame(qmsg('delta', i, quote('2330', 100_000 + i * 50)));
+      await h.advance(2);
     }
-    expect(batches.flatMap((b) => b.items as Quote[]).some((q) => q.symbol === '2317')).toBe(true);
+    await h.advance(20);
+    expect(batches.length).toBeLessThanOrEqual(1 + Math.ceil(140 / 16) + 1);
+    expect(last(quotesOf(batches))?.lastMinor).toBe(100_000 + 261 * 50);
   });
 
-  it('re-subscribes for a fresh snapshot on a sequence gap and drops the out-of-order delta', async () => {
-    const sock = await live(h);
-    const seen: number[] = [];
-    h.svc.subscribe(
-      'quotes',
-      { symbols: ['2330'] },
-      {
-        next: (b) => {
-          for (const q of b.items as Quote[]) seen.push(q.lastMinor);
-        },
-      },
-    );
-    await waitFor(() => expect(subsFor(h, 'sub', '2330')).toHaveLength(1));
-    sendQuote(sock, 'snapshot', 10, quote('2330', 100_000));
-    await waitFor(() => expect(seen).toContain(100_000));
-    sendQuote(sock, 'delta', 11, quote('2330', 100_500));
-    await waitFor(() => expect(seen).toContain(100_500));
-    sendQuote(sock, 'delta', 13, quote('2330', 999_900)); // 12 was lost
-    await waitFor(() => expect(subsFor(h, 'sub', '2330')).toHaveLength(2));
+  it('re-subscribes for a fresh snapshot on a sequence gap and drops deltas until it arrives', async () => {
+    h = createHarness();
+    await goLive(h);
+    const { batches } = h.collect('quotes', { symbols: ['2330'] });
+    await h.advance(1);
+    const seen = () => quotesOf(batches).map((q) => q.lastMinor);
+    h.frame(qmsg('snapshot', 10, quote('2330', 100_000)));
+    h.frame(qmsg('delta', 11, quote('2330', 100_500)));
+    await h.advance(20);
+    expect(seen()).toEqual([100_500]);
+    h.frame(qmsg('delta', 13, quote('2330', 999_900))); // 12 was lost
+    await h.advance(4);
+    expect(h.subs('sub', 'quotes', '2330')).toHaveLength(2);
     expect(h.svc.stats().gaps).toBe(1);
-    // Further deltas before the snapshot are not applied either.
-    sendQuote(sock, 'delta', 14, quote('2330', 888_800));
-    sendQuote(sock, 'snapshot', 15, quote('2330', 101_000));
-    sendQuote(sock, 'delta', 16, quote('2330', 101_500));
-    await waitFor(() => expect(seen).toContain(101_500));
-    expect(seen).not.toContain(999_900);
-    expect(seen).not.toContain(888_800);
-    // Only one re-sub for the one gap.
-    expect(subsFor(h, 'sub', '2330')).toHaveLength(2);
+    h.frame(qmsg('delta', 14, quote('2330', 888_800))); // not applicable either
+    h.frame(qmsg('delta', 11, quote('2330', 777_700))); // stale duplicate
+    h.frame(qmsg('snapshot', 15, quote('2330', 101_000)));
+    h.frame(qmsg('delta', 16, quote('2330', 101_500)));
+    await h.advance(20);
+    expect(seen()).toEqual([100_500, 101_500]);
+    expect(h.subs('sub', 'quotes', '2330')).toHaveLength(2); // one re-sub for the one gap
   });
 
   it('unsubscribe sends unsub only when the last subscriber leaves, and releases the callbacks', async () => {
-    const sock = await live(h);
-    const a: StreamBatch[] = [];
-    const b: StreamBatch[] = [];
-    const cbA = { next: (x: StreamBatch) => void a.push(x) };
-    const cbB = { next: (x: StreamBatch) => void b.push(x) };
+    h = createHarness();
+    await goLive(h);
+    const a: Quote[] = [];
+    const b: Quote[] = [];
+    const cbA = { next: (x: any) => void a.push(...x.items) };
+    const cbB = { next: (x: any) => void b.push(...x.items) };
     const ha = h.svc.subscribe('quotes', { symbols: ['2330'] }, cbA);
-    await waitFor(() => expect(subsFor(h, 'sub', '2330')).toHaveLength(1));
-    sendQuote(sock, 'snapshot', 1, quote('2330', 100_000));
-    await waitFor(() => expect(a.length).toBe(1));
+    h.frame(qmsg('snapshot', 1, quote('2330', 100_000)));
+    await h.advance(20);
+    expect(a).toHaveLength(1);
 
     // A second subscriber to a live stream gets the latest value at once, without a new `sub`.
     const hb = h.svc.subscribe('quotes', { symbols: ['2330'] }, cbB);
-    await waitFor(() => expect(b.length).toBe(1));
-    expect(subsFor(h, 'sub', '2330')).toHaveLength(1);
+    await h.advance(1);
+    expect(b.map((q) => q.lastMinor)).toEqual([100_000]);
+    expect(h.subs('sub', 'quotes', '2330')).toHaveLength(1);
+    expect(h.svc.stats()).toMatchObject({ subscribers: 2, wanted: 1 });
 
     ha.unsubscribe();
+    ha.unsubscribe(); // idempotent
     expect(h.release).toHaveBeenCalledTimes(0); // released after complete() settles
-    await waitFor(() => expect(h.release).toHaveBeenCalledWith(cbA));
-    await new Promise((r) => setTimeout(r, 30));
-    expect(subsFor(h, 'unsub', '2330')).toHaveLength(0);
+    await h.advance(1);
+    expect(h.release).toHaveBeenCalledTimes(1);
+    expect(h.release).toHaveBeenCalledWith(cbA);
+    expect(h.subs('unsub', 'quotes', '2330')).toHaveLength(0);
 
-    sendQuote(sock, 'delta', 2, quote('2330', 100_500));
-    await waitFor(() => expect(b.length).toBe(2));
-    expect(a.length).toBe(1); // A no longer receives
+    h.frame(qmsg('delta', 2, quote('2330', 100_500)));
+    await h.advance(20);
+    expect(b).toHaveLength(2);
+    expect(a).toHaveLength(1); // A no longer receives
 
     hb.unsubscribe();
-    await waitFor(() => expect(subsFor(h, 'unsub', '2330')).toHaveLength(1));
-    expect(subsFor(h, 'unsub', '2330')[0]).toEqual({ op: 'unsub', channel: 'quotes', symbols: ['2330'] });
-    await waitFor(() => expect(h.release).toHaveBeenCalledWith(cbB));
-    expect(h.svc.stats().wanted).toBe(0);
-  });
-
-  it('polls market/quotes while the socket is down, then goes live again and re-subscribes', async () => {
-    const sock = await live(h);
-    const seen: Quote[] = [];
-    h.svc.subscribe(
-      'quotes',
-      { symbols: ['2454'] },
-      { next: (b) => void seen.push(...(b.items as Quote[])) },
-    );
-    await waitFor(() => expect(subsFor(h, 'sub', '2454')).toHaveLength(1));
-
-    // The server goes away: no more sockets accepted until it is back.
-    h.server.close();
-    void sock;
-    await waitFor(() => expect(h.statuses.some((s) => s.state === 'reconnecting')).toBe(true));
-    await waitFor(() => expect(h.svc.stats().state).toBe('polling'));
-    const [url, init] = h.fetchMock.mock.calls[0]!;
-    expect(url).toBe('http://localhost/api/vue/market/quotes');
-    expect(JSON.parse(init.body)).toEqual({ symbols: ['2454'] });
-    await waitFor(() => expect(seen.some((q) => q.symbol === '2454' && q.lastMinor === 55_500)).toBe(true));
-
-    // Back up: the reconnect loop finds it, goes live, stops polling and re-subscribes.
-    const received2: ClientMessage[] = [];
-    const server2 = new Server(h.url);
-    server2.on('connection', (s) =>
-      s.on('message', (d) => received2.push(JSON.parse(String(d)) as ClientMessage)),
-    );
-    await waitFor(() => expect(h.svc.stats().state).toBe('live'), { timeout: 3000 });
-    await waitFor(() =>
-      expect(received2).toContainEqual({ op: 'sub', channel: 'quotes', symbols: ['2454'] }),
-    );
-    const polls = h.fetchMock.mock.calls.length;
-    await new Promise((r) => setTimeout(r, 120));
-    expect(h.fetchMock.mock.calls.length).toBe(polls);
-    server2.stop();
-  });
-
-  it('treats a silent socket as dead after the heartbeat timeout', async () => {
-    h.svc.stop();
-    h.server.stop();
-    h = setup({ heartbeatTimeoutMs: 80 });
-    await live(h);
-    await waitFor(() => expect(h.statuses.some((s) => s.state === 'reconnecting')).toBe(true), {
-      timeout: 2000,
-    });
-    // And it reconnects (the mock server is still up).
-    await waitFor(() => expect(h.svc.stats().connects).toBeGreaterThan(1), { timeout: 2000 });
+    await h.advance(4);
+    expect(h.subs('unsub', 'quotes', '2330')).toEqual([
+      { op: 'unsub', channel: 'quotes', symbols: ['2330'] },
+    ]);
+    expect(h.release).toHaveBeenCalledWith(cbB);
+    expect(h.svc.stats()).toMatchObject({ subscribers: 0, wanted: 0 });
+    // Messages of a stream nobody wants are dropped.
+    h.frame(qmsg('delta', 3, quote('2330', 101_000)));
+    await h.advance(20);
+    expect(b).toHaveLength(2);
   });
 
   it('passes the heartbeat clock to status watchers', async () => {
-    const sock = await live(h);
-    sock.send(
-      JSON.stringify({
-        type: 'hb',
-        ts: 1,
-        clock: { source: 'replay', mode: 'replay', phase: 'open', speed: 1, now: 5 },
-      }),
+    h = createHarness();
+    await goLive(h);
+    h.frame([
+      { type: 'hb', ts: 1, clock: { source: 'replay', mode: 'replay', phase: 'open', speed: 1, now: 5 } },
+    ]);
+    expect(last(h.statuses)?.clock?.mode).toBe('replay');
+    h.frame({ type: 'error', msg: 'badRequest' });
+    expect(last(h.statuses)?.lastError).toBe('badRequest');
+  });
+});
+
+describe('market worker service: connection', () => {
+  /** Delays of the reconnects the worker scheduled, measured at the moment it announced them. */
+  function scheduledDelays(h: Harness): number[] {
+    const out: number[] = [];
+    h.svc.watchStatus({
+      next: (s: StatusSnapshot) => {
+        if (s.nextRetryAt !== null) out.push(s.nextRetryAt - Date.now());
+      },
+    });
+    out.length = 0; // the snapshot delivered at once
+    return out;
+  }
+
+  it('reconnects with exponential backoff; jitter stays within [cap/2, cap]', async () => {
+    for (const [random, expected] of [
+      [() => 0, [50, 100, 200, 400, 800, 800, 800]],
+      [() => 0.999, [100, 200, 400, 800, 1599, 1599, 1599]],
+    ] as const) {
+      h = createHarness({ random });
+      await goLive(h);
+      const delays = scheduledDelays(h);
+      h.down();
+      for (let i = 0; i < 7; i++) {
+        const connects = h.svc.stats().connects;
+        const due = last(h.statuses)!.nextRetryAt!;
+        await h.advance(due - Date.now() - 1);
+        expect(h.svc.stats().connects).toBe(connects); // not a millisecond early
+        await h.advance(1);
+        expect(h.svc.stats().connects).toBe(connects + 1);
+        await h.advance(10); // the refused attempt fails and the next one is scheduled
+      }
+      expect(delays.slice(0, 7)).toEqual(expected);
+      expect(last(h.statuses)?.attempt).toBe(8);
+      h.stop();
+    }
+
+    h = createHarness({ random: Math.random });
+    await goLive(h);
+    const delays = scheduledDelays(h);
+    h.down();
+    for (let i = 0; i < 8; i++) await h.advance(1_700);
+    expect(delays.length).toBeGreaterThanOrEqual(6);
+    delays.forEach((d, n) => {
+      const cap = Math.min(1_600, 100 * 2 ** n);
+      expect(d).toBeGreaterThanOrEqual(cap / 2);
+      expect(d).toBeLessThanOrEqual(cap);
+    });
+  });
+
+  it('polls REST snapshots while down (quotes, depth, trades, candles since the last bar), then goes live and re-subscribes', async () => {
+    h = createHarness();
+    await goLive(h);
+    const bars = barSeries(10);
+    const quotes = h.collect('quotes', { symbols: ['2454'] });
+    const depth = h.collect('depth', { symbols: ['2454'] });
+    const tape = h.collect('trades', { symbols: ['2454'] });
+    const candles = h.collect('candles', { symbols: ['2454'], period: '1m' });
+    await h.advance(1);
+    h.frame([
+      cmsg('snapshot', 1, bars.slice(0, 8), '2454'),
+      { type: 'trades', kind: 'snapshot', symbol: '2454', seq: 1, data: [trade(1, 55_000)] },
+    ]);
+    await h.advance(20);
+
+    h.rest['market/quotes'] = (b: { symbols: string[] }) => ({
+      items: b.symbols.map((s) => quote(s, 55_500)),
+    });
+    h.rest['market/depth'] = (b: { symbol: string }) => ({
+      symbol: b.symbol,
+      ts: 5,
+      bids: [{ priceMinor: 55_400, volumeLots: 3 }],
+      asks: [{ priceMinor: 55_500, volumeLots: 4 }],
+    });
+    h.rest['market/trades'] = () => ({ symbol: '2454', items: [trade(1, 55_000), trade(2, 55_500, 'sell')] });
+    h.rest['market/candles'] = (b: { since?: number }) => ({
+      symbol: '2454',
+      period: '1m',
+      items: bars.filter((c) => c.ts >= (b.since ?? 0)),
+    });
+
+    h.down();
+    expect(last(h.statuses)?.state).toBe('reconnecting');
+    await h.advance(1);
+    expect(h.svc.stats().state).toBe('polling');
+    const calls = h.fetchMock.mock.calls.map(([url, init]) => [
+      url.replace(/.*vue\//, ''),
+      JSON.parse(init.body),
+    ]);
+    expect(calls).toEqual(
+      expect.arrayContaining([
+        ['market/quotes', { symbols: ['2454'] }],
+        ['market/depth', { symbol: '2454' }],
+        ['market/trades', { symbol: '2454', limit: 50 }],
+        ['market/candles', { symbol: '2454', period: '1m', since: bars[7]!.ts, limit: 2000 }],
+      ]),
     );
-    await waitFor(() => expect(h.statuses[h.statuses.length - 1]?.clock?.mode).toBe('replay'));
+    await h.advance(20);
+    expect(last(quotesOf(quotes.batches))?.lastMinor).toBe(55_500);
+    expect(last(depth.batches)?.items[0]?.bids).toEqual([{ priceMinor: 55_400, volumeLots: 3 }]);
+    expect(last(tape.batches)?.items[0]).toEqual({
+      symbol: '2454',
+      snapshot: true,
+      items: [trade(1, 55_000), trade(2, 55_500, 'sell')],
+    });
+    // Candles keep updating while polling: the bars since the last one held, as a delta.
+    expect(last(candles.batches)?.items[0]).toMatchObject({ snapshot: false, items: bars.slice(7) });
+
+    // Back up: the reconnect loop finds it, goes live, re-subscribes every stream, stops polling.
+    h.up();
+    const before = h.received.length;
+    for (let i = 0; i < 20 && h.svc.stats().state !== 'live'; i++) await h.advance(50);
+    expect(h.svc.stats().state).toBe('live');
+    expect(h.received.slice(before)).toEqual(
+      expect.arrayContaining([
+        { op: 'sub', channel: 'quotes', symbols: ['2454'] },
+        { op: 'sub', channel: 'depth', symbols: ['2454'] },
+        { op: 'sub', channel: 'trades', symbols: ['2454'] },
+        { op: 'sub', channel: 'candles', symbols: ['2454'], period: '1m' },
+      ]),
+    );
+    const polls = h.fetchMock.mock.calls.length;
+    await h.advance(5_000);
+    expect(h.fetchMock.mock.calls.length).toBe(polls);
+    expect(last(h.statuses)).toMatchObject({ state: 'live', attempt: 0, nextRetryAt: null });
+  });
+
+  it('treats a silent socket as dead after the heartbeat timeout; heartbeats keep it alive', async () => {
+    h = createHarness({ config: { heartbeatTimeoutMs: 80 } });
+    await goLive(h);
+    for (let i = 0; i < 10; i++) {
+      await h.advance(50);
+      h.frame({
+        type: 'hb',
+        ts: Date.now(),
+        clock: { source: 'replay', mode: 'replay', phase: 'open', speed: 1, now: 1 },
+      });
+    }
+    expect(h.svc.stats()).toMatchObject({ state: 'live', connects: 1 });
+    await h.advance(80);
+    expect(h.statuses.some((s) => s.state === 'reconnecting')).toBe(true);
+    // And it reconnects (the mock server is still up).
+    await h.advance(100);
+    expect(h.svc.stats()).toMatchObject({ state: 'live', connects: 2 });
+  });
+
+  it('goes stale after silence from socket and polling, with lastDataAt, and recovers on data', async () => {
+    h = createHarness({ config: { staleAfterMs: 3_000, pollMs: 1_000 } });
+    await goLive(h);
+    h.collect('quotes', { symbols: ['2330'] });
+    await h.advance(1);
+    h.frame(qmsg('snapshot', 1, quote('2330', 100_000)));
+    const dataAt = Date.now();
+    await h.advance(500);
+    h.restDown = true;
+    h.down(); // server unreachable: no socket, polls fail
+    await h.advance(2_490);
+    expect(h.svc.stats().state).toBe('reconnecting');
+    await h.advance(20);
+    expect(last(h.statuses)).toMatchObject({ state: 'stale', lastDataAt: dataAt });
+    expect(h.svc.stats().pollFailures).toBeGreaterThanOrEqual(2);
+
+    // REST answers again: the next poll leaves stale for polling.
+    h.rest['market/quotes'] = (b: { symbols: string[] }) => ({
+      items: b.symbols.map((s) => quote(s, 100_500)),
+    });
+    h.restDown = false;
+    await h.advance(1_000);
+    expect(last(h.statuses)?.state).toBe('polling');
+    expect(last(h.statuses)!.lastDataAt!).toBeGreaterThan(dataAt);
+  });
+
+  it('a live socket that goes quiet beyond staleAfterMs is stale until the next message', async () => {
+    h = createHarness({ config: { staleAfterMs: 1_000 } });
+    await goLive(h);
+    h.frame({
+      type: 'hb',
+      ts: 1,
+      clock: { source: 'replay', mode: 'replay', phase: 'open', speed: 1, now: 1 },
+    });
+    const at = Date.now();
+    await h.advance(999);
+    expect(h.svc.stats().state).toBe('live');
+    await h.advance(1);
+    expect(last(h.statuses)).toMatchObject({ state: 'stale', lastDataAt: at });
+    h.frame({
+      type: 'hb',
+      ts: 2,
+      clock: { source: 'replay', mode: 'replay', phase: 'open', speed: 1, now: 2 },
+    });
+    expect(last(h.statuses)).toMatchObject({ state: 'live', lastDataAt: Date.now() });
+  });
+
+  it('stop closes everything; start again reconnects', async () => {
+    h = createHarness();
+    await goLive(h);
+    h.svc.stop();
+    expect(last(h.statuses)?.state).toBe('stopped');
+    await h.advance(60_000);
+    expect(h.svc.stats().connects).toBe(1);
+    expect(h.fetchMock).not.toHaveBeenCalled();
   });
 });
