@@ -6,13 +6,13 @@
  * A mutation answered with a success key shows the translated success toast.
  */
 import type { BaseQueryFn } from '@reduxjs/toolkit/query';
-import { Toast } from 'antd-mobile';
 import i18next from 'i18next';
 import type { EndpointName } from '../../contract/api';
 import { API_BASE, REQUEST_TIMEOUT_MS } from '../../contract/constants';
 import { errorMessageKey, isSuccessKey } from '../lib/messages';
 import { loggedOut, type SessionRootState } from './session';
 import { scheduleUnauthorizedRedirect } from './unauthorized';
+import { showToast } from '../ui/toast';
 
 /** Error toast duration (product-spec §9). */
 export const ERROR_TOAST_MS = 2_000;
@@ -42,7 +42,7 @@ function isEnvelope(v: unknown): v is Envelope {
 }
 
 export function toastError(msg: string | null | undefined): void {
-  Toast.show({ content: i18next.t(errorMessageKey(msg)), duration: ERROR_TOAST_MS });
+  showToast({ content: i18next.t(errorMessageKey(msg)), duration: ERROR_TOAST_MS });
 }
 
 export const envelopeBaseQuery: BaseQueryFn<CallArgs, unknown, ApiError> = async (args, api) => {
@@ -100,7 +100,7 @@ export const envelopeBaseQuery: BaseQueryFn<CallArgs, unknown, ApiError> = async
   if (!res.ok) return fail({ kind: 'http', msg: env.msg || 'generic', httpStatus: res.status });
 
   if (api.type === 'mutation' && isSuccessKey(env.msg)) {
-    Toast.show({ icon: 'success', content: i18next.t(`success.${env.msg}`), duration: ERROR_TOAST_MS });
+    showToast({ icon: 'success', content: i18next.t(`success.${env.msg}`), duration: ERROR_TOAST_MS });
   }
   return { data: env.data };
 };

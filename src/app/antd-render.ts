@@ -1,20 +1,5 @@
 /**
- * antd-mobile 5 on React 19: its imperative APIs (Toast, Dialog) render nothing unless given a
- * createRoot-based render function (ARCHITECTURE.md "Known pitfalls"). Import once per entry.
+ * antd-mobile's React 19 render hook for an entry (src/ui/antd-render.ts): the member app loads
+ * it right after the first render, the operator console at start.
  */
-import { unstableSetRender } from 'antd-mobile';
-import { createRoot, type Root } from 'react-dom/client';
-
-type Container = (Element | DocumentFragment) & { __admRoot?: Root };
-
-unstableSetRender((node, container) => {
-  const c = container as Container;
-  c.__admRoot ??= createRoot(container);
-  const root = c.__admRoot;
-  root.render(node);
-  return async () => {
-    await new Promise((resolve) => setTimeout(resolve, 0));
-    root.unmount();
-    delete c.__admRoot;
-  };
-});
+import '../ui/antd-render';

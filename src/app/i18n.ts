@@ -1,11 +1,15 @@
 /**
  * i18next with `tw` (Traditional Chinese, default) and `en`. `?lang=` in the URL (before or
  * after the hash) overrides and is stored as `lang` (product-spec §9).
+ *
+ * Each language's strings (and antd-mobile's matching locale) are their own chunk, fetched by a
+ * small i18next backend when the language is first used: the first screen loads one language,
+ * never both. There is no fallback language to load as well: tests/unit/client-locales.test.ts
+ * keeps both files complete.
  */
-import i18next, { type i18n } from 'i18next';
+import i18next, { type BackendModule, type i18n, type ResourceKey } from 'i18next';
+import type { Locale as AntdLocale } from 'antd-mobile/es/locales/base';
 import { initReactI18next } from 'react-i18next';
-import en from '../../locales/en.json';
-import tw from '../../locales/tw.json';
 import type { Lang } from '../lib/format';
 import { applyDocumentLang, DEFAULT_LANG, LANGS } from '../lib/lang';
 import { readItem, STORAGE_KEYS, writeItem } from '../lib/storage';
@@ -24,6 +28,7 @@ export function langFromUrl(loc: { search: string; hash: string }): Lang | null 
   return null;
 }
 
+/** The language to start in: `?lang=` (then stored), else the stored `lang`, else tw. */
 export function detectLang(): Lang {
   const fromUrl = typeof location !== 'undefined' ? langFromUrl(location) : null;
   if (fromUrl) {
@@ -34,17 +39,81 @@ export function detectLang(): Lang {
   return isLang(stored) ? stored : DEFAULT_LANG;
 }
 
-export function setupI18n(lang: Lang = detectLang()): i18n {
-  if (!i18next.isInitialized) {
+interface LocaleChunk {
+  strings: ResourceKey;
+  antd: AntdLocale;
+}
+
+/** One dynamic import per language: its strings and antd-mobile's locale load together. */
+const LOADERS: Record<Lang, () => Promise<LocaleChunk>> = {
+  tw: () =>
+    Promise.all([import('../../locales/tw.json'), import('antd-mobile/es/locales/zh-TW')]).then(([s, a]) => ({
+      strings: s.default,
+      antd: a.default,
+    })),
+  en: () =>
+    Promise.all([import('../../locales/en.json'), import('antd-mobile/es/locales/en-US')]).then(([s, a]) => ({
+      strings: s.default,
+      antd: a.default,
+    })),
+};
+
+const antdLocales: Partial<Record<Lang, AntdLocale>> = {};
+
+/** antd-mobile's locale for a language once it is loaded (undefined: antd's built-in default). */
+export function antdLocaleOf(lang: string): AntdLocale | undefined {
+  return isLang(lang) ? antdLocales[lang] : undefined;
+}
+
+const lazyLocales: BackendModule = {
+  type: 'backend',
+  init: () => undefined,
+  read(language, _namespace, callback) {
+    if (!isLang(language)) {
+      callback(null, {});
+      return;
+    }
+    LOADERS[language]().then(
+      (chunk) => {
+        antdLocales[language] = chunk.antd;
+        callback(null, chunk.strings);
+      },
+      (err: unknown) => callback(err instanceof Error ? err : new Error(String(err)), null),
+    );
+  },
+};
+
+/**
+ * Initialises i18next once. Without `resources`, the language's chunk is fetched and the promise
+ * resolves when its strings are in (render after it). Tests pass `resources` to start
+ * synchronously with no fetch.
+ */
+export function setupI18n(
+  lang: Lang = detectLang(),
+  resources?: Partial<Record<Lang, ResourceKey>>,
+): Promise<i18n> {
+  applyDocumentLang(lang);
+  if (i18next.isInitialized) return Promise.resolve(i18next);
+  const common = {
+    lng: lang,
+    fallbackLng: false as const,
+    supportedLngs: [...LANGS],
+    interpolation: { escapeValue: false },
+    // The app renders after the strings are in and switches language only once the new ones
+    // are: nothing is ever waiting for strings, so no component needs to suspend for them.
+    react: { useSuspense: false },
+  };
+  if (resources) {
     void i18next.use(initReactI18next).init({
-      resources: { tw: { translation: tw }, en: { translation: en } },
-      lng: lang,
-      fallbackLng: DEFAULT_LANG,
-      supportedLngs: [...LANGS],
-      interpolation: { escapeValue: false },
+      ...common,
+      resources: Object.fromEntries(Object.entries(resources).map(([l, r]) => [l, { translation: r }])),
       initAsync: false,
     });
+    return Promise.resolve(i18next);
   }
-  applyDocumentLang(lang);
-  return i18next;
+  return i18next
+    .use(lazyLocales)
+    .use(initReactI18next)
+    .init(common)
+    .then(() => i18next);
 }

@@ -1,26 +1,32 @@
-/** Entry of index.html: the member app. */
-import './antd-render';
+/**
+ * Entry of index.html: the member app. The active language's strings are fetched first (one
+ * small chunk, alongside the chunk of the screen the URL points at), then the app renders.
+ * antd-mobile's React 19 render hook (./antd-render, needed by Dialog and Toast only) loads right
+ * after the first render, Toast once the browser is idle: neither is part of the first screen.
+ */
 import './styles.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { AppProviders } from './providers';
-import { createRouter } from './router';
-import { createAppStore } from './store';
+import { preloadToast } from '../ui/toast';
 import { setupI18n } from './i18n';
-import { setUnauthorizedHandler } from '../api/unauthorized';
-import { RouterProvider } from 'react-router-dom';
+import { AppProviders } from './providers';
+import { AppRouter, preloadScreen } from './router';
+import { createAppStore } from './store';
 
-setupI18n();
 const store = createAppStore();
-const router = createRouter();
-setUnauthorizedHandler(() => void router.navigate('/login/login'));
-
 const rootEl = document.getElementById('root');
 if (!rootEl) throw new Error('#root missing from index.html');
-createRoot(rootEl).render(
-  <StrictMode>
-    <AppProviders store={store}>
-      <RouterProvider router={router} />
-    </AppProviders>
-  </StrictMode>,
-);
+
+preloadScreen(location.hash);
+void setupI18n().then(() => {
+  createRoot(rootEl).render(
+    <StrictMode>
+      <AppProviders store={store}>
+        <AppRouter />
+      </AppProviders>
+    </StrictMode>,
+  );
+  void import('./antd-render');
+  const idle = window.requestIdleCallback ?? ((cb: () => void) => setTimeout(cb, 1_000));
+  idle(() => void preloadToast());
+});

@@ -1,18 +1,20 @@
 /** Redux, i18n and antd-mobile locale providers shared by the member app and the console. */
 import { ConfigProvider } from 'antd-mobile';
-import enUS from 'antd-mobile/es/locales/en-US';
-import zhTW from 'antd-mobile/es/locales/zh-TW';
 import type { ReactNode } from 'react';
 import { I18nextProvider, useTranslation } from 'react-i18next';
 import { Provider } from 'react-redux';
 import type { Store } from '@reduxjs/toolkit';
 import i18next from 'i18next';
+import { antdLocaleOf } from './i18n';
 
+/** antd-mobile follows the app language (its locale arrives in the same chunk as the strings). */
 function LocaleBridge({ children }: { children: ReactNode }) {
   const { i18n } = useTranslation();
-  return <ConfigProvider locale={i18n.language === 'en' ? enUS : zhTW}>{children}</ConfigProvider>;
+  const locale = antdLocaleOf(i18n.language);
+  return <ConfigProvider {...(locale ? { locale } : {})}>{children}</ConfigProvider>;
 }
 
+/** The store, i18next and antd-mobile's locale around an app's root. */
 export function AppProviders({ store, children }: { store: Store; children: ReactNode }) {
   return (
     <Provider store={store}>

@@ -1,32 +1,74 @@
 /**
  * The root shell: page column capped at 750 px, the current route, and the bottom TabBar on the
  * four top-level screens (Home, Trade, Market, Mine; Follow orders is not built, so it is not
- * shown). Starts the market status bridge and applies the site configuration's title.
+ * shown). Starts the market status bridge (lazily), applies the site configuration's title,
+ * restores scroll positions on back/forward and sends a 401 to the login screen.
  */
-import { SpinLoading, TabBar } from 'antd-mobile';
-import { Suspense, useEffect } from 'react';
+import { lazy, Suspense, useEffect, useLayoutEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Outlet, ScrollRestoration, useLocation, useNavigate } from 'react-router-dom';
+import { Outlet, useLocation, useNavigate, useNavigationType } from 'react-router-dom';
 import { useConfigQuery } from '../api/api';
-import { useMarketStatusBridge } from '../market/hooks';
+import { setUnauthorizedHandler } from '../api/unauthorized';
 import { LEGACY_KEYS, writeItem } from '../lib/storage';
-import { HomeIcon, MarketIcon, MineIcon, TradeIcon } from '../ui/icons';
+import { TAB_PATHS } from './tab-paths';
 
-export const TABS = [
-  { key: '/home/index', title: 'tabs.home', icon: <HomeIcon /> },
-  { key: '/position/position', title: 'tabs.trade', icon: <TradeIcon /> },
-  { key: '/market/market', title: 'tabs.market', icon: <MarketIcon /> },
-  { key: '/user/usercenter', title: 'tabs.mine', icon: <MineIcon /> },
-] as const;
+const TAB_SET: ReadonlySet<string> = new Set(TAB_PATHS);
+const TabNav = lazy(() => import('./tab-nav'));
 
-const TAB_PATHS: ReadonlySet<string> = new Set(TABS.map((t) => t.key));
+const MarketStatusBridge = lazy(() => import('./market-status-bridge'));
 
+/** Route fallback: a CSS spinner (antd's SpinLoading would bring react-spring to the first screen). */
 export function Loading() {
+  const { t } = useTranslation();
   return (
     <div className="center-fill">
-      <SpinLoading color="primary" />
+      <i className="spinner" role="progressbar" aria-label={t('common.loading')} />
     </div>
   );
+}
+
+/** Frames (about one second) to keep restoring a scroll position while the page grows. */
+const RESTORE_FRAMES = 60;
+
+/**
+ * Scroll to the top on a new screen, back to where the user was on back/forward. Positions are
+ * recorded per history entry as the window scrolls (the layout effect runs before the old page's
+ * scroll position could be read).
+ */
+function useScrollRestoration(): void {
+  const location = useLocation();
+  const navType = useNavigationType();
+  const positions = useRef(new Map<string, number>());
+  const current = useRef(location.key);
+  useEffect(() => {
+    if ('scrollRestoration' in history) history.scrollRestoration = 'manual';
+    const onScroll = () => positions.current.set(current.current, window.scrollY);
+    window.addEventListener('scroll', onScroll, { passive: true });
+    return () => window.removeEventListener('scroll', onScroll);
+  }, []);
+  useLayoutEffect(() => {
+    current.current = location.key;
+    const target = navType === 'POP' ? (positions.current.get(location.key) ?? 0) : 0;
+    window.scrollTo(0, target);
+    if (target === 0) return;
+    // A virtualised list grows over a few frames after it mounts: retry until the page is long
+    // enough (at most RESTORE_FRAMES), unless the user takes over.
+    let frame = 0;
+    let raf = requestAnimationFrame(function retry() {
+      if (Math.abs(window.scrollY - target) < 2 || ++frame > RESTORE_FRAMES) return;
+      window.scrollTo(0, target);
+      raf = requestAnimationFrame(retry);
+    });
+    const stop = () => cancelAnimationFrame(raf);
+    const opts = { passive: true, once: true } as const;
+    window.addEventListener('touchstart', stop, opts);
+    window.addEventListener('wheel', stop, opts);
+    return () => {
+      stop();
+      window.removeEventListener('touchstart', stop);
+      window.removeEventListener('wheel', stop);
+    };
+  }, [location.key, navType]);
 }
 
 function useSiteConfig(): void {
@@ -36,12 +78,13 @@ function useSiteConfig(): void {
   }, [data?.title]);
 }
 
+/** The app's root layout around the current route. */
 export function Shell() {
-  const { t } = useTranslation();
   const location = useLocation();
   const navigate = useNavigate();
-  useMarketStatusBridge();
   useSiteConfig();
+  useScrollRestoration();
+  useEffect(() => setUnauthorizedHandler(() => navigate('/login/login')), [navigate]);
 
   useEffect(
     () => () => {
@@ -50,10 +93,12 @@ export function Shell() {
     [],
   );
 
-  const showTabs = TAB_PATHS.has(location.pathname);
+  const showTabs = TAB_SET.has(location.pathname);
   return (
     <div className={`app-column ${showTabs ? 'with-tabs' : ''}`}>
-      <ScrollRestoration />
+      <Suspense fallback={null}>
+        <MarketStatusBridge />
+      </Suspense>
       <main className="app-main">
         <Suspense fallback={<Loading />}>
           <Outlet />
@@ -61,16 +106,9 @@ export function Shell() {
       </main>
       {showTabs && (
         <nav className="app-tabbar">
-          <TabBar activeKey={location.pathname} onChange={(key) => navigate(key)} safeArea>
-            {TABS.map((tab) => (
-              <TabBar.Item
-                key={tab.key}
-                icon={tab.icon}
-                title={t(tab.title)}
-                data-testid={`tab-${tab.key.split('/')[1]}`}
-              />
-            ))}
-          </TabBar>
+          <Suspense fallback={null}>
+            <TabNav />
+          </Suspense>
         </nav>
       )}
     </div>

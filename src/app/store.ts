@@ -9,6 +9,7 @@ import { loggedIn, loggedOut, sessionSlice, type SessionState } from '../api/ses
 import { marketReducers } from '../market/quotes-slice';
 import { clearSession, readSession, writeSession } from '../lib/storage';
 
+/** A new store; `storagePrefix` keeps the console's session apart from a member's (admin_). */
 export function createAppStore(opts: { storagePrefix?: string } = {}) {
   const prefix = opts.storagePrefix ?? '';
   const stored = readSession(prefix);

@@ -3,6 +3,7 @@ import { NavBar } from 'antd-mobile';
 import { useCallback, type ReactNode } from 'react';
 import { useNavigate } from 'react-router-dom';
 
+/** Back: the previous entry when this tab has history, else /home/index (product-spec §2). */
 export function useBack(): () => void {
   const navigate = useNavigate();
   return useCallback(() => {
@@ -12,6 +13,7 @@ export function useBack(): () => void {
   }, [navigate]);
 }
 
+/** A screen: NavBar (title, optional back and right-hand content) above its body. */
 export function Page({
   title,
   back = true,

@@ -14,6 +14,8 @@ vi.mock('antd-mobile', () => ({ Toast: { show: (...a: unknown[]) => toastShow(..
 const { api } = await import('../../src/api/api');
 const { loggedIn, sessionSlice } = await import('../../src/api/session');
 const { setUnauthorizedHandler } = await import('../../src/api/unauthorized');
+// Toast is loaded on first use (src/ui/toast.ts): load it now so toasts show synchronously.
+await (await import('../../src/ui/toast')).preloadToast();
 
 function makeStore() {
   return configureStore({

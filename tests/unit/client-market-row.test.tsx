@@ -2,16 +2,50 @@
 /**
  * A market row re-renders only when its own symbol's quote changes: quotes live in an entity
  * adapter replaced with setMany, each row selects its own entity through a memoized selector.
- * Also: stream batches are auto-batched, so many batches notify subscribers once.
+ * Also: stream batches are auto-batched, so many batches notify subscribers once. The same holds
+ * for the detail screen's five-level book (another symbol's book never re-renders it) and its
+ * trade tape (a batch of new prints renders the new rows only; the rows on screen stay as they
+ * are).
  */
 import { autoBatchEnhancer, configureStore } from '@reduxjs/toolkit';
 import { act, cleanup, render, screen } from '@testing-library/react';
 import { Profiler } from 'react';
 import { Provider } from 'react-redux';
-import { afterEach, describe, expect, it } from 'vitest';
-import type { Quote } from '../../contract/market';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { Depth, Quote, Trade } from '../../contract/market';
+import en from '../../locales/en.json';
+import { setupI18n } from '../../src/app/i18n';
+import { DepthBook } from '../../src/features/market/components/depth-book';
+import { TAPE_ROWS, TradeTape } from '../../src/features/market/components/trade-tape';
+import { formatDateTime } from '../../src/lib/format';
+import type * as Format from '../../src/lib/format';
 import { QuoteRow } from '../../src/market/components/quote-row';
-import { marketReducers, quotesReceived } from '../../src/market/quotes-slice';
+import { depthReceived, marketReducers, quotesReceived } from '../../src/market/quotes-slice';
+import type { TradeBatch } from '../../workers/protocol';
+
+// The worker bridge is replaced by one RxJS Subject per channel (no Worker in jsdom).
+vi.mock('../../src/market/worker-bridge', async () => {
+  const { Subject, NEVER, filter } = await import('rxjs');
+  const trades = new Subject<TradeBatch>();
+  return {
+    tradeBatches: trades,
+    marketStream: (channel: string) =>
+      channel === 'trades' ? trades.pipe(filter((b) => b.channel === 'trades')) : NEVER,
+    marketStatus$: () => NEVER,
+  };
+});
+// formatDateTime runs once per tape row render: counting its calls counts row renders.
+vi.mock('../../src/lib/format', async (importOriginal) => {
+  const m = await importOriginal<typeof Format>();
+  return { ...m, formatDateTime: vi.fn(m.formatDateTime) };
+});
+const { tradeBatches } = (await import('../../src/market/worker-bridge')) as unknown as {
+  tradeBatches: { next(b: TradeBatch): void };
+};
+
+beforeAll(async () => {
+  await setupI18n('en', { en });
+});
 
 function quote(symbol: string, lastMinor: number, ts: number): Quote {
   return {
@@ -101,5 +135,92 @@ describe('QuoteRow render isolation', () => {
     await new Promise((r) => setTimeout(r, 50));
     expect(notified).toBe(1);
     expect(store.getState().quotes.entities['2330']?.lastMinor).toBe(100_500);
+  });
+});
+
+function depth(symbol: string, bidLots: number, ts: number): Depth {
+  const levels = (from: number, step: number) =>
+    [0, 1, 2, 3, 4].map((i) => ({ priceMinor: from + i * step, volumeLots: bidLots + i }));
+  return { symbol, ts, bids: levels(99_950, -50), asks: levels(100_000, 50) };
+}
+
+describe('DepthBook render isolation', () => {
+  it('shows five levels a side with bars, and re-renders only for its own symbol', () => {
+    const store = makeStore();
+    store.dispatch(depthReceived([depth('2330', 10, 1), depth('2317', 10, 1)]));
+    let renders = 0;
+    render(
+      <Provider store={store}>
+        <Profiler id="book" onRender={() => renders++}>
+          <DepthBook symbol="2330" prevCloseMinor={100_000} />
+        </Profiler>
+      </Provider>,
+    );
+    expect(renders).toBe(1);
+    for (const side of ['bid', 'ask'])
+      for (let n = 1; n <= 5; n++) expect(screen.getByTestId(`depth-${side}-${n}`)).toBeTruthy();
+    // The largest level (14 lots, the fifth) has the full-width bar.
+    expect((screen.getByTestId('depth-bid-5').querySelector('.depth-bar') as HTMLElement).style.width).toBe(
+      '100%',
+    );
+
+    for (let i = 2; i <= 20; i++) {
+      act(() => {
+        store.dispatch(depthReceived([depth('2317', 10 + i, i)]));
+      });
+    }
+    expect(renders).toBe(1);
+    act(() => {
+      store.dispatch(depthReceived([depth('2330', 20, 2)]));
+    });
+    expect(renders).toBe(2);
+    expect(screen.getByTestId('depth-bid-1').textContent).toContain('20');
+  });
+});
+
+describe('TradeTape rows', () => {
+  const print = (i: number, side: Trade['side']): Trade => ({
+    ts: Date.UTC(2026, 6, 24, 2, 0, i),
+    priceMinor: 100_000 + (i % 3) * 50,
+    volumeShares: 1000 * (1 + (i % 4)),
+    side,
+  });
+  const push = (items: Trade[], snapshot: boolean) =>
+    act(() => {
+      tradeBatches.next({
+        channel: 'trades',
+        items: [{ symbol: '2330', snapshot, items }],
+        receivedAt: [Date.now()],
+      });
+    });
+
+  it('renders new prints only, newest first, coloured by side', async () => {
+    const store = makeStore();
+    const rowRenders = vi.mocked(formatDateTime);
+    render(
+      <Provider store={store}>
+        <TradeTape symbol="2330" prevCloseMinor={100_000} />
+      </Provider>,
+    );
+    expect(screen.getByText('No trades yet')).toBeTruthy();
+    push([print(1, 'buy'), print(2, 'sell'), print(3, null)], true);
+    expect(screen.getAllByTestId('tape-row')).toHaveLength(3);
+    rowRenders.mockClear();
+
+    push([print(4, 'buy')], false);
+    expect(rowRenders).toHaveBeenCalledTimes(1); // the new row only
+    const rows = screen.getAllByTestId('tape-row');
+    expect(rows.map((r) => r.getAttribute('data-side'))).toEqual(['buy', 'none', 'sell', 'buy']);
+    expect(rows[0]!.textContent).toContain('10:00:04'); // newest first, Taiwan time
+    expect((rows[0]!.querySelector('.tape-lots') as HTMLElement).style.color).toBe('rgb(229, 50, 45)');
+    expect((rows[2]!.querySelector('.tape-lots') as HTMLElement).style.color).toBe('rgb(18, 161, 80)');
+
+    rowRenders.mockClear();
+    push(
+      Array.from({ length: 20 }, (_, i) => print(10 + i, 'sell')),
+      false,
+    );
+    expect(screen.getAllByTestId('tape-row')).toHaveLength(TAPE_ROWS);
+    expect(rowRenders).toHaveBeenCalledTimes(TAPE_ROWS); // only the rows that came into view
   });
 });

@@ -1,4 +1,8 @@
-/** Five-level book: asks (best lowest) above bids (best highest), volumes in lots. */
+/**
+ * Five-level book: bids (best highest first) beside asks (best lowest first), volumes in lots,
+ * each level with a bar proportional to its volume (the largest level of either side = full
+ * width). Subscribed to its own symbol's book only.
+ */
 import { memo } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { DepthLevel } from '../../../../contract/market';
@@ -14,6 +18,7 @@ function pad(levels: readonly DepthLevel[]): (DepthLevel | null)[] {
   return out;
 }
 
+/** The book of `symbol`; prices coloured against the previous close (TWD: up red, down green). */
 export const DepthBook = memo(function DepthBook({
   symbol,
   prevCloseMinor,
@@ -40,14 +45,12 @@ export const DepthBook = memo(function DepthBook({
     </div>
   );
   return (
-    <section className="card" data-testid="depth">
-      <h3 className="card-title">
-        {t('detail.depth')} <span className="muted small">{t('detail.depthUnit')}</span>
-      </h3>
+    <div data-testid="depth" aria-label={t('detail.depth')}>
+      <div className="muted small depth-unit">{t('detail.depthUnit')}</div>
       <div className="depth-grid">
         <div className="depth-col">{bids.map((l, i) => cell(l, i, 'bid'))}</div>
         <div className="depth-col">{asks.map((l, i) => cell(l, i, 'ask'))}</div>
       </div>
-    </section>
+    </div>
   );
 });

@@ -3,6 +3,14 @@
  * (market/candles), live bars through `subscribeBar` (the worker's `candles` channel). React
  * renders the container once; ticks never re-render React. TWD colours: up red, down green,
  * volume bars included.
+ *
+ * After a reconnect the worker sends a candle `snapshot` (workers/protocol.ts CandleUpdate): the
+ * chart then holds exactly the snapshot's bars from its first bar on (`planCandleSnapshot`).
+ * New bars are appended in order; if older bars differ or are missing (bars lost in the outage),
+ * the chart is re-initialised with the corrected list, so no candle goes missing.
+ *
+ * Touch: the chart takes horizontal drags (scroll the bars) and leaves vertical swipes to the
+ * page (./vertical-swipe.ts, and CSS `touch-action: pan-y` on its canvas container).
  */
 import { dispose, init, registerLocale, type Chart, type KLineData, type Period } from 'klinecharts';
 import { memo, useEffect, useRef } from 'react';
@@ -11,8 +19,9 @@ import { useDispatch } from 'react-redux';
 import type { Subscription } from 'rxjs';
 import type { Candle, CandlePeriod } from '../../../../contract/market';
 import { api } from '../../../api/api';
-import { upDownColors } from '../../../lib/colors';
+import { FLAT, upDownColors } from '../../../lib/colors';
 import { marketStream } from '../../../market/worker-bridge';
+import { letVerticalSwipesScrollPage } from './vertical-swipe';
 
 const BARS_PER_LOAD = 300;
 
@@ -26,10 +35,12 @@ const PERIODS: Record<CandlePeriod, Period> = {
   '1y': { type: 'year', span: 1 },
 };
 
+/** Our period name → klinecharts' period. */
 export function toChartPeriod(p: CandlePeriod): Period {
   return PERIODS[p];
 }
 
+/** klinecharts' period → our period name ('1m' if it is not one of ours). */
 export function fromChartPeriod(p: Period): CandlePeriod {
   for (const [k, v] of Object.entries(PERIODS))
     if (v.type === p.type && v.span === p.span) return k as CandlePeriod;
@@ -48,6 +59,49 @@ export function toKLine(c: Candle): KLineData {
     // Absent where the source has no turnover (contract: null), never invented.
     ...(c.turnoverMinor !== null ? { turnover: c.turnoverMinor / 100 } : {}),
   };
+}
+
+const sameBar = (a: KLineData, b: KLineData | undefined): boolean =>
+  !!b &&
+  a.timestamp === b.timestamp &&
+  a.open === b.open &&
+  a.high === b.high &&
+  a.low === b.low &&
+  a.close === b.close &&
+  a.volume === b.volume;
+
+/**
+ * What to do with a candle snapshot (oldest first) given the bars the chart holds:
+ * - `append`: the held bars before the chart's last bar already equal the snapshot's; feed
+ *   `bars` (the last held bar's update and every newer bar, in order) through the subscription;
+ * - `replace`: held bars differ or are missing inside the snapshot's range: re-initialise the
+ *   chart with `bars` (held history before the snapshot + the snapshot);
+ * - `reload`: the snapshot starts after the chart's last bar, so bars in between cannot be
+ *   proven present: reload from market/candles (`bars` is the fallback if that fails).
+ */
+export type SnapshotPlan =
+  | { kind: 'append'; bars: KLineData[] }
+  | { kind: 'replace'; bars: KLineData[] }
+  | { kind: 'reload'; bars: KLineData[] };
+
+/** Plans how a candle snapshot meets the bars the chart holds (both oldest first): see SnapshotPlan. */
+export function planCandleSnapshot(held: readonly KLineData[], snapshot: readonly KLineData[]): SnapshotPlan {
+  const first = snapshot[0];
+  const lastHeld = held[held.length - 1];
+  if (!first) return { kind: 'append', bars: [] };
+  if (!lastHeld) return { kind: 'append', bars: snapshot.slice() };
+  const merged = held.filter((b) => b.timestamp < first.timestamp).concat(snapshot);
+  if (first.timestamp > lastHeld.timestamp) return { kind: 'reload', bars: merged };
+  // Compare where both have bars: from the later of the two first bars up to the chart's last.
+  const from = Math.max(first.timestamp, held[0]!.timestamp);
+  const inRange = (b: KLineData) => b.timestamp >= from && b.timestamp < lastHeld.timestamp;
+  const snapByTs = new Map(snapshot.map((b) => [b.timestamp, b]));
+  const heldInRange = held.filter(inRange);
+  const consistent =
+    heldInRange.length === snapshot.filter(inRange).length &&
+    heldInRange.every((b) => sameBar(b, snapByTs.get(b.timestamp)));
+  if (!consistent) return { kind: 'replace', bars: merged };
+  return { kind: 'append', bars: snapshot.filter((b) => b.timestamp >= lastHeld.timestamp) };
 }
 
 let localeRegistered = false;
@@ -73,6 +127,13 @@ function ensureLocale(): void {
   });
 }
 
+/** The chart container, with the chart instance attached for end-to-end tests. */
+export type KlineHost = HTMLDivElement & { klineChart?: Chart };
+
+/**
+ * The candle chart of one symbol and period. Memoized on its props: nothing else re-renders it,
+ * and market data never goes through React.
+ */
 export const KlineChart = memo(function KlineChart({
   symbol,
   period,
@@ -82,15 +143,16 @@ export const KlineChart = memo(function KlineChart({
 }) {
   const { t, i18n } = useTranslation();
   const dispatch = useDispatch();
-  const el = useRef<HTMLDivElement>(null);
+  const el = useRef<KlineHost>(null);
   const chartRef = useRef<Chart | null>(null);
 
-  // Create the chart once; the data loader closes over refs, never over React state.
+  // Create the chart once; the data loader closes over locals, never over React state.
   useEffect(() => {
-    if (!el.current) return;
+    const host = el.current;
+    if (!host) return;
     ensureLocale();
     const { up, down } = upDownColors('TWD');
-    const chart = init(el.current, {
+    const chart = init(host, {
       locale: i18n.language === 'en' ? 'en-US' : 'zh-TW',
       timezone: 'Asia/Taipei',
       styles: {
@@ -99,60 +161,104 @@ export const KlineChart = memo(function KlineChart({
           bar: {
             upColor: up,
             downColor: down,
-            noChangeColor: '#8c8c8c',
+            noChangeColor: FLAT,
             upBorderColor: up,
             downBorderColor: down,
-            noChangeBorderColor: '#8c8c8c',
+            noChangeBorderColor: FLAT,
             upWickColor: up,
             downWickColor: down,
-            noChangeWickColor: '#8c8c8c',
+            noChangeWickColor: FLAT,
           },
-          priceMark: { last: { upColor: up, downColor: down, noChangeColor: '#8c8c8c' } },
+          priceMark: { last: { upColor: up, downColor: down, noChangeColor: FLAT } },
           tooltip: { showRule: 'follow_cross' },
         },
         indicator: {
-          ohlc: { upColor: up, downColor: down, noChangeColor: '#8c8c8c' },
-          bars: [{ upColor: up, downColor: down, noChangeColor: '#8c8c8c' }],
+          ohlc: { upColor: up, downColor: down, noChangeColor: FLAT },
+          // The VOL pane colours each volume bar by its candle's direction from these.
+          bars: [{ upColor: up, downColor: down, noChangeColor: FLAT }],
         },
       },
     });
     if (!chart) return;
     chartRef.current = chart;
+    host.klineChart = chart;
     const subs = new Map<string, Subscription>();
     const keyOf = (ticker: string, p: Period) => `${ticker}:${fromChartPeriod(p)}`;
 
+    /** Bumped by every `init` load: answers to an older load (another symbol or period) are dropped. */
+    let loadSeq = 0;
+    /** Set just before a re-initialisation: the next `init` load answers with these bars. */
+    let initWith: { key: string; bars: KLineData[]; fetch: boolean } | null = null;
+
+    const fetchBars = async (ticker: string, p: Period, before?: number): Promise<KLineData[] | null> => {
+      const res = await dispatch(
+        api.endpoints.candles.initiate(
+          { symbol: ticker, period: fromChartPeriod(p), limit: BARS_PER_LOAD, before },
+          { subscribe: false, forceRefetch: true },
+        ) as never,
+      );
+      const items = (res as { data?: { items: Candle[] } }).data?.items;
+      return items
+        ? items
+            .slice()
+            .sort((a, b) => a.ts - b.ts)
+            .map(toKLine)
+        : null;
+    };
+
     chart.setDataLoader({
       getBars: async ({ type, timestamp, symbol: sym, period: p, callback }) => {
-        if (type !== 'init' && type !== 'forward') {
+        // 'backward' (newer than the last bar) comes from the stream, never from REST.
+        if (type === 'backward') {
           callback([], false);
           return;
         }
-        const res = await dispatch(
-          api.endpoints.candles.initiate(
-            {
-              symbol: sym.ticker,
-              period: fromChartPeriod(p),
-              limit: BARS_PER_LOAD,
-              before: type === 'forward' && timestamp !== null ? timestamp : undefined,
-            },
-            { subscribe: false, forceRefetch: true },
-          ) as never,
+        if (type === 'init') loadSeq++;
+        const seq = loadSeq;
+        const key = keyOf(sym.ticker, p);
+        const preset = type === 'init' && initWith?.key === key ? initWith : null;
+        if (type === 'init') initWith = null;
+        if (preset && !preset.fetch) {
+          callback(preset.bars, { forward: true, backward: false });
+          return;
+        }
+        const bars = await fetchBars(
+          sym.ticker,
+          p,
+          type === 'forward' && timestamp !== null ? timestamp : undefined,
         );
-        const items = ((res as { data?: { items: Candle[] } }).data?.items ?? [])
-          .slice()
-          .sort((a, b) => a.ts - b.ts);
-        callback(items.map(toKLine), { forward: items.length >= BARS_PER_LOAD, backward: false });
+        if (seq !== loadSeq) return; // a newer symbol/period (or reload) took over
+        if (type === 'init' && !bars && preset) {
+          callback(preset.bars, { forward: true, backward: false });
+          return;
+        }
+        const got = bars ?? [];
+        callback(got, { forward: got.length >= BARS_PER_LOAD, backward: false });
       },
       subscribeBar: ({ symbol: sym, period: p, callback }) => {
         const key = keyOf(sym.ticker, p);
+        const cp = fromChartPeriod(p);
         subs.get(key)?.unsubscribe();
         subs.set(
           key,
-          marketStream('candles', { symbols: [sym.ticker], period: fromChartPeriod(p) }).subscribe(
-            (batch) => {
-              for (const u of batch.items) for (const c of u.items) callback(toKLine(c));
-            },
-          ),
+          marketStream('candles', { symbols: [sym.ticker], period: cp }).subscribe((batch) => {
+            for (const u of batch.items) {
+              if (u.symbol !== sym.ticker || u.period !== cp) continue;
+              if (!u.snapshot) {
+                for (const c of u.items) callback(toKLine(c));
+                continue;
+              }
+              const plan = planCandleSnapshot(chart.getDataList(), u.items.map(toKLine));
+              if (plan.kind === 'append') {
+                for (const b of plan.bars) callback(b);
+              } else {
+                // Re-initialise (unsubscribes this stream and subscribes a fresh one).
+                initWith = { key, bars: plan.bars, fetch: plan.kind === 'reload' };
+                chart.resetData();
+                return;
+              }
+            }
+          }),
         );
       },
       unsubscribeBar: ({ symbol: sym, period: p }) => {
@@ -163,13 +269,16 @@ export const KlineChart = memo(function KlineChart({
     });
     chart.createIndicator('VOL');
 
+    const releaseSwipes = letVerticalSwipesScrollPage(host);
     const onResize = () => chart.resize();
     window.addEventListener('resize', onResize);
     return () => {
+      releaseSwipes();
       window.removeEventListener('resize', onResize);
       for (const s of subs.values()) s.unsubscribe();
       subs.clear();
       chartRef.current = null;
+      delete host.klineChart;
       dispose(chart);
     };
     // The chart is created once per mount; symbol/period/language are applied below.
@@ -181,9 +290,7 @@ export const KlineChart = memo(function KlineChart({
   }, [i18n.language]);
 
   useEffect(() => {
-    const chart = chartRef.current;
-    if (!chart) return;
-    chart.setSymbol({ ticker: symbol, pricePrecision: 2, volumePrecision: 0 });
+    chartRef.current?.setSymbol({ ticker: symbol, pricePrecision: 2, volumePrecision: 0 });
   }, [symbol]);
 
   useEffect(() => {

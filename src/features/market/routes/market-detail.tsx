@@ -1,8 +1,9 @@
 /**
- * /market/marketDetail?symbol=: last price with change, day figures, five-level depth, candles,
+ * /market/marketDetail?symbol=: last price with change, day figures (and, when prices are not
+ * streaming live, how old this quote is), five-level depth and the trade tape in tabs, candles,
  * watchlist toggle and the order ticket. Works without logging in (trading asks for it).
  */
-import { CapsuleTabs, DotLoading } from 'antd-mobile';
+import { CapsuleTabs, DotLoading, Tabs } from 'antd-mobile';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useDispatch } from 'react-redux';
@@ -20,14 +21,20 @@ import {
   langOf,
 } from '../../../lib/format';
 import { MarketStatusBar } from '../../../market/components/status-bar';
-import { useDepthStream, useQuote, useQuoteStream } from '../../../market/hooks';
+import { useConn, useDepthStream, useQuote, useQuoteReceivedAt, useQuoteStream } from '../../../market/hooks';
 import { clockSeen, quotesReceived } from '../../../market/quotes-slice';
+import { AGE_TICK_MS, formatAge } from '../../../ui/conn-badge';
 import { NoData } from '../../../ui/no-data';
 import { Page } from '../../../ui/page';
+import { useNow } from '../../../ui/use-now';
 import { DepthBook } from '../components/depth-book';
 import { KlineChart } from '../components/kline-chart';
 import { OrderPanel } from '../components/order-panel';
+import { TradeTape } from '../components/trade-tape';
 import { WatchToggle } from '../components/watch-toggle';
+
+/** Connection states in which the quote on screen may be old: its age is shown. */
+const AGED_STATES: ReadonlySet<string> = new Set(['reconnecting', 'polling', 'stale', 'backgrounded']);
 
 const SYMBOL_RE = /^[0-9A-Z]{4,6}$/;
 
@@ -69,7 +76,10 @@ function DetailHead({ symbol }: { symbol: string }) {
       <div className="detail-change" style={{ color }} data-testid="detail-change">
         {formatSignedMinor(change)} ({formatPercent(change, ref)})
       </div>
-      {quote?.phase && <div className="muted small">{t(`phase.${quote.phase}`)}</div>}
+      <div className="detail-sub">
+        {quote?.phase && <span className="muted small">{t(`phase.${quote.phase}`)}</span>}
+        <QuoteAge symbol={symbol} />
+      </div>
       <div className="stats">
         <Stat
           label={t('detail.open')}
@@ -108,12 +118,52 @@ function DetailHead({ symbol }: { symbol: string }) {
   );
 }
 
+/**
+ * "報價更新於 12 秒前" while prices are not streaming live: when this symbol's quote last reached
+ * the app (worker receipt time), ticking once a second; nothing (and no timer) while live.
+ */
+function QuoteAge({ symbol }: { symbol: string }) {
+  const { t } = useTranslation();
+  const conn = useConn();
+  const receivedAt = useQuoteReceivedAt(symbol);
+  const shown = AGED_STATES.has(conn.state) && receivedAt !== undefined;
+  const now = useNow(shown ? AGE_TICK_MS : null);
+  if (!shown) return null;
+  return (
+    <span className={`quote-age small ${conn.state}`} data-testid="detail-quote-age">
+      {t('detail.quoteAge', { age: formatAge(now - receivedAt, t) })}
+    </span>
+  );
+}
+
+type BookTab = 'depth' | 'trades';
+
+/** Five-level depth and the trade tape, one at a time (the tape subscribes only while shown). */
+function BookCard({ symbol, prevCloseMinor }: { symbol: string; prevCloseMinor: number }) {
+  const { t } = useTranslation();
+  const [tab, setTab] = useState<BookTab>('depth');
+  return (
+    <section className="card book-card">
+      <Tabs activeKey={tab} onChange={(k) => setTab(k as BookTab)} className="book-tabs">
+        <Tabs.Tab key="depth" title={<span data-testid="book-tab-depth">{t('detail.tabDepth')}</span>} />
+        <Tabs.Tab key="trades" title={<span data-testid="book-tab-trades">{t('detail.tabTrades')}</span>} />
+      </Tabs>
+      {tab === 'depth' ? (
+        <DepthBook symbol={symbol} prevCloseMinor={prevCloseMinor} />
+      ) : (
+        <TradeTape symbol={symbol} prevCloseMinor={prevCloseMinor} />
+      )}
+    </section>
+  );
+}
+
 /** The order ticket follows the quote (market orders preview at the live ask or bid). */
 function LiveOrderPanel({ symbol }: { symbol: string }) {
   const quote = useQuote(symbol);
   return <OrderPanel symbol={symbol} quote={quote} />;
 }
 
+/** The stock detail screen (product-spec §2 "Stock detail"). */
 export function MarketDetailPage() {
   const { t } = useTranslation();
   const [params] = useSearchParams();
@@ -158,7 +208,7 @@ export function MarketDetailPage() {
       ) : (
         <>
           <DetailHead symbol={symbol} />
-          <DepthBook symbol={symbol} prevCloseMinor={detail?.quote.prevCloseMinor ?? 0} />
+          <BookCard symbol={symbol} prevCloseMinor={detail?.quote.prevCloseMinor ?? 0} />
           <section className="card chart-card">
             <CapsuleTabs
               activeKey={period}

@@ -1,0 +1,31 @@
+/**
+ * The bottom TabBar of the four top-level screens (Home, Trade, Market, Mine; Follow orders is
+ * not built, so it is not shown). Its own chunk: the first screen (/login/start) has no tab bar.
+ */
+import { TabBar } from 'antd-mobile';
+import { useTranslation } from 'react-i18next';
+import { useLocation, useNavigate } from 'react-router-dom';
+import { HomeIcon, MarketIcon, MineIcon, TradeIcon } from '../ui/icons';
+import { TAB_PATHS } from './tab-paths';
+
+const ICONS = [<HomeIcon key="h" />, <TradeIcon key="t" />, <MarketIcon key="m" />, <MineIcon key="u" />];
+const TITLES = ['tabs.home', 'tabs.trade', 'tabs.market', 'tabs.mine'] as const;
+
+/** The TabBar, on the current tab. */
+export default function TabNav() {
+  const { t } = useTranslation();
+  const location = useLocation();
+  const navigate = useNavigate();
+  return (
+    <TabBar activeKey={location.pathname} onChange={(key) => navigate(key)} safeArea>
+      {TAB_PATHS.map((path, i) => (
+        <TabBar.Item
+          key={path}
+          icon={ICONS[i]}
+          title={t(TITLES[i]!)}
+          data-testid={`tab-${path.split('/')[1]}`}
+        />
+      ))}
+    </TabBar>
+  );
+}
