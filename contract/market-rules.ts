@@ -6,6 +6,7 @@
  * Units: prices and amounts in TWD minor units (1 NT$ = 100), quantities in shares, rates in
  * parts per million. Rounding goes through contract/money.ts only.
  */
+import type { ErrorKey } from './errors';
 import { divCeil, notionalMinor, ppmFloorToMajor, type Minor } from './money';
 
 /** Instrument kinds whose tick tables differ (TW-MARKET-RULES "Tick size, stocks" / "Tick size, ETFs"). */
@@ -16,6 +17,14 @@ export const SHARES_PER_LOT = 1000;
 
 /** Largest order in lots accepted by this platform (a sanity cap, not an exchange rule). */
 export const MAX_LOTS_PER_ORDER = 499;
+
+/**
+ * Time in force of an order: ROD (rest of day), IOC (immediate or cancel: fill what can be filled
+ * at once, cancel the rest), FOK (fill or kill: all at once or nothing). TW-MARKET-RULES
+ * "Order types" (limit or market × ROD / IOC / FOK; TWSE Art. 58-8).
+ */
+export const TIME_IN_FORCE = ['ROD', 'IOC', 'FOK'] as const;
+export type TimeInForce = (typeof TIME_IN_FORCE)[number];
 
 /** Leverage multiples offered when the operator has not configured others. */
 export const DEFAULT_LEVERAGES = [1, 2, 5, 10] as const;
@@ -82,7 +91,142 @@ export function limitDownMinor(referenceMinor: Minor, kind: InstrumentKind = 'st
   return ceilToTick(Math.ceil((referenceMinor * 90) / 100), kind);
 }
 
-/** Fee schedule in ppm; defaults from TW-MARKET-RULES ("Commission", "Securities transaction tax"). */
+/** Daily limit band: the highest and lowest prices an order may carry today. */
+export interface PriceLimits {
+  upMinor: Minor;
+  downMinor: Minor;
+}
+
+/**
+ * Daily limits for a limit width of 10 % × `multiple` (TW-MARKET-RULES "Daily price limit":
+ * ±10 % of the reference price; leveraged/inverse ETFs 10 % × multiple), rounded as
+ * limitUpMinor/limitDownMinor ("Limit price rounding": up rounded down to a tick, down rounded
+ * up). `multiple` is the absolute leverage of a leveraged/inverse ETF (2 for a 2× ETF, 1 for a −1×
+ * inverse ETF), 1 for everything else; multiple 1 gives exactly limitUpMinor/limitDownMinor.
+ * InstrumentKind carries no multiple (and no "foreign-index ETF" flag, which has no limits at
+ * all): the caller supplies it from the product's data until the kind model grows one.
+ */
+export function priceLimitsMinor(
+  referenceMinor: Minor,
+  kind: InstrumentKind = 'stock',
+  multiple = 1,
+): PriceLimits {
+  if (!Number.isSafeInteger(referenceMinor) || referenceMinor <= 0) {
+    throw new RangeError(`reference price must be a positive integer: ${referenceMinor}`);
+  }
+  if (!Number.isInteger(multiple) || multiple < 1 || multiple > 9) {
+    throw new RangeError(`limit multiple must be an integer 1–9: ${multiple}`);
+  }
+  const pct = 10 * multiple;
+  return {
+    upMinor: floorToTick(Math.floor((referenceMinor * (100 + pct)) / 100), kind),
+    downMinor: ceilToTick(Math.ceil((referenceMinor * (100 - pct)) / 100), kind),
+  };
+}
+
+/** New listings trade without daily limits for this many trading days (TW-MARKET-RULES "Daily price limit"). */
+export const NEW_LISTING_NO_LIMIT_DAYS = 5;
+
+const ISO_DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
+
+/** Validates an ISO `YYYY-MM-DD` calendar date (no luxon here: the phone bundle imports this module). */
+function assertIsoDate(isoDate: string, what: string): void {
+  const ok =
+    ISO_DATE_RE.test(isoDate) && new Date(`${isoDate}T00:00:00Z`).toISOString().slice(0, 10) === isoDate;
+  if (!ok) throw new RangeError(`${what} is not an ISO date: ${isoDate}`);
+}
+
+/** The ISO date after `isoDate` (pure calendar arithmetic in UTC; no time zone involved). */
+function nextIsoDate(isoDate: string): string {
+  const t = Date.parse(`${isoDate}T00:00:00Z`) + 86_400_000;
+  return new Date(t).toISOString().slice(0, 10);
+}
+
+/**
+ * Which trading day of its listing `today` is: 1 on the first trading day on or after
+ * `listingDate`, 0 when `today` is before that (not trading yet). Counts only up to `cap` (the
+ * walk stops there), so an old listing costs a few steps.
+ */
+export function listingTradingDayNumber(args: {
+  listingDate: string;
+  today: string;
+  isTradingDay: (isoDate: string) => boolean;
+  cap?: number;
+}): number {
+  assertIsoDate(args.listingDate, 'listingDate');
+  assertIsoDate(args.today, 'today');
+  const cap = args.cap ?? NEW_LISTING_NO_LIMIT_DAYS + 1;
+  let n = 0;
+  for (let d = args.listingDate; d <= args.today && n < cap; d = nextIsoDate(d)) {
+    if (args.isTradingDay(d)) n++;
+  }
+  return n;
+}
+
+/**
+ * Whether daily price limits apply today to an instrument listed on `listingDate`: false during
+ * the first NEW_LISTING_NO_LIMIT_DAYS (5) trading days of a new listing, counting the listing day
+ * as day 1 (TW-MARKET-RULES "Daily price limit": "new listings none for the first 5 trading
+ * days"). Day 5 → false, day 6 → true. Throws RangeError when `today` is before the listing's
+ * first trading day. Foreign-index ETFs (no limits ever) are not represented by InstrumentKind.
+ */
+export function hasPriceLimits(args: {
+  listingDate: string;
+  today: string;
+  isTradingDay: (isoDate: string) => boolean;
+}): boolean {
+  const day = listingTradingDayNumber(args);
+  if (day === 0) throw new RangeError(`${args.today} is before the first trading day of ${args.listingDate}`);
+  return day > NEW_LISTING_NO_LIMIT_DAYS;
+}
+
+/** Why a price was refused, with the fix the order ticket offers. */
+export type PriceRejection =
+  | { rule: 'invalidPrice'; error: ErrorKey }
+  | { rule: 'offTick'; error: ErrorKey; nearestMinor: [Minor, Minor] }
+  | { rule: 'aboveLimitUp'; error: ErrorKey; limitUpMinor: Minor }
+  | { rule: 'belowLimitDown'; error: ErrorKey; limitDownMinor: Minor };
+
+/**
+ * null when `priceMinor` is a valid order price today; otherwise the rule it breaks and the fix:
+ * above limit-up → the limit-up price, below limit-down → the limit-down price (TW-MARKET-RULES
+ * "Daily price limit", "Limit price rounding"); off the tick table → the two nearest valid prices
+ * ("Tick size, stocks / ETFs"; nearestValidPrices). Limits are checked first, since their fix is a
+ * valid tick whatever the typed price. Limits are skipped when `referenceMinor` is null/absent or
+ * `hasPriceLimits` is false (new listing, see hasPriceLimits). `limitMultiple` as in priceLimitsMinor.
+ */
+export function priceRejection(
+  priceMinor: Minor,
+  opts: {
+    kind?: InstrumentKind;
+    referenceMinor?: Minor | null;
+    hasPriceLimits?: boolean;
+    limitMultiple?: number;
+  } = {},
+): PriceRejection | null {
+  const kind = opts.kind ?? 'stock';
+  if (!Number.isSafeInteger(priceMinor) || priceMinor <= 0) {
+    return { rule: 'invalidPrice', error: 'parameterError' };
+  }
+  if (opts.referenceMinor != null && opts.hasPriceLimits !== false) {
+    const { upMinor, downMinor } = priceLimitsMinor(opts.referenceMinor, kind, opts.limitMultiple ?? 1);
+    if (priceMinor > upMinor)
+      return { rule: 'aboveLimitUp', error: 'exceedsPriceLimit', limitUpMinor: upMinor };
+    if (priceMinor < downMinor) {
+      return { rule: 'belowLimitDown', error: 'exceedsPriceLimit', limitDownMinor: downMinor };
+    }
+  }
+  if (!isOnTick(priceMinor, kind)) {
+    return { rule: 'offTick', error: 'priceOffTick', nearestMinor: nearestValidPrices(priceMinor, kind) };
+  }
+  return null;
+}
+
+/**
+ * Fee schedule in ppm; defaults from TW-MARKET-RULES ("Commission", "Securities transaction tax").
+ * The day-trade and clearing-fee fields are optional so existing schedules keep working; an absent
+ * field takes the DEFAULT_FEES value.
+ */
 export interface FeeSchedule {
   /** Commission rate on each side: 0.1425 % = 1,425 ppm. */
   commissionPpm: number;
@@ -92,13 +236,39 @@ export interface FeeSchedule {
   taxStockPpm: number;
   /** Seller's securities transaction tax: ETFs 0.1 %. */
   taxEtfPpm: number;
+  /**
+   * Seller's tax on a same-day day trade of a stock (現股當沖): 0.15 % = 1,500 ppm
+   * (TW-MARKET-RULES "Securities transaction tax": ⚠ configuration, default 1,500).
+   */
+  dayTradeTaxPpm?: number;
+  /**
+   * Last trade date (inclusive, ISO `YYYY-MM-DD`, Asia/Taipei) of the reduced day-trade rate; after
+   * it the stock rate applies again. Default '2027-12-31' (TW-MARKET-RULES "Securities transaction
+   * tax": ⚠ "until 2027-12-31", Executive Yuan extension — configuration). null: no end date.
+   */
+  dayTradeTaxUntil?: string | null;
+  /**
+   * Clearing fee on each trade, ppm of the traded value, both sides, truncated to whole NT$ like
+   * commission. ⚠ Default 0: TW-MARKET-RULES has no clearing-fee row, so there is no sourced
+   * value (Taiwan brokers' public fee pages charge commission and tax only). When set, it is
+   * included in openCosts/closeResult `feeMinor`.
+   */
+  clearingFeePpm?: number;
 }
+
+/** Default reduced day-trade tax rate (⚠ TW-MARKET-RULES "Securities transaction tax"). */
+export const DEFAULT_DAY_TRADE_TAX_PPM = 1_500;
+/** Default last date of the reduced day-trade rate (⚠ TW-MARKET-RULES "Securities transaction tax"). */
+export const DEFAULT_DAY_TRADE_TAX_UNTIL = '2027-12-31';
 
 export const DEFAULT_FEES: FeeSchedule = {
   commissionPpm: 1_425,
   commissionMinMinor: 2_000,
   taxStockPpm: 3_000,
   taxEtfPpm: 1_000,
+  dayTradeTaxPpm: DEFAULT_DAY_TRADE_TAX_PPM,
+  dayTradeTaxUntil: DEFAULT_DAY_TRADE_TAX_UNTIL,
+  clearingFeePpm: 0,
 };
 
 /** Commission for one order's traded value: max(floor-to-NT$(value × rate), minimum). */
@@ -106,13 +276,56 @@ export function commissionMinor(valueMinor: Minor, fees: FeeSchedule = DEFAULT_F
   return Math.max(ppmFloorToMajor(valueMinor, fees.commissionPpm), fees.commissionMinMinor);
 }
 
-/** Securities transaction tax, charged on the selling side only. */
+/**
+ * Seller's tax rate in ppm (TW-MARKET-RULES "Securities transaction tax"): stocks 0.3 %, ETFs
+ * 0.1 %; a stock sale that is part of a same-day day trade on `dayTradeOn` (ISO trade date) pays
+ * `dayTradeTaxPpm` (0.15 % ⚠) while `dayTradeOn` ≤ `dayTradeTaxUntil` (⚠ 2027-12-31), the stock
+ * rate after. ETFs keep 0.1 % on day trades: the reduced rate is a stock rate (half of 0.3 %), and
+ * the rules document gives no separate ETF day-trade rate (this module's reading).
+ */
+export function sellTaxPpm(
+  kind: InstrumentKind,
+  fees: FeeSchedule = DEFAULT_FEES,
+  dayTradeOn?: string,
+): number {
+  if (dayTradeOn !== undefined) assertIsoDate(dayTradeOn, 'dayTradeOn');
+  if (kind === 'etf') return fees.taxEtfPpm;
+  if (dayTradeOn === undefined) return fees.taxStockPpm;
+  const until = fees.dayTradeTaxUntil === undefined ? DEFAULT_DAY_TRADE_TAX_UNTIL : fees.dayTradeTaxUntil;
+  if (until !== null && dayTradeOn > until) return fees.taxStockPpm;
+  return fees.dayTradeTaxPpm ?? DEFAULT_DAY_TRADE_TAX_PPM;
+}
+
+/**
+ * Securities transaction tax, charged on the selling side only, truncated to whole NT$.
+ * `dayTradeOn` (optional, ISO trade date): the sale is part of a same-day day trade (sellTaxPpm).
+ */
 export function sellTaxMinor(
   valueMinor: Minor,
   kind: InstrumentKind,
   fees: FeeSchedule = DEFAULT_FEES,
+  dayTradeOn?: string,
 ): Minor {
-  return ppmFloorToMajor(valueMinor, kind === 'etf' ? fees.taxEtfPpm : fees.taxStockPpm);
+  return ppmFloorToMajor(valueMinor, sellTaxPpm(kind, fees, dayTradeOn));
+}
+
+/** Clearing fee on one trade's value (FeeSchedule.clearingFeePpm, ⚠ default 0: no source). */
+export function clearingFeeMinor(valueMinor: Minor, fees: FeeSchedule = DEFAULT_FEES): Minor {
+  return ppmFloorToMajor(valueMinor, fees.clearingFeePpm ?? 0);
+}
+
+/** Fee and tax of one trade (a leg): commission + clearing fee, and the seller's tax on a sale. */
+function legCharges(
+  valueMinor: Minor,
+  isSale: boolean,
+  kind: InstrumentKind,
+  fees: FeeSchedule,
+  dayTradeOn: string | undefined,
+): { feeMinor: Minor; taxMinor: Minor } {
+  return {
+    feeMinor: commissionMinor(valueMinor, fees) + clearingFeeMinor(valueMinor, fees),
+    taxMinor: isSale ? sellTaxMinor(valueMinor, kind, fees, dayTradeOn) : 0,
+  };
 }
 
 export type Side = 'long' | 'short';
@@ -129,7 +342,8 @@ export interface OpenCosts {
 
 /**
  * Costs of opening `lots` at `priceMinor` with `leverage`: margin = notional ÷ leverage rounded up
- * to the minor unit; commission on the opening trade; tax when the opening trade is a sale (short).
+ * to the minor unit; commission (+ clearing fee, 0 by default) on the opening trade; tax when the
+ * opening trade is a sale (short), at the day-trade rate when `dayTradeOn` is given (sellTaxPpm).
  */
 export function openCosts(args: {
   priceMinor: Minor;
@@ -138,12 +352,19 @@ export function openCosts(args: {
   side: Side;
   kind: InstrumentKind;
   fees?: FeeSchedule;
+  /** ISO trade date when this sale opens a same-day day trade (optional; default: not a day trade). */
+  dayTradeOn?: string;
 }): OpenCosts {
   const fees = args.fees ?? DEFAULT_FEES;
   const notional = notionalMinor(args.priceMinor, args.lots * SHARES_PER_LOT);
   const margin = divCeil(notional, args.leverage);
-  const fee = commissionMinor(notional, fees);
-  const tax = args.side === 'short' ? sellTaxMinor(notional, args.kind, fees) : 0;
+  const { feeMinor: fee, taxMinor: tax } = legCharges(
+    notional,
+    args.side === 'short',
+    args.kind,
+    fees,
+    args.dayTradeOn,
+  );
   return {
     notionalMinor: notional,
     marginMinor: margin,
@@ -162,7 +383,10 @@ export interface CloseResult {
   taxMinor: Minor;
 }
 
-/** Closing a long is a sale (tax due); closing a short is a buy. P&L is price difference × shares. */
+/**
+ * Closing a long is a sale (tax due, at the day-trade rate when `dayTradeOn` is given); closing a
+ * short is a buy. P&L is price difference × shares. The fee is commission (+ clearing fee).
+ */
 export function closeResult(args: {
   openPriceMinor: Minor;
   closePriceMinor: Minor;
@@ -170,14 +394,178 @@ export function closeResult(args: {
   side: Side;
   kind: InstrumentKind;
   fees?: FeeSchedule;
+  /** ISO trade date when this sale closes a same-day day trade (optional; default: not a day trade). */
+  dayTradeOn?: string;
 }): CloseResult {
   const fees = args.fees ?? DEFAULT_FEES;
   const notional = notionalMinor(args.closePriceMinor, args.shares);
   const diff = (args.closePriceMinor - args.openPriceMinor) * args.shares;
   const pnl = args.side === 'long' ? diff : -diff;
-  const fee = commissionMinor(notional, fees);
-  const tax = args.side === 'long' ? sellTaxMinor(notional, args.kind, fees) : 0;
+  const { feeMinor: fee, taxMinor: tax } = legCharges(
+    notional,
+    args.side === 'long',
+    args.kind,
+    fees,
+    args.dayTradeOn,
+  );
   return { notionalMinor: notional, pnlMinor: pnl, feeMinor: fee, taxMinor: tax };
+}
+
+/** Largest number of ticks breakEvenPriceMinor walks from its estimate (a safety bound). */
+const BREAK_EVEN_MAX_STEPS = 1_000_000;
+
+/**
+ * Break-even closing price of a position opened at `openPriceMinor`: the valid price (tick table,
+ * "Tick size, stocks / ETFs") at which closing yields a net of ≥ 0 after the opening fee and tax
+ * and the closing fee and tax (openCosts/closeResult's own legs), while one tick worse yields < 0 —
+ * i.e. the exact break-even rounded to the tick table in the direction that is not a loss (up for
+ * a long, down for a short). Net = closeResult.pnl − close fee − close tax − open fee − open tax.
+ * `dayTradeOn` taxes the sale at the day-trade rate (sellTaxPpm). For whole lots net rises
+ * monotonically with the price, so the answer is the unique crossing; for a handful of odd shares
+ * the NT$ truncation of fees can make it non-monotone and the answer is the crossing nearest the
+ * exact break-even. null for a short whose proceeds cannot cover its fees at any positive price.
+ */
+export function breakEvenPriceMinor(args: {
+  openPriceMinor: Minor;
+  shares: number;
+  side: Side;
+  kind: InstrumentKind;
+  fees?: FeeSchedule;
+  dayTradeOn?: string;
+}): Minor | null {
+  const fees = args.fees ?? DEFAULT_FEES;
+  const { openPriceMinor: p0, shares, side, kind, dayTradeOn } = args;
+  if (!Number.isSafeInteger(p0) || p0 <= 0) throw new RangeError(`open price must be positive: ${p0}`);
+  if (!Number.isSafeInteger(shares) || shares <= 0) {
+    throw new RangeError(`shares must be positive: ${shares}`);
+  }
+  const open = legCharges(notionalMinor(p0, shares), side === 'short', kind, fees, dayTradeOn);
+  const openCost = open.feeMinor + open.taxMinor;
+  const net = (p: Minor): Minor => {
+    const r = closeResult({ openPriceMinor: p0, closePriceMinor: p, shares, side, kind, fees, dayTradeOn });
+    return r.pnlMinor - r.feeMinor - r.taxMinor - openCost;
+  };
+  const up = (p: Minor) => stepTicks(p, 1, kind);
+  const down = (p: Minor) => stepTicks(p, -1, kind); // ≥ 1 for any p ≥ 2
+  // Float estimate only picks the starting tick; every decision below is on exact integers.
+  const feeRate = (fees.commissionPpm + (fees.clearingFeePpm ?? 0)) / 1e6;
+  let steps = 0;
+  const guard = () => {
+    if (++steps > BREAK_EVEN_MAX_STEPS) throw new RangeError('break-even search did not converge');
+  };
+  if (side === 'long') {
+    const taxRate = sellTaxPpm(kind, fees, dayTradeOn) / 1e6;
+    const est = (p0 * shares + openCost) / (shares * (1 - feeRate - taxRate));
+    let p = ceilToTick(Math.max(1, Math.ceil(est)), kind);
+    if (net(p) >= 0) {
+      while (p > 1 && net(down(p)) >= 0) {
+        p = down(p);
+        guard();
+      }
+    } else {
+      while (net(p) < 0) {
+        p = up(p);
+        guard();
+      }
+    }
+    return p;
+  }
+  const est = (p0 * shares - openCost) / (shares * (1 + feeRate));
+  let p = floorToTick(Math.max(1, Math.floor(est)), kind);
+  if (net(p) >= 0) {
+    while (net(up(p)) >= 0) {
+      p = up(p);
+      guard();
+    }
+  } else {
+    while (net(p) < 0) {
+      if (p <= 1) return null;
+      p = down(p);
+      guard();
+    }
+  }
+  return p;
+}
+
+/** The order ticket's preview: every figure the order will cost, before the tap. */
+export interface OrderPreview {
+  /** Price × shares of the opening trade. */
+  marketValueMinor: Minor;
+  marginMinor: Minor;
+  /** Opening trade: commission, clearing fee (0 by default ⚠) and tax (short only). */
+  commissionMinor: Minor;
+  clearingFeeMinor: Minor;
+  openTaxMinor: Minor;
+  /** Expected closing trade at the same price: commission, clearing fee and tax (long only). */
+  closeCommissionMinor: Minor;
+  closeClearingFeeMinor: Minor;
+  closeTaxMinor: Minor;
+  /** breakEvenPriceMinor of the resulting position (null: a short that cannot break even). */
+  breakEvenPriceMinor: Minor | null;
+  /** margin + opening fees + opening tax: openCosts.requiredMinor, what must be available. */
+  totalRequiredMinor: Minor;
+  /** availableMinor − totalRequiredMinor when the available balance is given, else null. */
+  availableAfterMinor: Minor | null;
+}
+
+/**
+ * The order preview, computed by the functions execution uses: openCosts for the opening trade
+ * (margin, fee, tax, required), closeResult for the expected closing trade at the same price,
+ * commissionMinor/clearingFeeMinor to split each fee into its parts (their sum is the leg's
+ * feeMinor), breakEvenPriceMinor for the break-even. `dayTradeOn`: the position is a same-day day
+ * trade, so its sale is taxed at the day-trade rate (sellTaxPpm).
+ */
+export function orderPreview(args: {
+  priceMinor: Minor;
+  lots: number;
+  leverage: number;
+  side: Side;
+  kind: InstrumentKind;
+  fees?: FeeSchedule;
+  dayTradeOn?: string;
+  availableMinor?: Minor;
+}): OrderPreview {
+  const fees = args.fees ?? DEFAULT_FEES;
+  const { priceMinor, side, kind, dayTradeOn } = args;
+  const shares = args.lots * SHARES_PER_LOT;
+  const open = openCosts({
+    priceMinor,
+    lots: args.lots,
+    leverage: args.leverage,
+    side,
+    kind,
+    fees,
+    dayTradeOn,
+  });
+  const close = closeResult({
+    openPriceMinor: priceMinor,
+    closePriceMinor: priceMinor,
+    shares,
+    side,
+    kind,
+    fees,
+    dayTradeOn,
+  });
+  return {
+    marketValueMinor: open.notionalMinor,
+    marginMinor: open.marginMinor,
+    commissionMinor: commissionMinor(open.notionalMinor, fees),
+    clearingFeeMinor: clearingFeeMinor(open.notionalMinor, fees),
+    openTaxMinor: open.taxMinor,
+    closeCommissionMinor: commissionMinor(close.notionalMinor, fees),
+    closeClearingFeeMinor: clearingFeeMinor(close.notionalMinor, fees),
+    closeTaxMinor: close.taxMinor,
+    breakEvenPriceMinor: breakEvenPriceMinor({
+      openPriceMinor: priceMinor,
+      shares,
+      side,
+      kind,
+      fees,
+      dayTradeOn,
+    }),
+    totalRequiredMinor: open.requiredMinor,
+    availableAfterMinor: args.availableMinor === undefined ? null : args.availableMinor - open.requiredMinor,
+  };
 }
 
 /** Mark-to-market P&L of an open position at the current price (minor). */

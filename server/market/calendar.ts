@@ -49,6 +49,16 @@ function loadExceptions(): Exceptions {
   return ex;
 }
 
+/**
+ * The exceptions file as sorted ISO-date lists: `closed` weekdays (holidays, typhoon days,
+ * unscheduled closures) and `open` weekend days (make-up sessions). Contract code takes these as
+ * data (contract/trading-session.ts `tradingDayPredicate`) since it must not import the server.
+ */
+export function calendarExceptions(): { closed: string[]; open: string[] } {
+  const ex = loadExceptions();
+  return { closed: [...ex.closed].sort(), open: [...ex.open].sort() };
+}
+
 const ISO_RE = /^\d{4}-\d{2}-\d{2}$/;
 
 function parseDate(isoDate: string): DateTime {
