@@ -5,11 +5,17 @@
  * Whole entities are replaced with `setMany`. Trades stay outside Redux (src/market/hooks.ts
  * `useTrades`), candles go to the chart imperatively.
  */
-import { createEntityAdapter, createSlice, prepareAutoBatched, type PayloadAction } from '@reduxjs/toolkit';
+import {
+  createAction,
+  createEntityAdapter,
+  createSlice,
+  prepareAutoBatched,
+  type PayloadAction,
+  type UnknownAction,
+} from '@reduxjs/toolkit';
 import type { ClockState, Depth, Quote } from '../../contract/market';
 import type { ConnState } from '../../workers/protocol';
 
-export const quotesAdapter = createEntityAdapter<Quote, string>({ selectId: (q) => q.symbol });
 export const depthAdapter = createEntityAdapter<Depth, string>({ selectId: (d) => d.symbol });
 
 /**
@@ -38,40 +44,61 @@ export interface QuoteBatchPayload {
   receivedAt: number[];
 }
 
-export interface QuotesState extends ReturnType<typeof quotesAdapter.getInitialState> {
+/**
+ * Live quotes by symbol. Maps, not the entity adapter's plain objects: a batch replaces hundreds of
+ * quotes in a collection of thousands, and copying a Map of 2,000 entries costs ~0.1 ms where
+ * spreading an object with 2,000 named keys (V8 dictionary mode) costs ~0.9 ms (measured in Node;
+ * 4× that on a throttled phone). Never mutated: each batch makes new Maps.
+ */
+export interface QuotesState {
+  entities: ReadonlyMap<string, Quote>;
   /** Symbol → worker wall clock (epoch ms) of its last streamed quote. Not in the entity, so rows keep their identity. */
-  receivedAt: Record<string, number>;
+  receivedAt: ReadonlyMap<string, number>;
 }
 
-const initialQuotes: QuotesState = quotesAdapter.getInitialState({ receivedAt: {} });
+const initialQuotes: QuotesState = { entities: new Map(), receivedAt: new Map() };
 
-export const quotesSlice = createSlice({
-  name: 'quotes',
-  initialState: initialQuotes,
-  reducers: {
-    /** REST snapshots (list pages, detail): seeds rows before the stream. */
-    quotesReceived: {
-      reducer(state, action: PayloadAction<Quote[]>) {
-        const items = fresher(state.entities, action.payload, sameReplayDay);
-        if (items.length) quotesAdapter.setMany(state, items);
-      },
-      prepare: prepareAutoBatched<Quote[]>(),
-    },
-    /** One worker batch (one dispatch per batch). */
-    quoteBatchReceived: {
-      reducer(state, action: PayloadAction<QuoteBatchPayload>) {
-        const { items, receivedAt } = action.payload;
-        const fresh = fresher(state.entities, items, sameReplayDay);
-        if (fresh.length) quotesAdapter.setMany(state, fresh);
-        for (let i = 0; i < items.length; i++) {
-          const t = receivedAt[i];
-          if (t !== undefined) state.receivedAt[items[i]!.symbol] = t;
-        }
-      },
-      prepare: prepareAutoBatched<QuoteBatchPayload>(),
-    },
-  },
-});
+/** REST snapshots (list pages, detail): seeds rows before the stream. */
+export const quotesReceived = createAction('quotes/received', prepareAutoBatched<Quote[]>());
+/** One worker batch (one dispatch per batch). */
+export const quoteBatchReceived = createAction(
+  'quotes/batchReceived',
+  prepareAutoBatched<QuoteBatchPayload>(),
+);
+
+/**
+ * Applies quotes to the collection without Immer: a draft would proxy every entity read and walk
+ * and freeze the collection on every batch (57 % of the main thread at 20,000 quotes/s in
+ * `npm run bench:stream`). Here a batch costs one copy of each Map. Entities are replaced whole,
+ * so a row's selector sees a new object only for its own symbol.
+ */
+function applyQuotes(
+  state: QuotesState,
+  items: readonly Quote[],
+  receivedAt?: readonly number[],
+): QuotesState {
+  let entities: Map<string, Quote> | null = null;
+  let received: Map<string, number> | null = null;
+  const current = state.entities;
+  for (let i = 0; i < items.length; i++) {
+    const q = items[i]!;
+    const t = receivedAt?.[i];
+    if (t !== undefined) (received ??= new Map(state.receivedAt)).set(q.symbol, t);
+    const cur = (entities ?? current).get(q.symbol);
+    if (cur && sameReplayDay(cur, q) && cur.ts > q.ts) continue;
+    (entities ??= new Map(current)).set(q.symbol, q);
+  }
+  if (!entities && !received) return state;
+  return { entities: entities ?? current, receivedAt: received ?? state.receivedAt };
+}
+
+/** The quotes collection's reducer (hand-written for speed; see applyQuotes). */
+export function quotesReducer(state: QuotesState = initialQuotes, action: UnknownAction): QuotesState {
+  if (quoteBatchReceived.match(action))
+    return applyQuotes(state, action.payload.items, action.payload.receivedAt);
+  if (quotesReceived.match(action)) return applyQuotes(state, action.payload);
+  return state;
+}
 
 export const depthSlice = createSlice({
   name: 'depth',
@@ -123,12 +150,11 @@ export const marketStatusSlice = createSlice({
   },
 });
 
-export const { quotesReceived, quoteBatchReceived } = quotesSlice.actions;
 export const { depthReceived } = depthSlice.actions;
 export const { connChanged, clockSeen } = marketStatusSlice.actions;
 
 export const marketReducers = {
-  quotes: quotesSlice.reducer,
+  quotes: quotesReducer,
   depth: depthSlice.reducer,
   marketStatus: marketStatusSlice.reducer,
 };

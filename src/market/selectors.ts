@@ -10,10 +10,10 @@ import type { ConnState } from '../../workers/protocol';
 import type { MarketRootState } from './quotes-slice';
 
 export const selectQuote = (s: MarketRootState, symbol: string): Quote | undefined =>
-  s.quotes.entities[symbol];
+  s.quotes.entities.get(symbol);
 /** Worker wall clock (epoch ms) of the symbol's last streamed quote, if any. */
 export const selectQuoteReceivedAt = (s: MarketRootState, symbol: string): number | undefined =>
-  s.quotes.receivedAt[symbol];
+  s.quotes.receivedAt.get(symbol);
 export const selectDepth = (s: MarketRootState, symbol: string): Depth | undefined =>
   s.depth.entities[symbol];
 export const selectConnState = (s: MarketRootState): ConnState => s.marketStatus.conn;

@@ -120,7 +120,7 @@ describe('QuoteRow render isolation', () => {
     const store = makeStore();
     store.dispatch(quotesReceived([quote('2330', 101_000, 10)]));
     store.dispatch(quotesReceived([quote('2330', 99_000, 5)]));
-    expect(store.getState().quotes.entities['2330']?.lastMinor).toBe(101_000);
+    expect(store.getState().quotes.entities.get('2330')?.lastMinor).toBe(101_000);
   });
 
   it('notifies subscribers once for many auto-batched quote batches', async () => {
@@ -134,7 +134,7 @@ describe('QuoteRow render isolation', () => {
     expect(notified).toBe(0);
     await new Promise((r) => setTimeout(r, 50));
     expect(notified).toBe(1);
-    expect(store.getState().quotes.entities['2330']?.lastMinor).toBe(100_500);
+    expect(store.getState().quotes.entities.get('2330')?.lastMinor).toBe(100_500);
   });
 });
 

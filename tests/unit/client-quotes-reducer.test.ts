@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import type { Quote } from '../../contract/market';
+import { quoteBatchReceived, quotesReceived, quotesReducer } from '../../src/market/quotes-slice';
+
+const quote = (symbol: string, lastMinor: number, ts: number, replayDate = '2026-07-27'): Quote => ({
+  symbol,
+  name: symbol,
+  kind: 'stock',
+  lastMinor,
+  openMinor: lastMinor,
+  highMinor: lastMinor,
+  lowMinor: lastMinor,
+  prevCloseMinor: lastMinor,
+  limitUpMinor: lastMinor,
+  limitDownMinor: lastMinor,
+  bidMinor: lastMinor,
+  askMinor: lastMinor,
+  volumeShares: 0,
+  turnoverMinor: 0,
+  ts,
+  replayDate,
+  phase: 'open',
+});
+
+describe('quotes reducer (hand-written, no Immer)', () => {
+  it('adds new symbols once, replaces whole entities and keeps the others identical', () => {
+    let s = quotesReducer(undefined, { type: '@@init' });
+    s = quotesReducer(s, quotesReceived([quote('2330', 100_000, 1), quote('2317', 20_000, 1)]));
+    const before2317 = s.entities.get('2317');
+    s = quotesReducer(
+      s,
+      quoteBatchReceived({
+        items: [quote('2330', 100_500, 2), quote('2330', 101_000, 3)],
+        receivedAt: [10, 11],
+      }),
+    );
+    expect([...s.entities.keys()]).toEqual(['2330', '2317']);
+    expect(s.entities.get('2330')!.lastMinor).toBe(101_000);
+    expect(s.entities.get('2317')).toBe(before2317);
+    expect(s.receivedAt.get('2330')).toBe(11);
+  });
+
+  it('never rolls a price back within a replay day, but a new replay day wins', () => {
+    let s = quotesReducer(undefined, quotesReceived([quote('2330', 100_000, 10)]));
+    const held = s;
+    s = quotesReducer(s, quotesReceived([quote('2330', 99_000, 5)]));
+    expect(s).toBe(held);
+    s = quotesReducer(s, quotesReceived([quote('2330', 98_000, 1, '2026-07-28')]));
+    expect(s.entities.get('2330')!.lastMinor).toBe(98_000);
+  });
+
+  it('returns the same state for actions it does not handle and for empty batches', () => {
+    const s = quotesReducer(undefined, quotesReceived([quote('2330', 100_000, 1)]));
+    expect(quotesReducer(s, { type: 'other' })).toBe(s);
+    expect(quotesReducer(s, quoteBatchReceived({ items: [], receivedAt: [] }))).toBe(s);
+  });
+});
