@@ -1,0 +1,50 @@
+/**
+ * Build of the stream benchmark's pages: the root vite.config.ts as it is (React, the app's
+ * entries index.html and admin.html, chunking), plus tests/bench/pages/stream.html (our pipeline)
+ * and naive.html (the baseline). In this build only, the market worker imports
+ * tests/bench/pages/worker-probe.ts first (message counter and worker CPU throttling; see that
+ * file). Output: BENCH_OUT_DIR (the driver passes a temporary directory that the server serves as
+ * CLIENT_DIR, so the pages, /api and /ws share one origin).
+ */
+import { tmpdir } from 'node:os';
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { defineConfig, mergeConfig, type Plugin } from 'vite';
+import appConfig from '../../vite.config';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const workerEntry = resolve(root, 'workers/market.worker.ts');
+const workerProbe = resolve(root, 'tests/bench/pages/worker-probe.ts');
+
+/** Prepends the probe's import to the worker entry (module order: the probe patches first). */
+function workerProbePlugin(): Plugin {
+  return {
+    name: 'bench-worker-probe',
+    enforce: 'pre',
+    transform(code, id) {
+      if (id.split('?')[0] !== workerEntry) return null;
+      return { code: `import ${JSON.stringify(workerProbe)};\n${code}`, map: null };
+    },
+  };
+}
+
+export default mergeConfig(
+  appConfig,
+  defineConfig({
+    root,
+    logLevel: 'warn',
+    worker: { plugins: () => [workerProbePlugin()] },
+    build: {
+      outDir: process.env.BENCH_OUT_DIR ?? resolve(tmpdir(), 'tw-bench-client'),
+      manifest: false,
+      // A profiling run (BENCH_PROFILE) keeps names readable in the CPU profile.
+      minify: process.env.BENCH_MINIFY !== '0',
+      rollupOptions: {
+        input: {
+          stream: resolve(root, 'tests/bench/pages/stream.html'),
+          naive: resolve(root, 'tests/bench/pages/naive.html'),
+        },
+      },
+    },
+  }),
+);
