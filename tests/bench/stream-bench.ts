@@ -37,7 +37,10 @@
  * only to try the harness without the stress source), BENCH_DATA_DIR (reuse a data directory),
  * BENCH_OUT (results JSON path), CHROMIUM_PATH (/usr/bin/chromium), BENCH_PROFILE (a rate: build
  * without minification, record V8 CPU profiles of each page's main thread (and worker) over that
- * rate's window, and report where their time went, by function and by source file).
+ * rate's window, and report where their time went, by function and by source file),
+ * BENCH_PROFILE_CLICKS=1 (with BENCH_PROFILE: profile the order clicks instead of the window),
+ * BENCH_CLICK_TESTID (order-submit: the element clicked), BENCH_DEBUG_EVENTS=1 (print each Event
+ * Timing entry of the clicks).
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -561,7 +564,9 @@ localStorage.setItem('is_admin', 'false');`,
     const offered = ref.count();
     const offeredSeries = ref.perSecond();
     const cpu1 = cpuTimes();
-    const profile = opts.profile ? await targets.stopProfiles() : null;
+    // BENCH_PROFILE_CLICKS=1: the profile covers the order clicks instead of the window.
+    const profileClicks = opts.profile && env.BENCH_PROFILE_CLICKS === '1';
+    let profile = opts.profile ? await targets.stopProfiles() : null;
     const heapEnd = await targets.heapAfterGc();
 
     // Orders while the same load runs, same throttling, right after the window (so the window's
@@ -569,16 +574,18 @@ localStorage.setItem('is_admin', 'false');`,
     let clickSample: BenchSample | null = null;
     if (opts.clicks > 0) {
       await sleep(2_000); // past the forced GC
-      const button = page.getByTestId('order-submit');
+      const button = page.getByTestId(env.BENCH_CLICK_TESTID ?? 'order-submit');
       await button.scrollIntoViewIfNeeded();
       await sleep(1_000);
       await page.evaluate(() => window.__bench.reset());
+      if (profileClicks) await targets.startProfiles();
       for (let i = 0; i < opts.clicks; i++) {
         clickTimes.push(Date.now());
         await button.click({ timeout: 10_000 }).catch((e: unknown) => errors.push(`click: ${String(e)}`));
         await sleep(2_000);
       }
       clickSample = await page.evaluate(() => window.__bench.collect());
+      if (profileClicks) profile = await targets.stopProfiles();
     }
     await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
     await page.evaluate(() => new BroadcastChannel('tw-bench-worker').postMessage({ throttle: 1 }));
@@ -652,6 +659,8 @@ function summarise(
       byInteraction.set(e.interactionId, Math.max(byInteraction.get(e.interactionId) ?? 0, e.durationMs));
     }
     const eventTimingMs = [...byInteraction.values()];
+    if (env.BENCH_DEBUG_EVENTS === '1')
+      console.log(c.events.map((e) => `${e.name}#${e.interactionId}:${e.durationMs}`).join(' '));
     input = {
       clicks: x.clicks,
       seconds: round(c.windowMs / 1000)!,
