@@ -132,7 +132,8 @@ describe('QuoteRow render isolation', () => {
     store.subscribe(() => notified++);
     for (let i = 1; i <= 10; i++) store.dispatch(quotesReceived([quote('2330', 100_000 + i * 50, i)]));
     expect(notified).toBe(0);
-    await new Promise((r) => setTimeout(r, 50));
+    // Wait for the animation frame's notification (a condition, not a fixed sleep).
+    await vi.waitFor(() => expect(notified).toBeGreaterThan(0));
     expect(notified).toBe(1);
     expect(store.getState().quotes.entities.get('2330')?.lastMinor).toBe(100_500);
   });
