@@ -1,25 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { Quote } from '../../contract/market';
 import { quoteBatchReceived, quotesReceived, quotesReducer } from '../../src/market/quotes-slice';
+import { quote as harnessQuote } from './client-worker-harness';
 
-const quote = (symbol: string, lastMinor: number, ts: number, replayDate = '2026-07-27'): Quote => ({
-  symbol,
-  name: symbol,
-  kind: 'stock',
-  lastMinor,
-  openMinor: lastMinor,
-  highMinor: lastMinor,
-  lowMinor: lastMinor,
-  prevCloseMinor: lastMinor,
-  limitUpMinor: lastMinor,
-  limitDownMinor: lastMinor,
-  bidMinor: lastMinor,
-  askMinor: lastMinor,
-  volumeShares: 0,
-  turnoverMinor: 0,
-  ts,
-  replayDate,
-  phase: 'open',
+/** The harness's quote, on another replay day when `replayDate` is given. */
+const quote = (symbol: string, lastMinor: number, ts: number, replayDate?: string): Quote => ({
+  ...harnessQuote(symbol, lastMinor, ts),
+  ...(replayDate ? { replayDate } : {}),
 });
 
 describe('quotes reducer (hand-written, no Immer)', () => {
@@ -45,7 +32,7 @@ describe('quotes reducer (hand-written, no Immer)', () => {
     const held = s;
     s = quotesReducer(s, quotesReceived([quote('2330', 99_000, 5)]));
     expect(s).toBe(held);
-    s = quotesReducer(s, quotesReceived([quote('2330', 98_000, 1, '2026-07-28')]));
+    s = quotesReducer(s, quotesReceived([quote('2330', 98_000, 1, '2024-05-17')]));
     expect(s.entities.get('2330')!.lastMinor).toBe(98_000);
   });
 
