@@ -246,7 +246,11 @@ test('socket cut: reconnecting → polling (prices move) → stale → live, no 
           missing: server
             .filter((c) => c[0]! >= first && c[0]! <= newest && !chartTs.has(c[0]!))
             .map((c) => c[0]),
-          extra: bars.filter((b) => !server.some((c) => c[0] === b[0])).map((b) => b[0]),
+          // Bars older than the server's first are an earlier replay session the chart keeps
+          // after a session change (the server's 1m series holds the current session only).
+          extra: bars
+            .filter((b) => b[0]! >= (server[0]?.[0] ?? 0) && !server.some((c) => c[0] === b[0]))
+            .map((b) => b[0]),
           differing: server
             .filter((c) => c[0]! >= first && c[0]! < newest && byTs.get(c[0]!) !== c.join())
             .map((c) => c[0]),
