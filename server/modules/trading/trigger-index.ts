@@ -78,10 +78,12 @@ export class TriggerIndex {
   take(symbol: string, bidMinor: number, askMinor: number): RestingOrder[] {
     const book = this.books.get(symbol);
     if (!book) return [];
+    // A side with no price (0: no ask or no bid in the book) triggers nothing; without this an
+    // empty ask side would fill every resting long.
     let nl = 0;
-    while (nl < book.longs.length && book.longs[nl]!.limitPriceMinor >= askMinor) nl++;
+    if (askMinor > 0) while (nl < book.longs.length && book.longs[nl]!.limitPriceMinor >= askMinor) nl++;
     let ns = 0;
-    while (ns < book.shorts.length && book.shorts[ns]!.limitPriceMinor <= bidMinor) ns++;
+    if (bidMinor > 0) while (ns < book.shorts.length && book.shorts[ns]!.limitPriceMinor <= bidMinor) ns++;
     const out = [...book.longs.splice(0, nl), ...book.shorts.splice(0, ns)];
     for (const o of out) this.byId.delete(o.id);
     return out;
