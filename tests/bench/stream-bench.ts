@@ -659,8 +659,10 @@ function summarise(
       byInteraction.set(e.interactionId, Math.max(byInteraction.get(e.interactionId) ?? 0, e.durationMs));
     }
     const eventTimingMs = [...byInteraction.values()];
-    if (env.BENCH_DEBUG_EVENTS === '1')
+    if (env.BENCH_DEBUG_EVENTS === '1') {
       console.log(c.events.map((e) => `${e.name}#${e.interactionId}:${e.durationMs}`).join(' '));
+      for (const f of c.longFrames) console.log('LoAF', JSON.stringify(f).slice(0, 600));
+    }
     input = {
       clicks: x.clicks,
       seconds: round(c.windowMs / 1000)!,
