@@ -106,6 +106,8 @@ test('register → deposit → approve → trade 2330 with leverage → close �
     await page.getByTestId('leverage-5').click();
     await page.getByTestId('order-lots').fill('1');
     await expect(page.getByTestId('order-preview-margin')).not.toBeEmpty();
+    await expect(page.getByTestId('order-preview-break-even')).not.toBeEmpty();
+    await expect(page.getByTestId('order-preview-close-costs')).not.toBeEmpty();
     if (attempt === 1) await shot(page, '07-detail');
     await page.getByTestId('order-submit').click();
 

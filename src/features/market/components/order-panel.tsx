@@ -1,7 +1,8 @@
 /**
  * The order ticket: long/short, market/limit, lots, leverage and a live preview computed with
- * contract/market-rules.ts `openCosts` — the same function the server charges with, so the
- * figures agree to the cent. Limit prices are tick-checked with `isOnTick`; off-tick prices offer
+ * contract/market-rules.ts `orderPreview` — built on `openCosts`/`closeResult`, the functions the
+ * server charges with, so the figures agree to the cent — including the expected closing fee and
+ * tax and the break-even price. Limit prices are tick-checked with `isOnTick`; off-tick prices offer
  * the two nearest valid ones.
  */
 import { LabeledValue } from '../../../ui/labeled-value';
@@ -16,7 +17,7 @@ import {
   isOnTick,
   MAX_LOTS_PER_ORDER,
   nearestValidPrices,
-  openCosts,
+  orderPreview,
   SHARES_PER_LOT,
   type Side,
 } from '../../../../contract/market-rules';
@@ -89,7 +90,16 @@ export function OrderPanel({ symbol, quote }: { symbol: string; quote: Quote | u
   const costs = useMemo(() => {
     if (price === null || !validLots || (orderType === 'limit' && offTick)) return null;
     try {
-      return openCosts({ priceMinor: price, lots, leverage, side, kind });
+      const p = orderPreview({ priceMinor: price, lots, leverage, side, kind });
+      return {
+        notionalMinor: p.marketValueMinor,
+        marginMinor: p.marginMinor,
+        feeMinor: p.commissionMinor + p.clearingFeeMinor,
+        taxMinor: p.openTaxMinor,
+        requiredMinor: p.totalRequiredMinor,
+        closeCostsMinor: p.closeCommissionMinor + p.closeClearingFeeMinor + p.closeTaxMinor,
+        breakEvenMinor: p.breakEvenPriceMinor,
+      };
     } catch {
       return null;
     }
@@ -250,6 +260,18 @@ export function OrderPanel({ symbol, quote }: { symbol: string; quote: Quote | u
           label={t('order.tax')}
           value={costs ? formatMinor(costs.taxMinor) : ''}
           testId="order-preview-tax"
+        />
+        <LabeledValue
+          layout="line"
+          label={t('order.closeCosts')}
+          value={costs ? formatMinor(costs.closeCostsMinor) : ''}
+          testId="order-preview-close-costs"
+        />
+        <LabeledValue
+          layout="line"
+          label={t('order.breakEven')}
+          value={costs?.breakEvenMinor != null ? formatMinor(costs.breakEvenMinor) : ''}
+          testId="order-preview-break-even"
         />
         <LabeledValue
           layout="line"
