@@ -237,48 +237,25 @@ export function OrderPanel({ symbol, quote }: { symbol: string; quote: Quote | u
           }
           value={price !== null ? formatMinor(price) : ''}
         />
-        <LabeledValue
-          layout="line"
-          label={t('order.marketValue')}
-          value={costs ? formatMinor(costs.notionalMinor) : ''}
-          testId="order-preview-value"
-        />
-        <LabeledValue
-          layout="line"
-          label={t('order.margin')}
-          value={costs ? formatMinor(costs.marginMinor) : ''}
-          testId="order-preview-margin"
-        />
-        <LabeledValue
-          layout="line"
-          label={t('order.fee')}
-          value={costs ? formatMinor(costs.feeMinor) : ''}
-          testId="order-preview-fee"
-        />
-        <LabeledValue
-          layout="line"
-          label={t('order.tax')}
-          value={costs ? formatMinor(costs.taxMinor) : ''}
-          testId="order-preview-tax"
-        />
-        <LabeledValue
-          layout="line"
-          label={t('order.closeCosts')}
-          value={costs ? formatMinor(costs.closeCostsMinor) : ''}
-          testId="order-preview-close-costs"
-        />
-        <LabeledValue
-          layout="line"
-          label={t('order.breakEven')}
-          value={costs?.breakEvenMinor != null ? formatMinor(costs.breakEvenMinor) : ''}
-          testId="order-preview-break-even"
-        />
-        <LabeledValue
-          layout="line"
-          label={t('order.required')}
-          value={costs ? formatMinor(costs.requiredMinor) : ''}
-          testId="order-preview-required"
-        />
+        {(
+          [
+            ['marketValue', 'value', costs?.notionalMinor],
+            ['margin', 'margin', costs?.marginMinor],
+            ['fee', 'fee', costs?.feeMinor],
+            ['tax', 'tax', costs?.taxMinor],
+            ['closeCosts', 'close-costs', costs?.closeCostsMinor],
+            ['breakEven', 'break-even', costs?.breakEvenMinor],
+            ['required', 'required', costs?.requiredMinor],
+          ] as const
+        ).map(([key, id, minor]) => (
+          <LabeledValue
+            key={key}
+            layout="line"
+            label={t(`order.${key}`)}
+            value={minor != null ? formatMinor(minor) : ''}
+            testId={`order-preview-${id}`}
+          />
+        ))}
         <LabeledValue
           layout="line"
           label={t('order.available')}
