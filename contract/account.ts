@@ -19,6 +19,10 @@ export const accountSummaryRes = z.object({
   unrealisedPnlMinor: minor,
   realisedProfitMinor: minor,
   kycStatus: z.enum(['unverified', 'review', 'verified', 'rejected']),
+  /** The member's USD available balance (product-spec §2 "Member centre": USD amount). */
+  usdMinor: minor,
+  /** False shows the "no funds password" warning. */
+  fundsPasswordSet: z.boolean(),
 });
 export type AccountSummary = z.infer<typeof accountSummaryRes>;
 

@@ -1,8 +1,10 @@
 /** Operator console calls (admin.html). Every call requires an operator or admin session. */
 import { z } from 'zod';
 import { pageQuery, paged } from './envelope';
-import { depositStatusSchema } from './funds';
+import { depositStatusSchema, fxRateSchema, withdrawalStatusSchema } from './funds';
 import { roleSchema } from './auth';
+import { AUDIT_ACTIONS, KYC_STATUSES } from './constants';
+import { CURRENCIES } from './constants';
 
 export const adminDepositsReq = pageQuery.extend({ status: z.enum(['pending', 'all']).default('pending') });
 export const adminDepositSchema = z.object({
@@ -14,6 +16,9 @@ export const adminDepositSchema = z.object({
   status: depositStatusSchema,
   reason: z.string().nullable(),
   createdAt: z.number().int(),
+  channelName: z.string().nullable(),
+  /** The transfer receipt; the console shows it through GET /api/vue/upload/{id}. */
+  receiptUploadId: z.string().nullable(),
 });
 export const adminDepositsRes = paged(adminDepositSchema);
 
@@ -28,9 +33,170 @@ export const adminUserSchema = z.object({
   availableMinor: z.number().int(),
   disabled: z.boolean(),
   frozen: z.boolean(),
+  loginBanned: z.boolean(),
+  withdrawBanned: z.boolean(),
+  tradeBanned: z.boolean(),
+  fundsPasswordLocked: z.boolean(),
+  kycStatus: z.enum(KYC_STATUSES),
   createdAt: z.number().int(),
 });
+export type AdminUser = z.infer<typeof adminUserSchema>;
 export const adminUsersRes = paged(adminUserSchema);
+
+/** admin/setUserFlags: the account flags of product-spec §6; omitted flags stay as they are. */
+export const setUserFlagsReq = z.object({
+  id: z.number().int().positive().max(2_147_483_647),
+  disabled: z.boolean().optional(),
+  frozen: z.boolean().optional(),
+  loginBanned: z.boolean().optional(),
+  withdrawBanned: z.boolean().optional(),
+  tradeBanned: z.boolean().optional(),
+  reason: z.string().trim().min(1).max(200),
+});
+export const userIdReq = z.object({ id: z.number().int().positive().max(2_147_483_647) });
+
+const queueReq = pageQuery.extend({ status: z.enum(['pending', 'all']).default('pending') });
+
+/** KYC review queue. */
+export const adminKycReq = queueReq;
+export const adminKycSchema = z.object({
+  id: z.number().int(),
+  userId: z.number().int(),
+  account: z.string(),
+  name: z.string(),
+  /** Operators see the full number. */
+  idNumber: z.string(),
+  frontUploadId: z.string(),
+  backUploadId: z.string(),
+  status: z.enum(KYC_STATUSES),
+  reason: z.string().nullable(),
+  createdAt: z.number().int(),
+});
+export const adminKycRes = paged(adminKycSchema);
+
+/** Withdrawal review queue. */
+export const adminWithdrawalsReq = queueReq;
+export const adminWithdrawalSchema = z.object({
+  id: z.number().int(),
+  userId: z.number().int(),
+  account: z.string(),
+  amountMinor: z.number().int(),
+  currency: z.string(),
+  holderName: z.string(),
+  cardNumber: z.string(),
+  bankName: z.string(),
+  branchName: z.string(),
+  branchCode: z.string(),
+  status: withdrawalStatusSchema,
+  reason: z.string().nullable(),
+  createdAt: z.number().int(),
+});
+export const adminWithdrawalsRes = paged(adminWithdrawalSchema);
+
+/** Deposit channels as operators manage them. */
+export const adminChannelSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  accountName: z.string(),
+  accountNumber: z.string(),
+  bankName: z.string(),
+  branch: z.string(),
+  currency: z.string(),
+  minMinor: z.number().int(),
+  maxMinor: z.number().int(),
+  hasPassword: z.boolean(),
+  enabled: z.boolean(),
+});
+export const adminChannelsRes = z.array(adminChannelSchema);
+/** Creates (no id) or updates a channel. `password`: a new channel password, '' to remove it, omitted to keep it. */
+export const saveChannelReq = z
+  .object({
+    id: z.number().int().positive().max(2_147_483_647).optional(),
+    name: z.string().trim().min(1).max(60),
+    accountName: z.string().trim().min(1).max(60),
+    accountNumber: z
+      .string()
+      .trim()
+      .regex(/^\d{6,19}$/, 'parameterError'),
+    bankName: z.string().trim().min(1).max(60),
+    branch: z.string().trim().min(1).max(60),
+    /** Omitted: TWD for a new channel, unchanged on an update. */
+    currency: z.enum(CURRENCIES).optional(),
+    minMinor: z.number().int().positive().max(Number.MAX_SAFE_INTEGER),
+    maxMinor: z.number().int().positive().max(Number.MAX_SAFE_INTEGER),
+    password: z.string().max(64).optional(),
+    /** Omitted: enabled for a new channel, unchanged on an update. */
+    enabled: z.boolean().optional(),
+  })
+  .refine((v) => v.minMinor <= v.maxMinor, { message: 'parameterError', path: ['maxMinor'] });
+
+/** admin/saveRate: sets a currency's rate against USD (sellPpm ≥ buyPpm > 0). */
+export const saveRateReq = z
+  .object({
+    currency: z.enum(CURRENCIES).refine((c) => c !== 'USD', 'sameCurrency'),
+    buyPpm: z.number().int().positive().max(1e15),
+    sellPpm: z.number().int().positive().max(1e15),
+  })
+  .refine((v) => v.sellPpm >= v.buyPpm, { message: 'parameterError', path: ['sellPpm'] });
+export const adminRatesRes = z.array(fxRateSchema);
+
+/**
+ * Site settings operators may change (served by common/config): title, logo, deposit hours
+ * (HH:MM Asia/Taipei; weekdays only; closed on exchange holidays), withdrawal limits (minor units).
+ */
+export const SITE_SETTINGS = [
+  'title',
+  'logo',
+  'depositOpen',
+  'depositClose',
+  'depositWeekdaysOnly',
+  'depositHolidaysClosed',
+  'withdrawMinMinor',
+  'withdrawMaxMinor',
+] as const;
+export const saveConfigReq = z.object({
+  name: z.enum(SITE_SETTINGS),
+  value: z.string().trim().min(1).max(300),
+});
+export const adminConfigRes = z.array(z.object({ name: z.string(), value: z.string() }));
+
+/** The audit log of operator actions, newest first. */
+export const auditEntrySchema = z.object({
+  id: z.number().int(),
+  actorUserId: z.number().int(),
+  actorAccount: z.string(),
+  action: z.enum(AUDIT_ACTIONS),
+  targetType: z.string(),
+  targetId: z.string().nullable(),
+  before: z.string().nullable(),
+  after: z.string().nullable(),
+  reason: z.string().nullable(),
+  createdAt: z.number().int(),
+});
+export const auditLogRes = paged(auditEntrySchema);
+
+/** admin/ledger: ledger transactions with their postings, newest first. */
+export const adminLedgerReq = pageQuery.extend({
+  userId: z.number().int().positive().max(2_147_483_647).optional(),
+});
+export const adminLedgerRes = paged(
+  z.object({
+    id: z.number().int(),
+    type: z.string(),
+    ref: z.string().nullable(),
+    actorUserId: z.number().int().nullable(),
+    createdAt: z.number().int(),
+    postings: z.array(
+      z.object({
+        accountId: z.number().int(),
+        /** "user 12 available" or "platform bank_clearing" */
+        account: z.string(),
+        currency: z.string(),
+        amountMinor: z.number().int(),
+      }),
+    ),
+  }),
+);
 
 /** Ledger reconciliation: every cached balance recomputed from postings; empty lists = clean. */
 export const reconcileRes = z.object({

@@ -10,6 +10,7 @@ import * as admin from './admin';
 import * as auth from './auth';
 import * as common from './common';
 import * as funds from './funds';
+import * as identity from './identity';
 import * as market from './market';
 import * as trading from './trading';
 
@@ -22,6 +23,11 @@ export interface Endpoint {
   req: z.ZodType;
   res: z.ZodType;
   summary: string;
+  /**
+   * Money-moving: the request must carry an `idempotency-key` header; a retry with the same key
+   * and body gets the first answer and moves nothing, a different body is refused (keyMismatch).
+   */
+  idempotent?: boolean;
 }
 
 const ep = <Req extends z.ZodType, Res extends z.ZodType>(
@@ -29,11 +35,13 @@ const ep = <Req extends z.ZodType, Res extends z.ZodType>(
   req: Req,
   res: Res,
   summary: string,
+  idempotent = false,
 ) => ({
   access,
   req,
   res,
   summary,
+  idempotent,
 });
 
 export const api = {
@@ -46,8 +54,29 @@ export const api = {
   'user/Optionallist': ep('member', account.watchlistReq, account.watchlistRes, 'Watchlist'),
   'user/addOptional': ep('member', account.watchlistChangeReq, auth.okRes, 'Add to watchlist'),
   'user/delOptional': ep('member', account.watchlistChangeReq, auth.okRes, 'Remove from watchlist'),
-  'user/recharge': ep('member', funds.depositReq, funds.depositSchema, 'Request a deposit'),
   'user/fundRecords': ep('member', funds.fundRecordsReq, funds.fundRecordsRes, 'Fund records'),
+  'user/statement': ep('member', funds.statementReq, funds.statementRes, 'CSV statement for a date range'),
+  'user/balances': ep('member', auth.emptyReq, funds.balancesRes, 'Balances per currency'),
+
+  'user/kyc': ep('member', auth.emptyReq, identity.kycRes, 'Real-name verification status'),
+  'user/submitKyc': ep('member', identity.submitKycReq, identity.kycRes, 'Submit real-name verification'),
+  'user/loginPassword': ep('member', identity.loginPasswordReq, auth.okRes, 'Change the login password'),
+  'user/setPassword': ep(
+    'member',
+    identity.setFundsPasswordReq,
+    auth.okRes,
+    'Set or change the funds password',
+  ),
+  'user/security': ep('member', auth.emptyReq, identity.securityRes, 'Funds password state'),
+  'user/bankCards': ep('member', auth.emptyReq, identity.bankCardsRes, 'Bank cards'),
+  'user/addBankCard': ep('member', identity.addBankCardReq, identity.bankCardSchema, 'Add a bank card'),
+  'user/deleteBankCard': ep('member', identity.cardIdReq, auth.okRes, 'Delete a bank card'),
+
+  'user/depositChannels': ep('member', auth.emptyReq, funds.depositChannelsRes, 'Deposit channels and hours'),
+  'user/recharge': ep('member', funds.depositReq, funds.depositSchema, 'Request a deposit', true),
+  'user/withdraw': ep('member', funds.withdrawReq, funds.withdrawalSchema, 'Request a withdrawal', true),
+  'user/rates': ep('member', auth.emptyReq, funds.ratesRes, 'Exchange rates against USD'),
+  'user/exchange': ep('member', funds.exchangeReq, funds.exchangeSchema, 'Exchange currency', true),
 
   'market/list': ep('public', market.marketListReq, market.marketListRes, 'Market list (paged, sorted)'),
   'market/detail': ep('public', market.symbolReq, market.instrumentDetailRes, 'Instrument detail'),
@@ -68,6 +97,57 @@ export const api = {
   'admin/approveDeposit': ep('operator', admin.reviewReq, admin.adminDepositSchema, 'Approve a deposit'),
   'admin/rejectDeposit': ep('operator', admin.rejectReq, admin.adminDepositSchema, 'Reject a deposit'),
   'admin/users': ep('operator', admin.adminUsersReq, admin.adminUsersRes, 'Users'),
+  'admin/setUserFlags': ep('operator', admin.setUserFlagsReq, admin.adminUserSchema, 'Set account flags'),
+  'admin/unlockFundsPassword': ep(
+    'operator',
+    admin.userIdReq,
+    auth.okRes,
+    'Unlock withdrawals after wrong funds passwords',
+  ),
+  'admin/kyc': ep('operator', admin.adminKycReq, admin.adminKycRes, 'KYC submissions to review'),
+  'admin/approveKyc': ep('operator', admin.reviewReq, admin.adminKycSchema, 'Approve a KYC submission'),
+  'admin/rejectKyc': ep('operator', admin.rejectReq, admin.adminKycSchema, 'Reject a KYC submission'),
+  'admin/withdrawals': ep(
+    'operator',
+    admin.adminWithdrawalsReq,
+    admin.adminWithdrawalsRes,
+    'Withdrawals to review',
+  ),
+  'admin/approveWithdrawal': ep(
+    'operator',
+    admin.reviewReq,
+    admin.adminWithdrawalSchema,
+    'Approve (pay out) a withdrawal',
+  ),
+  'admin/rejectWithdrawal': ep(
+    'operator',
+    admin.rejectReq,
+    admin.adminWithdrawalSchema,
+    'Reject a withdrawal (returns the money)',
+  ),
+  'admin/channels': ep('operator', auth.emptyReq, admin.adminChannelsRes, 'Deposit channels'),
+  'admin/saveChannel': ep(
+    'operator',
+    admin.saveChannelReq,
+    admin.adminChannelSchema,
+    'Create or update a deposit channel',
+  ),
+  'admin/rates': ep('operator', auth.emptyReq, admin.adminRatesRes, 'Exchange rates'),
+  'admin/saveRate': ep('operator', admin.saveRateReq, funds.fxRateSchema, 'Set an exchange rate'),
+  'admin/config': ep('operator', auth.emptyReq, admin.adminConfigRes, 'Site settings'),
+  'admin/saveConfig': ep('operator', admin.saveConfigReq, admin.adminConfigRes, 'Change a site setting'),
+  'admin/auditLog': ep(
+    'operator',
+    admin.adminDepositsReq.pick({ page: true, pageSize: true }),
+    admin.auditLogRes,
+    'Audit log of operator actions',
+  ),
+  'admin/ledger': ep(
+    'operator',
+    admin.adminLedgerReq,
+    admin.adminLedgerRes,
+    'Ledger transactions and postings',
+  ),
   'admin/reconcile': ep('operator', auth.emptyReq, admin.reconcileRes, 'Ledger reconciliation'),
 } as const satisfies Record<string, Endpoint>;
 

@@ -45,13 +45,18 @@ export const FUND_FLOW_TYPES = [
   'transactionTax',
   /** A loss beyond the member's funds, moved to what the member owes (debt). */
   'lossShortfall',
+  /** A withdrawal paid out to the member's bank card (frozen → bank clearing). */
+  'withdrawalPaid',
+  /** A currency exchange (one transaction balanced per currency through fx_conversion). */
+  'exchange',
 ] as const;
 export type FundFlowType = (typeof FUND_FLOW_TYPES)[number];
 
 /** Which fund-record tab shows which types. */
 export const FUND_TABS = {
   deposit: ['deposit'],
-  withdrawal: ['withdrawal', 'withdrawalRejected'],
+  withdrawal: ['withdrawal', 'withdrawalPaid', 'withdrawalRejected'],
+  exchange: ['exchange'],
   trade: [
     'orderFreeze',
     'orderUnfreeze',
@@ -76,3 +81,67 @@ export const MOBILE_RE = /^\d{10}$/;
 export const PASSWORD_RE = /^[A-Za-z0-9]{8,32}$/;
 /** Login accounts (members and operators): lowercase letters, digits and _ . - (spec: no capitals). */
 export const LOGIN_ACCOUNT_RE = /^[a-z0-9_.-]{1,32}$/;
+
+// ---------- money in and out (issue 4; product-spec §3, §5, §9) ----------
+
+/**
+ * Wallet currencies (product-spec §9 "Exchange currencies": yuan, Taiwan dollar, Hong Kong dollar,
+ * US dollar, yen, baht, ringgit, dong, won, rupee), each exchangeable to and from USD. Every
+ * currency is kept in hundredths (minor units), the same unit as TWD (contract/money.ts).
+ */
+export const CURRENCIES = ['TWD', 'USD', 'CNY', 'HKD', 'JPY', 'THB', 'MYR', 'VND', 'KRW', 'INR'] as const;
+export type Currency = (typeof CURRENCIES)[number];
+
+/** KYC states (product-spec §4 "KYC": unverified, under review, verified; plus "not passed"). */
+export const KYC_STATUSES = ['unverified', 'review', 'verified', 'rejected'] as const;
+export type KycStatus = (typeof KYC_STATUSES)[number];
+
+/** What an upload is for. */
+export const UPLOAD_PURPOSES = ['kycFront', 'kycBack', 'receipt'] as const;
+export type UploadPurpose = (typeof UPLOAD_PURPOSES)[number];
+/** Accepted image types, detected from the file's content (never from its name or header). */
+export const UPLOAD_MIME_TYPES = ['image/jpeg', 'image/png', 'image/webp', 'image/heic'] as const;
+/** Largest upload in bytes (5 MiB). */
+export const UPLOAD_MAX_BYTES = 5 * 1024 * 1024;
+
+/** Withdrawal limits when not configured otherwise (values not shown in the spec), TWD minor units. */
+export const WITHDRAW_MIN_MINOR = 100_000; // NT$1,000
+export const WITHDRAW_MAX_MINOR = 500_000_000; // NT$5,000,000
+/** Wrong funds passwords in a row before withdrawals lock (an operator unlocks). */
+export const FUNDS_PASSWORD_MAX_TRIES = 5;
+/** Funds password: six digits, as Taiwan brokers' trading passwords. */
+export const FUNDS_PASSWORD_RE = /^\d{6}$/;
+
+/** Deposit hours (product-spec §9): weekdays 09:30 to 19:30 Asia/Taipei, closed on exchange holidays. */
+export const DEPOSIT_HOURS_DEFAULT = {
+  open: '09:30',
+  close: '19:30',
+  weekdaysOnly: true,
+  holidaysClosed: true,
+};
+export type DepositHours = typeof DEPOSIT_HOURS_DEFAULT;
+
+/** Longest statement (user/statement) in days, both ends included. */
+export const STATEMENT_MAX_DAYS = 366;
+
+/** Header that carries the idempotency key of a money-moving request. */
+export const IDEMPOTENCY_HEADER = 'idempotency-key';
+/** Idempotency keys: 8–64 of letters, digits, '-' and '_' (a UUID fits). */
+export const IDEMPOTENCY_KEY_RE = /^[A-Za-z0-9_-]{8,64}$/;
+
+/** Operator actions written to the audit log. */
+export const AUDIT_ACTIONS = [
+  'kyc.approve',
+  'kyc.reject',
+  'deposit.approve',
+  'deposit.reject',
+  'withdrawal.approve',
+  'withdrawal.reject',
+  'user.flags',
+  'user.unlockFundsPassword',
+  'channel.create',
+  'channel.update',
+  'rate.update',
+  'config.update',
+] as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];

@@ -62,3 +62,48 @@ export function minorToDecimal(minor: Minor): string {
   const s = `${Math.floor(abs / MINOR_PER_MAJOR)}.${String(abs % MINOR_PER_MAJOR).padStart(2, '0')}`;
   return neg ? `-${s}` : s;
 }
+
+/** Parts per million in one unit: a rate of 31.475 is 31_475_000 ppm. */
+export const PPM = 1_000_000;
+
+/**
+ * Parses a decimal rate like "31.475" into integer parts per million exactly (31_475_000).
+ * Throws RangeError on more than 6 decimals, a sign, or anything that is not a plain decimal.
+ */
+export function decimalToPpm(value: string): number {
+  const m = /^(\d+)(?:\.(\d{1,6}))?$/.exec(value.trim());
+  if (!m) throw new RangeError(`not a rate with at most 6 decimals: ${value}`);
+  const ppm = Number(m[1]) * PPM + Number((m[2] ?? '').padEnd(6, '0'));
+  assertSafe(ppm, 'rate');
+  return ppm;
+}
+
+/**
+ * Exact currency conversion through USD, rounded **down** to the minor unit (the platform never
+ * pays out a fraction of a cent; the member keeps nothing it did not pay for).
+ *
+ * `ratePpm` is the number of millionths of the non-USD currency per 1 USD (contract/funds.ts
+ * FxRate: the member pays `sellPpm` when buying USD and receives `buyPpm` when selling USD).
+ * Every currency is kept in hundredths, so the minor-unit scales cancel:
+ * - `toUsd`:   usdMinor   = ⌊ amountMinor × 1_000_000 / ratePpm ⌋ (amount in the other currency)
+ * - `fromUsd`: otherMinor = ⌊ amountMinor × ratePpm / 1_000_000 ⌋ (amount in USD)
+ * Computed with BigInt, so no intermediate product loses precision.
+ * @throws RangeError when the amount is not a non-negative safe integer, the rate is not a positive
+ *   safe integer, or the result exceeds Number.MAX_SAFE_INTEGER.
+ */
+export function convertMinorFloor(
+  amountMinor: Minor,
+  ratePpm: number,
+  direction: 'toUsd' | 'fromUsd',
+): Minor {
+  assertSafe(amountMinor, 'amount');
+  if (amountMinor < 0) throw new RangeError(`amount must not be negative: ${amountMinor}`);
+  if (!Number.isSafeInteger(ratePpm) || ratePpm <= 0)
+    throw new RangeError(`rate must be a positive integer ppm: ${ratePpm}`);
+  const a = BigInt(amountMinor);
+  const r = BigInt(ratePpm);
+  const out = direction === 'toUsd' ? (a * BigInt(PPM)) / r : (a * r) / BigInt(PPM);
+  const n = Number(out);
+  assertSafe(n, 'converted amount');
+  return n;
+}

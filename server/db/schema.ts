@@ -185,6 +185,10 @@ export const deposits = pgTable(
       .references(() => users.id),
     amountMinor: money('amount_minor').notNull(),
     currency: text('currency').notNull().default('TWD'),
+    /** The operator's channel the member transferred to (null only for rows before channels). */
+    channelId: integer('channel_id').references(() => depositChannels.id),
+    /** The transfer receipt (an upload with purpose 'receipt'). */
+    receiptUploadId: text('receipt_upload_id').references(() => uploads.id),
     /** pending | approved | rejected */
     status: text('status').notNull().default('pending'),
     reason: text('reason'),
@@ -192,7 +196,12 @@ export const deposits = pgTable(
     reviewedAt: timestamp('reviewed_at', { withTimezone: true }),
     createdAt: createdAt(),
   },
-  (t) => [index('deposits_status_idx').on(t.status, t.id), index('deposits_user_idx').on(t.userId, t.id)],
+  (t) => [
+    index('deposits_status_idx').on(t.status, t.id),
+    index('deposits_user_idx').on(t.userId, t.id),
+    // A transfer receipt proves one deposit only.
+    uniqueIndex('deposits_receipt_uq').on(t.receiptUploadId),
+  ],
 );
 
 // ---------- trading ----------
@@ -245,4 +254,221 @@ export const orders = pgTable(
       .where(sql`${t.status} = 'pending'`),
     check('orders_lots_positive', sql`${t.lots} > 0`),
   ],
+);
+
+// ---------- identity, cards, money in and out (issue 4) ----------
+
+/** Member security settings: the funds password (hash) and its failed-try counter. */
+export const userSecurity = pgTable('user_security', {
+  userId: integer('user_id')
+    .primaryKey()
+    .references(() => users.id),
+  fundsPasswordHash: text('funds_password_hash'),
+  /** Consecutive wrong funds passwords; withdrawals lock at FUNDS_PASSWORD_MAX_TRIES. */
+  fundsPasswordFails: integer('funds_password_fails').notNull().default(0),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
+ * An uploaded file (ID photo, transfer receipt). Stored under DATA_DIR/uploads/<sha-named file>,
+ * never under a public path; served only to its owner and to operators.
+ */
+export const uploads = pgTable(
+  'uploads',
+  {
+    id: text('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id),
+    /** kycFront | kycBack | receipt */
+    purpose: text('purpose').notNull(),
+    /** Detected from the content: image/jpeg | image/png | image/webp | image/heic */
+    mime: text('mime').notNull(),
+    bytes: integer('bytes').notNull(),
+    sha256: text('sha256').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('uploads_user_idx').on(t.userId)],
+);
+
+/** Real-name verification submissions; the newest row per user is the user's KYC status. */
+export const kycRecords = pgTable(
+  'kyc_records',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id),
+    name: text('name').notNull(),
+    idNumber: text('id_number').notNull(),
+    frontUploadId: text('front_upload_id')
+      .notNull()
+      .references(() => uploads.id),
+    backUploadId: text('back_upload_id')
+      .notNull()
+      .references(() => uploads.id),
+    /** review | verified | rejected */
+    status: text('status').notNull().default('review'),
+    reason: text('reason'),
+    reviewedBy: integer('reviewed_by').references(() => users.id),
+    reviewedAt: timestamp('reviewed_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('kyc_user_idx').on(t.userId, t.id),
+    index('kyc_status_idx').on(t.status, t.id),
+    // One verified identity per ID number across users.
+    uniqueIndex('kyc_verified_id_uq')
+      .on(t.idNumber)
+      .where(sql`${t.status} = 'verified'`),
+  ],
+);
+
+/** A member's bank card (product-spec §3 "Bank card"); deleted cards are kept with deletedAt. */
+export const bankCards = pgTable(
+  'bank_cards',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id),
+    holderName: text('holder_name').notNull(),
+    cardNumber: text('card_number').notNull(),
+    bankName: text('bank_name').notNull(),
+    branchName: text('branch_name').notNull(),
+    branchCode: text('branch_code').notNull(),
+    /** The spec's "UPI (also labelled IFSC)" field. */
+    upi: text('upi').notNull(),
+    deletedAt: timestamp('deleted_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('bank_cards_user_idx').on(t.userId),
+    // A card number is live on at most one account.
+    uniqueIndex('bank_cards_number_live_uq')
+      .on(t.cardNumber)
+      .where(sql`${t.deletedAt} is null`),
+  ],
+);
+
+/** Deposit channels managed by operators: where members transfer money to. */
+export const depositChannels = pgTable('deposit_channels', {
+  id: serial('id').primaryKey(),
+  name: text('name').notNull(),
+  accountName: text('account_name').notNull(),
+  accountNumber: text('account_number').notNull(),
+  bankName: text('bank_name').notNull(),
+  branch: text('branch').notNull(),
+  currency: text('currency').notNull().default('TWD'),
+  minMinor: money('min_minor').notNull(),
+  maxMinor: money('max_minor').notNull(),
+  /** scrypt hash of the optional channel password; null = none. */
+  passwordHash: text('password_hash'),
+  enabled: boolean('enabled').notNull().default(true),
+  createdAt: createdAt(),
+});
+
+/** Withdrawal requests: pending → approved (paid out) | rejected (returned). */
+export const withdrawals = pgTable(
+  'withdrawals',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id),
+    cardId: integer('card_id')
+      .notNull()
+      .references(() => bankCards.id),
+    amountMinor: money('amount_minor').notNull(),
+    currency: text('currency').notNull().default('TWD'),
+    /** pending | approved | rejected */
+    status: text('status').notNull().default('pending'),
+    reason: text('reason'),
+    reviewedBy: integer('reviewed_by').references(() => users.id),
+    reviewedAt: timestamp('reviewed_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('withdrawals_status_idx').on(t.status, t.id),
+    index('withdrawals_user_idx').on(t.userId, t.id),
+    // One fund operation in progress at a time: at most one pending withdrawal per user.
+    uniqueIndex('withdrawals_one_pending_uq')
+      .on(t.userId)
+      .where(sql`${t.status} = 'pending'`),
+  ],
+);
+
+/**
+ * Exchange rates against USD, operator-managed (seeded from the real Bank of Taiwan sample).
+ * `buyPpm`: units of `currency` (in millionths) the platform pays for 1 USD (member sells USD);
+ * `sellPpm`: units of `currency` the member pays for 1 USD. Integer, exact.
+ */
+export const fxRates = pgTable('fx_rates', {
+  currency: text('currency').primaryKey(),
+  buyPpm: bigint('buy_ppm', { mode: 'number' }).notNull(),
+  sellPpm: bigint('sell_ppm', { mode: 'number' }).notNull(),
+  /** Where the rate came from (e.g. "Bank of Taiwan spot 2026-03-06", "operator"). */
+  source: text('source').notNull(),
+  asOf: date('as_of', { mode: 'string' }).notNull(),
+  updatedAt: createdAt(),
+});
+
+/** Completed currency exchanges (each is one ledger transaction). */
+export const exchanges = pgTable(
+  'exchanges',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id),
+    fromCurrency: text('from_currency').notNull(),
+    toCurrency: text('to_currency').notNull(),
+    fromMinor: money('from_minor').notNull(),
+    toMinor: money('to_minor').notNull(),
+    /** The rate applied, units of the non-USD currency per USD in millionths. */
+    ratePpm: bigint('rate_ppm', { mode: 'number' }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('exchanges_user_idx').on(t.userId, t.id)],
+);
+
+/**
+ * Request-level idempotency for money-moving endpoints: the first answer to (user, key) is kept
+ * and returned to every retry with the same body; a different body under the same key is refused.
+ */
+export const idempotencyKeys = pgTable(
+  'idempotency_keys',
+  {
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id),
+    key: text('key').notNull(),
+    endpoint: text('endpoint').notNull(),
+    bodySha256: text('body_sha256').notNull(),
+    /** pending while the first request runs; done once its answer is stored. */
+    state: text('state').notNull().default('pending'),
+    httpStatus: integer('http_status'),
+    response: text('response'),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.key] })],
+);
+
+/** Every operator action: who, what, when, and the record before and after (JSON text). */
+export const auditLog = pgTable(
+  'audit_log',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    actorUserId: integer('actor_user_id')
+      .notNull()
+      .references(() => users.id),
+    action: text('action').notNull(),
+    targetType: text('target_type').notNull(),
+    targetId: text('target_id'),
+    before: text('before'),
+    after: text('after'),
+    reason: text('reason'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('audit_created_idx').on(t.id)],
 );

@@ -12,6 +12,9 @@ import { ERROR_KEYS, type ErrorKey } from '../../contract/errors';
 import { envelope } from '../../contract/envelope';
 import { authenticate } from '../modules/auth/sessions';
 import { AppError } from './errors';
+import { runIdempotent } from './idempotency';
+import type { Db } from '../db/client';
+import { IDEMPOTENCY_HEADER } from '../../contract/constants';
 import type { Ctx, Handlers, Services } from './context';
 
 /** Success toast key per endpoint (product-spec §8 "Success toasts"); others answer "ok". */
@@ -24,6 +27,13 @@ const SUCCESS_MSG: Partial<Record<EndpointName, string>> = {
   'trade/placeOrder': 'purchase',
   'trade/cancelOrder': 'cancel',
   'trade/closePosition': 'close',
+  'user/withdraw': 'withdrawal',
+  'user/exchange': 'exchange',
+  'user/addBankCard': 'cardAdd',
+  'user/deleteBankCard': 'unbind',
+  'user/submitKyc': 'kycSubmitted',
+  'user/loginPassword': 'passwordChanged',
+  'user/setPassword': 'passwordChanged',
 };
 
 const errorKeySet = new Set<string>(ERROR_KEYS);
@@ -92,12 +102,31 @@ export function registerApiRoutes(app: FastifyInstance, handlers: Handlers, serv
         },
       },
       async (req: FastifyRequest, reply: FastifyReply) => {
-        const data = await handler(req.body, {
-          ...services,
-          user: authUsers.get(req) ?? null,
-          token: tokenOf(req),
-        });
-        return reply.send({ status: 1, msg: SUCCESS_MSG[name] ?? 'ok', data });
+        const user = authUsers.get(req) ?? null;
+        const run = async () => {
+          const data = await handler(req.body, { ...services, user, token: tokenOf(req) });
+          return { status: 1, msg: SUCCESS_MSG[name] ?? 'ok', data };
+        };
+        if (!def.idempotent || !user) return reply.send(await run());
+        const header = req.headers[IDEMPOTENCY_HEADER];
+        const answer = await runIdempotent(
+          services.db,
+          user.id,
+          typeof header === 'string' ? header : undefined,
+          name,
+          req.body,
+          async (tx) => {
+            // The handler runs on the request's transaction: its own transactions nest as savepoints.
+            const data = await handler(req.body, {
+              ...services,
+              db: tx as unknown as Db,
+              user,
+              token: tokenOf(req),
+            });
+            return { status: 1, msg: SUCCESS_MSG[name] ?? 'ok', data };
+          },
+        );
+        return reply.code(answer.http).send(answer.body);
       },
     );
   }

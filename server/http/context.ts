@@ -26,6 +26,8 @@ export interface Services {
   config: Config;
   feed: MarketFeed;
   trading: TradingEngine;
+  /** Wall-clock time in epoch ms (injected by tests; Date.now otherwise): deposit hours, audit. */
+  now: () => number;
 }
 
 /** Per-request context handed to a handler. */
