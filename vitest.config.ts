@@ -15,6 +15,8 @@ export default defineConfig({
         test: {
           name: 'pglite',
           include: ['tests/unit/**/*.test.{ts,tsx}', 'tests/integration/**/*.test.ts'],
+          // Restarts a killed server on the same database: PostgreSQL only (below).
+          exclude: ['tests/integration/crash-recovery.test.ts'],
         },
       },
       ...(pg

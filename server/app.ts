@@ -26,7 +26,12 @@ import { authHandlers } from './modules/auth/handlers';
 import { firstRun, type FirstRunResult } from './modules/auth/first-run';
 import { commonHandlers } from './modules/common/handlers';
 import { fundsHandlers } from './modules/funds/handlers';
+import { depositReviewHandlers } from './modules/funds/deposit-review';
+import { moneyHandlers } from './modules/funds/money-handlers';
+import { identityHandlers } from './modules/identity/handlers';
+import { registerUploadRoutes } from './modules/identity/uploads';
 import { ensurePlatformAccounts } from './modules/ledger/ledger';
+import { seedFxRates } from './modules/fx/rate-source';
 import { marketHandlers } from './modules/market/handlers';
 import { createTradingEngine, type TradingEngine } from './modules/trading/engine';
 import { tradingHandlers } from './modules/trading/handlers';
@@ -63,6 +68,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   const { db } = database;
   await importMarketData(db, config.importSymbols ? { symbols: config.importSymbols } : undefined);
   await ensurePlatformAccounts(db);
+  await seedFxRates(db);
   const first = await firstRun(db, config);
 
   const feed =
@@ -110,17 +116,21 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
   await app.register(fastifyWebsocket, { options: { maxPayload: 64 * 1024 } });
 
-  const services: Services = { db, config, feed, trading };
+  const services: Services = { db, config, feed, trading, now: opts.now ?? Date.now };
   const handlers: Handlers = {
     ...commonHandlers,
     ...authHandlers,
     ...accountHandlers,
     ...fundsHandlers,
+    ...depositReviewHandlers,
+    ...moneyHandlers,
+    ...identityHandlers,
     ...marketHandlers,
     ...tradingHandlers,
     ...adminHandlers,
   };
   registerApiRoutes(app, handlers, services);
+  await registerUploadRoutes(app, services);
   const gateway = registerGateway(app, feed);
 
   if (existsSync(path.join(config.clientDir, 'index.html'))) {

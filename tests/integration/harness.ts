@@ -2,15 +2,55 @@
  * Starts the whole server in-process for a test file: buildApp() on a fresh in-memory PGlite
  * (or, with TEST_DATABASE_URL, a fresh schema-less PostgreSQL database created for this file),
  * a few real instruments, a manual clock the test advances, and helpers to call the API.
+ *
+ * Money fixtures (`fundedMember`, `deposit`): the wall clock starts at 2026-01-01 01:00
+ * Asia/Taipei (the market clock maps it to 10:00 of the first replayed session), a TWSE holiday
+ * (New Year's Day) at night, so deposits would be closed under the default hours (weekdays
+ * 09:30–19:30, closed on exchange holidays). The first money fixture therefore opens deposit
+ * hours for the rest of the file (`openDepositHours`: 00:00–24:00 every day, weekends and
+ * holidays included, saved through admin/saveConfig) and creates one TWD deposit channel through
+ * the operator's admin/saveChannel; tests about deposit hours set the hours they need themselves
+ * (and reopen them afterwards). Receipts are real PNGs uploaded through POST /api/vue/upload;
+ * every money-moving call carries an idempotency key (`idem()`).
  */
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { eq, sql } from 'drizzle-orm';
 import pg from 'pg';
 import { buildApp, type BuiltApp } from '../../server/app';
 import { loadConfig, type Config } from '../../server/config';
 import { openDatabase, type Database } from '../../server/db/client';
+import { users } from '../../server/db/schema';
 import type { EndpointName, ReqOf } from '../../contract/api';
+import { injectClient, multipart } from './support/client';
+import {
+  FUNDS_PASSWORD,
+  addCard,
+  cardNumberFor,
+  nameFor,
+  setFundsPassword,
+  taiwanId,
+  verify,
+} from './support/members';
+import { png } from './support/files';
 
 export const TEST_SYMBOLS = ['2330', '2317', '0050'];
+export { FUNDS_PASSWORD };
+
+/** Headers carrying an idempotency key (a fresh UUID unless given). */
+export const idem = (key: string = randomUUID()): Record<string, string> => ({ 'idempotency-key': key });
+
+/** Tables a refused money operation must leave untouched (rows counted and hashed by `moneyState`). */
+export const MONEY_TABLES = [
+  'deposits',
+  'withdrawals',
+  'exchanges',
+  'ledger_accounts',
+  'ledger_transactions',
+  'ledger_postings',
+  'audit_log',
+  'fx_rates',
+  'deposit_channels',
+] as const;
 export const INVITE = 'TESTCODE';
 export const OPERATOR = { account: 'admin', password: 'operator-pass-1' };
 
@@ -18,16 +58,44 @@ export interface Harness extends BuiltApp {
   config: Config;
   /** Wall clock the market clock reads; advance it then call feed.tick(). */
   wall: { now: number };
+  /** POST /api/vue/{name} with a JSON body, the session token and optional extra headers. */
   call<N extends EndpointName>(
     name: N,
     body: ReqOf<N> | unknown,
     token?: string,
+    headers?: Record<string, string>,
   ): Promise<{ http: number; body: { status: number; msg: string; data: any } }>;
   raw(name: string, payload: string, headers?: Record<string, string>): Promise<{ http: number; body: any }>;
   register(account: string, password?: string): Promise<string>;
   operatorToken(): Promise<string>;
+  /** The user id behind an account. */
+  userId(account: string): Promise<number>;
+  /** Saves site settings as the operator (admin/saveConfig), e.g. deposit hours. */
+  saveSettings(settings: Record<string, string>): Promise<void>;
+  /** Opens deposits 00:00–24:00 every day, holidays included; see the module docstring. */
+  openDepositHours(): Promise<void>;
+  /** The harness's TWD deposit channel (no password, NT$0.01 … NT$100,000,000,000), created once. */
+  depositChannel(): Promise<number>;
+  /** Uploads a tiny real PNG (POST /api/vue/upload, multipart) as the member's transfer receipt; returns its id. */
+  uploadReceipt(token: string): Promise<string>;
+  /**
+   * Requests a deposit through the harness channel with a fresh receipt and idempotency key
+   * (deposit hours opened first); returns the pending deposit's id.
+   */
+  deposit(token: string, amountMinor: number): Promise<number>;
   /** Creates a member with `amountMinor` deposited and approved; returns the member's token. */
   fundedMember(account: string, amountMinor: number): Promise<string>;
+  /**
+   * A member who can withdraw: registered, `amountMinor` deposited and approved, real name verified
+   * (KYC photos uploaded, operator approval), one bank card and the funds password FUNDS_PASSWORD,
+   * all through the API.
+   */
+  withdrawer(
+    account: string,
+    amountMinor: number,
+  ): Promise<{ token: string; userId: number; cardId: number }>;
+  /** A fingerprint (row count + md5 of the rows) of each MONEY_TABLES table. */
+  moneyState(): Promise<Record<string, string>>;
   close(): Promise<void>;
 }
 
@@ -87,11 +155,11 @@ export async function startHarness(
     : await buildApp(config, { database, now: () => wall.now, feedTimer: false, logger: false });
   if (!opts.realClock) built.feed.tick();
 
-  const call: Harness['call'] = async (name, body, token) => {
+  const call: Harness['call'] = async (name, body, token, headers = {}) => {
     const res = await built.app.inject({
       method: 'POST',
       url: `/api/vue/${name}`,
-      headers: token ? { token } : {},
+      headers: { ...(token ? { token } : {}), ...headers },
       payload: body as object,
     });
     return { http: res.statusCode, body: res.json() };
@@ -123,13 +191,107 @@ export async function startHarness(
     if (r.body.status !== 1) throw new Error(`operator login failed: ${JSON.stringify(r.body)}`);
     return (opToken = r.body.data.token as string);
   };
+  const userId = async (account: string) => {
+    const [u] = await built.database.db
+      .select({ id: users.id })
+      .from(users)
+      .where(eq(users.account, account));
+    if (!u) throw new Error(`no user ${account}`);
+    return u.id;
+  };
+  const saveSettings = async (settings: Record<string, string>) => {
+    const op = await operatorToken();
+    for (const [name, value] of Object.entries(settings)) {
+      const r = await call('admin/saveConfig', { name, value }, op);
+      if (r.body.status !== 1)
+        throw new Error(`saveConfig ${name}=${value} failed: ${JSON.stringify(r.body)}`);
+    }
+  };
+  let hoursOpened = false;
+  const openDepositHours = async () => {
+    if (hoursOpened) return;
+    await saveSettings({
+      depositOpen: '00:00',
+      depositClose: '24:00',
+      depositWeekdaysOnly: 'false',
+      depositHolidaysClosed: 'false',
+    });
+    hoursOpened = true;
+  };
+  let channelId: number | null = null;
+  const depositChannel = async () => {
+    if (channelId !== null) return channelId;
+    const r = await call(
+      'admin/saveChannel',
+      {
+        name: 'Harness bank',
+        accountName: 'TW Trade Ltd',
+        accountNumber: '0012345678901',
+        bankName: 'Bank of Taiwan',
+        branch: 'Taipei Main',
+        currency: 'TWD',
+        minMinor: 1,
+        maxMinor: 10_000_000_000_000,
+        enabled: true,
+      },
+      await operatorToken(),
+    );
+    if (r.body.status !== 1) throw new Error(`saveChannel failed: ${JSON.stringify(r.body)}`);
+    return (channelId = r.body.data.id as number);
+  };
+  let receipts = 0;
+  const uploadReceipt = async (token: string) => {
+    const { body, contentType } = multipart({ purpose: 'receipt' }, png(++receipts));
+    const res = await built.app.inject({
+      method: 'POST',
+      url: '/api/vue/upload',
+      headers: { token, 'content-type': contentType },
+      payload: body,
+    });
+    const env = res.json();
+    if (env.status !== 1) throw new Error(`receipt upload failed: ${res.statusCode} ${res.body}`);
+    return env.data.id as string;
+  };
+  const deposit = async (token: string, amountMinor: number) => {
+    await openDepositHours();
+    const body = {
+      channelId: await depositChannel(),
+      amountMinor,
+      receiptUploadId: await uploadReceipt(token),
+    };
+    const dep = await call('user/recharge', body, token, { 'idempotency-key': randomUUID() });
+    if (dep.body.status !== 1) throw new Error(`deposit failed: ${JSON.stringify(dep.body)}`);
+    return dep.body.data.id as number;
+  };
   const fundedMember = async (account: string, amountMinor: number) => {
     const token = await register(account);
-    const dep = await call('user/recharge', { amountMinor }, token);
-    if (dep.body.status !== 1) throw new Error(`deposit failed: ${JSON.stringify(dep.body)}`);
-    const ok = await call('admin/approveDeposit', { id: dep.body.data.id }, await operatorToken());
+    const id = await deposit(token, amountMinor);
+    const ok = await call('admin/approveDeposit', { id }, await operatorToken());
     if (ok.body.status !== 1) throw new Error(`approve failed: ${JSON.stringify(ok.body)}`);
     return token;
+  };
+  let idSeed = 0;
+  const client = injectClient(built.app);
+  const withdrawer = async (account: string, amountMinor: number) => {
+    const token = await fundedMember(account, amountMinor);
+    const op = await operatorToken();
+    const name = nameFor(account);
+    await verify(client, op, token, account, name, taiwanId(++idSeed));
+    const cardId = await addCard(client, token, name, cardNumberFor(account));
+    await setFundsPassword(client, token, FUNDS_PASSWORD);
+    return { token, userId: await userId(account), cardId };
+  };
+  const moneyState = async () => {
+    const out: Record<string, string> = {};
+    for (const t of MONEY_TABLES) {
+      const r = (await built.database.db.execute(
+        sql.raw(
+          `select count(*)::text || ':' || coalesce(md5(string_agg(x::text, ',' order by x::text)), '') as f from ${t} x`,
+        ),
+      )) as unknown as { rows?: Array<{ f: string }> } & Array<{ f: string }>;
+      out[t] = (r.rows ?? r)[0]!.f;
+    }
+    return out;
   };
   return {
     ...built,
@@ -139,7 +301,15 @@ export async function startHarness(
     raw,
     register,
     operatorToken,
+    userId,
+    saveSettings,
+    openDepositHours,
+    depositChannel,
+    uploadReceipt,
+    deposit,
     fundedMember,
+    withdrawer,
+    moneyState,
     async close() {
       await built.app.close();
       await drop();

@@ -11,6 +11,8 @@ import {
 } from '../../db/schema';
 import { fail } from '../../http/errors';
 import { requireUser, type Handlers } from '../../http/context';
+import { fundsPasswordState } from '../identity/funds-password';
+import { kycStatusOf } from '../identity/kyc';
 import { memberBalances } from '../ledger/ledger';
 
 /** user/info and the watchlist handlers. */
@@ -47,6 +49,8 @@ export const accountHandlers: Pick<
           inArray(ledgerTransactions.type, ['realisedPnl', 'tradeFee', 'transactionTax']),
         ),
       );
+    // The member centre's USD amount (product-spec §2): the USD available balance, 0 without a USD account.
+    const usd = await memberBalances(ctx.db, user.id, 'USD');
     return {
       account: user.account,
       currency: 'TWD' as const,
@@ -56,7 +60,9 @@ export const accountHandlers: Pick<
       marginMinor: bal.margin,
       unrealisedPnlMinor: unrealised,
       realisedProfitMinor: Number(realised[0]?.sum ?? 0),
-      kycStatus: 'unverified' as const,
+      kycStatus: await kycStatusOf(ctx.db, user.id),
+      usdMinor: usd.available,
+      fundsPasswordSet: (await fundsPasswordState(ctx.db, user.id)).set,
     };
   },
   async 'user/Optionallist'(_body, ctx) {

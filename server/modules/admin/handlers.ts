@@ -1,111 +1,89 @@
-/** Operator console: the deposit review queue and the user list. Roles come from the database only. */
-import { and, count, desc, eq, ilike, inArray } from 'drizzle-orm';
-import { deposits, ledgerAccounts, users } from '../../db/schema';
+/**
+ * Operator console: users and their flags, site settings, the audit log and the ledger.
+ * Roles come from the database only (the access check ran before these handlers; `is-admin`
+ * headers grant nothing). Every change writes one audit entry in the same transaction.
+ */
+import { and, asc, count, desc, eq, ilike, inArray, sql } from 'drizzle-orm';
+import type { AuditAction } from '../../../contract/constants';
+import { FUNDS_PASSWORD_MAX_TRIES } from '../../../contract/constants';
+import type { Db, Tx } from '../../db/client';
+import {
+  auditLog,
+  ledgerAccounts,
+  ledgerPostings,
+  ledgerTransactions,
+  sessions,
+  siteConfig,
+  userSecurity,
+  users,
+} from '../../db/schema';
 import { fail } from '../../http/errors';
 import { requireUser, type Handlers } from '../../http/context';
-import { isClean, post, reconcile } from '../ledger/ledger';
-import type { Tx } from '../../db/client';
+import { isValidSetting, settingItems } from '../common/settings';
+import { kycStatusesOf } from '../identity/kyc';
+import { isClean, reconcile } from '../ledger/ledger';
+import { audit } from './audit';
 
-async function depositWithAccount(tx: Tx, id: number) {
-  const row = (
-    await tx
-      .select({ d: deposits, account: users.account })
-      .from(deposits)
-      .innerJoin(users, eq(users.id, deposits.userId))
-      .where(eq(deposits.id, id))
-  )[0];
-  if (!row) throw fail('notFound', 404);
-  return adminDepositDto(row.d, row.account);
+type UserRow = typeof users.$inferSelect;
+
+/** The account flags of product-spec §6. */
+const FLAG_NAMES = ['disabled', 'frozen', 'loginBanned', 'withdrawBanned', 'tradeBanned'] as const;
+type Flags = Record<(typeof FLAG_NAMES)[number], boolean>;
+const flagsOf = (u: UserRow): Flags => Object.fromEntries(FLAG_NAMES.map((f) => [f, u[f]])) as Flags;
+
+/** Users as the console lists them: flags, TWD available cash, funds-password lock, KYC status. */
+async function adminUsers(db: Db | Tx, rows: UserRow[]) {
+  const ids = rows.map((r) => r.id);
+  if (!ids.length) return [];
+  const avail = await db
+    .select({ userId: ledgerAccounts.userId, balance: ledgerAccounts.balanceMinor })
+    .from(ledgerAccounts)
+    .where(
+      and(
+        inArray(ledgerAccounts.userId, ids),
+        eq(ledgerAccounts.purpose, 'available'),
+        eq(ledgerAccounts.currency, 'TWD'),
+      ),
+    );
+  const byUser = new Map(avail.map((a) => [a.userId, a.balance]));
+  const security = await db
+    .select({ userId: userSecurity.userId, fails: userSecurity.fundsPasswordFails })
+    .from(userSecurity)
+    .where(inArray(userSecurity.userId, ids));
+  const fails = new Map(security.map((s) => [s.userId, s.fails]));
+  const kyc = await kycStatusesOf(db, ids);
+  return rows.map((u) => ({
+    id: u.id,
+    account: u.account,
+    role: u.role as 'member' | 'operator' | 'admin',
+    availableMinor: byUser.get(u.id) ?? 0,
+    ...flagsOf(u),
+    fundsPasswordLocked: (fails.get(u.id) ?? 0) >= FUNDS_PASSWORD_MAX_TRIES,
+    kycStatus: kyc.get(u.id) ?? ('unverified' as const),
+    createdAt: u.createdAt.getTime(),
+  }));
 }
 
-function adminDepositDto(d: typeof deposits.$inferSelect, account: string) {
-  return {
-    id: d.id,
-    userId: d.userId,
-    account,
-    amountMinor: d.amountMinor,
-    currency: d.currency,
-    status: d.status as 'pending' | 'approved' | 'rejected',
-    reason: d.reason,
-    createdAt: d.createdAt.getTime(),
-  };
-}
-
-/** Moves a pending deposit to `status`; the conditional update makes a double review impossible. */
-async function review(
-  tx: Tx,
-  id: number,
-  operatorId: number,
-  status: 'approved' | 'rejected',
-  reason: string | null,
-) {
-  const [d] = await tx
-    .update(deposits)
-    .set({ status, reason, reviewedBy: operatorId, reviewedAt: new Date() })
-    .where(and(eq(deposits.id, id), eq(deposits.status, 'pending')))
-    .returning();
-  if (!d) {
-    const exists = await tx.select({ id: deposits.id }).from(deposits).where(eq(deposits.id, id));
-    throw exists.length ? fail('operationFailed', 409) : fail('notFound', 404);
-  }
-  return d;
-}
+/** "user 12 available TWD" or "platform bank_clearing TWD". */
+const accountLabel = (a: { userId: number | null; purpose: string; currency: string }) =>
+  a.userId === null ? `platform ${a.purpose} ${a.currency}` : `user ${a.userId} ${a.purpose} ${a.currency}`;
 
 /** admin/* handlers; access (operator or admin role) is checked before they run. */
 export const adminHandlers: Pick<
   Handlers,
-  'admin/deposits' | 'admin/approveDeposit' | 'admin/rejectDeposit' | 'admin/users' | 'admin/reconcile'
+  | 'admin/users'
+  | 'admin/reconcile'
+  | 'admin/setUserFlags'
+  | 'admin/config'
+  | 'admin/saveConfig'
+  | 'admin/auditLog'
+  | 'admin/ledger'
 > = {
   async 'admin/reconcile'(_body, ctx) {
     const r = await reconcile(ctx.db);
     return { ...r, clean: isClean(r) };
   },
-  async 'admin/deposits'(body, ctx) {
-    const where = body.status === 'pending' ? eq(deposits.status, 'pending') : undefined;
-    const rows = await ctx.db
-      .select({ d: deposits, account: users.account })
-      .from(deposits)
-      .innerJoin(users, eq(users.id, deposits.userId))
-      .where(where)
-      .orderBy(desc(deposits.id))
-      .limit(body.pageSize)
-      .offset((body.page - 1) * body.pageSize);
-    const [total] = await ctx.db.select({ n: count() }).from(deposits).where(where);
-    return {
-      items: rows.map((r) => adminDepositDto(r.d, r.account)),
-      total: total!.n,
-      page: body.page,
-      pageSize: body.pageSize,
-    };
-  },
-  async 'admin/approveDeposit'(body, ctx) {
-    const op = requireUser(ctx);
-    return ctx.db.transaction(async (tx) => {
-      const d = await review(tx, body.id, op.id, 'approved', null);
-      await post(tx, {
-        type: 'deposit',
-        refType: 'deposit',
-        refId: d.id,
-        idempotencyKey: `deposit:${d.id}`,
-        actorUserId: op.id,
-        postings: [
-          { account: { platform: 'bank_clearing', currency: d.currency }, amountMinor: -d.amountMinor },
-          {
-            account: { userId: d.userId, purpose: 'available', currency: d.currency },
-            amountMinor: d.amountMinor,
-          },
-        ],
-      });
-      return depositWithAccount(tx, d.id);
-    });
-  },
-  async 'admin/rejectDeposit'(body, ctx) {
-    const op = requireUser(ctx);
-    return ctx.db.transaction(async (tx) => {
-      const d = await review(tx, body.id, op.id, 'rejected', body.reason);
-      return depositWithAccount(tx, d.id);
-    });
-  },
+
   async 'admin/users'(body, ctx) {
     const where = body.q ? ilike(users.account, `%${body.q.replace(/[%_\\]/g, '')}%`) : undefined;
     const rows = await ctx.db
@@ -116,29 +94,165 @@ export const adminHandlers: Pick<
       .limit(body.pageSize)
       .offset((body.page - 1) * body.pageSize);
     const [total] = await ctx.db.select({ n: count() }).from(users).where(where);
-    const ids = rows.map((r) => r.id);
-    const avail = ids.length
-      ? await ctx.db
-          .select({ userId: ledgerAccounts.userId, balance: ledgerAccounts.balanceMinor })
-          .from(ledgerAccounts)
-          .where(
-            and(
-              inArray(ledgerAccounts.userId, ids),
-              eq(ledgerAccounts.purpose, 'available'),
-              eq(ledgerAccounts.currency, 'TWD'),
-            ),
-          )
-      : [];
-    const byUser = new Map(avail.map((a) => [a.userId, a.balance]));
     return {
-      items: rows.map((u) => ({
-        id: u.id,
-        account: u.account,
-        role: u.role as 'member' | 'operator' | 'admin',
-        availableMinor: byUser.get(u.id) ?? 0,
-        disabled: u.disabled,
-        frozen: u.frozen,
-        createdAt: u.createdAt.getTime(),
+      items: await adminUsers(ctx.db, rows),
+      total: total!.n,
+      page: body.page,
+      pageSize: body.pageSize,
+    };
+  },
+
+  /**
+   * Sets account flags (omitted ones stay; at least one must be given). Nobody changes their own;
+   * only an admin changes an operator's or admin's. Disabling or barring login ends the user's
+   * sessions (a frozen user keeps them: reading stays possible, trading and withdrawing do not).
+   * @throws parameterError (400) with no flag, forbidden (403), accountNotFound (404)
+   */
+  async 'admin/setUserFlags'(body, ctx) {
+    const op = requireUser(ctx);
+    if (body.id === op.id) throw fail('forbidden', 403);
+    if (FLAG_NAMES.every((f) => body[f] === undefined)) throw fail('parameterError', 400);
+    return ctx.db.transaction(async (tx) => {
+      const [target] = await tx.select().from(users).where(eq(users.id, body.id)).for('update');
+      if (!target) throw fail('accountNotFound', 404);
+      if (target.role !== 'member' && op.role !== 'admin') throw fail('forbidden', 403);
+      const before = flagsOf(target);
+      const after: Flags = { ...before };
+      for (const f of FLAG_NAMES) if (body[f] !== undefined) after[f] = body[f];
+      const [updated] = await tx.update(users).set(after).where(eq(users.id, body.id)).returning();
+      if ((after.disabled && !before.disabled) || (after.loginBanned && !before.loginBanned))
+        await tx.delete(sessions).where(eq(sessions.userId, body.id));
+      await audit(tx, {
+        actorUserId: op.id,
+        action: 'user.flags',
+        targetType: 'user',
+        targetId: body.id,
+        before,
+        after,
+        reason: body.reason,
+      });
+      return (await adminUsers(tx, [updated!]))[0]!;
+    });
+  },
+
+  async 'admin/config'(_body, ctx) {
+    return settingItems(ctx.db);
+  },
+
+  /**
+   * Changes one site setting after checking its value (common/settings.ts isValidSetting, against
+   * the other current values); answers every setting.
+   * @throws parameterError (400)
+   */
+  async 'admin/saveConfig'(body, ctx) {
+    const op = requireUser(ctx);
+    await ctx.db.transaction(async (tx) => {
+      // One settings change at a time: min ≤ max and open < close hold across concurrent saves.
+      await tx.execute(sql`select pg_advisory_xact_lock(hashtext('site_config'))`);
+      const current = new Map((await settingItems(tx)).map((i) => [i.name as string, i.value]));
+      if (!isValidSetting(body.name, body.value, current)) throw fail('parameterError', 400);
+      const before = current.get(body.name)!;
+      await tx
+        .insert(siteConfig)
+        .values({ name: body.name, value: body.value })
+        .onConflictDoUpdate({ target: siteConfig.name, set: { value: body.value } });
+      await audit(tx, {
+        actorUserId: op.id,
+        action: 'config.update',
+        targetType: 'site_config',
+        targetId: body.name,
+        before: { name: body.name, value: before },
+        after: { name: body.name, value: body.value },
+      });
+    });
+    return settingItems(ctx.db);
+  },
+
+  async 'admin/auditLog'(body, ctx) {
+    const rows = await ctx.db
+      .select({ a: auditLog, account: users.account })
+      .from(auditLog)
+      .innerJoin(users, eq(users.id, auditLog.actorUserId))
+      .orderBy(desc(auditLog.id))
+      .limit(body.pageSize)
+      .offset((body.page - 1) * body.pageSize);
+    const [total] = await ctx.db.select({ n: count() }).from(auditLog);
+    return {
+      items: rows.map(({ a, account }) => ({
+        id: a.id,
+        actorUserId: a.actorUserId,
+        actorAccount: account,
+        action: a.action as AuditAction,
+        targetType: a.targetType,
+        targetId: a.targetId,
+        before: a.before,
+        after: a.after,
+        reason: a.reason,
+        createdAt: a.createdAt.getTime(),
+      })),
+      total: total!.n,
+      page: body.page,
+      pageSize: body.pageSize,
+    };
+  },
+
+  /** Ledger transactions, newest first, each with its postings; `userId` keeps those touching that user. */
+  async 'admin/ledger'(body, ctx) {
+    const where =
+      body.userId === undefined
+        ? undefined
+        : inArray(
+            ledgerTransactions.id,
+            ctx.db
+              .select({ id: ledgerPostings.transactionId })
+              .from(ledgerPostings)
+              .innerJoin(ledgerAccounts, eq(ledgerAccounts.id, ledgerPostings.accountId))
+              .where(eq(ledgerAccounts.userId, body.userId)),
+          );
+    const txs = await ctx.db
+      .select()
+      .from(ledgerTransactions)
+      .where(where)
+      .orderBy(desc(ledgerTransactions.id))
+      .limit(body.pageSize)
+      .offset((body.page - 1) * body.pageSize);
+    const [total] = await ctx.db.select({ n: count() }).from(ledgerTransactions).where(where);
+    const ids = txs.map((t) => t.id);
+    const postings = ids.length
+      ? await ctx.db
+          .select({
+            transactionId: ledgerPostings.transactionId,
+            accountId: ledgerPostings.accountId,
+            amountMinor: ledgerPostings.amountMinor,
+            currency: ledgerPostings.currency,
+            userId: ledgerAccounts.userId,
+            purpose: ledgerAccounts.purpose,
+            accountCurrency: ledgerAccounts.currency,
+          })
+          .from(ledgerPostings)
+          .innerJoin(ledgerAccounts, eq(ledgerAccounts.id, ledgerPostings.accountId))
+          .where(inArray(ledgerPostings.transactionId, ids))
+          .orderBy(asc(ledgerPostings.id))
+      : [];
+    const byTx = new Map<number, typeof postings>();
+    for (const p of postings) {
+      const list = byTx.get(p.transactionId);
+      if (list) list.push(p);
+      else byTx.set(p.transactionId, [p]);
+    }
+    return {
+      items: txs.map((t) => ({
+        id: t.id,
+        type: t.type,
+        ref: t.refType && t.refId ? `${t.refType}:${t.refId}` : (t.refType ?? t.refId),
+        actorUserId: t.actorUserId,
+        createdAt: t.createdAt.getTime(),
+        postings: (byTx.get(t.id) ?? []).map((p) => ({
+          accountId: p.accountId,
+          account: accountLabel({ userId: p.userId, purpose: p.purpose, currency: p.accountCurrency }),
+          currency: p.currency,
+          amountMinor: p.amountMinor,
+        })),
       })),
       total: total!.n,
       page: body.page,

@@ -1,45 +1,116 @@
 /**
- * user/recharge (deposit request, pending operator review) and user/fundRecords (the member's
- * ledger postings by tab). Approval and rejection live in the admin module: approval is one
- * ledger transaction bank_clearing → member available, in the same DB transaction as the status.
+ * user/recharge (a deposit request to an operator's channel, pending review) and user/fundRecords
+ * (the member's ledger postings by tab, plus the member's requests on page 1). Approval and
+ * rejection live in deposit-review.ts: approval is one ledger transaction bank_clearing → the
+ * member's available cash, in the same DB transaction as the status change.
+ *
+ * Deposit rules (product-spec §5 "Deposit", §8 "Money", §9 "Deposit hours"), checked in this order:
+ * frozen account → 403 accountFrozen; unknown or disabled channel → 404 notFound; amount outside
+ * the channel's minimum/maximum → 400 belowMinDeposit / aboveMaxDeposit; outside deposit hours
+ * (contract/deposit-hours.ts with the real TWSE calendar) → 422 notDepositTime; no receipt, or one
+ * that is not the caller's own `receipt` upload or is already attached to another deposit → 422
+ * uploadProofFirst; a channel with a password and a missing or wrong one → 422
+ * channelPasswordWrong. The deposit's currency is the channel's.
  */
 import { and, count, desc, eq, inArray } from 'drizzle-orm';
-import { DEPOSIT_MAX_MINOR, DEPOSIT_MIN_MINOR, FUND_TABS, type FundFlowType } from '../../../contract/funds';
-import { deposits, ledgerAccounts, ledgerPostings, ledgerTransactions } from '../../db/schema';
+import { FUND_TABS, type FundFlowType } from '../../../contract/funds';
+import {
+  bankCards,
+  depositChannels,
+  deposits,
+  exchanges,
+  ledgerAccounts,
+  ledgerPostings,
+  ledgerTransactions,
+  uploads,
+  withdrawals,
+} from '../../db/schema';
+import type { Db, Tx } from '../../db/client';
 import { fail } from '../../http/errors';
 import { requireUser, type Handlers } from '../../http/context';
+import { verifyPassword } from '../auth/passwords';
+import { depositWindowAt } from './channels';
+import { exchangeDto } from '../fx/handlers';
+import { withdrawalDto } from './withdrawals';
 
 export type DepositRow = typeof deposits.$inferSelect;
 
+/** How many of the member's requests page 1 of a tab lists (newest first). */
+const REQUESTS_ON_PAGE_ONE = 50;
+
 /** A deposits row as the API returns it (times in epoch ms, amount in minor units). */
-export const depositDto = (d: DepositRow) => ({
+export const depositDto = (d: DepositRow, channelName: string | null) => ({
   id: d.id,
   amountMinor: d.amountMinor,
   currency: d.currency,
+  channelName,
   status: d.status as 'pending' | 'approved' | 'rejected',
   reason: d.reason,
   createdAt: d.createdAt.getTime(),
   reviewedAt: d.reviewedAt ? d.reviewedAt.getTime() : null,
 });
 
+/**
+ * The caller's own receipt upload not attached to any deposit yet, else uploadProofFirst (422).
+ * Inside a transaction it locks the upload row, so two requests cannot both attach it.
+ */
+async function requireFreeReceipt(db: Db | Tx, userId: number, uploadId: string, lock: boolean) {
+  const q = db
+    .select({ id: uploads.id })
+    .from(uploads)
+    .where(and(eq(uploads.id, uploadId), eq(uploads.userId, userId), eq(uploads.purpose, 'receipt')));
+  const [upload] = lock ? await q.for('update') : await q;
+  if (!upload) throw fail('uploadProofFirst', 422);
+  const [used] = await db
+    .select({ id: deposits.id })
+    .from(deposits)
+    .where(eq(deposits.receiptUploadId, uploadId))
+    .limit(1);
+  if (used) throw fail('uploadProofFirst', 422);
+}
+
 /** user/recharge and user/fundRecords handlers. */
 export const fundsHandlers: Pick<Handlers, 'user/recharge' | 'user/fundRecords'> = {
   async 'user/recharge'(body, ctx) {
     const user = requireUser(ctx);
     if (user.frozen) throw fail('accountFrozen', 403);
-    if (body.amountMinor < DEPOSIT_MIN_MINOR) throw fail('belowMinDeposit', 400);
-    if (body.amountMinor > DEPOSIT_MAX_MINOR) throw fail('aboveMaxDeposit', 400);
-    const [row] = await ctx.db
-      .insert(deposits)
-      .values({ userId: user.id, amountMinor: body.amountMinor })
-      .returning();
-    return depositDto(row!);
+    const [channel] = await ctx.db
+      .select()
+      .from(depositChannels)
+      .where(eq(depositChannels.id, body.channelId));
+    if (!channel || !channel.enabled) throw fail('notFound', 404);
+    if (body.amountMinor < channel.minMinor) throw fail('belowMinDeposit', 400);
+    if (body.amountMinor > channel.maxMinor) throw fail('aboveMaxDeposit', 400);
+    if (!(await depositWindowAt(ctx.db, ctx.now())).openNow) throw fail('notDepositTime', 422);
+    const receiptId = body.receiptUploadId;
+    if (!receiptId) throw fail('uploadProofFirst', 422);
+    await requireFreeReceipt(ctx.db, user.id, receiptId, false);
+    if (channel.passwordHash !== null) {
+      const given = body.channelPassword ?? '';
+      if (!given || !(await verifyPassword(given, channel.passwordHash)))
+        throw fail('channelPasswordWrong', 422);
+    }
+    return ctx.db.transaction(async (tx) => {
+      await requireFreeReceipt(tx, user.id, receiptId, true);
+      const [row] = await tx
+        .insert(deposits)
+        .values({
+          userId: user.id,
+          amountMinor: body.amountMinor,
+          currency: channel.currency,
+          channelId: channel.id,
+          receiptUploadId: receiptId,
+        })
+        .returning();
+      return depositDto(row!, channel.name);
+    });
   },
+
   async 'user/fundRecords'(body, ctx) {
     const user = requireUser(ctx);
     const types = FUND_TABS[body.tab] as readonly FundFlowType[];
     const where = and(eq(ledgerAccounts.userId, user.id), inArray(ledgerTransactions.type, [...types]));
-    const base = ctx.db
+    const rows = await ctx.db
       .select({
         id: ledgerPostings.id,
         transactionId: ledgerPostings.transactionId,
@@ -53,8 +124,7 @@ export const fundsHandlers: Pick<Handlers, 'user/recharge' | 'user/fundRecords'>
       })
       .from(ledgerPostings)
       .innerJoin(ledgerAccounts, eq(ledgerAccounts.id, ledgerPostings.accountId))
-      .innerJoin(ledgerTransactions, eq(ledgerTransactions.id, ledgerPostings.transactionId));
-    const rows = await base
+      .innerJoin(ledgerTransactions, eq(ledgerTransactions.id, ledgerPostings.transactionId))
       .where(where)
       .orderBy(desc(ledgerPostings.id))
       .limit(body.pageSize)
@@ -65,14 +135,35 @@ export const fundsHandlers: Pick<Handlers, 'user/recharge' | 'user/fundRecords'>
       .innerJoin(ledgerAccounts, eq(ledgerAccounts.id, ledgerPostings.accountId))
       .innerJoin(ledgerTransactions, eq(ledgerTransactions.id, ledgerPostings.transactionId))
       .where(where);
+    const firstPage = body.page === 1;
     const depositRows =
-      body.tab === 'deposit' && body.page === 1
+      firstPage && body.tab === 'deposit'
         ? await ctx.db
-            .select()
+            .select({ d: deposits, channelName: depositChannels.name })
             .from(deposits)
+            .leftJoin(depositChannels, eq(depositChannels.id, deposits.channelId))
             .where(eq(deposits.userId, user.id))
             .orderBy(desc(deposits.id))
-            .limit(50)
+            .limit(REQUESTS_ON_PAGE_ONE)
+        : [];
+    const withdrawalRows =
+      firstPage && body.tab === 'withdrawal'
+        ? await ctx.db
+            .select({ w: withdrawals, card: bankCards })
+            .from(withdrawals)
+            .innerJoin(bankCards, eq(bankCards.id, withdrawals.cardId))
+            .where(eq(withdrawals.userId, user.id))
+            .orderBy(desc(withdrawals.id))
+            .limit(REQUESTS_ON_PAGE_ONE)
+        : [];
+    const exchangeRows =
+      firstPage && body.tab === 'exchange'
+        ? await ctx.db
+            .select()
+            .from(exchanges)
+            .where(eq(exchanges.userId, user.id))
+            .orderBy(desc(exchanges.id))
+            .limit(REQUESTS_ON_PAGE_ONE)
         : [];
     return {
       items: rows.map((r) => ({
@@ -88,7 +179,9 @@ export const fundsHandlers: Pick<Handlers, 'user/recharge' | 'user/fundRecords'>
       total: total!.n,
       page: body.page,
       pageSize: body.pageSize,
-      deposits: depositRows.map(depositDto),
+      deposits: depositRows.map((r) => depositDto(r.d, r.channelName)),
+      withdrawals: withdrawalRows.map((r) => withdrawalDto(r.w, r.card)),
+      exchanges: exchangeRows.map(exchangeDto),
     };
   },
 };

@@ -7,14 +7,22 @@
  * `frozen` (reserved for pending orders), `margin` (held by open positions), `debt` (what a member
  * owes after a loss beyond their funds; may go negative). Platform purposes: `bank_clearing`
  * (money received from / paid to banks), `fee_revenue`, `tax_payable`, `trading_pnl` (the
- * platform as counterparty of the simulated venue). Signs: a positive posting raises the
- * account's balance; member balances are what the platform owes the member.
+ * platform as counterparty of the simulated venue), `fx_conversion` (the platform's side of
+ * currency exchanges: one account per currency, so an exchange balances per currency). Signs: a
+ * positive posting raises the account's balance; member balances are what the platform owes the
+ * member.
+ *
+ * Accounts: the platform has one account per purpose in every wallet currency (CURRENCIES),
+ * created at start-up (`ensurePlatformAccounts`); a member's accounts in a currency are created
+ * on demand (`ensureMemberAccounts(tx, userId, currency)`) before the first posting to them (TWD
+ * at registration, other currencies on a deposit in that currency or an exchange into it).
  *
  * Safety: accounts are locked `FOR UPDATE` in ascending id order (no deadlocks between two
  * posters), balances are checked before the update and again by a CHECK constraint, and a
  * refusal throws AppError('insufficientBalance') so the whole DB transaction rolls back.
  */
 import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { CURRENCIES } from '../../../contract/constants';
 import type { FundFlowType } from '../../../contract/funds';
 import type { Db, Tx } from '../../db/client';
 import { ledgerAccounts, ledgerPostings, ledgerTransactions } from '../../db/schema';
@@ -22,7 +30,13 @@ import { fail } from '../../http/errors';
 
 export const MEMBER_PURPOSES = ['available', 'frozen', 'margin', 'debt'] as const;
 export type MemberPurpose = (typeof MEMBER_PURPOSES)[number];
-export const PLATFORM_PURPOSES = ['bank_clearing', 'fee_revenue', 'tax_payable', 'trading_pnl'] as const;
+export const PLATFORM_PURPOSES = [
+  'bank_clearing',
+  'fee_revenue',
+  'tax_payable',
+  'trading_pnl',
+  'fx_conversion',
+] as const;
 export type PlatformPurpose = (typeof PLATFORM_PURPOSES)[number];
 
 export type AccountRef =
@@ -49,12 +63,22 @@ export interface PostInput {
 
 const DEFAULT_CURRENCY = 'TWD';
 
-/** Creates the member's ledger accounts (idempotent). Call when the user is created. */
+/**
+ * Creates the member's ledger accounts in `currency` (idempotent; reads first, so an existing set
+ * costs one select). Call when the user is created (TWD) and, inside the posting transaction,
+ * before the first posting in another currency: a refused operation then rolls the new accounts
+ * back with everything else.
+ */
 export async function ensureMemberAccounts(
   tx: Db | Tx,
   userId: number,
   currency = DEFAULT_CURRENCY,
 ): Promise<void> {
+  const have = await tx
+    .select({ purpose: ledgerAccounts.purpose })
+    .from(ledgerAccounts)
+    .where(and(eq(ledgerAccounts.userId, userId), eq(ledgerAccounts.currency, currency)));
+  if (have.length === MEMBER_PURPOSES.length) return;
   await tx
     .insert(ledgerAccounts)
     .values(
@@ -63,11 +87,22 @@ export async function ensureMemberAccounts(
     .onConflictDoNothing();
 }
 
-/** Creates the platform's ledger accounts (idempotent). Call at start-up. */
-export async function ensurePlatformAccounts(db: Db, currency = DEFAULT_CURRENCY): Promise<void> {
+/**
+ * Creates the platform's ledger accounts (idempotent): every purpose in each of `currencies`
+ * (default: every wallet currency, contract/constants.ts CURRENCIES). Call at start-up.
+ */
+export async function ensurePlatformAccounts(
+  db: Db,
+  currencies: string | readonly string[] = CURRENCIES,
+): Promise<void> {
+  const list = typeof currencies === 'string' ? [currencies] : currencies;
   await db
     .insert(ledgerAccounts)
-    .values(PLATFORM_PURPOSES.map((purpose) => ({ userId: null, currency, purpose, allowNegative: true })))
+    .values(
+      list.flatMap((currency) =>
+        PLATFORM_PURPOSES.map((purpose) => ({ userId: null, currency, purpose, allowNegative: true })),
+      ),
+    )
     .onConflictDoNothing();
 }
 

@@ -1,0 +1,225 @@
+/**
+ * Withdrawals (product-spec §3 "Withdrawal", §4 "pending review, passed, rejected", §5 "Withdraw",
+ * §6 account flags, §8 "Money"): user/withdraw, and the operator queue admin/withdrawals with
+ * admin/approveWithdrawal and admin/rejectWithdrawal.
+ *
+ * Money flow (TWD, minor units), each step one ledger transaction in the same DB transaction as the
+ * row change:
+ * - request: member available → member frozen (type `withdrawal`);
+ * - approval (paid to the card): member frozen → platform bank_clearing (`withdrawalPaid`);
+ * - rejection (money returned): member frozen → member available (`withdrawalRejected`).
+ *
+ * Request checks, in order: withdrawal banned or frozen → 403 cannotWithdrawOrTrade; amount
+ * outside the site's limits (admin/saveConfig withdrawMinMinor/withdrawMaxMinor) → 400
+ * belowMinWithdraw / aboveMaxWithdraw; not one of the member's live cards → 404 cardNotFound; the
+ * funds password (identity/funds-password.ts, its own transaction so a wrong try counts); a
+ * pending withdrawal already → 409 otherFundOperation (race-safe: the partial unique index
+ * withdrawals_one_pending_uq refuses a second pending row); not enough available cash → 422
+ * insufficientBalance with nothing written.
+ * Reviews update the row only while it is pending, so a second review is 409 operationFailed.
+ */
+import { and, count, desc, eq } from 'drizzle-orm';
+import { maskCardNumber } from '../../../contract/identity-rules';
+import type { Tx } from '../../db/client';
+import { bankCards, users, withdrawals } from '../../db/schema';
+import { AppError, fail } from '../../http/errors';
+import { requireUser, type Handlers } from '../../http/context';
+import { audit } from '../admin/audit';
+import { siteSettings } from '../common/settings';
+import { requireOwnCard, type BankCardRow } from '../identity/cards';
+import { verifyFundsPassword } from '../identity/funds-password';
+import { move, post } from '../ledger/ledger';
+import { isUniqueViolation } from '../common/db-errors';
+
+export type WithdrawalRow = typeof withdrawals.$inferSelect;
+type Status = 'pending' | 'approved' | 'rejected';
+
+/** Withdrawals are paid in TWD (the withdrawal request has no currency). */
+const WITHDRAW_CURRENCY = 'TWD';
+const ONE_PENDING_INDEX = 'withdrawals_one_pending_uq';
+
+/** A withdrawal as the member sees it; the card as "Bank name **** 1234". */
+export const withdrawalDto = (w: WithdrawalRow, card: BankCardRow) => ({
+  id: w.id,
+  amountMinor: w.amountMinor,
+  currency: w.currency,
+  cardId: w.cardId,
+  cardLabel: `${card.bankName} ${maskCardNumber(card.cardNumber)}`,
+  status: w.status as Status,
+  reason: w.reason,
+  createdAt: w.createdAt.getTime(),
+  reviewedAt: w.reviewedAt ? w.reviewedAt.getTime() : null,
+});
+
+/** A withdrawal as operators see it: the member's account and the full card details to pay to. */
+const adminWithdrawalDto = (w: WithdrawalRow, card: BankCardRow, account: string) => ({
+  id: w.id,
+  userId: w.userId,
+  account,
+  amountMinor: w.amountMinor,
+  currency: w.currency,
+  holderName: card.holderName,
+  cardNumber: card.cardNumber,
+  bankName: card.bankName,
+  branchName: card.branchName,
+  branchCode: card.branchCode,
+  status: w.status as Status,
+  reason: w.reason,
+  createdAt: w.createdAt.getTime(),
+});
+
+async function adminWithdrawal(tx: Tx, id: number) {
+  const [r] = await tx
+    .select({ w: withdrawals, card: bankCards, account: users.account })
+    .from(withdrawals)
+    .innerJoin(bankCards, eq(bankCards.id, withdrawals.cardId))
+    .innerJoin(users, eq(users.id, withdrawals.userId))
+    .where(eq(withdrawals.id, id));
+  if (!r) throw fail('notFound', 404);
+  return adminWithdrawalDto(r.w, r.card, r.account);
+}
+
+/** Moves a pending withdrawal to `status`; the conditional update makes a double review impossible. */
+async function review(
+  tx: Tx,
+  id: number,
+  operatorId: number,
+  status: 'approved' | 'rejected',
+  reason: string | null,
+) {
+  const before = await adminWithdrawal(tx, id); // 404 for an unknown id
+  const [w] = await tx
+    .update(withdrawals)
+    .set({ status, reason, reviewedBy: operatorId, reviewedAt: new Date() })
+    .where(and(eq(withdrawals.id, id), eq(withdrawals.status, 'pending')))
+    .returning();
+  if (!w) throw fail('operationFailed', 409);
+  return { before, w };
+}
+
+/** user/withdraw and the operator's withdrawal queue. */
+export const withdrawalHandlers: Pick<
+  Handlers,
+  'user/withdraw' | 'admin/withdrawals' | 'admin/approveWithdrawal' | 'admin/rejectWithdrawal'
+> = {
+  async 'user/withdraw'(body, ctx) {
+    const user = requireUser(ctx);
+    if (user.withdrawBanned || user.frozen) throw fail('cannotWithdrawOrTrade', 403);
+    const limits = await siteSettings(ctx.db);
+    if (body.amountMinor < limits.withdrawMinMinor) throw fail('belowMinWithdraw', 400);
+    if (body.amountMinor > limits.withdrawMaxMinor) throw fail('aboveMaxWithdraw', 400);
+    const card = await requireOwnCard(ctx.db, user.id, body.cardId);
+    await verifyFundsPassword(ctx.db, user.id, body.fundsPassword);
+    // One pending withdrawal per member: the partial unique index withdrawals_one_pending_uq
+    // refuses the insert of a second one (checked by the database, so concurrent requests are
+    // covered too); the aborted transaction has written nothing.
+    try {
+      return await ctx.db.transaction(async (tx) => {
+        const [w] = await tx
+          .insert(withdrawals)
+          .values({
+            userId: user.id,
+            cardId: card.id,
+            amountMinor: body.amountMinor,
+            currency: WITHDRAW_CURRENCY,
+          })
+          .returning();
+        await post(tx, {
+          type: 'withdrawal',
+          refType: 'withdrawal',
+          refId: w!.id,
+          actorUserId: user.id,
+          postings: move(
+            { userId: user.id, purpose: 'available', currency: WITHDRAW_CURRENCY },
+            { userId: user.id, purpose: 'frozen', currency: WITHDRAW_CURRENCY },
+            body.amountMinor,
+          ),
+        });
+        return withdrawalDto(w!, card);
+      });
+    } catch (err) {
+      if (!(err instanceof AppError) && isUniqueViolation(err, ONE_PENDING_INDEX))
+        throw fail('otherFundOperation', 409);
+      throw err;
+    }
+  },
+
+  async 'admin/withdrawals'(body, ctx) {
+    const where = body.status === 'pending' ? eq(withdrawals.status, 'pending') : undefined;
+    const rows = await ctx.db
+      .select({ w: withdrawals, card: bankCards, account: users.account })
+      .from(withdrawals)
+      .innerJoin(bankCards, eq(bankCards.id, withdrawals.cardId))
+      .innerJoin(users, eq(users.id, withdrawals.userId))
+      .where(where)
+      .orderBy(desc(withdrawals.id))
+      .limit(body.pageSize)
+      .offset((body.page - 1) * body.pageSize);
+    const [total] = await ctx.db.select({ n: count() }).from(withdrawals).where(where);
+    return {
+      items: rows.map((r) => adminWithdrawalDto(r.w, r.card, r.account)),
+      total: total!.n,
+      page: body.page,
+      pageSize: body.pageSize,
+    };
+  },
+
+  async 'admin/approveWithdrawal'(body, ctx) {
+    const op = requireUser(ctx);
+    return ctx.db.transaction(async (tx) => {
+      const { before, w } = await review(tx, body.id, op.id, 'approved', null);
+      await post(tx, {
+        type: 'withdrawalPaid',
+        refType: 'withdrawal',
+        refId: w.id,
+        idempotencyKey: `withdrawalPaid:${w.id}`,
+        actorUserId: op.id,
+        postings: move(
+          { userId: w.userId, purpose: 'frozen', currency: w.currency },
+          { platform: 'bank_clearing', currency: w.currency },
+          w.amountMinor,
+        ),
+      });
+      const after = await adminWithdrawal(tx, w.id);
+      await audit(tx, {
+        actorUserId: op.id,
+        action: 'withdrawal.approve',
+        targetType: 'withdrawal',
+        targetId: w.id,
+        before,
+        after,
+      });
+      return after;
+    });
+  },
+
+  async 'admin/rejectWithdrawal'(body, ctx) {
+    const op = requireUser(ctx);
+    return ctx.db.transaction(async (tx) => {
+      const { before, w } = await review(tx, body.id, op.id, 'rejected', body.reason);
+      await post(tx, {
+        type: 'withdrawalRejected',
+        refType: 'withdrawal',
+        refId: w.id,
+        idempotencyKey: `withdrawalRejected:${w.id}`,
+        actorUserId: op.id,
+        postings: move(
+          { userId: w.userId, purpose: 'frozen', currency: w.currency },
+          { userId: w.userId, purpose: 'available', currency: w.currency },
+          w.amountMinor,
+        ),
+      });
+      const after = await adminWithdrawal(tx, w.id);
+      await audit(tx, {
+        actorUserId: op.id,
+        action: 'withdrawal.reject',
+        targetType: 'withdrawal',
+        targetId: w.id,
+        before,
+        after,
+        reason: body.reason,
+      });
+      return after;
+    });
+  },
+};

@@ -1,0 +1,44 @@
+/** Bank-card lookups shared by the withdrawal handlers, and the card shape members see. */
+import { and, eq, isNull } from 'drizzle-orm';
+import { maskCardNumber } from '../../../contract/identity-rules';
+import type { Db, Tx } from '../../db/client';
+import { bankCards } from '../../db/schema';
+import { fail } from '../../http/errors';
+
+export type BankCardRow = typeof bankCards.$inferSelect;
+
+/**
+ * The member's live (not deleted) card with this id.
+ * @throws AppError cardNotFound (404) when it does not exist, is deleted, or belongs to someone else
+ *   (another member's card is reported as not found, so ids reveal nothing).
+ */
+export async function requireOwnCard(db: Db | Tx, userId: number, cardId: number): Promise<BankCardRow> {
+  const [card] = await db
+    .select()
+    .from(bankCards)
+    .where(and(eq(bankCards.id, cardId), eq(bankCards.userId, userId), isNull(bankCards.deletedAt)));
+  if (!card) throw fail('cardNotFound', 404);
+  return card;
+}
+
+/**
+ * A name as compared between a card's holder and the verified real name: trimmed, every run of
+ * white space (ASCII or the ideographic space U+3000) collapsed to one ASCII space.
+ */
+export function normaliseName(name: string): string {
+  return name.trim().replace(/\s+/gu, ' ');
+}
+
+/** A card as members see it (number masked except its last four digits). */
+export function bankCardDto(card: BankCardRow) {
+  return {
+    id: card.id,
+    holderName: card.holderName,
+    cardNumberMasked: maskCardNumber(card.cardNumber),
+    bankName: card.bankName,
+    branchName: card.branchName,
+    branchCode: card.branchCode,
+    upi: card.upi,
+    createdAt: card.createdAt.getTime(),
+  };
+}

@@ -1,0 +1,240 @@
+/**
+ * Real-name verification (KYC; product-spec §3 "Real-name record", §4 "KYC", §5 "Real-name",
+ * §8 "Identity"). A member submits name, ID number and the two ID photos (uploads with purposes
+ * kycFront and kycBack); an operator approves or rejects with a reason; a rejected member may
+ * submit again. The newest kyc_records row of a member is the member's status; no row = unverified.
+ *
+ * States: unverified → review → verified | rejected; rejected → review (resubmission).
+ * One verified identity per ID number across users (unique index kyc_verified_id_uq).
+ */
+import { and, count, desc, eq, inArray, ne } from 'drizzle-orm';
+import type { KycStatus } from '../../../contract/constants';
+import { maskIdNumber } from '../../../contract/identity-rules';
+import type { Db, Tx } from '../../db/client';
+import { kycRecords, uploads, users } from '../../db/schema';
+import { fail } from '../../http/errors';
+import { requireUser, type Handlers } from '../../http/context';
+import { audit } from '../admin/audit';
+import { isUniqueViolation } from '../common/db-errors';
+
+export type KycRow = typeof kycRecords.$inferSelect;
+
+/** The member's newest KYC submission, or undefined when there is none. */
+export async function latestKyc(db: Db | Tx, userId: number): Promise<KycRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(kycRecords)
+    .where(eq(kycRecords.userId, userId))
+    .orderBy(desc(kycRecords.id))
+    .limit(1);
+  return row;
+}
+
+/** The member's KYC status: the newest submission's status, 'unverified' without one. */
+export async function kycStatusOf(db: Db | Tx, userId: number): Promise<KycStatus> {
+  const row = await latestKyc(db, userId);
+  return (row?.status as KycStatus | undefined) ?? 'unverified';
+}
+
+/** The member's verified real name, or null when the member is not verified. */
+export async function verifiedNameOf(db: Db | Tx, userId: number): Promise<string | null> {
+  const [row] = await db
+    .select({ name: kycRecords.name })
+    .from(kycRecords)
+    .where(and(eq(kycRecords.userId, userId), eq(kycRecords.status, 'verified')))
+    .orderBy(desc(kycRecords.id))
+    .limit(1);
+  return row?.name ?? null;
+}
+
+/** KYC status of many users at once (their newest submission), for the operator's user list. */
+export async function kycStatusesOf(db: Db | Tx, userIds: number[]): Promise<Map<number, KycStatus>> {
+  if (!userIds.length) return new Map();
+  const rows = await db
+    .selectDistinctOn([kycRecords.userId], { userId: kycRecords.userId, status: kycRecords.status })
+    .from(kycRecords)
+    .where(inArray(kycRecords.userId, userIds))
+    .orderBy(kycRecords.userId, desc(kycRecords.id));
+  return new Map(rows.map((r) => [r.userId, r.status as KycStatus]));
+}
+
+/** The member's view (ID number masked); `unverified` with nulls when nothing was submitted. */
+function memberView(row: KycRow | undefined) {
+  if (!row)
+    return {
+      status: 'unverified' as const,
+      name: null,
+      idNumberMasked: null,
+      reason: null,
+      submittedAt: null,
+      reviewedAt: null,
+    };
+  return {
+    status: row.status as KycStatus,
+    name: row.name,
+    idNumberMasked: maskIdNumber(row.idNumber),
+    reason: row.reason,
+    submittedAt: row.createdAt.getTime(),
+    reviewedAt: row.reviewedAt ? row.reviewedAt.getTime() : null,
+  };
+}
+
+/** The operator's view (full ID number). */
+function adminView(row: KycRow, account: string) {
+  return {
+    id: row.id,
+    userId: row.userId,
+    account,
+    name: row.name,
+    idNumber: row.idNumber,
+    frontUploadId: row.frontUploadId,
+    backUploadId: row.backUploadId,
+    status: row.status as KycStatus,
+    reason: row.reason,
+    createdAt: row.createdAt.getTime(),
+  };
+}
+
+/** What the audit log keeps of a submission (no photos, the ID number masked). */
+const auditView = (row: KycRow) => ({
+  status: row.status,
+  name: row.name,
+  idNumber: maskIdNumber(row.idNumber),
+  reason: row.reason,
+});
+
+/**
+ * Moves a submission in review to `status` (conditional update: a second review of the same
+ * submission finds nothing to update) and writes the audit entry.
+ * @throws AppError notFound (404) when there is no such submission, forbidden (403) for the
+ *   operator's own submission, operationFailed (409) when it is not in review, alreadyVerified (409) when approving an ID number verified for another user
+ */
+async function review(
+  db: Db,
+  id: number,
+  operatorId: number,
+  status: 'verified' | 'rejected',
+  reason: string | null,
+) {
+  try {
+    return await db.transaction(async (tx) => {
+      const [before] = await tx.select().from(kycRecords).where(eq(kycRecords.id, id)).for('update');
+      if (!before) throw fail('notFound', 404);
+      // Nobody reviews their own identity.
+      if (before.userId === operatorId) throw fail('forbidden', 403);
+      const [after] = await tx
+        .update(kycRecords)
+        .set({ status, reason, reviewedBy: operatorId, reviewedAt: new Date() })
+        .where(and(eq(kycRecords.id, id), eq(kycRecords.status, 'review')))
+        .returning();
+      if (!after) throw fail('operationFailed', 409);
+      await audit(tx, {
+        actorUserId: operatorId,
+        action: status === 'verified' ? 'kyc.approve' : 'kyc.reject',
+        targetType: 'kyc',
+        targetId: id,
+        before: auditView(before),
+        after: auditView(after),
+        reason,
+      });
+      const [u] = await tx.select({ account: users.account }).from(users).where(eq(users.id, after.userId));
+      return adminView(after, u!.account);
+    });
+  } catch (err) {
+    // Another member's submission with this ID number was approved first.
+    if (isUniqueViolation(err, 'kyc_verified_id_uq')) throw fail('alreadyVerified', 409);
+    throw err;
+  }
+}
+
+/** user/kyc, user/submitKyc, admin/kyc, admin/approveKyc, admin/rejectKyc. */
+export const kycHandlers: Pick<
+  Handlers,
+  'user/kyc' | 'user/submitKyc' | 'admin/kyc' | 'admin/approveKyc' | 'admin/rejectKyc'
+> = {
+  async 'user/kyc'(_body, ctx) {
+    const user = requireUser(ctx);
+    return memberView(await latestKyc(ctx.db, user.id));
+  },
+
+  /**
+   * Submits (or, after a rejection, resubmits) a real-name record.
+   * @throws idImagesMissing (422) unless both uploads are the caller's, with purposes kycFront
+   *   and kycBack; alreadyVerified (409) when the caller is verified, or the ID number is already
+   *   verified for another member (the clearest existing message: "this identity is already
+   *   verified"); kycUnderReview (409) while a submission awaits review.
+   */
+  async 'user/submitKyc'(body, ctx) {
+    const user = requireUser(ctx);
+    const row = await ctx.db.transaction(async (tx) => {
+      // Serialises a member's submissions: two at once cannot both find "not in review".
+      await tx.select({ id: users.id }).from(users).where(eq(users.id, user.id)).for('update');
+      const current = await latestKyc(tx, user.id);
+      if (current?.status === 'verified') throw fail('alreadyVerified', 409);
+      if (current?.status === 'review') throw fail('kycUnderReview', 409);
+      const files = await tx
+        .select({ id: uploads.id, purpose: uploads.purpose })
+        .from(uploads)
+        .where(
+          and(eq(uploads.userId, user.id), inArray(uploads.id, [body.frontUploadId, body.backUploadId])),
+        );
+      const purposeOf = new Map(files.map((f) => [f.id, f.purpose]));
+      if (purposeOf.get(body.frontUploadId) !== 'kycFront' || purposeOf.get(body.backUploadId) !== 'kycBack')
+        throw fail('idImagesMissing', 422);
+      const [taken] = await tx
+        .select({ id: kycRecords.id })
+        .from(kycRecords)
+        .where(
+          and(
+            eq(kycRecords.idNumber, body.idNumber),
+            eq(kycRecords.status, 'verified'),
+            ne(kycRecords.userId, user.id),
+          ),
+        )
+        .limit(1);
+      if (taken) throw fail('alreadyVerified', 409);
+      const [inserted] = await tx
+        .insert(kycRecords)
+        .values({
+          userId: user.id,
+          name: body.name,
+          idNumber: body.idNumber,
+          frontUploadId: body.frontUploadId,
+          backUploadId: body.backUploadId,
+          status: 'review',
+        })
+        .returning();
+      return inserted!;
+    });
+    return memberView(row);
+  },
+
+  async 'admin/kyc'(body, ctx) {
+    const where = body.status === 'pending' ? eq(kycRecords.status, 'review') : undefined;
+    const rows = await ctx.db
+      .select({ k: kycRecords, account: users.account })
+      .from(kycRecords)
+      .innerJoin(users, eq(users.id, kycRecords.userId))
+      .where(where)
+      .orderBy(desc(kycRecords.id))
+      .limit(body.pageSize)
+      .offset((body.page - 1) * body.pageSize);
+    const [total] = await ctx.db.select({ n: count() }).from(kycRecords).where(where);
+    return {
+      items: rows.map((r) => adminView(r.k, r.account)),
+      total: total!.n,
+      page: body.page,
+      pageSize: body.pageSize,
+    };
+  },
+
+  async 'admin/approveKyc'(body, ctx) {
+    const op = requireUser(ctx);
+    return review(ctx.db, body.id, op.id, 'verified', null);
+  },
+
+  async 'admin/rejectKyc'(body, ctx) {
+    const op = requireUser(ctx);
+    return review(ctx.db, body.id, op.id, 'rejected', body.reason);
+  },
+};

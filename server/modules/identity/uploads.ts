@@ -1,0 +1,184 @@
+/**
+ * Image uploads outside the JSON API (ID photos, transfer receipts; issue 4 item 1):
+ *
+ * - `POST /api/vue/upload`, multipart/form-data with the field `purpose` (contract UPLOAD_PURPOSES)
+ *   and the file field `file`; the session token in the `token` header as for the JSON API.
+ *   At most UPLOAD_MAX_BYTES (else 400 fileTooLarge). The type is detected from the content
+ *   (file-type's magic numbers), never from the file name or the part's content type, and must be
+ *   one of UPLOAD_MIME_TYPES (HEIF counts as HEIC; else 400 unsupportedFileType). The file is
+ *   stored as `${DATA_DIR}/uploads/<id>` (id: 32 random hex characters; mode 0600), outside any
+ *   public path, with an `uploads` row. Answer: the envelope with contract/identity.ts uploadRes.
+ * - `GET /api/vue/upload/:id`: the bytes, to the owner or an operator/admin only (anyone else:
+ *   404 notFound, so ids reveal nothing), with `content-type` the stored type,
+ *   `cache-control: private, no-store` and `x-content-type-options: nosniff`.
+ *
+ * Every refusal is a 4xx envelope (401 notLoggedIn/sessionExpired without a valid session) and
+ * writes nothing: no row, no file. The multipart parser is registered in its own encapsulated
+ * plugin, so the JSON routes never accept multipart bodies.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdir, readFile, unlink, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import fastifyMultipart from '@fastify/multipart';
+import { and, count, eq, gt, sql } from 'drizzle-orm';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { fileTypeFromBuffer } from 'file-type';
+import {
+  UPLOAD_MAX_BYTES,
+  UPLOAD_MIME_TYPES,
+  UPLOAD_PURPOSES,
+  type UploadPurpose,
+} from '../../../contract/constants';
+import type { ErrorKey } from '../../../contract/errors';
+import { uploadIdSchema, type UploadRes } from '../../../contract/identity';
+import { uploads } from '../../db/schema';
+import type { AuthUser, Services } from '../../http/context';
+import { AppError, fail } from '../../http/errors';
+import { authenticate } from '../auth/sessions';
+
+/** Uploads one member may make in 24 hours: bounds the disk a single account can fill. */
+export const UPLOADS_PER_DAY_MAX = 200;
+
+type UploadMime = (typeof UPLOAD_MIME_TYPES)[number];
+
+/** The accepted type of a content-detected mime, or null (HEIF is stored as HEIC). */
+function acceptedMime(detected: string | undefined): UploadMime | null {
+  if (detected === 'image/heif') return 'image/heic';
+  return (UPLOAD_MIME_TYPES as readonly string[]).includes(detected ?? '') ? (detected as UploadMime) : null;
+}
+
+/** Where an upload's bytes live. `id` has been checked against uploadIdSchema. */
+export function uploadPath(dataDir: string, id: string): string {
+  return path.join(dataDir, 'uploads', id);
+}
+
+function sendError(reply: FastifyReply, http: number, key: ErrorKey) {
+  return reply.code(http).send({ status: 0, msg: key, data: null });
+}
+
+const errorCode = (err: unknown) =>
+  err && typeof err === 'object' && 'code' in err ? String((err as { code: unknown }).code) : '';
+
+/** Reads the multipart body: the `purpose` field and the first `file` part (at most the size limit). */
+async function readForm(
+  req: FastifyRequest,
+): Promise<{ purpose: string | undefined; file: Buffer | undefined }> {
+  if (!req.isMultipart()) throw fail('parameterError', 400);
+  let purpose: string | undefined;
+  let file: Buffer | undefined;
+  try {
+    const parts = req.parts({
+      limits: { fileSize: UPLOAD_MAX_BYTES, files: 1, fields: 4, fieldSize: 256, parts: 5 },
+    });
+    for await (const part of parts) {
+      if (part.type === 'field') {
+        if (part.fieldname === 'purpose' && typeof part.value === 'string') purpose = part.value;
+      } else if (part.fieldname === 'file' && !file) {
+        file = await part.toBuffer();
+      } else {
+        part.file.resume();
+      }
+    }
+  } catch (err) {
+    if (err instanceof AppError) throw err;
+    if (errorCode(err) === 'FST_REQ_FILE_TOO_LARGE') throw fail('fileTooLarge', 400);
+    // Too many parts or files, a malformed body: the caller's mistake.
+    throw fail('parameterError', 400);
+  }
+  return { purpose, file };
+}
+
+/** Registers POST /api/vue/upload and GET /api/vue/upload/:id (see the module docstring). */
+export async function registerUploadRoutes(app: FastifyInstance, services: Services): Promise<void> {
+  const { db, config } = services;
+  await app.register(async (scope) => {
+    await scope.register(fastifyMultipart, {
+      limits: { fileSize: UPLOAD_MAX_BYTES, files: 1, fields: 4, fieldSize: 256, parts: 5 },
+    });
+    const users = new WeakMap<FastifyRequest, AuthUser>();
+
+    scope.setErrorHandler((error: Error & { statusCode?: number }, req, reply) => {
+      if (error instanceof AppError) return sendError(reply, error.httpStatus, error.key);
+      if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500)
+        return sendError(reply, 400, 'parameterError');
+      req.log.error({ err: error }, 'upload failed');
+      return sendError(reply, 500, 'uploadFailed');
+    });
+
+    // The session is checked before the body is read: no session, nothing is parsed.
+    scope.addHook('onRequest', async (req, reply) => {
+      const token = typeof req.headers.token === 'string' && req.headers.token ? req.headers.token : null;
+      if (!token) return sendError(reply, 401, 'notLoggedIn');
+      const found = await authenticate(db, token);
+      if (found === 'expired') return sendError(reply, 401, 'sessionExpired');
+      if (!found) return sendError(reply, 401, 'notLoggedIn');
+      users.set(req, found);
+    });
+
+    scope.post(
+      '/api/vue/upload',
+      { schema: { summary: 'Upload an image (multipart)', tags: ['upload'] } },
+      async (req, reply) => {
+        const user = users.get(req)!;
+        const { purpose, file } = await readForm(req);
+        if (!purpose || !(UPLOAD_PURPOSES as readonly string[]).includes(purpose))
+          throw fail('parameterError', 400);
+        if (!file || file.length === 0) throw fail('parameterError', 400);
+        if (file.length > UPLOAD_MAX_BYTES) throw fail('fileTooLarge', 400);
+        const mime = acceptedMime((await fileTypeFromBuffer(file))?.mime);
+        if (!mime) throw fail('unsupportedFileType', 400);
+
+        const [recent] = await db
+          .select({ n: count() })
+          .from(uploads)
+          .where(and(eq(uploads.userId, user.id), gt(uploads.createdAt, sql`now() - interval '1 day'`)));
+        if (recent!.n >= UPLOADS_PER_DAY_MAX) throw fail('tooFrequent', 429);
+
+        const id = randomBytes(16).toString('hex');
+        const dir = path.join(config.dataDir, 'uploads');
+        await mkdir(dir, { recursive: true, mode: 0o700 });
+        const file_ = uploadPath(config.dataDir, id);
+        await writeFile(file_, file, { mode: 0o600, flag: 'wx' });
+        try {
+          await db.insert(uploads).values({
+            id,
+            userId: user.id,
+            purpose,
+            mime,
+            bytes: file.length,
+            sha256: createHash('sha256').update(file).digest('hex'),
+          });
+        } catch (err) {
+          await unlink(file_).catch(() => undefined);
+          throw err;
+        }
+        const data: UploadRes = { id, purpose: purpose as UploadPurpose, mime, bytes: file.length };
+        return reply.send({ status: 1, msg: 'ok', data });
+      },
+    );
+
+    scope.get<{ Params: { id: string } }>(
+      '/api/vue/upload/:id',
+      { schema: { summary: 'An uploaded image (owner or operator only)', tags: ['upload'] } },
+      async (req, reply) => {
+        const user = users.get(req)!;
+        const id = req.params.id;
+        if (!uploadIdSchema.safeParse(id).success) throw fail('notFound', 404);
+        const [row] = await db.select().from(uploads).where(eq(uploads.id, id));
+        if (!row || (row.userId !== user.id && user.role === 'member')) throw fail('notFound', 404);
+        let bytes: Buffer;
+        try {
+          bytes = await readFile(uploadPath(config.dataDir, id));
+        } catch (err) {
+          if (errorCode(err) === 'ENOENT') throw fail('notFound', 404);
+          throw err;
+        }
+        return reply
+          .header('content-type', row.mime)
+          .header('cache-control', 'private, no-store')
+          .header('x-content-type-options', 'nosniff')
+          .send(bytes);
+      },
+    );
+  });
+}
