@@ -1,16 +1,50 @@
-/** Operator console: login, deposits queue (approve / reject with reason), users list. */
+/**
+ * Operator console (admin.html): login, then one tab per area — the review queues (deposits,
+ * withdrawals, KYC), users and their flags, deposit channels, exchange rates, site settings, the
+ * audit log and the ledger with its reconciliation. Works from 390 px (tables become cards) to a
+ * desktop. The open tab is kept in the URL hash (`admin.html#withdrawals`).
+ * Testids: `admin-tab-<tab>` for each tab title, `admin-logout`, login form `admin-account`,
+ * `admin-password`, `admin-login`.
+ */
 import { Button, Form, Selector, Tabs } from 'antd-mobile';
-import { useState } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useDispatch, useSelector } from 'react-redux';
-import { useAdminLoginMutation, useLogoutMutation } from '../api/api';
+import { useLogoutMutation } from '../api/api';
 import { toastError } from '../api/base-query';
 import { loggedIn, loggedOut, selectSession } from '../api/session';
 import { langOf, type Lang } from '../lib/format';
 import { changeLang, LANGS } from '../lib/lang';
 import { TestIdInput } from '../ui/testid-input';
+import { useAdminLoginMutation } from './admin-api';
+import { AuditLog } from './audit-log';
+import { ChannelsPanel } from './channels-panel';
 import { DepositsQueue } from './deposits-queue';
+import { KycQueue } from './kyc-queue';
+import { LedgerPanel } from './ledger-panel';
+import { RatesPanel } from './rates-panel';
+import { SettingsPanel } from './settings-panel';
 import { UsersList } from './users-list';
+import { WithdrawalsQueue } from './withdrawals-queue';
+
+/** The console's tabs, in display order; the first is where a login lands. */
+export const ADMIN_TABS = [
+  'deposits',
+  'withdrawals',
+  'kyc',
+  'users',
+  'channels',
+  'rates',
+  'config',
+  'audit',
+  'ledger',
+] as const;
+export type AdminTab = (typeof ADMIN_TABS)[number];
+
+function tabFromHash(hash: string): AdminTab {
+  const h = hash.replace(/^#/, '');
+  return (ADMIN_TABS as readonly string[]).includes(h) ? (h as AdminTab) : 'deposits';
+}
 
 function LangSwitch() {
   const { t, i18n } = useTranslation();
@@ -40,7 +74,7 @@ function AdminLogin() {
     }
   };
   return (
-    <div className="admin-login card">
+    <div className="admin-login admin-card">
       <h2>{t('admin.loginTitle')}</h2>
       <Form
         layout="vertical"
@@ -70,12 +104,60 @@ function AdminLogin() {
   );
 }
 
+function Console() {
+  const { t } = useTranslation();
+  const [tab, setTab] = useState<AdminTab>(() => tabFromHash(location.hash));
+  const [ledgerUser, setLedgerUser] = useState<number | undefined>(undefined);
+
+  useEffect(() => {
+    const onHash = () => setTab(tabFromHash(location.hash));
+    window.addEventListener('hashchange', onHash);
+    return () => window.removeEventListener('hashchange', onHash);
+  }, []);
+  const open = (next: AdminTab) => {
+    setTab(next);
+    history.replaceState(null, '', `#${next}`);
+  };
+
+  const panes: Record<AdminTab, () => ReactNode> = {
+    deposits: () => <DepositsQueue />,
+    withdrawals: () => <WithdrawalsQueue />,
+    kyc: () => <KycQueue />,
+    users: () => (
+      <UsersList
+        onShowLedger={(id) => {
+          setLedgerUser(id);
+          open('ledger');
+        }}
+      />
+    ),
+    channels: () => <ChannelsPanel />,
+    rates: () => <RatesPanel />,
+    config: () => <SettingsPanel />,
+    audit: () => <AuditLog />,
+    ledger: () => <LedgerPanel userId={ledgerUser} onUserId={setLedgerUser} />,
+  };
+
+  return (
+    <Tabs activeKey={tab} onChange={(k) => open(k as AdminTab)} stretch={false} className="admin-tabs">
+      {ADMIN_TABS.map((k) => (
+        <Tabs.Tab
+          key={k}
+          destroyOnClose
+          title={<span data-testid={`admin-tab-${k}`}>{t(`admin.tab.${k}`)}</span>}
+        >
+          {panes[k]()}
+        </Tabs.Tab>
+      ))}
+    </Tabs>
+  );
+}
+
 export function AdminApp() {
   const { t } = useTranslation();
   const session = useSelector(selectSession);
   const dispatch = useDispatch();
   const [logout] = useLogoutMutation();
-  const [tab, setTab] = useState<'deposits' | 'users'>('deposits');
 
   return (
     <div className="admin">
@@ -85,7 +167,7 @@ export function AdminApp() {
           <LangSwitch />
           {session.token && (
             <>
-              <span className="muted">{session.account}</span>
+              <span className="muted admin-who">{session.account}</span>
               <Button
                 size="small"
                 onClick={async () => {
@@ -100,23 +182,7 @@ export function AdminApp() {
           )}
         </div>
       </header>
-      <main className="admin-main">
-        {!session.token ? (
-          <AdminLogin />
-        ) : (
-          <Tabs activeKey={tab} onChange={(k) => setTab(k as 'deposits' | 'users')}>
-            <Tabs.Tab
-              key="deposits"
-              title={<span data-testid="admin-tab-deposits">{t('admin.deposits')}</span>}
-            >
-              <DepositsQueue />
-            </Tabs.Tab>
-            <Tabs.Tab key="users" title={<span data-testid="admin-tab-users">{t('admin.users')}</span>}>
-              <UsersList />
-            </Tabs.Tab>
-          </Tabs>
-        )}
-      </main>
+      <main className="admin-main">{!session.token ? <AdminLogin /> : <Console />}</main>
     </div>
   );
 }

@@ -1,61 +1,195 @@
-/** Users (admin/users), searchable by account. */
-import { Button, SearchBar } from 'antd-mobile';
-import { useState } from 'react';
+/**
+ * Users (admin/users), searchable by account: role, KYC status, available TWD, the account flags
+ * of product-spec §6 as switches (each change asks for a reason, then admin/setUserFlags), and the
+ * funds-password lock with an unlock action (admin/unlockFundsPassword).
+ * Testids: `user-search` (input), `user-search-go`, `user-row-<id>`, `user-flag-<flag>-<id>`,
+ * `user-unlock-<id>`, `user-ledger-<id>`, then the dialog's `flag-reason-box` / `flag-confirm`.
+ */
+import { Button, SearchBar, Switch, Tag, type SearchBarRef } from 'antd-mobile';
+import { useLayoutEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useAdminUsersQuery } from '../api/api';
 import { formatDateTime, formatMinor } from '../lib/format';
-import { NoData } from '../ui/no-data';
+import {
+  ADMIN_PAGE_SIZE,
+  adminApi,
+  replaceRow,
+  useAdminDispatch,
+  useAdminUsersQuery,
+  useSetUserFlagsMutation,
+  useUnlockFundsPasswordMutation,
+  type AdminUserRow,
+} from './admin-api';
+import { AdminTable, Money, Pager, ReasonDialog, type Column } from './admin-ui';
 
-export function UsersList() {
+/** The switchable account flags, in the spec's order. */
+export const USER_FLAGS = ['disabled', 'frozen', 'loginBanned', 'withdrawBanned', 'tradeBanned'] as const;
+export type UserFlag = (typeof USER_FLAGS)[number];
+
+interface FlagChange {
+  user: AdminUserRow;
+  flag: UserFlag;
+  value: boolean;
+}
+
+export function UsersList({ onShowLedger }: { onShowLedger?: (userId: number) => void }) {
   const { t } = useTranslation();
   const [q, setQ] = useState('');
-  const { data, isFetching, refetch } = useAdminUsersQuery({ q, page: 1 });
-  const items = data?.items ?? [];
+  const [draft, setDraft] = useState('');
+  const [page, setPage] = useState(1);
+  const { data, isFetching, refetch } = useAdminUsersQuery({ q, page }, { refetchOnMountOrArgChange: true });
+  const [setFlags] = useSetUserFlagsMutation();
+  const [unlock, unlockState] = useUnlockFundsPasswordMutation();
+  const [change, setChange] = useState<FlagChange | null>(null);
+  const dispatch = useAdminDispatch();
+  /** Shows an action's result in place at once (the list refetches after it). */
+  const patchUser = (id: number, update: (u: AdminUserRow) => AdminUserRow) =>
+    dispatch(
+      adminApi.util.updateQueryData('adminUsers', { q, page }, (d) => {
+        const u = d.items.find((x) => x.id === id);
+        if (u) replaceRow(d, update(u));
+      }),
+    );
+  const searchRef = useRef<SearchBarRef>(null);
+  useLayoutEffect(() => {
+    searchRef.current?.nativeElement?.setAttribute('data-testid', 'user-search');
+  }, []);
+
+  const search = (v: string) => {
+    setQ(v.trim());
+    setPage(1);
+  };
+
+  const columns: Column<AdminUserRow>[] = [
+    { key: 'id', title: t('admin.col.id'), render: (u) => u.id },
+    { key: 'account', title: t('admin.col.account'), render: (u) => u.account },
+    { key: 'role', title: t('admin.col.role'), render: (u) => t(`role.${u.role}`) },
+    {
+      key: 'kyc',
+      title: t('admin.col.kyc'),
+      render: (u) => (
+        <span className={`status status-${u.kycStatus}`} data-testid={`user-kyc-${u.id}`}>
+          {t(`kyc.${u.kycStatus}`)}
+        </span>
+      ),
+    },
+    {
+      key: 'available',
+      title: t('admin.col.available'),
+      num: true,
+      render: (u) => <Money currency="TWD">{formatMinor(u.availableMinor)}</Money>,
+    },
+    {
+      key: 'flags',
+      wide: true,
+      title: t('admin.col.flags'),
+      render: (u) => (
+        <div className="flags">
+          {USER_FLAGS.map((f) => (
+            <label key={f} className={`flag ${u[f] ? 'flag-on' : ''}`}>
+              <Switch
+                checked={u[f]}
+                loading={change?.user.id === u.id && change.flag === f}
+                onChange={(value) => setChange({ user: u, flag: f, value })}
+                data-testid={`user-flag-${f}-${u.id}`}
+                style={{ '--height': '22px', '--width': '40px' }}
+              />
+              <span>{t(`admin.flag.${f}`)}</span>
+            </label>
+          ))}
+        </div>
+      ),
+    },
+    {
+      key: 'fundsPassword',
+      title: t('admin.col.fundsPassword'),
+      render: (u) =>
+        u.fundsPasswordLocked ? (
+          <div className="actions">
+            <Tag color="danger" data-testid={`user-locked-${u.id}`}>
+              {t('admin.locked')}
+            </Tag>
+            <Button
+              size="mini"
+              color="primary"
+              fill="outline"
+              loading={unlockState.isLoading && unlockState.originalArgs?.id === u.id}
+              onClick={async () => {
+                const res = await unlock({ id: u.id });
+                if ('data' in res) patchUser(u.id, (x) => ({ ...x, fundsPasswordLocked: false }));
+              }}
+              data-testid={`user-unlock-${u.id}`}
+            >
+              {t('admin.unlock')}
+            </Button>
+          </div>
+        ) : (
+          <span className="muted">{t('admin.notLocked')}</span>
+        ),
+    },
+    { key: 'created', title: t('admin.col.created'), render: (u) => formatDateTime(u.createdAt) },
+  ];
+  if (onShowLedger)
+    columns.push({
+      key: 'ledger',
+      title: t('admin.col.ledger'),
+      render: (u) => (
+        <Button
+          size="mini"
+          fill="none"
+          color="primary"
+          onClick={() => onShowLedger(u.id)}
+          data-testid={`user-ledger-${u.id}`}
+        >
+          {t('admin.showLedger')}
+        </Button>
+      ),
+    });
+
+  const flagName = change ? t(`admin.flag.${change.flag}`) : '';
   return (
     <section className="admin-section" data-testid="admin-users">
       <div className="admin-toolbar">
         <SearchBar
+          ref={searchRef}
+          value={draft}
+          onChange={setDraft}
           placeholder={t('admin.searchAccount')}
-          onSearch={(v) => setQ(v.trim())}
-          onClear={() => setQ('')}
+          onSearch={search}
+          onClear={() => search('')}
         />
-        <Button size="small" onClick={() => void refetch()} loading={isFetching}>
+        <Button size="small" color="primary" onClick={() => search(draft)} data-testid="user-search-go">
+          {t('admin.search')}
+        </Button>
+        <Button size="small" onClick={() => void refetch()} loading={isFetching} data-testid="user-refresh">
           {t('admin.refresh')}
         </Button>
         <span className="muted">{t('admin.total', { n: data?.total ?? 0 })}</span>
       </div>
-      {items.length === 0 ? (
-        <NoData />
-      ) : (
-        <table className="admin-table">
-          <thead>
-            <tr>
-              <th>{t('admin.col.id')}</th>
-              <th>{t('admin.col.account')}</th>
-              <th>{t('admin.col.role')}</th>
-              <th className="num">{t('admin.col.available')}</th>
-              <th>{t('admin.col.flags')}</th>
-              <th>{t('admin.col.created')}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {items.map((u) => (
-              <tr key={u.id} data-testid={`admin-user-${u.id}`}>
-                <td>{u.id}</td>
-                <td>{u.account}</td>
-                <td>{t(`role.${u.role}`)}</td>
-                <td className="num">{formatMinor(u.availableMinor)}</td>
-                <td>
-                  {[u.disabled ? t('admin.disabled') : null, u.frozen ? t('admin.frozen') : null]
-                    .filter(Boolean)
-                    .join(' · ')}
-                </td>
-                <td>{formatDateTime(u.createdAt)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+      <AdminTable
+        columns={columns}
+        rows={data?.items ?? []}
+        rowKey={(u) => u.id}
+        rowTestId={(u) => `user-row-${u.id}`}
+        testId="admin-users-table"
+      />
+      <Pager page={page} pageSize={ADMIN_PAGE_SIZE} total={data?.total ?? 0} onChange={setPage} />
+      <ReasonDialog
+        open={change !== null}
+        title={t(change?.value ? 'admin.flagOnTitle' : 'admin.flagOffTitle', { flag: flagName })}
+        prompt={change ? t('admin.flagPrompt', { account: change.user.account }) : undefined}
+        confirmText={t('common.confirm')}
+        danger={change?.value ?? false}
+        testIdPrefix="flag"
+        onCancel={() => setChange(null)}
+        onSubmit={async (reason) => {
+          if (!change) return false;
+          const res = await setFlags({ id: change.user.id, [change.flag]: change.value, reason });
+          const row = res.data;
+          if (!row) return false;
+          patchUser(row.id, () => row);
+          return true;
+        }}
+      />
     </section>
   );
 }
