@@ -22,10 +22,16 @@ function nextPage(last: Paged): number | undefined {
 
 export type SiteConfig = Record<string, string>;
 
+/** A money-moving call: its body and the idempotency key of this submission. */
+export interface MoneyCall<N extends 'user/recharge' | 'user/withdraw' | 'user/exchange'> {
+  body: ReqOf<N>;
+  idempotencyKey: string;
+}
+
 export const api = createApi({
   reducerPath: 'api',
   baseQuery: envelopeBaseQuery,
-  tagTypes: ['Account', 'Orders', 'Watchlist', 'Funds', 'AdminDeposits', 'AdminUsers'],
+  tagTypes: ['Account', 'Orders', 'Watchlist', 'Funds', 'Kyc', 'Security', 'Cards', 'Channels', 'Rates'],
   keepUnusedDataFor: 30,
   endpoints: (b) => ({
     // ---- common ----
@@ -63,10 +69,71 @@ export const api = createApi({
       invalidatesTags: ['Watchlist'],
     }),
 
+    // ---- identity: real-name verification, passwords, bank cards ----
+    kyc: b.query<ResOf<'user/kyc'>, void>({
+      query: () => ({ name: 'user/kyc', body: {} }),
+      providesTags: ['Kyc'],
+    }),
+    submitKyc: b.mutation<ResOf<'user/submitKyc'>, ReqOf<'user/submitKyc'>>({
+      query: (body) => ({ name: 'user/submitKyc', body }),
+      invalidatesTags: ['Kyc', 'Account'],
+    }),
+    changeLoginPassword: b.mutation<ResOf<'user/loginPassword'>, ReqOf<'user/loginPassword'>>({
+      query: (body) => ({ name: 'user/loginPassword', body }),
+    }),
+    setFundsPassword: b.mutation<ResOf<'user/setPassword'>, ReqOf<'user/setPassword'>>({
+      query: (body) => ({ name: 'user/setPassword', body }),
+      invalidatesTags: ['Security', 'Account'],
+    }),
+    security: b.query<ResOf<'user/security'>, void>({
+      query: () => ({ name: 'user/security', body: {} }),
+      providesTags: ['Security'],
+    }),
+    bankCards: b.query<ResOf<'user/bankCards'>, void>({
+      query: () => ({ name: 'user/bankCards', body: {} }),
+      providesTags: ['Cards'],
+    }),
+    addBankCard: b.mutation<ResOf<'user/addBankCard'>, ReqOf<'user/addBankCard'>>({
+      query: (body) => ({ name: 'user/addBankCard', body }),
+      invalidatesTags: ['Cards'],
+    }),
+    deleteBankCard: b.mutation<ResOf<'user/deleteBankCard'>, ReqOf<'user/deleteBankCard'>>({
+      query: (body) => ({ name: 'user/deleteBankCard', body }),
+      invalidatesTags: ['Cards'],
+    }),
+
     // ---- funds ----
-    recharge: b.mutation<ResOf<'user/recharge'>, ReqOf<'user/recharge'>>({
-      query: (body) => ({ name: 'user/recharge', body }),
+    // Money-moving calls carry an idempotency key (one per submission, reused on a retry).
+    recharge: b.mutation<ResOf<'user/recharge'>, MoneyCall<'user/recharge'>>({
+      query: ({ body, idempotencyKey }) => ({ name: 'user/recharge', body, idempotencyKey }),
       invalidatesTags: ['Funds', 'Account'],
+    }),
+    withdraw: b.mutation<ResOf<'user/withdraw'>, MoneyCall<'user/withdraw'>>({
+      query: ({ body, idempotencyKey }) => ({ name: 'user/withdraw', body, idempotencyKey }),
+      // A wrong funds password counts against the tries left.
+      invalidatesTags: ['Funds', 'Account', 'Security'],
+    }),
+    exchange: b.mutation<ResOf<'user/exchange'>, MoneyCall<'user/exchange'>>({
+      query: ({ body, idempotencyKey }) => ({ name: 'user/exchange', body, idempotencyKey }),
+      invalidatesTags: ['Funds', 'Account'],
+    }),
+    depositChannels: b.query<ResOf<'user/depositChannels'>, void>({
+      query: () => ({ name: 'user/depositChannels', body: {} }),
+      providesTags: ['Channels'],
+      keepUnusedDataFor: 0,
+    }),
+    rates: b.query<ResOf<'user/rates'>, void>({
+      query: () => ({ name: 'user/rates', body: {} }),
+      providesTags: ['Rates'],
+      keepUnusedDataFor: 0,
+    }),
+    balances: b.query<ResOf<'user/balances'>, void>({
+      query: () => ({ name: 'user/balances', body: {} }),
+      providesTags: ['Account', 'Funds'],
+    }),
+    /** A CSV statement (a mutation: fetched on demand, never cached). */
+    statement: b.mutation<ResOf<'user/statement'>, ReqOf<'user/statement'>>({
+      query: (body) => ({ name: 'user/statement', body }),
     }),
     fundRecords: b.infiniteQuery<ResOf<'user/fundRecords'>, { tab: FundTab }, number>({
       infiniteQueryOptions: { initialPageParam: 1, getNextPageParam: (last) => nextPage(last) },
@@ -131,27 +198,6 @@ export const api = createApi({
       query: (orderId) => ({ name: 'trade/orderDetail', body: { orderId } }),
       providesTags: ['Orders'],
     }),
-
-    // ---- operator console ----
-    adminLogin: b.mutation<ResOf<'admin/login'>, ReqOf<'admin/login'>>({
-      query: (body) => ({ name: 'admin/login', body }),
-    }),
-    adminDeposits: b.query<ResOf<'admin/deposits'>, { status: 'pending' | 'all'; page: number }>({
-      query: ({ status, page }) => ({ name: 'admin/deposits', body: { status, page, pageSize: 50 } }),
-      providesTags: ['AdminDeposits'],
-    }),
-    approveDeposit: b.mutation<ResOf<'admin/approveDeposit'>, ReqOf<'admin/approveDeposit'>>({
-      query: (body) => ({ name: 'admin/approveDeposit', body }),
-      invalidatesTags: ['AdminDeposits', 'AdminUsers'],
-    }),
-    rejectDeposit: b.mutation<ResOf<'admin/rejectDeposit'>, ReqOf<'admin/rejectDeposit'>>({
-      query: (body) => ({ name: 'admin/rejectDeposit', body }),
-      invalidatesTags: ['AdminDeposits'],
-    }),
-    adminUsers: b.query<ResOf<'admin/users'>, { q?: string; page: number }>({
-      query: ({ q, page }) => ({ name: 'admin/users', body: { q: q || undefined, page, pageSize: 50 } }),
-      providesTags: ['AdminUsers'],
-    }),
   }),
 });
 
@@ -164,7 +210,21 @@ export const {
   useWatchlistQuery,
   useAddOptionalMutation,
   useDelOptionalMutation,
+  useKycQuery,
+  useSubmitKycMutation,
+  useChangeLoginPasswordMutation,
+  useSetFundsPasswordMutation,
+  useSecurityQuery,
+  useBankCardsQuery,
+  useAddBankCardMutation,
+  useDeleteBankCardMutation,
   useRechargeMutation,
+  useWithdrawMutation,
+  useExchangeMutation,
+  useDepositChannelsQuery,
+  useRatesQuery,
+  useBalancesQuery,
+  useStatementMutation,
   useFundRecordsInfiniteQuery,
   useMarketListInfiniteQuery,
   useMarketDetailQuery,
@@ -175,11 +235,6 @@ export const {
   useClosePositionMutation,
   useOrdersInfiniteQuery,
   useOrderDetailQuery,
-  useAdminLoginMutation,
-  useAdminDepositsQuery,
-  useApproveDepositMutation,
-  useRejectDepositMutation,
-  useAdminUsersQuery,
 } = api;
 
 /** Site configuration's leverage list ("1,2,5,10"), falling back to the contract default. */

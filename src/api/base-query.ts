@@ -8,7 +8,7 @@
 import type { BaseQueryFn } from '@reduxjs/toolkit/query';
 import i18next from 'i18next';
 import type { EndpointName } from '../../contract/api';
-import { API_BASE, REQUEST_TIMEOUT_MS } from '../../contract/constants';
+import { API_BASE, IDEMPOTENCY_HEADER, REQUEST_TIMEOUT_MS } from '../../contract/constants';
 import { errorMessageKey, isSuccessKey } from '../lib/messages';
 import { loggedOut, type SessionRootState } from './session';
 import { scheduleUnauthorizedRedirect } from './unauthorized';
@@ -22,6 +22,11 @@ export interface CallArgs {
   body?: unknown;
   /** Do not toast a refusal (the caller shows its own message). */
   silent?: boolean;
+  /**
+   * Money-moving calls (user/recharge, user/withdraw, user/exchange): one key per user action,
+   * reused when that action is retried, so the server moves the money at most once.
+   */
+  idempotencyKey?: string;
 }
 
 export interface ApiError {
@@ -51,6 +56,7 @@ export const envelopeBaseQuery: BaseQueryFn<CallArgs, unknown, ApiError> = async
   if (session.token) headers.token = session.token;
   if (session.account) headers.account = session.account;
   if (session.isAdmin) headers['is-admin'] = 'true';
+  if (args.idempotencyKey) headers[IDEMPOTENCY_HEADER] = args.idempotencyKey;
 
   const ctrl = new AbortController();
   let timedOut = false;

@@ -60,6 +60,17 @@ const LOADERS: Record<Lang, () => Promise<LocaleChunk>> = {
 
 const antdLocales: Partial<Record<Lang, AntdLocale>> = {};
 
+/** Extra top-level string groups per language, loaded with the language (the console's `admin.*`). */
+let extensions: Array<Record<Lang, () => Promise<{ default: ResourceKey }>>> = [];
+
+/**
+ * Adds strings only another entry point needs (admin.html's `admin.*`), so the member app's
+ * first screen never downloads them. Call before setupI18n.
+ */
+export function extendLocales(loaders: Record<Lang, () => Promise<{ default: ResourceKey }>>): void {
+  extensions = [...extensions, loaders];
+}
+
 /** antd-mobile's locale for a language once it is loaded (undefined: antd's built-in default). */
 export function antdLocaleOf(lang: string): AntdLocale | undefined {
   return isLang(lang) ? antdLocales[lang] : undefined;
@@ -73,10 +84,10 @@ const lazyLocales: BackendModule = {
       callback(null, {});
       return;
     }
-    LOADERS[language]().then(
-      (chunk) => {
+    Promise.all([LOADERS[language](), ...extensions.map((e) => e[language]())]).then(
+      ([chunk, ...extra]) => {
         antdLocales[language] = chunk.antd;
-        callback(null, chunk.strings);
+        callback(null, Object.assign({}, chunk.strings, ...extra.map((m) => m.default)));
       },
       (err: unknown) => callback(err instanceof Error ? err : new Error(String(err)), null),
     );

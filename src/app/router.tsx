@@ -29,8 +29,18 @@ const LOADERS: Record<string, () => Promise<ComponentType>> = {
     import('../features/position/routes/position-detail').then((m) => m.PositionDetailPage),
   'user/usercenter': () => import('../features/account/routes/usercenter').then((m) => m.UserCenterPage),
   'user/recharge': () => import('../features/funds/routes/recharge').then((m) => m.RechargePage),
+  'user/rechargeChannel': () =>
+    import('../features/funds/routes/recharge-channel').then((m) => m.RechargeChannelPage),
+  'user/withdraw': () => import('../features/funds/routes/withdraw').then((m) => m.WithdrawPage),
+  'user/exchange': () => import('../features/funds/routes/exchange').then((m) => m.ExchangePage),
   'user/FundingDetails': () =>
     import('../features/funds/routes/funding-details').then((m) => m.FundingDetailsPage),
+  'user/bandCard': () => import('../features/identity/routes/band-card').then((m) => m.BandCardPage),
+  'user/loginPassword': () =>
+    import('../features/identity/routes/login-password').then((m) => m.LoginPasswordPage),
+  'user/setPassword': () => import('../features/identity/routes/set-password').then((m) => m.SetPasswordPage),
+  'user/BankCard': () => import('../features/identity/routes/bank-card').then((m) => m.BankCardPage),
+  'user/WithCard': () => import('../features/identity/routes/with-card').then((m) => m.WithCardPage),
 };
 
 const SCREENS = Object.entries(LOADERS).map(([path, load]) => ({

@@ -5,27 +5,17 @@
  * restores scroll positions on back/forward and sends a 401 to the login screen.
  */
 import { lazy, Suspense, useEffect, useLayoutEffect, useRef } from 'react';
-import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation, useNavigate, useNavigationType } from 'react-router-dom';
 import { useConfigQuery } from '../api/api';
 import { setUnauthorizedHandler } from '../api/unauthorized';
 import { LEGACY_KEYS, writeItem } from '../lib/storage';
+import { Loading } from '../ui/loading';
 import { TAB_PATHS } from './tab-paths';
 
 const TAB_SET: ReadonlySet<string> = new Set(TAB_PATHS);
 const TabNav = lazy(() => import('./tab-nav'));
 
 const MarketStatusBridge = lazy(() => import('./market-status-bridge'));
-
-/** Route fallback: a CSS spinner (antd's SpinLoading would bring react-spring to the first screen). */
-export function Loading() {
-  const { t } = useTranslation();
-  return (
-    <div className="center-fill">
-      <i className="spinner" role="progressbar" aria-label={t('common.loading')} />
-    </div>
-  );
-}
 
 /** Frames (about one second) to keep restoring a scroll position while the page grows. */
 const RESTORE_FRAMES = 60;

@@ -51,6 +51,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type CDPSession, type Page } from 'playwright-core';
 import * as prettier from 'prettier';
 import WebSocket from 'ws';
+import { depositApproved } from '../support/http-funding';
 import { installBenchHooks, type BenchSample } from './instrument';
 
 // ---------- settings ----------
@@ -251,7 +252,7 @@ async function universe(): Promise<string[]> {
   return out;
 }
 
-/** A member with NT$10,000,000 approved (register, deposit, operator approval), once per data dir. */
+/** A member with NT$10,000,000 approved (register, deposit with a receipt, operator approval), once per data dir. */
 async function fundedMember(dataDir: string): Promise<{ token: string; account: string }> {
   const login = await api('user/login', MEMBER);
   if (login.status === 1) return { token: login.data.token, account: MEMBER.account };
@@ -266,15 +267,12 @@ async function fundedMember(dataDir: string): Promise<{ token: string; account: 
   });
   if (reg.status !== 1) throw new Error(`register: ${JSON.stringify(reg)}`);
   const token = reg.data.token as string;
-  const dep = await api('user/recharge', { amountMinor: 1_000_000_000 }, token);
-  if (dep.status !== 1) throw new Error(`recharge: ${JSON.stringify(dep)}`);
   const op = await api('admin/login', {
     account: get('operator account'),
     password: get('operator password'),
   });
   if (op.status !== 1) throw new Error(`operator login: ${JSON.stringify(op)}`);
-  const ok = await api('admin/approveDeposit', { id: dep.data.id }, op.data.token);
-  if (ok.status !== 1) throw new Error(`approve: ${JSON.stringify(ok)}`);
+  await depositApproved(BASE, token, op.data.token, 1_000_000_000);
   return { token, account: MEMBER.account };
 }
 

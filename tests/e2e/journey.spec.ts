@@ -1,7 +1,7 @@
 /**
  * The whole first-slice journey in Chromium at 390×844, as a new user would do it, on the real
  * server (replayed market at 30× speed): prices move on /market/market → register with the
- * printed invitation code → request a NT$1,000,000 deposit → the operator approves it in the
+ * printed invitation code → request a NT$1,000,000 deposit (channel, receipt) → the operator approves it in the
  * console → open 2330 → buy 1 lot long at market with leverage → the position's P&L changes →
  * close → fund records list deposit, margin, fee, tax and realised P&L → the member centre
  * equals the ledger → the ledger reconciles with zero differences. A screenshot of every screen.
@@ -9,6 +9,7 @@
 import { readFileSync, existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
+import { httpApi, prepareDeposits, solidPng } from '../support/http-funding';
 
 const shots = path.resolve('tests/e2e/screenshots');
 mkdirSync(shots, { recursive: true });
@@ -70,11 +71,26 @@ test('register → deposit → approve → trade 2330 with leverage → close �
   await page.waitForURL(/#\/home\/index/);
   await shot(page, '03-home');
 
-  // Request a deposit of NT$1,000,000.
+  // Request a deposit of NT$1,000,000 through the operator's channel, with the transfer receipt.
+  // (Deposit hours are opened around the clock first: the test runs at any hour.)
+  const baseURL = test.info().project.use.baseURL!;
+  const opLogin = await httpApi(baseURL)<{ token: string }>('admin/login', {
+    account: creds.operator,
+    password: creds.password,
+  });
+  const channelId = await prepareDeposits(httpApi(baseURL), opLogin.data.token);
   await page.goto('/#/user/recharge');
+  await page.getByTestId(`channel-${channelId}`).click();
+  await page.waitForURL(/#\/user\/rechargeChannel/);
   await page.getByTestId('recharge-amount').fill('1000000');
+  await page.getByTestId('recharge-receipt').setInputFiles({
+    name: 'receipt.png',
+    mimeType: 'image/png',
+    buffer: solidPng(64),
+  });
+  await expect(page.getByTestId('recharge-submit')).toBeEnabled();
   await page.getByTestId('recharge-submit').click();
-  await expect(page.getByText(/審核|review/i).first()).toBeVisible();
+  await expect(page.getByTestId('recharge-result')).toHaveAttribute('data-status', 'pending');
   await shot(page, '04-recharge');
 
   // The operator approves it in the console.

@@ -1,27 +1,32 @@
 /**
- * /user/usercenter: total assets, frozen, available, margin, unrealised P&L and realised profit
- * (user/info), KYC status, deposit and fund-record buttons, language switch, log out.
+ * /user/usercenter (product-spec §2 "Member centre"): total assets, frozen, available, margin,
+ * unrealised P&L, realised profit and the USD amount (user/info), the KYC status (links to
+ * /user/bandCard), a warning when no funds password is set, deposit / withdraw / exchange
+ * buttons, links to bank cards, fund records and both passwords, language switch, log out.
  */
-import { Button, Dialog, List, PullToRefresh, Selector } from 'antd-mobile';
+import { Button, Dialog, List, NoticeBar, PullToRefresh, Selector } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
 import { useDispatch, useSelector } from 'react-redux';
 import { useNavigate } from 'react-router-dom';
-import { useLogoutMutation } from '../../../api/api';
+import { useLogoutMutation, useUserInfoQuery } from '../../../api/api';
 import { LabeledValue } from '../../../ui/labeled-value';
 import { useLiveAccountSummary } from '../../../market/live-account';
 import { loggedOut, selectSession } from '../../../api/session';
 import { changeLang, LANGS } from '../../../lib/lang';
 import { changeColor } from '../../../lib/colors';
 import { formatMinor, formatSignedMinor, langOf, shortenMiddle, type Lang } from '../../../lib/format';
+import { KycTag } from '../../../ui/kyc-tag';
 import { LoginPrompt } from '../../../ui/login-prompt';
 import { Page } from '../../../ui/page';
 
-const KYC_COLORS: Record<string, string> = {
-  verified: '#12a150',
-  review: '#fa8c16',
-  unverified: '#8c8c8c',
-  rejected: '#e5322d',
-};
+/** The member centre's links: label key, route, testid. */
+const LINKS: [string, string, string][] = [
+  ['uc.kyc', '/user/bandCard', 'uc-link-kyc'],
+  ['uc.bankCards', '/user/WithCard', 'uc-link-cards'],
+  ['uc.records', '/user/FundingDetails', 'uc-records'],
+  ['uc.loginPassword', '/user/loginPassword', 'uc-link-login-password'],
+  ['uc.fundsPassword', '/user/setPassword', 'uc-link-funds-password'],
+];
 
 export function LanguageSwitch() {
   const { t, i18n } = useTranslation();
@@ -49,6 +54,8 @@ export function UserCenterPage() {
   const session = useSelector(selectSession);
   const loggedIn = session.token !== null;
   const { data, refetch } = useLiveAccountSummary({ skip: !loggedIn });
+  // Operators approve deposits, withdrawals and KYC elsewhere: re-read on every visit.
+  useUserInfoQuery(undefined, { skip: !loggedIn, refetchOnMountOrArgChange: true });
   const [logout] = useLogoutMutation();
 
   const onLogout = async () => {
@@ -82,12 +89,8 @@ export function UserCenterPage() {
               <div>
                 <div className="uc-name">{shortenMiddle(session.account ?? '')}</div>
                 {data && (
-                  <span
-                    className="kyc-tag"
-                    style={{ background: KYC_COLORS[data.kycStatus] }}
-                    data-testid="uc-kyc"
-                  >
-                    {t(`kyc.${data.kycStatus}`)}
+                  <span className="uc-kyc-link" onClick={() => navigate('/user/bandCard')}>
+                    <KycTag status={data.kycStatus} testId="uc-kyc" />
                   </span>
                 )}
               </div>
@@ -100,11 +103,27 @@ export function UserCenterPage() {
               <Button color="primary" onClick={() => navigate('/user/recharge')} data-testid="uc-deposit">
                 {t('uc.deposit')}
               </Button>
-              <Button onClick={() => navigate('/user/FundingDetails')} data-testid="uc-records">
-                {t('uc.records')}
+              <Button onClick={() => navigate('/user/withdraw')} data-testid="uc-withdraw">
+                {t('uc.withdraw')}
+              </Button>
+              <Button onClick={() => navigate('/user/exchange')} data-testid="uc-exchange">
+                {t('uc.exchange')}
               </Button>
             </div>
           </section>
+          {data && !data.fundsPasswordSet && (
+            <NoticeBar
+              color="alert"
+              wrap
+              data-testid="uc-no-funds-password"
+              content={t('uc.noFundsPassword')}
+              extra={
+                <span className="nav-link" onClick={() => navigate('/user/setPassword')}>
+                  {t('withdraw.setFundsPassword')}
+                </span>
+              }
+            />
+          )}
           <section className="card">
             <div className="uc-grid">
               <LabeledValue
@@ -139,8 +158,21 @@ export function UserCenterPage() {
                 color={data ? changeColor(data.realisedProfitMinor) : undefined}
                 testId="uc-profit"
               />
+              <LabeledValue
+                layout="figure"
+                label={t('uc.usd')}
+                value={data ? formatMinor(data.usdMinor) : ''}
+                testId="uc-usd"
+              />
             </div>
           </section>
+          <List>
+            {LINKS.map(([key, to, testId]) => (
+              <List.Item key={to} onClick={() => navigate(to)} data-testid={testId}>
+                {t(key)}
+              </List.Item>
+            ))}
+          </List>
           <List>
             <List.Item onClick={() => navigate('/position/position')}>
               {t('home.shortcut.holdings')}

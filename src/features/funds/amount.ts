@@ -1,0 +1,103 @@
+/**
+ * Amount fields and exchange figures of the money screens, exact in integer minor units
+ * (contract/money.ts owns parsing and rounding; nothing here goes through a float).
+ */
+import { CURRENCIES, type Currency } from '../../../contract/constants';
+import type { FxRate } from '../../../contract/funds';
+import { convertMinorFloor, PPM, toMinor } from '../../../contract/money';
+
+export interface AmountLimits {
+  minMinor?: number;
+  maxMinor?: number;
+  /** Translation keys for below the minimum / above the maximum. */
+  belowKey?: string;
+  aboveKey?: string;
+  /** The most the member has (insufficientBalance above it). */
+  availableMinor?: number;
+}
+
+/**
+ * An amount field → minor units, or the translation key of what is wrong with it: empty, not a
+ * money value with at most two decimals, zero, outside the limits, above the balance.
+ */
+export function parseAmount(
+  text: string | undefined,
+  limits: AmountLimits = {},
+): { minor: number } | { error: string } {
+  const s = (text ?? '').replace(/,/g, '').trim();
+  if (!s) return { error: 'money.amountRequired' };
+  let minor: number;
+  try {
+    minor = toMinor(s);
+  } catch {
+    return { error: 'money.amountInvalid' };
+  }
+  if (minor <= 0) return { error: 'money.amountInvalid' };
+  if (limits.minMinor !== undefined && minor < limits.minMinor)
+    return { error: limits.belowKey ?? 'money.belowMin' };
+  if (limits.maxMinor !== undefined && minor > limits.maxMinor)
+    return { error: limits.aboveKey ?? 'money.aboveMax' };
+  if (limits.availableMinor !== undefined && minor > limits.availableMinor)
+    return { error: 'errors.insufficientBalance' };
+  return { minor };
+}
+
+/** A configured limit (site configuration: a decimal integer string of minor units) or the default. */
+export function limitFromConfig(value: string | undefined, fallback: number): number {
+  const n = Number(value);
+  return value && /^\d+$/.test(value) && Number.isSafeInteger(n) ? n : fallback;
+}
+
+/** Integer parts per million → a plain decimal with 2 to 6 decimals ("31.475", "0.2145"). */
+export function ppmToDecimal(ppm: number): string {
+  const int = Math.floor(ppm / PPM);
+  const frac = String(ppm % PPM)
+    .padStart(6, '0')
+    .replace(/0{1,4}$/, '');
+  return `${int}.${frac}`;
+}
+
+export function isCurrency(v: string | null | undefined): v is Currency {
+  return (CURRENCIES as readonly string[]).includes(v ?? '');
+}
+
+/** What is wrong with a currency pair (a translation key), or null: one side USD, not the same. */
+export function pairError(from: Currency, to: Currency): string | null {
+  if (from === to) return 'errors.sameCurrency';
+  if (from !== 'USD' && to !== 'USD') return 'exchange.usdSide';
+  return null;
+}
+
+/** The rate that applies to a pair: the member pays `sellPpm` buying USD, gets `buyPpm` selling it. */
+export function applicableRate(
+  from: Currency,
+  to: Currency,
+  rates: readonly FxRate[] | undefined,
+): { ratePpm: number; rate: FxRate; direction: 'toUsd' | 'fromUsd' } | null {
+  if (pairError(from, to)) return null;
+  const other = from === 'USD' ? to : from;
+  const rate = rates?.find((r) => r.currency === other);
+  if (!rate) return null;
+  return to === 'USD'
+    ? { ratePpm: rate.sellPpm, rate, direction: 'toUsd' }
+    : { ratePpm: rate.buyPpm, rate, direction: 'fromUsd' };
+}
+
+/**
+ * What `amountMinor` of `from` buys in `to`, rounded down to the minor unit exactly as the server
+ * does (contract/money.ts convertMinorFloor), or null without a rate.
+ */
+export function exchangePreview(
+  from: Currency,
+  to: Currency,
+  amountMinor: number,
+  rates: readonly FxRate[] | undefined,
+): { toMinor: number; ratePpm: number; rate: FxRate } | null {
+  const r = applicableRate(from, to, rates);
+  if (!r) return null;
+  return {
+    toMinor: convertMinorFloor(amountMinor, r.ratePpm, r.direction),
+    ratePpm: r.ratePpm,
+    rate: r.rate,
+  };
+}
