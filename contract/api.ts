@@ -91,6 +91,8 @@ export const api = {
   'trade/closePosition': ep('member', trading.orderIdReq, trading.orderSchema, 'Close a holding at market'),
   'trade/orders': ep('member', trading.ordersReq, trading.ordersRes, 'Positions and orders by tab'),
   'trade/orderDetail': ep('member', trading.orderIdReq, trading.orderSchema, 'Position detail'),
+  // ---- issue 5: risk (margin, margin calls, liquidation) ----
+  // ---- issue 5: day trading ----
 
   'admin/login': ep('public', auth.loginReq, auth.sessionRes, 'Operator login'),
   'admin/deposits': ep('operator', admin.adminDepositsReq, admin.adminDepositsRes, 'Deposits to review'),

@@ -245,6 +245,16 @@ export const orders = pgTable(
     closeTaxMinor: money('close_tax_minor').notNull().default(0),
     /** Gross realised P&L (before fees and taxes). */
     pnlMinor: money('pnl_minor'),
+    /** ROD (rest of day) | IOC (immediate or cancel) | FOK (fill or kill). */
+    timeInForce: text('time_in_force').notNull().default('ROD'),
+    /** regular | afterHours (fixed-price session 14:00–14:30, fills once at 14:30 at the close). */
+    entrySession: text('entry_session').notNull().default('regular'),
+    /** Opened and closed the same trading day as a day trade (taxed at the day-trade rate). */
+    dayTrade: boolean('day_trade').notNull().default(false),
+    /** Why a position was closed or an order cancelled: user | liquidation | dayTradeClose | ioc | fok | expired. */
+    closeReason: text('close_reason'),
+    /** Trading date (Asia/Taipei) the order was entered for. */
+    tradeDate: date('trade_date', { mode: 'string' }),
     createdAt: createdAt(),
   },
   (t) => [
@@ -471,4 +481,56 @@ export const auditLog = pgTable(
     createdAt: createdAt(),
   },
   (t) => [index('audit_created_idx').on(t.id)],
+);
+
+// ---------- risk and day trading (issue 5) ----------
+
+/**
+ * Risk events: a margin call notice when an account's maintenance ratio crosses the call threshold,
+ * a forced liquidation when it falls below maintenance (with the ratio and price that triggered it).
+ */
+export const riskEvents = pgTable(
+  'risk_events',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id),
+    /** null for an account-level event */
+    orderId: integer('order_id').references(() => orders.id),
+    /** marginCall | liquidation | marginCallCleared */
+    kind: text('kind').notNull(),
+    /** Maintenance ratio at the event, basis points (equity ÷ used margin × 10,000). */
+    ratioBps: integer('ratio_bps'),
+    priceMinor: money('price_minor'),
+    detail: text('detail'),
+    readAt: timestamp('read_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('risk_events_user_idx').on(t.userId, t.id)],
+);
+
+/** Day-trading eligibility applications (product-spec §2 "Day trading": already applied). */
+export const dayTradeApplications = pgTable(
+  'day_trade_applications',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id),
+    /** pending | approved | rejected */
+    status: text('status').notNull().default('pending'),
+    /** auto (eligible by account age and trade count) | operator */
+    grantedBy: text('granted_by'),
+    reason: text('reason'),
+    reviewedBy: integer('reviewed_by').references(() => users.id),
+    reviewedAt: timestamp('reviewed_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('day_trade_apps_user_idx').on(t.userId, t.id),
+    uniqueIndex('day_trade_apps_one_open_uq')
+      .on(t.userId)
+      .where(sql`${t.status} in ('pending', 'approved')`),
+  ],
 );
