@@ -1,11 +1,13 @@
 /**
  * The Redux store: RTK Query cache, session, live quotes/depth and connection status.
- * Quote batches are auto-batched per animation frame (`autoBatchEnhancer({type: 'raf'})`,
- * passed explicitly); account and order actions notify at once.
+ * Quote batches are auto-batched per animation frame and wait while the member is tapping or typing
+ * (`autoBatchEnhancer` with src/market/input-priority.ts's `queueAfterInput`); account and order
+ * actions notify at once.
  */
 import { autoBatchEnhancer, configureStore, createListenerMiddleware, isAnyOf } from '@reduxjs/toolkit';
 import { api } from '../api/api';
 import { loggedIn, loggedOut, sessionSlice, type SessionState } from '../api/session';
+import { queueAfterInput, watchInput } from '../market/input-priority';
 import { marketReducers } from '../market/quotes-slice';
 import { clearSession, readSession, writeSession } from '../lib/storage';
 
@@ -28,6 +30,8 @@ export function createAppStore(opts: { storagePrefix?: string } = {}) {
     },
   });
 
+  if (typeof document !== 'undefined') watchInput(document);
+
   return configureStore({
     reducer: {
       [api.reducerPath]: api.reducer,
@@ -43,7 +47,10 @@ export function createAppStore(opts: { storagePrefix?: string } = {}) {
       })
         .prepend(persist.middleware)
         .concat(api.middleware),
-    enhancers: (getDefault) => getDefault({ autoBatch: false }).concat(autoBatchEnhancer({ type: 'raf' })),
+    enhancers: (getDefault) =>
+      getDefault({ autoBatch: false }).concat(
+        autoBatchEnhancer({ type: 'callback', queueNotification: queueAfterInput }),
+      ),
   });
 }
 
