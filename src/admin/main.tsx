@@ -5,7 +5,7 @@ import './admin.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { setUnauthorizedHandler } from '../api/unauthorized';
-import { extendLocales, setupI18n } from '../app/i18n';
+import { ensureAllStrings, extendLocales, setupI18n } from '../app/i18n';
 import { AppProviders } from '../app/providers';
 import { createAppStore } from '../app/store';
 import { AdminApp } from './admin-app';
@@ -24,12 +24,14 @@ extendLocales({
   en: () => import('../../locales/admin/en.json'),
 });
 // Render once the language's strings are in (as the member app does), so no key ever flashes.
-void setupI18n().then(() => {
-  createRoot(rootEl).render(
-    <StrictMode>
-      <AppProviders store={store}>
-        <AdminApp />
-      </AppProviders>
-    </StrictMode>,
-  );
-});
+void setupI18n()
+  .then(() => ensureAllStrings())
+  .then(() => {
+    createRoot(rootEl).render(
+      <StrictMode>
+        <AppProviders store={store}>
+          <AdminApp />
+        </AppProviders>
+      </StrictMode>,
+    );
+  });

@@ -4,7 +4,10 @@
  *
  * Each language's strings (and antd-mobile's matching locale) are their own chunk, fetched by a
  * small i18next backend when the language is first used: the first screen loads one language,
- * never both. There is no fallback language to load as well: tests/unit/client-locales.test.ts
+ * never both. A language comes in two parts: `locales/{lang}.json` holds only what the first
+ * screen and the shell need (app, common, start, conn, lang, tabs, errors, success, market,
+ * phase); every other screen's strings are `locales/more/{lang}.json`, fetched after first paint
+ * and awaited by each route's chunk (`ensureAllStrings`), so no screen ever shows a raw key. There is no fallback language to load as well: tests/unit/client-locales.test.ts
  * keeps both files complete.
  */
 import i18next, { type BackendModule, type i18n, type ResourceKey } from 'i18next';
@@ -60,6 +63,26 @@ const LOADERS: Record<Lang, () => Promise<LocaleChunk>> = {
 
 const antdLocales: Partial<Record<Lang, AntdLocale>> = {};
 
+const MORE: Record<Lang, () => Promise<{ default: ResourceKey }>> = {
+  tw: () => import('../../locales/more/tw.json'),
+  en: () => import('../../locales/more/en.json'),
+};
+const moreLoaded: Partial<Record<Lang, Promise<void>>> = {};
+/** Past the first screen: a language switched to later loads both parts at once. */
+let wantMore = false;
+
+/**
+ * Loads the rest of the member app's strings for `lang` (default: the current language) into
+ * i18next, once. Route chunks await it; main.tsx starts it after first paint.
+ */
+export function ensureAllStrings(lang: string = i18next.language): Promise<void> {
+  if (!isLang(lang)) return Promise.resolve();
+  wantMore = true;
+  return (moreLoaded[lang] ??= MORE[lang]().then((m) => {
+    i18next.addResourceBundle(lang, 'translation', m.default, true, false);
+  }));
+}
+
 /** Extra top-level string groups per language, loaded with the language (the console's `admin.*`). */
 let extensions: Array<Record<Lang, () => Promise<{ default: ResourceKey }>>> = [];
 
@@ -84,7 +107,9 @@ const lazyLocales: BackendModule = {
       callback(null, {});
       return;
     }
-    Promise.all([LOADERS[language](), ...extensions.map((e) => e[language]())]).then(
+    const more = wantMore ? [MORE[language]()] : [];
+    if (wantMore) moreLoaded[language] ??= Promise.resolve();
+    Promise.all([LOADERS[language](), ...more, ...extensions.map((e) => e[language]())]).then(
       ([chunk, ...extra]) => {
         antdLocales[language] = chunk.antd;
         callback(null, Object.assign({}, chunk.strings, ...extra.map((m) => m.default)));

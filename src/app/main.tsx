@@ -8,7 +8,7 @@ import './styles.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { preloadToast } from '../ui/toast';
-import { setupI18n } from './i18n';
+import { ensureAllStrings, setupI18n } from './i18n';
 import { AppProviders } from './providers';
 import { AppRouter, preloadScreen } from './router';
 import { createAppStore } from './store';
@@ -28,5 +28,8 @@ void setupI18n().then(() => {
   );
   void import('./antd-render');
   const idle = window.requestIdleCallback ?? ((cb: () => void) => setTimeout(cb, 1_000));
-  idle(() => void preloadToast());
+  idle(() => {
+    void preloadToast();
+    void ensureAllStrings();
+  });
 });

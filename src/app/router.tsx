@@ -9,6 +9,7 @@
  */
 import { lazy, type ComponentType } from 'react';
 import { HashRouter, Navigate, Route, Routes } from 'react-router-dom';
+import { ensureAllStrings } from './i18n';
 import { Shell } from './shell';
 
 /** Where `/` goes (product-spec §2: the root redirects to /login/start). */
@@ -41,11 +42,16 @@ const LOADERS: Record<string, () => Promise<ComponentType>> = {
   'user/setPassword': () => import('../features/identity/routes/set-password').then((m) => m.SetPasswordPage),
   'user/BankCard': () => import('../features/identity/routes/bank-card').then((m) => m.BankCardPage),
   'user/WithCard': () => import('../features/identity/routes/with-card').then((m) => m.WithCardPage),
+  'common/dayTrading': () =>
+    import('../features/day-trading/routes/day-trading').then((m) => m.DayTradingPage),
 };
 
+/** The first screen needs only the first part of the strings; every other screen waits for all. */
 const SCREENS = Object.entries(LOADERS).map(([path, load]) => ({
   path,
-  Screen: lazy(() => load().then((C) => ({ default: C }))),
+  Screen: lazy(() =>
+    Promise.all([load(), path === LANDING ? undefined : ensureAllStrings()]).then(([C]) => ({ default: C })),
+  ),
 }));
 
 /**

@@ -20,8 +20,13 @@ import { httpApi, prepareDeposits, TEST_CHANNEL } from '../support/http-funding'
 const shots = path.resolve('tests/e2e/screenshots');
 mkdirSync(shots, { recursive: true });
 
-const locale = (lang: string) => JSON.parse(readFileSync(path.resolve(`locales/${lang}.json`), 'utf8'));
-// The strings as the app shows them (locales/*.json; the keys are checked by the locales unit test).
+const read = (file: string) => JSON.parse(readFileSync(path.resolve(file), 'utf8'));
+const locale = (lang: string) => ({
+  ...read(`locales/${lang}.json`),
+  ...read(`locales/more/${lang}.json`),
+  ...read(`locales/admin/${lang}.json`),
+});
+// The strings as the app shows them (all three parts; the keys are checked by the locales unit test).
 type Lang = 'tw' | 'en';
 const LOCALES: Record<Lang, unknown> = { tw: locale('tw'), en: locale('en') };
 

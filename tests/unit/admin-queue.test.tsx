@@ -10,8 +10,7 @@ import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-libra
 import { Provider } from 'react-redux';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ResOf } from '../../contract/api';
-import adminEn from '../../locales/admin/en.json';
-import en from '../../locales/en.json';
+import { en } from './support/strings';
 import { KycQueue } from '../../src/admin/kyc-queue';
 import { api } from '../../src/api/api';
 import { loggedIn, sessionSlice } from '../../src/api/session';
@@ -91,7 +90,7 @@ function makeStore() {
 }
 
 beforeAll(async () => {
-  await setupI18n('en', { en: { ...en, ...adminEn } });
+  await setupI18n('en', { en });
 });
 beforeEach(() => {
   calls = [];

@@ -7,8 +7,8 @@
 import { act, cleanup, render, screen } from '@testing-library/react';
 import i18next from 'i18next';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import en from '../../locales/en.json';
-import tw from '../../locales/tw.json';
+import { en } from './support/strings';
+import { tw } from './support/strings';
 import { setupI18n } from '../../src/app/i18n';
 import { ConnBadge, formatAge } from '../../src/ui/conn-badge';
 import type { ConnState } from '../../workers/protocol';

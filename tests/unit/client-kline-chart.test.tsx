@@ -16,7 +16,7 @@ import { Profiler } from 'react';
 import { Provider } from 'react-redux';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Candle, CandlePeriod } from '../../contract/market';
-import en from '../../locales/en.json';
+import { en } from './support/strings';
 import { setupI18n } from '../../src/app/i18n';
 import { createAppStore } from '../../src/app/store';
 import { KlineChart, planCandleSnapshot, toKLine } from '../../src/features/market/components/kline-chart';

@@ -9,10 +9,7 @@ import { ERROR_KEYS, SUCCESS_KEYS } from '../../contract/errors';
 import { FUND_FLOW_TYPES } from '../../contract/funds';
 import { CANDLE_PERIODS, MARKET_SORTS } from '../../contract/market';
 import { POSITION_TABS } from '../../contract/trading';
-import adminEn from '../../locales/admin/en.json';
-import adminTw from '../../locales/admin/tw.json';
-import en from '../../locales/en.json';
-import tw from '../../locales/tw.json';
+import { en, tw } from './support/strings';
 import { CLIENT_ERROR_KEYS } from '../../src/lib/messages';
 
 type Tree = { [k: string]: string | Tree };
@@ -30,9 +27,9 @@ function flatten(tree: Tree, prefix = ''): Map<string, string> {
 /** Plural forms collapse to their base key (en has lots_one/lots_other where tw has lots). */
 const base = (k: string) => k.replace(/_(zero|one|two|few|many|other)$/, '');
 
-// The console's strings live in locales/admin/ (loaded by admin.html only) and count here too.
-const TW = flatten({ ...tw, ...adminTw } as Tree);
-const EN = flatten({ ...en, ...adminEn } as Tree);
+// All three parts: the first screen's, the rest of the app's (locales/more/), the console's.
+const TW = flatten(tw as Tree);
+const EN = flatten(en as Tree);
 const has = (m: Map<string, string>, k: string) => m.has(k) || m.has(`${k}_other`);
 
 function sourceFiles(dir: string): string[] {

@@ -13,7 +13,7 @@ import { Profiler } from 'react';
 import { Provider } from 'react-redux';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Depth, Quote, Trade } from '../../contract/market';
-import en from '../../locales/en.json';
+import { en } from './support/strings';
 import { setupI18n } from '../../src/app/i18n';
 import { DepthBook } from '../../src/features/market/components/depth-book';
 import { TAPE_ROWS, TradeTape } from '../../src/features/market/components/trade-tape';
