@@ -1,6 +1,7 @@
 /**
  * Error message keys: the spec's error catalogue (product-spec §8) as stable keys.
- * The server answers `{status: 0, msg: <key>, data: null}`; the client translates the key
+ * The server answers `{status: 0, msg: <key>, data: null}` (trading-rule refusals put the fix in
+ * `data`: contract/trading.ts `orderRefusalData`); the client translates the key
  * (locales/*.json under `errors.<key>`) and falls back to `errors.generic` for unknown text.
  */
 export const ERROR_KEYS = [
@@ -62,6 +63,19 @@ export const ERROR_KEYS = [
   'orderNotPending',
   'orderNotHolding',
   'orderNotFound',
+  // trading rules (issue 5): a refusal's `data.fix` says how to get the order accepted
+  'orderTypeNotInSession',
+  'afterHoursFixedPrice',
+  'tPlusOneCannotSell',
+  'lockUpPeriod',
+  'dailyPurchaseLimit',
+  'exceedsOrderShares',
+  'tradeClosed',
+  'productDelisted',
+  // day trading
+  'dayTradeAlreadyApplied',
+  'dayTradeNotPending',
+  'dayTradeNotApproved',
   // generic
   'parameterError',
   'operationFailed',

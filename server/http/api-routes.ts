@@ -46,15 +46,15 @@ function keyFromValidation(issues: ReadonlyArray<{ message?: string }> | undefin
   return 'parameterError';
 }
 
-function send(reply: FastifyReply, http: number, msg: string) {
-  return reply.code(http).send({ status: 0, msg, data: null });
+function send(reply: FastifyReply, http: number, msg: string, data: unknown = null) {
+  return reply.code(http).send({ status: 0, msg, data });
 }
 
 /** Registers one route per contract endpoint plus the error handler; throws if a handler is missing. */
 export function registerApiRoutes(app: FastifyInstance, handlers: Handlers, services: Services): void {
   app.setErrorHandler(
     (error: Error & { validation?: unknown; statusCode?: number; code?: string }, req, reply) => {
-      if (error instanceof AppError) return send(reply, error.httpStatus, error.key);
+      if (error instanceof AppError) return send(reply, error.httpStatus, error.key, error.data);
       if (error.validation) {
         const issues = (error as unknown as { validation: Array<{ message?: string }> }).validation;
         return send(reply, 400, keyFromValidation(issues));

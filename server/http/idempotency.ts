@@ -44,7 +44,10 @@ export function bodyHash(body: unknown): string {
     .digest('hex');
 }
 
-const refusal = (http: number, msg: string): Answer => ({ http, body: { status: 0, msg, data: null } });
+const refusal = (http: number, msg: string, data: unknown = null): Answer => ({
+  http,
+  body: { status: 0, msg, data },
+});
 
 /**
  * Runs `handle(tx)` at most once per (user, key) and returns its answer, or the stored answer of
@@ -84,7 +87,7 @@ export async function runIdempotent(
       answer = { http: 200, body: await handle(tx) };
     } catch (err) {
       if (!(err instanceof AppError)) throw err;
-      answer = refusal(err.httpStatus, err.key);
+      answer = refusal(err.httpStatus, err.key, err.data);
     }
     await tx
       .update(idempotencyKeys)

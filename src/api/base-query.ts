@@ -34,6 +34,8 @@ export interface ApiError {
   /** Server msg key (or a client key: network, timeout). */
   msg: string;
   httpStatus?: number;
+  /** A refusal's envelope `data` when it carries one (e.g. a trading refusal's `{ fix }`). */
+  data?: unknown;
 }
 
 interface Envelope {
@@ -102,7 +104,11 @@ export const envelopeBaseQuery: BaseQueryFn<CallArgs, unknown, ApiError> = async
     return fail({ kind: 'unauthorized', msg: env?.msg || 'sessionExpired', httpStatus: 401 });
   }
   if (!env) return fail({ kind: 'http', msg: 'generic', httpStatus: res.status });
-  if (env.status !== 1) return fail({ kind: 'refused', msg: env.msg, httpStatus: res.status });
+  if (env.status !== 1) {
+    const refusal: ApiError = { kind: 'refused', msg: env.msg, httpStatus: res.status };
+    if (env.data != null) refusal.data = env.data;
+    return fail(refusal);
+  }
   if (!res.ok) return fail({ kind: 'http', msg: env.msg || 'generic', httpStatus: res.status });
 
   if (api.type === 'mutation' && isSuccessKey(env.msg)) {

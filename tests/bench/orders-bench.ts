@@ -30,6 +30,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import { depositApproved, httpApi } from '../support/http-funding';
+import { waitForContinuous } from '../support/market-clock';
 
 const env = process.env;
 const num = (v: string | undefined, dflt: number) => (v && Number.isFinite(Number(v)) ? Number(v) : dflt);
@@ -192,6 +193,8 @@ async function main() {
       tokens.push(reg.data.token);
     }
 
+    // Not in the replay's closing call (market orders are refused there): 2 market minutes ≥ the run.
+    await waitForContinuous(BASE, Math.ceil((SECONDS + 5) / 60) + 1, 10 * 60_000);
     // Warm-up (JIT, connection pools), not recorded.
     const warm = await Promise.all(tokens.map((t) => runClient(t, symbol, performance.now() + 3_000, false)));
     const warmAccepted = warm.reduce((n, r) => n + r.latencies.length, 0);

@@ -10,6 +10,7 @@ import { readFileSync, existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { httpApi, prepareDeposits, solidPng } from '../support/http-funding';
+import { waitForContinuous } from '../support/market-clock';
 
 const shots = path.resolve('tests/e2e/screenshots');
 mkdirSync(shots, { recursive: true });
@@ -115,6 +116,7 @@ test('register → deposit → approve → trade 2330 with leverage → close �
   const memberToken = async () => (await page.evaluate(() => localStorage.getItem('tokend')))!;
   let realisedPnl = 0;
   for (let attempt = 1; attempt <= 5 && realisedPnl === 0; attempt++) {
+    await waitForContinuous(baseURL); // not in the replay's closing call
     await page.goto('/#/market/marketDetail?symbol=2330');
     await expect(page.getByTestId('detail-last')).not.toBeEmpty();
     await page.getByTestId('order-side-long').click();

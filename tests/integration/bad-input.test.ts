@@ -21,6 +21,7 @@ import type { z } from 'zod';
 import { api, type EndpointName } from '../../contract/api';
 import { CURRENCIES } from '../../contract/constants';
 import { ERROR_KEYS } from '../../contract/errors';
+import { orderRefusalData } from '../../contract/trading';
 import { hashToken } from '../../server/modules/auth/sessions';
 import { startHarness, type Harness } from './harness';
 import { idem, injectClient, newKey, uploadOk, type Answer, type ApiClient } from './support/client';
@@ -1558,7 +1559,8 @@ describe('bad input gets a 4xx envelope with a message key and changes nothing',
       const good =
         https.includes(res.http) &&
         res.body?.status === 0 &&
-        res.body?.data === null &&
+        // A trading-rule refusal carries its fix (contract/trading.ts orderRefusalData); others null.
+        (res.body?.data === null || orderRefusalData.safeParse(res.body?.data).success) &&
         (ERROR_KEYS as readonly string[]).includes(res.body?.msg) &&
         (msgs === undefined || msgs.includes(res.body.msg));
       if (!good) failures.push(`${c0.name} — ${c0.label}: got ${res.http} ${JSON.stringify(res.body)}`);

@@ -32,6 +32,8 @@ const feed = {
   quote: (s: string) => (s === '2330' ? quote : undefined),
   kind: () => 'stock',
   onQuote: () => () => undefined,
+  // The engine trades on the market clock: 10:00 of a replayed session (continuous trading).
+  clock: () => ({ source: 'replay', mode: 'replay', phase: 'open', speed: 1, now: Date.UTC(2026, 6, 31, 2) }),
 } as unknown as MarketFeed;
 
 const at = (priceMinor: number): Quote => ({

@@ -1,77 +1,715 @@
 /**
- * The trading core: a simulated venue that executes members' orders against the live quote.
+ * The trading core: a simulated venue that executes members' orders against the live quote, by
+ * the Taiwan market's session rules on the MARKET clock (market-session.ts says what each clock
+ * has of the TWSE day).
  *
- * - Market orders fill at once at the best ask (long) or best bid (short).
- * - Limit orders that cross on arrival fill at once at the best opposite price; the others rest
- *   as `pending` with margin + fee (+ tax) frozen, in the TriggerIndex, and fill at their limit
- *   price when a quote crosses (the resting order's price, as on the exchange).
- * - A pending order can be cancelled (funds unfrozen); a holding can be closed at market.
+ * Order entry (placeOrder), refusals carry the fix in the envelope's `data.fix`
+ * (contract/trading.ts OrderFix):
+ * - regular session: pre-open 08:30–09:00 and the closing call 13:25–13:30 take limit ROD orders
+ *   only (market, IOC and FOK orders exist only in continuous trading: TWSE/TPEx continuous-trading
+ *   rules of 2020-03-23, "Order types" row of TW-MARKET-RULES) → `orderTypeNotInSession`;
+ *   continuous trading 09:00–13:25 takes everything; any other time → `nonTradingTime` with when
+ *   entry opens (trading-session.ts nextOpen).
+ * - after-hours fixed price (`session: 'afterHours'`): 14:00–14:30, a limit ROD order at exactly
+ *   the day's close (`afterHoursFixedPrice` otherwise), whole lots; filled once at 14:30 at that
+ *   price (TW-MARKET-RULES "After-hours fixed price"). Only the exchange clock has this window.
+ * - prices: on the tick table and within the day's limits (priceRejection: the nearest valid
+ *   prices, or the limit price, as the fix); no limits in a new listing's first five trading days
+ *   (hasPriceLimits). In pre-open the reference is the last close the feed shows.
+ * - configurable rules (config.ts, all off by default: the spec gives no values): most lots per
+ *   order (`exceedsOrderShares`), orders per member per trading day (`dailyPurchaseLimit`),
+ *   instruments closed to trading (`tradeClosed`); delisted instruments (`productDelisted`).
  *
- * Every state change and its ledger transactions happen in one DB transaction; status changes are
- * conditional (`where status = …`) so a race between a trigger, a cancel and a close has exactly
- * one winner. Costs come from contract/market-rules.ts, the same code as the client's preview.
- * Units: minor units (TWD), shares, lots.
+ * Execution:
+ * - market orders fill at once at the best opposite price (ask for a long, bid for a short), which
+ *   must lie within the day's limits.
+ * - limit orders that cross on arrival fill at once at the best opposite price; the others rest as
+ *   `pending` with margin + fee (+ tax) frozen, in the TriggerIndex (by symbol and price, never a
+ *   scan), and fill at their limit when a continuous-trading quote crosses it.
+ * - IOC and FOK: fill at once or are cancelled (`close_reason` ioc / fok, nothing frozen). One
+ *   order is one position here (no partial fills), so IOC ("fill what can be filled, cancel the
+ *   rest") and FOK ("all or nothing") behave the same: the whole order fills at once or none.
+ * - call auctions: at the opening print (first quote of a trading day) orders queued in pre-open
+ *   fill at the opening price when it crosses their limit (long: limit ≥ price, short: limit ≤
+ *   price), else rest for continuous trading; at the 13:30 closing print resting orders that the
+ *   closing price crosses fill at it (TWSE Art. 58-3). Positions closed during a call wait as
+ *   `closing` and close at that call's price.
+ * - ROD orders still resting after the closing match expire (`cancelled`, close_reason `expired`,
+ *   frozen funds released with `orderUnfreeze`); so do orders whose session ended unseen (the
+ *   feed jumped or the server was down).
+ * - cancellation only while pending (in any phase: withdrawing a resting order is always safe, so
+ *   the engine does not keep funds frozen behind a closed market).
+ * - closing a holding: at market (bid for a long, ask for a short) in continuous trading; queued
+ *   as `closing` in pre-open and the closing call; `nonTradingTime` otherwise. Rules (config):
+ *   T+1 (a long opened today cannot be sold today unless the member may day trade), lock-up
+ *   minutes after opening.
+ *
+ * Every state change and its ledger transactions happen in one DB transaction (fills.ts); status
+ * changes are conditional (`for update` + status checks), so a race between a trigger, a cancel and
+ * a close has exactly one winner. Matches run one at a time on an internal queue in the order the
+ * quotes arrived. Units: minor units (TWD), shares, lots.
  */
 import { randomBytes } from 'node:crypto';
-import { and, eq } from 'drizzle-orm';
-import type { PlaceOrderReq } from '../../../contract/trading';
+import { and, count, eq, inArray } from 'drizzle-orm';
+import type { Quote } from '../../../contract/market';
 import {
-  SHARES_PER_LOT,
-  closeResult,
-  isOnTick,
-  openCosts,
-  type FeeSchedule,
   DEFAULT_FEES,
+  hasPriceLimits,
+  priceRejection,
+  SHARES_PER_LOT,
+  type FeeSchedule,
+  type InstrumentKind,
 } from '../../../contract/market-rules';
+import type { CloseReason, OrderFix, PlaceOrderInput, PlaceOrderReq } from '../../../contract/trading';
+import { nextOpen, type IsTradingDay } from '../../../contract/trading-session';
 import type { Db, Tx } from '../../db/client';
-import { instruments, ledgerAccounts, orders } from '../../db/schema';
+import { instruments, orders } from '../../db/schema';
 import { fail } from '../../http/errors';
 import type { AuthUser } from '../../http/context';
+import { isTradingDay as calendarIsTradingDay, nextTradingDay } from '../../market/calendar';
 import type { MarketFeed } from '../../market/feed';
-import type { Quote } from '../../../contract/market';
-import { move, post } from '../ledger/ledger';
-import { TriggerIndex } from './trigger-index';
+import { TRADING_DEFAULTS, type TradingConfig } from './config';
+import {
+  closeAt as closeAtLedger,
+  costsAt,
+  fillFromFrozen,
+  freezeFor,
+  lockedAvailable,
+  openFromAvailable,
+  releaseOrder,
+  type FillEnv,
+  type OrderRow,
+} from './fills';
+import { dayTimes, entryClosed, marketDate, opensAt, sessionView, type SessionView } from './market-session';
+import { TriggerIndex, type RestingOrder } from './trigger-index';
 
-export type OrderRow = typeof orders.$inferSelect;
+export type { OrderRow } from './fills';
+
+/** A call-auction match or the after-hours match, announced after its fills are written. */
+export interface MatchEvent {
+  kind: 'opening' | 'closing' | 'afterHours';
+  symbol: string;
+  /** The trading date matched (YYYY-MM-DD). */
+  tradeDate: string;
+  /** The auction price (opening / closing price; the fixed price after hours). */
+  priceMinor: number;
+}
 
 /** The trading core's interface; every method throws AppError for a refused request. */
 export interface TradingEngine {
-  /** Loads resting orders into the trigger index and starts listening to quotes. */
+  /** Loads live orders (pending, closing) into memory, catches up on missed matches, listens to quotes. */
   start(): Promise<void>;
   stop(): void;
-  placeOrder(user: AuthUser, req: PlaceOrderReq): Promise<OrderRow>;
+  /** `dayTrade`: entered as a day trade (dayTrade/placeOrder; the member's eligibility checked there). */
+  placeOrder(
+    user: AuthUser,
+    req: PlaceOrderInput | PlaceOrderReq,
+    opts?: { dayTrade?: boolean },
+  ): Promise<OrderRow>;
   cancelOrder(user: AuthUser, orderId: number): Promise<OrderRow>;
   closePosition(user: AuthUser, orderId: number): Promise<OrderRow>;
-  /** Resolves when every trigger fill queued so far has been written (tests). */
+  /**
+   * Closes a holding (or a position queued to close) at `priceMinor` inside the caller's
+   * transaction, the caller having locked the row (`for update`): the same ledger code as the
+   * member's close (fills.ts closeAt), with the day-trade settlement (`settleDayTrade`). For
+   * forced closes (`liquidation`, `dayTradeClose`); skips the member's rules (T+1, lock-up,
+   * session). @throws AppError('orderNotHolding', 409).
+   */
+  closeAt(tx: Tx, order: OrderRow, priceMinor: number, reason: CloseReason): Promise<OrderRow>;
+  /**
+   * A forced close in its own transaction (liquidation, day-trade close): locks the order and
+   * closes it through closeAt at market now (bid for a long, ask for a short, as the member's
+   * close; continuous trading only) or at `at.priceMinor` (a match price the caller knows, e.g.
+   * the closing print; `at.tradeDate`: that match's trading date, on which a same-day day trade
+   * is decided), then runs `onClosed` in the same transaction (the risk monitor records
+   * why there). Resolves null when the order is no longer holding or closing (closed first: the
+   * row lock and status check make one winner). Skips the member's rules (T+1, lock-up).
+   * @throws AppError nonTradingTime outside continuous trading, priceUnavailable without a price.
+   */
+  forceClose(
+    orderId: number,
+    reason: CloseReason,
+    onClosed?: (tx: Tx, closed: OrderRow) => Promise<void>,
+    at?: { priceMinor: number; tradeDate?: string },
+  ): Promise<OrderRow | null>;
+  /** The trading date (YYYY-MM-DD) orders of `symbol` entered or closed now belong to. */
+  tradeDate(symbol: string): string;
+  /** Runs the clock-driven matches due now (the after-hours 14:30 match); resolves when written. */
+  sweep(): Promise<void>;
+  /** Listens to matches (opening, closing, after-hours) after their fills are written. */
+  onMatch(fn: (e: MatchEvent) => void | Promise<void>): () => void;
+  /** Resolves when every fill and match queued so far has been written (tests). */
   idle(): Promise<void>;
   /** Number of resting orders in the trigger index. */
   restingCount(): number;
 }
 
-const newOrderNo = () =>
-  `T${Date.now().toString(36).toUpperCase()}${randomBytes(3).toString('hex').toUpperCase()}`;
-
-/** Creates the engine over the database and the live feed; call start() before use. */
-export function createTradingEngine(opts: {
+/** createTradingEngine options. */
+export interface TradingEngineOptions {
   db: Db;
   feed: MarketFeed;
   leverages: number[];
   fees?: FeeSchedule;
+  /** Trading-rule settings (config.ts); default TRADING_DEFAULTS (all off). */
+  rules?: TradingConfig;
+  /** Wall clock (epoch ms) for order timestamps and lock-up minutes; default Date.now. */
+  now?: () => number;
+  /** Exchange calendar; default server/market/calendar.ts isTradingDay. */
+  isTradingDay?: IsTradingDay;
+  /** Run sweep() every second (default true); tests call it themselves. */
+  timer?: boolean;
+  /**
+   * Day-trade settlement of a close (the day-trading module's settleDayTradeClose), called in the
+   * close's transaction before it posts: returns the date to tax the sale at the day-trade rate,
+   * or undefined for an ordinary close. Default: no day trades.
+   */
+  settleDayTrade?: (
+    tx: Tx,
+    args: { order: OrderRow; tradeDate: string; kind: InstrumentKind; fees: FeeSchedule },
+  ) => Promise<string | undefined>;
   log?: (msg: string, err?: unknown) => void;
-}): TradingEngine {
+}
+
+const newOrderNo = () =>
+  `T${Date.now().toString(36).toUpperCase()}${randomBytes(3).toString('hex').toUpperCase()}`;
+
+/** Wall ms between sweeps (the after-hours match is due at one instant a day). */
+export const SWEEP_INTERVAL_MS = 1_000;
+
+const MS_PER_DAY = 86_400_000;
+
+/** One instrument's current trading day as seen from its quotes. */
+interface DayState {
+  date: string;
+  /** [startMs, endMs): the Asia/Taipei calendar day of `date` (no DST in Taipei). */
+  startMs: number;
+  endMs: number;
+  callMs: number;
+  closeMs: number;
+  /** The closing match of `date` has run; its price. */
+  closeDone: boolean;
+  closePriceMinor: number | null;
+  /** The previous day's closing match (for a close queued just before it ran). */
+  prevClose: { date: string; priceMinor: number } | null;
+}
+
+/** Refusal with a fix (HTTP 422 unless given). */
+const refuse = (key: Parameters<typeof fail>[0], fix: OrderFix, http: 400 | 422 = 422) =>
+  fail(key, http, { fix });
+
+/** Creates the engine over the database and the live feed; call start() before use. */
+export function createTradingEngine(opts: TradingEngineOptions): TradingEngine {
   const { db, feed } = opts;
   const fees = opts.fees ?? DEFAULT_FEES;
+  const rules = opts.rules ?? TRADING_DEFAULTS;
+  const wallNow = opts.now ?? Date.now;
+  const isTradingDay = opts.isTradingDay ?? calendarIsTradingDay;
+  const kindOf = (symbol: string): InstrumentKind => feed.kind(symbol) ?? 'stock';
+  const env: FillEnv = { fees, kindOf, now: () => new Date(wallNow()) };
+
+  /** Continuous-trading resting orders (and those entered in the closing call). */
   const index = new TriggerIndex();
+  /** Orders entered in pre-open, waiting for their trading day's opening match. */
+  const openingQueue = new TriggerIndex();
+  /** Trading date of every order in `index` and `openingQueue`. */
+  const restingDate = new Map<number, string>();
+  /** Positions queued to close at their symbol's next match. */
+  const closing = new Map<string, Set<number>>();
+  /** Pending after-hours orders: id → trading date. */
+  const afterHours = new Map<number, string>();
+  const days = new Map<string, DayState>();
+  const listingDates = new Map<string, string>();
+  const limitsCache = new Map<string, boolean>();
+  const matchFns = new Set<(e: MatchEvent) => void | Promise<void>>();
   let queue: Promise<void> = Promise.resolve();
   let unsubscribe: (() => void) | null = null;
+  let timer: ReturnType<typeof setInterval> | null = null;
 
-  function tradableQuote(symbol: string): Quote {
-    if (!feed.isTradable(symbol)) throw fail('productNotFound', 404);
-    const q = feed.quote(symbol);
-    if (!q || q.bidMinor <= 0 || q.askMinor <= 0) throw fail('priceUnavailable');
-    if (q.phase !== 'open') throw fail('nonTradingTime');
-    return q;
+  const log = (msg: string, err?: unknown) => opts.log?.(msg, err);
+  const view = (): SessionView => sessionView(feed.clock(), isTradingDay);
+
+  /** Appends work to the serial queue; a failure is logged and does not stop the queue. */
+  function enqueue(label: string, work: () => Promise<void>): void {
+    queue = queue.then(() => work().catch((err) => log(label, err)));
   }
+
+  // ---------- trading days per instrument ----------
+
+  function newDayState(ts: number, prev: DayState | undefined): DayState {
+    const date = marketDate(ts);
+    const t = dayTimes(date);
+    // Taipei is UTC+8 all year: the calendar day is [08:30 − 8.5 h, + 24 h).
+    const startMs = t.preOpenMs - (8 * 60 + 30) * 60_000;
+    return {
+      date,
+      startMs,
+      endMs: startMs + MS_PER_DAY,
+      callMs: t.closingCallMs,
+      closeMs: t.regularCloseMs,
+      closeDone: false,
+      closePriceMinor: null,
+      prevClose:
+        prev && prev.closeDone && prev.closePriceMinor !== null
+          ? { date: prev.date, priceMinor: prev.closePriceMinor }
+          : (prev?.prevClose ?? null),
+    };
+  }
+
+  /** The instrument's day state, created from its current quote when first needed. */
+  function dayOf(symbol: string): DayState | undefined {
+    let st = days.get(symbol);
+    if (!st) {
+      const q = feed.quote(symbol);
+      if (!q) return undefined;
+      st = newDayState(q.ts, undefined);
+      days.set(symbol, st);
+    }
+    return st;
+  }
+
+  /** The trading date an order entered now for `symbol` belongs to. */
+  function tradeDateFor(v: SessionView, symbol: string): string {
+    if (v.fullDay || !v.shaped) return marketDate(v.nowMs);
+    return dayOf(symbol)?.date ?? marketDate(v.nowMs);
+  }
+
+  /** Whether daily price limits apply to `symbol` on `date` (none in a new listing's first 5 days). */
+  function limitsApply(symbol: string, date: string): boolean {
+    const listing = listingDates.get(symbol);
+    if (!listing || listing > date) return true;
+    const key = `${symbol}|${date}`;
+    let v = limitsCache.get(key);
+    if (v === undefined) {
+      try {
+        v = hasPriceLimits({ listingDate: listing, today: date, isTradingDay });
+      } catch {
+        v = true; // not trading yet by the calendar: keep the limits
+      }
+      if (limitsCache.size > 50_000) limitsCache.clear();
+      limitsCache.set(key, v);
+    }
+    return v;
+  }
+
+  // ---------- admitting resting orders ----------
+
+  const resting = (row: OrderRow): RestingOrder => ({
+    id: row.id,
+    symbol: row.symbol,
+    side: row.side as 'long' | 'short',
+    limitPriceMinor: row.limitPriceMinor!,
+  });
+
+  /**
+   * Puts a pending regular order where it waits: the opening queue when its trading day has not
+   * opened yet for the instrument, the trigger index during its day, or expiry when its day's
+   * closing match has already run.
+   */
+  function admit(row: OrderRow, shaped: boolean): void {
+    const st = shaped ? dayOf(row.symbol) : undefined;
+    const date = row.tradeDate ?? st?.date ?? '';
+    if (!st || date === st.date) {
+      if (st?.closeDone) {
+        enqueue(`expiry of order ${row.id}`, () => expire(row.id));
+        return;
+      }
+      index.add(resting(row));
+      restingDate.set(row.id, date);
+    } else if (date > st.date) {
+      openingQueue.add(resting(row));
+      restingDate.set(row.id, date);
+    } else {
+      enqueue(`expiry of order ${row.id}`, () => expire(row.id));
+    }
+  }
+
+  /** Queues a position asked to close in a call phase; closes it now if its match already ran. */
+  function admitClosing(row: OrderRow, requestedOn: string, shaped: boolean): void {
+    const st = shaped ? dayOf(row.symbol) : undefined;
+    let price: number | null = null;
+    if (st && requestedOn === st.date && st.closeDone) price = st.closePriceMinor;
+    else if (st && requestedOn < st.date)
+      price =
+        st.prevClose?.date === requestedOn
+          ? st.prevClose.priceMinor
+          : (feed.quote(row.symbol)?.openMinor ?? null);
+    if (price !== null) {
+      const p = price;
+      enqueue(`queued close of order ${row.id}`, () => closeQueued(row.id, p, requestedOn));
+      return;
+    }
+    let set = closing.get(row.symbol);
+    if (!set) closing.set(row.symbol, (set = new Set()));
+    set.add(row.id);
+  }
+
+  // ---------- queued DB work ----------
+
+  async function lockOrder(tx: Tx, orderId: number): Promise<OrderRow | undefined> {
+    return (await tx.select().from(orders).where(eq(orders.id, orderId)).for('update'))[0];
+  }
+
+  async function expire(orderId: number): Promise<void> {
+    restingDate.delete(orderId);
+    await db.transaction(async (tx) => {
+      const order = await lockOrder(tx, orderId);
+      if (order?.status === 'pending') await releaseOrder(tx, env, order, 'expired');
+    });
+  }
+
+  /** Fills a resting order at `priceMinor`; false when it could not be written. */
+  async function fillResting(orderId: number, priceMinor: number): Promise<boolean> {
+    restingDate.delete(orderId);
+    try {
+      await db.transaction(async (tx) => {
+        const order = await lockOrder(tx, orderId);
+        if (order?.status === 'pending') await fillFromFrozen(tx, env, order, priceMinor);
+      });
+      return true;
+    } catch (err) {
+      log(`fill failed for order ${orderId}`, err);
+      return false;
+    }
+  }
+
+  /**
+   * Closes a position queued during a call auction at that auction's price. `tradeDate` is the
+   * auction's trading date (the replay may already have rolled to the next day when this runs),
+   * so a same-day offset is still taxed as a day trade.
+   */
+  async function closeQueued(orderId: number, priceMinor: number, tradeDate: string): Promise<void> {
+    await db.transaction(async (tx) => {
+      const order = await lockOrder(tx, orderId);
+      if (order?.status === 'closing') await engineCloseAt(tx, order, priceMinor, 'user', tradeDate);
+    });
+  }
+
+  async function announce(e: MatchEvent): Promise<void> {
+    for (const fn of matchFns) {
+      try {
+        await fn(e);
+      } catch (err) {
+        log(`match listener failed (${e.kind} ${e.symbol})`, err);
+      }
+    }
+  }
+
+  // ---------- quotes ----------
+
+  function takeClosing(symbol: string): number[] {
+    const set = closing.get(symbol);
+    if (!set || set.size === 0) return [];
+    closing.delete(symbol);
+    return [...set];
+  }
+
+  /** A quote of a later trading day: expire what missed its close, run the opening match. */
+  function openDay(q: Quote, prev: DayState | undefined): DayState {
+    const st = newDayState(q.ts, prev);
+    days.set(q.symbol, st);
+    const stale = index.countFor(q.symbol) ? index.drain(q.symbol) : [];
+    const queued = openingQueue.countFor(q.symbol) ? openingQueue.drain(q.symbol) : [];
+    const closes = takeClosing(q.symbol);
+    if (stale.length === 0 && queued.length === 0 && closes.length === 0) return st;
+    const open = q.openMinor;
+    const expiring: number[] = [];
+    const fills: number[] = [];
+    for (const o of stale) {
+      if ((restingDate.get(o.id) ?? '') < st.date) expiring.push(o.id);
+      else index.add(o);
+    }
+    for (const o of queued) {
+      const d = restingDate.get(o.id) ?? st.date;
+      if (d > st.date) openingQueue.add(o);
+      else if (d < st.date) expiring.push(o.id);
+      else if (o.side === 'long' ? o.limitPriceMinor >= open : o.limitPriceMinor <= open) fills.push(o.id);
+      else index.add(o); // rests for continuous trading
+    }
+    enqueue(`opening match ${q.symbol} ${st.date}`, async () => {
+      for (const id of expiring) await expire(id);
+      for (const id of fills) await fillResting(id, open);
+      for (const id of closes) await closeQueued(id, open, st.date);
+      if (fills.length || closes.length)
+        await announce({ kind: 'opening', symbol: q.symbol, tradeDate: st.date, priceMinor: open });
+    });
+    return st;
+  }
+
+  /** The 13:30 closing print: the closing call's single match, then ROD expiry. */
+  function closeDay(q: Quote, st: DayState): void {
+    const price = q.lastMinor;
+    st.closeDone = true;
+    st.closePriceMinor = price;
+    const fills = index.takeAtAuction(q.symbol, price).map((o) => o.id);
+    const expiring = index.drain(q.symbol).map((o) => o.id);
+    const closes = takeClosing(q.symbol);
+    enqueue(`closing match ${q.symbol} ${st.date}`, async () => {
+      for (const id of fills) await fillResting(id, price);
+      for (const id of closes) await closeQueued(id, price, st.date);
+      for (const id of expiring) await expire(id);
+      await announce({ kind: 'closing', symbol: q.symbol, tradeDate: st.date, priceMinor: price });
+    });
+  }
+
+  function continuous(q: Quote): void {
+    if (index.size === 0) return;
+    for (const hit of index.take(q.symbol, q.bidMinor, q.askMinor)) {
+      enqueue(`limit fill of order ${hit.id}`, async () => {
+        const date = restingDate.get(hit.id);
+        if (!(await fillResting(hit.id, hit.limitPriceMinor))) {
+          index.add(hit); // retry on a later quote
+          if (date !== undefined) restingDate.set(hit.id, date);
+        }
+      });
+    }
+  }
+
+  let shapedSource = true;
+
+  function onQuote(q: Quote): void {
+    if (!shapedSource) return continuous(q);
+    let st = days.get(q.symbol);
+    if (st && q.ts < st.startMs) return; // a late quote of an earlier day
+    if (!st || q.ts >= st.endMs) st = openDay(q, st);
+    if (q.ts >= st.closeMs) {
+      if (!st.closeDone) closeDay(q, st);
+      return;
+    }
+    if (q.ts >= st.callMs) return; // closing call: indicative prices, no continuous matching
+    continuous(q);
+  }
+
+  // ---------- order entry ----------
+
+  function continuousFix(v: SessionView, q: Quote | undefined): OrderFix {
+    const t = dayTimes(marketDate(v.nowMs));
+    return {
+      rule: 'continuousOnly',
+      phase: v.phase,
+      orderType: 'limit',
+      timeInForce: 'ROD',
+      priceMinor: q && q.lastMinor > 0 ? q.lastMinor : null,
+      continuousAtMs: v.phase === 'preOpen' ? t.continuousMs : v.fullDay ? nextContinuous(v.nowMs) : null,
+    };
+  }
+
+  /** Start of the next continuous session on the exchange calendar. */
+  function nextContinuous(nowMs: number): number {
+    const preOpen = nextOpen(nowMs, isTradingDay, 'regular');
+    return dayTimes(marketDate(preOpen)).continuousMs;
+  }
+
+  function priceFix(
+    priceMinor: number,
+    kind: InstrumentKind,
+    referenceMinor: number,
+    limits: boolean,
+  ): { key: 'priceOffTick' | 'exceedsPriceLimit' | 'parameterError'; fix: OrderFix | null } | null {
+    const r = priceRejection(priceMinor, { kind, referenceMinor, hasPriceLimits: limits });
+    if (!r) return null;
+    switch (r.rule) {
+      case 'offTick':
+        return { key: 'priceOffTick', fix: { rule: 'offTick', nearestMinor: r.nearestMinor } };
+      case 'aboveLimitUp':
+        return { key: 'exceedsPriceLimit', fix: { rule: 'aboveLimitUp', limitUpMinor: r.limitUpMinor } };
+      case 'belowLimitDown':
+        return {
+          key: 'exceedsPriceLimit',
+          fix: { rule: 'belowLimitDown', limitDownMinor: r.limitDownMinor },
+        };
+      default:
+        return { key: 'parameterError', fix: null };
+    }
+  }
+
+  async function checkDailyLimit(tx: Tx, userId: number, tradeDate: string): Promise<void> {
+    if (rules.tradeDailyOrderLimit <= 0) return;
+    await lockedAvailable(tx, userId); // serialises one member's orders for the count
+    const [n] = await tx
+      .select({ n: count() })
+      .from(orders)
+      .where(and(eq(orders.userId, userId), eq(orders.tradeDate, tradeDate)));
+    if (n!.n >= rules.tradeDailyOrderLimit)
+      throw refuse('dailyPurchaseLimit', {
+        rule: 'dailyLimit',
+        limit: rules.tradeDailyOrderLimit,
+        tradeDate,
+      });
+  }
+
+  async function insertOrder(
+    tx: Tx,
+    user: AuthUser,
+    req: PlaceOrderReq,
+    extra: Partial<typeof orders.$inferInsert>,
+  ): Promise<OrderRow> {
+    const [row] = await tx
+      .insert(orders)
+      .values({
+        orderNo: newOrderNo(),
+        userId: user.id,
+        symbol: req.symbol,
+        side: req.side,
+        orderType: req.orderType,
+        limitPriceMinor: req.orderType === 'limit' ? req.priceMinor! : null,
+        lots: req.lots,
+        shares: req.lots * SHARES_PER_LOT,
+        leverage: req.leverage,
+        status: 'pending',
+        timeInForce: req.timeInForce,
+        entrySession: req.session,
+        ...extra,
+      })
+      .returning();
+    return row!;
+  }
+
+  async function placeOrder(
+    user: AuthUser,
+    input: PlaceOrderInput | PlaceOrderReq,
+    entry: { dayTrade?: boolean } = {},
+  ): Promise<OrderRow> {
+    const req: PlaceOrderReq = {
+      ...input,
+      timeInForce: input.timeInForce ?? 'ROD',
+      session: input.session ?? 'regular',
+    };
+    if (user.tradeBanned) throw fail('cannotWithdrawOrTrade', 403);
+    if (!opts.leverages.includes(req.leverage)) throw fail('invalidLeverage', 400);
+    if (req.lots > rules.tradeMaxLots)
+      throw refuse('exceedsOrderShares', { rule: 'maxLots', maxLots: rules.tradeMaxLots });
+    if (!feed.isTradable(req.symbol)) throw fail('productNotFound', 404);
+    if (rules.tradeClosed === 'all' || rules.tradeClosed.includes(req.symbol)) throw fail('tradeClosed', 422);
+    const inst = (
+      await db
+        .select({ delisted: instruments.delisted })
+        .from(instruments)
+        .where(eq(instruments.symbol, req.symbol))
+    )[0];
+    if (!inst) throw fail('productNotFound', 404);
+    if (inst.delisted) throw fail('productDelisted', 422);
+    const v = view();
+    const dayTrade = entry.dayTrade === true;
+    return req.session === 'afterHours'
+      ? placeAfterHours(user, req, v, dayTrade)
+      : placeRegular(user, req, v, dayTrade);
+  }
+
+  async function placeRegular(
+    user: AuthUser,
+    req: PlaceOrderReq,
+    v: SessionView,
+    dayTrade: boolean,
+  ): Promise<OrderRow> {
+    if (entryClosed(v, isTradingDay, 'regular'))
+      throw refuse('nonTradingTime', {
+        rule: 'outsideSession',
+        phase: v.phase,
+        market: 'regular',
+        opensAtMs: opensAt(v, isTradingDay, 'regular'),
+      });
+    const q = feed.quote(req.symbol);
+    const isCall = v.phase === 'preOpen' || v.phase === 'closingCall';
+    if (isCall && (req.orderType !== 'limit' || req.timeInForce !== 'ROD'))
+      throw refuse('orderTypeNotInSession', continuousFix(v, q));
+    if (!q || q.lastMinor <= 0) throw fail('priceUnavailable');
+    const kind = kindOf(req.symbol);
+    const tradeDate = tradeDateFor(v, req.symbol);
+    if (v.phase !== 'preOpen' && v.shaped) {
+      // The session's own prices must be in: not the previous session's close.
+      const st = dayOf(req.symbol);
+      if (!st || st.date !== tradeDate || q.ts >= st.closeMs) throw fail('priceUnavailable');
+    }
+    const limits = limitsApply(req.symbol, tradeDate);
+    // Pre-open: today's reference is the last close the feed shows.
+    const reference = v.phase === 'preOpen' ? q.lastMinor : q.prevCloseMinor;
+
+    let fillPrice: number | null = null;
+    let kill = false;
+    if (req.orderType === 'market') {
+      const best = req.side === 'long' ? q.askMinor : q.bidMinor;
+      const inLimits = !limits || (best >= q.limitDownMinor && best <= q.limitUpMinor);
+      if (best > 0 && inLimits) fillPrice = best;
+      else if (req.timeInForce === 'ROD') throw fail(best > 0 ? 'exceedsPriceLimit' : 'priceUnavailable');
+      else kill = true;
+    } else {
+      const bad = priceFix(req.priceMinor!, kind, reference, limits);
+      if (bad) throw bad.fix ? refuse(bad.key, bad.fix, 400) : fail(bad.key, 400);
+      const limit = req.priceMinor!;
+      if (!isCall) {
+        const crosses =
+          req.side === 'long' ? q.askMinor > 0 && q.askMinor <= limit : q.bidMinor > 0 && q.bidMinor >= limit;
+        if (crosses) fillPrice = req.side === 'long' ? q.askMinor : q.bidMinor;
+        else if (req.timeInForce !== 'ROD') kill = true;
+      }
+    }
+
+    const row = await db.transaction(async (tx) => {
+      await checkDailyLimit(tx, user.id, tradeDate);
+      if (kill) {
+        // IOC / FOK that cannot fill at once: recorded as cancelled, nothing moves. The member must
+        // still have been able to pay for it.
+        const price = req.orderType === 'limit' ? req.priceMinor! : q.lastMinor;
+        const need = costsAt(env, { ...req, side: req.side }, price).requiredMinor;
+        if ((await lockedAvailable(tx, user.id)) < need) throw fail('insufficientBalance');
+        return insertOrder(tx, user, req, {
+          tradeDate,
+          dayTrade,
+          status: 'cancelled',
+          closeReason: req.timeInForce === 'IOC' ? 'ioc' : 'fok',
+          closedAt: env.now(),
+        });
+      }
+      const order = await insertOrder(tx, user, req, { tradeDate, dayTrade });
+      if (fillPrice !== null) return openFromAvailable(tx, env, order, fillPrice);
+      return freezeFor(tx, env, order, req.priceMinor!);
+    });
+    if (row.status === 'pending') {
+      admit(row, v.shaped);
+      // The quote may already have moved through the limit while we were writing.
+      const now = feed.quote(row.symbol);
+      if (now && index.has(row.id)) onQuote(now);
+    }
+    return row;
+  }
+
+  async function placeAfterHours(
+    user: AuthUser,
+    req: PlaceOrderReq,
+    v: SessionView,
+    dayTrade: boolean,
+  ): Promise<OrderRow> {
+    if (entryClosed(v, isTradingDay, 'afterHours'))
+      throw refuse('nonTradingTime', {
+        rule: 'outsideSession',
+        phase: v.phase,
+        market: 'afterHours',
+        opensAtMs: opensAt(v, isTradingDay, 'afterHours'),
+      });
+    const tradeDate = marketDate(v.nowMs);
+    const q = feed.quote(req.symbol);
+    const st = dayOf(req.symbol);
+    // The fixed price is the day's close: the session must have ended with its closing print.
+    if (!q || !st || st.date !== tradeDate || q.ts < st.closeMs || q.lastMinor <= 0)
+      throw fail('priceUnavailable');
+    const close = q.lastMinor;
+    if (req.orderType !== 'limit' || req.timeInForce !== 'ROD' || req.priceMinor !== close)
+      throw refuse('afterHoursFixedPrice', {
+        rule: 'afterHoursPrice',
+        priceMinor: close,
+        orderType: 'limit',
+        timeInForce: 'ROD',
+      });
+    const row = await db.transaction(async (tx) => {
+      await checkDailyLimit(tx, user.id, tradeDate);
+      const order = await insertOrder(tx, user, req, { tradeDate, dayTrade });
+      return freezeFor(tx, env, order, close);
+    });
+    afterHours.set(row.id, tradeDate);
+    return row;
+  }
+
+  // ---------- member actions on existing orders ----------
 
   async function ownOrder(tx: Tx, user: AuthUser, orderId: number): Promise<OrderRow> {
     const row = (
@@ -85,281 +723,238 @@ export function createTradingEngine(opts: {
     return row;
   }
 
-  /** Fills an order now at `price`, taking costs from `fundsFrom` (available or frozen). */
-  async function openPosition(
-    tx: Tx,
-    order: OrderRow,
-    priceMinor: number,
-    fundsFrom: 'available' | 'frozen',
-  ) {
-    const kind = feed.kind(order.symbol) ?? 'stock';
-    const c = openCosts({
-      priceMinor,
-      lots: order.lots,
-      leverage: order.leverage,
-      side: order.side as 'long' | 'short',
-      kind,
-      fees,
-    });
-    const from = { userId: order.userId, purpose: fundsFrom } as const;
-    const ref = { refType: 'order', refId: order.id, actorUserId: order.userId };
-    if (fundsFrom === 'frozen' && c.requiredMinor !== order.frozenMinor) {
-      throw new Error(
-        `frozen ${order.frozenMinor} differs from cost ${c.requiredMinor} for order ${order.id}`,
-      );
-    }
-    await post(tx, {
-      type: 'stockPurchase',
-      ...ref,
-      postings: move(from, { userId: order.userId, purpose: 'margin' }, c.marginMinor),
-    });
-    await post(tx, {
-      type: 'tradeFee',
-      ...ref,
-      postings: move(from, { platform: 'fee_revenue' }, c.feeMinor),
-    });
-    if (c.taxMinor > 0)
-      await post(tx, {
-        type: 'transactionTax',
-        ...ref,
-        postings: move(from, { platform: 'tax_payable' }, c.taxMinor),
-      });
-    const [updated] = await tx
-      .update(orders)
-      .set({
-        status: 'holding',
-        openPriceMinor: priceMinor,
-        openedAt: new Date(),
-        marginMinor: c.marginMinor,
-        openFeeMinor: c.feeMinor,
-        openTaxMinor: c.taxMinor,
-        frozenMinor: 0,
-      })
-      .where(eq(orders.id, order.id))
-      .returning();
-    return updated!;
-  }
-
-  async function placeOrder(user: AuthUser, req: PlaceOrderReq): Promise<OrderRow> {
-    if (user.tradeBanned) throw fail('cannotWithdrawOrTrade', 403);
-    if (!opts.leverages.includes(req.leverage)) throw fail('invalidLeverage', 400);
-    const q = tradableQuote(req.symbol);
-    const kind = feed.kind(req.symbol) ?? 'stock';
-    let fillPrice: number | null = null;
-    let limit: number | null = null;
-    if (req.orderType === 'market') {
-      fillPrice = req.side === 'long' ? q.askMinor : q.bidMinor;
-    } else {
-      limit = req.priceMinor!;
-      if (!isOnTick(limit, kind)) throw fail('priceOffTick', 400);
-      if (limit > q.limitUpMinor || limit < q.limitDownMinor) throw fail('exceedsPriceLimit', 400);
-      const crosses = req.side === 'long' ? q.askMinor <= limit : q.bidMinor >= limit;
-      if (crosses) fillPrice = req.side === 'long' ? q.askMinor : q.bidMinor;
-    }
-    const shares = req.lots * SHARES_PER_LOT;
-    const row = await db.transaction(async (tx) => {
-      const [order] = await tx
-        .insert(orders)
-        .values({
-          orderNo: newOrderNo(),
-          userId: user.id,
-          symbol: req.symbol,
-          side: req.side,
-          orderType: req.orderType,
-          limitPriceMinor: limit,
-          lots: req.lots,
-          shares,
-          leverage: req.leverage,
-          status: 'pending',
-        })
-        .returning();
-      if (fillPrice !== null) return openPosition(tx, order!, fillPrice, 'available');
-      const c = openCosts({
-        priceMinor: limit!,
-        lots: req.lots,
-        leverage: req.leverage,
-        side: req.side,
-        kind,
-        fees,
-      });
-      await post(tx, {
-        type: 'orderFreeze',
-        refType: 'order',
-        refId: order!.id,
-        actorUserId: user.id,
-        postings: move(
-          { userId: user.id, purpose: 'available' },
-          { userId: user.id, purpose: 'frozen' },
-          c.requiredMinor,
-        ),
-      });
-      const [frozen] = await tx
-        .update(orders)
-        .set({ frozenMinor: c.requiredMinor })
-        .where(eq(orders.id, order!.id))
-        .returning();
-      return frozen!;
-    });
-    if (row.status === 'pending') {
-      index.add({
-        id: row.id,
-        symbol: row.symbol,
-        side: row.side as 'long' | 'short',
-        limitPriceMinor: row.limitPriceMinor!,
-      });
-      // The quote may already have moved through the limit while we were writing.
-      const now = feed.quote(row.symbol);
-      if (now) onQuote(now);
-    }
-    return row;
+  function forget(row: OrderRow): void {
+    index.remove(row.id);
+    openingQueue.remove(row.id);
+    restingDate.delete(row.id);
+    afterHours.delete(row.id);
   }
 
   async function cancelOrder(user: AuthUser, orderId: number): Promise<OrderRow> {
     const row = await db.transaction(async (tx) => {
       const order = await ownOrder(tx, user, orderId);
       if (order.status !== 'pending') throw fail('orderNotPending', 409);
-      await post(tx, {
-        type: 'orderUnfreeze',
-        refType: 'order',
-        refId: order.id,
-        actorUserId: user.id,
-        postings: move(
-          { userId: user.id, purpose: 'frozen' },
-          { userId: user.id, purpose: 'available' },
-          order.frozenMinor,
-        ),
-      });
-      const [updated] = await tx
-        .update(orders)
-        .set({ status: 'cancelled', frozenMinor: 0, closedAt: new Date() })
-        .where(eq(orders.id, order.id))
-        .returning();
-      return updated!;
+      return releaseOrder(tx, env, order, 'user');
     });
-    index.remove(orderId);
+    forget(row);
     return row;
+  }
+
+  /** The trading date a close of `symbol` happens on now. */
+  function closeDateFor(symbol: string): string {
+    return tradeDateFor(view(), symbol);
+  }
+
+  /** `tradeDate`: the date of the match closing it (a call auction's), default the symbol's date now. */
+  async function dayTradeOn(tx: Tx, order: OrderRow, tradeDate?: string): Promise<string | undefined> {
+    if (!opts.settleDayTrade) return undefined;
+    return opts.settleDayTrade(tx, {
+      order,
+      tradeDate: tradeDate ?? closeDateFor(order.symbol),
+      kind: kindOf(order.symbol),
+      fees,
+    });
+  }
+
+  async function engineCloseAt(
+    tx: Tx,
+    order: OrderRow,
+    priceMinor: number,
+    reason: CloseReason,
+    tradeDate?: string,
+  ) {
+    return closeAtLedger(tx, env, order, priceMinor, reason, {
+      dayTradeOn: await dayTradeOn(tx, order, tradeDate),
+    });
+  }
+
+  /** The member's own rules on closing (T+1, lock-up); throws the refusal with its fix. */
+  function checkCloseRules(order: OrderRow, v: SessionView): void {
+    if (rules.tradeLockupMinutes > 0 && order.openedAt) {
+      const closableAtMs = order.openedAt.getTime() + rules.tradeLockupMinutes * 60_000;
+      if (wallNow() < closableAtMs) throw refuse('lockUpPeriod', { rule: 'lockUp', closableAtMs });
+    }
+    // A day trade (entered as one by an eligible member) is meant to be sold the same day.
+    if (rules.tradeT1Sell && order.side === 'long' && order.tradeDate && !order.dayTrade) {
+      const today = tradeDateFor(v, order.symbol);
+      if (order.tradeDate >= today)
+        throw refuse('tPlusOneCannotSell', {
+          rule: 'tPlusOne',
+          tradeDate: order.tradeDate,
+          sellableFrom: v.fullDay ? nextTradingDay(order.tradeDate) : null,
+        });
+    }
   }
 
   async function closePosition(user: AuthUser, orderId: number): Promise<OrderRow> {
     if (user.tradeBanned) throw fail('cannotWithdrawOrTrade', 403);
-    return db.transaction(async (tx) => {
+    const v = view();
+    let queuedOn: string | null = null;
+    const row = await db.transaction(async (tx) => {
       const order = await ownOrder(tx, user, orderId);
       if (order.status !== 'holding') throw fail('orderNotHolding', 409);
-      const q = tradableQuote(order.symbol);
-      const side = order.side as 'long' | 'short';
-      const closePrice = side === 'long' ? q.bidMinor : q.askMinor;
-      const r = closeResult({
-        openPriceMinor: order.openPriceMinor!,
-        closePriceMinor: closePrice,
-        shares: order.shares,
-        side,
-        kind: feed.kind(order.symbol) ?? 'stock',
-        fees,
+      if (entryClosed(v, isTradingDay, 'regular'))
+        throw refuse('nonTradingTime', {
+          rule: 'outsideSession',
+          phase: v.phase,
+          market: 'regular',
+          opensAtMs: opensAt(v, isTradingDay, 'regular'),
+        });
+      checkCloseRules(order, v);
+      if (v.phase === 'preOpen' || v.phase === 'closingCall') {
+        queuedOn = tradeDateFor(v, order.symbol);
+        const [updated] = await tx
+          .update(orders)
+          .set({ status: 'closing' })
+          .where(and(eq(orders.id, order.id), eq(orders.status, 'holding')))
+          .returning();
+        return updated!;
+      }
+      return engineCloseAt(tx, order, marketClosePrice(order, v), 'user');
+    });
+    if (queuedOn !== null) admitClosing(row, queuedOn, v.shaped);
+    return row;
+  }
+
+  /**
+   * The price a position closes at market now: the best bid for a long, the best ask for a short,
+   * from the current session's quotes. @throws priceUnavailable / productNotFound.
+   */
+  function marketClosePrice(order: OrderRow, v: SessionView): number {
+    if (!feed.isTradable(order.symbol)) throw fail('productNotFound', 404);
+    const q = feed.quote(order.symbol);
+    if (!q) throw fail('priceUnavailable');
+    if (v.shaped) {
+      const st = dayOf(order.symbol);
+      if (!st || st.date !== tradeDateFor(v, order.symbol) || q.ts >= st.closeMs)
+        throw fail('priceUnavailable');
+    }
+    const price = order.side === 'long' ? q.bidMinor : q.askMinor;
+    if (price <= 0) throw fail('priceUnavailable');
+    return price;
+  }
+
+  async function forceClose(
+    orderId: number,
+    reason: CloseReason,
+    onClosed?: (tx: Tx, closed: OrderRow) => Promise<void>,
+    at?: { priceMinor: number; tradeDate?: string },
+  ): Promise<OrderRow | null> {
+    const v = view();
+    if (!at && v.phase !== 'continuous')
+      throw refuse('nonTradingTime', {
+        rule: 'outsideSession',
+        phase: v.phase,
+        market: 'regular',
+        opensAtMs:
+          v.phase === 'preOpen' || v.phase === 'closingCall' ? null : opensAt(v, isTradingDay, 'regular'),
       });
-      const me = (purpose: 'available' | 'margin' | 'debt') => ({ userId: user.id, purpose }) as const;
-      const ref = { refType: 'order', refId: order.id, actorUserId: user.id };
-      const avail = (
-        await tx
-          .select({ balance: ledgerAccounts.balanceMinor })
-          .from(ledgerAccounts)
-          .where(
-            and(
-              eq(ledgerAccounts.userId, user.id),
-              eq(ledgerAccounts.purpose, 'available'),
-              eq(ledgerAccounts.currency, 'TWD'),
-            ),
-          )
-          .for('update')
-      )[0]!.balance;
-      const after = avail + order.marginMinor + r.pnlMinor - r.feeMinor - r.taxMinor;
-      await post(tx, {
-        type: 'stockSale',
-        ...ref,
-        postings: move(me('margin'), me('available'), order.marginMinor),
-      });
-      if (after < 0) {
-        // A loss beyond the member's funds becomes debt, never a negative available balance.
-        await post(tx, {
-          type: 'lossShortfall',
-          ...ref,
-          postings: move(me('debt'), me('available'), -after),
+    const row = await db.transaction(async (tx) => {
+      const order = await lockOrder(tx, orderId);
+      if (!order || (order.status !== 'holding' && order.status !== 'closing')) return null;
+      const price = at ? at.priceMinor : marketClosePrice(order, v);
+      const closed = await engineCloseAt(tx, order, price, reason, at?.tradeDate);
+      if (onClosed) await onClosed(tx, closed);
+      return closed;
+    });
+    if (row) closing.get(row.symbol)?.delete(row.id);
+    return row;
+  }
+
+  // ---------- clock-driven work ----------
+
+  async function sweep(): Promise<void> {
+    if (afterHours.size > 0) {
+      const v = view();
+      const due: Array<[number, string]> = [];
+      for (const [id, date] of afterHours)
+        if (v.nowMs >= dayTimes(date).afterHoursMatchMs) due.push([id, date]);
+      if (due.length) {
+        for (const [id] of due) afterHours.delete(id);
+        enqueue('after-hours match', async () => {
+          const announced = new Map<string, MatchEvent>();
+          for (const [id, date] of due) {
+            const row = (await db.select().from(orders).where(eq(orders.id, id)))[0];
+            if (!row || row.status !== 'pending') continue;
+            if (await fillResting(id, row.limitPriceMinor!))
+              announced.set(`${row.symbol}|${date}`, {
+                kind: 'afterHours',
+                symbol: row.symbol,
+                tradeDate: date,
+                priceMinor: row.limitPriceMinor!,
+              });
+          }
+          for (const e of announced.values()) await announce(e);
         });
       }
-      await post(tx, {
-        type: 'realisedPnl',
-        ...ref,
-        postings: move({ platform: 'trading_pnl' }, me('available'), r.pnlMinor),
-      });
-      await post(tx, {
-        type: 'tradeFee',
-        ...ref,
-        postings: move(me('available'), { platform: 'fee_revenue' }, r.feeMinor),
-      });
-      if (r.taxMinor > 0)
-        await post(tx, {
-          type: 'transactionTax',
-          ...ref,
-          postings: move(me('available'), { platform: 'tax_payable' }, r.taxMinor),
-        });
-      const [updated] = await tx
-        .update(orders)
-        .set({
-          status: 'closed',
-          closePriceMinor: closePrice,
-          closedAt: new Date(),
-          closeFeeMinor: r.feeMinor,
-          closeTaxMinor: r.taxMinor,
-          pnlMinor: r.pnlMinor,
-        })
-        .where(and(eq(orders.id, order.id), eq(orders.status, 'holding')))
-        .returning();
-      return updated!;
-    });
-  }
-
-  async function fillResting(orderId: number): Promise<void> {
-    await db.transaction(async (tx) => {
-      const order = (await tx.select().from(orders).where(eq(orders.id, orderId)).for('update'))[0];
-      if (!order || order.status !== 'pending') return; // cancelled meanwhile
-      await openPosition(tx, order, order.limitPriceMinor!, 'frozen');
-    });
-  }
-
-  function onQuote(q: Quote): void {
-    if (q.phase !== 'open' || index.size === 0) return;
-    const hits = index.take(q.symbol, q.bidMinor, q.askMinor);
-    for (const hit of hits) {
-      queue = queue.then(() =>
-        fillResting(hit.id).catch((err) => {
-          opts.log?.(`limit fill failed for order ${hit.id}`, err);
-          index.add(hit); // retry on a later quote
-        }),
-      );
     }
+    await queue;
   }
 
   return {
     async start() {
-      const resting = await db
-        .select({ id: orders.id, symbol: orders.symbol, side: orders.side, limit: orders.limitPriceMinor })
+      for (const r of await db
+        .select({ symbol: instruments.symbol, listingDate: instruments.listingDate })
+        .from(instruments))
+        if (r.listingDate) listingDates.set(r.symbol, r.listingDate);
+      const v = view();
+      shapedSource = v.shaped;
+      const live = await db
+        .select()
         .from(orders)
-        .where(eq(orders.status, 'pending'));
-      for (const r of resting)
-        index.add({
-          id: r.id,
-          symbol: r.symbol,
-          side: r.side as 'long' | 'short',
-          limitPriceMinor: r.limit!,
-        });
+        .where(inArray(orders.status, ['pending', 'closing']));
+      for (const found of live) {
+        let row = found;
+        if (row.status === 'closing') {
+          // When the close was asked for is not stored: it waits for the symbol's next match.
+          admitClosing(row, tradeDateFor(v, row.symbol), v.shaped);
+        } else if (row.entrySession === 'afterHours') {
+          afterHours.set(row.id, row.tradeDate ?? marketDate(v.nowMs));
+        } else {
+          if (!row.tradeDate) {
+            // Orders from before trading dates were recorded live until today's close.
+            const [dated] = await db
+              .update(orders)
+              .set({ tradeDate: tradeDateFor(v, row.symbol) })
+              .where(eq(orders.id, row.id))
+              .returning();
+            row = dated!;
+          }
+          admit(row, v.shaped);
+        }
+      }
+      // Catch up on a closing print already shown (the server started after a close).
+      if (v.shaped)
+        for (const symbol of new Set(live.map((r) => r.symbol))) {
+          const q = feed.quote(symbol);
+          const st = dayOf(symbol);
+          if (q && st && !st.closeDone && q.ts >= st.closeMs) closeDay(q, st);
+        }
       unsubscribe = feed.onQuote(onQuote);
+      if (opts.timer !== false) {
+        timer = setInterval(() => {
+          sweep().catch((err) => log('sweep failed', err));
+        }, SWEEP_INTERVAL_MS);
+        timer.unref?.();
+      }
     },
     stop() {
       unsubscribe?.();
       unsubscribe = null;
+      if (timer) clearInterval(timer);
+      timer = null;
     },
     placeOrder,
     cancelOrder,
     closePosition,
+    closeAt: engineCloseAt,
+    forceClose,
+    tradeDate: closeDateFor,
+    sweep,
+    onMatch(fn) {
+      matchFns.add(fn);
+      return () => matchFns.delete(fn);
+    },
     idle: () => queue,
     restingCount: () => index.size,
   };
@@ -389,7 +984,12 @@ export function toOrderDto(row: OrderRow, name: string) {
     lots: row.lots,
     shares: row.shares,
     leverage: row.leverage,
-    status: row.status as 'pending' | 'holding' | 'closed' | 'cancelled',
+    status: row.status as 'pending' | 'holding' | 'closing' | 'closed' | 'cancelled' | 'sold',
+    timeInForce: row.timeInForce as 'ROD' | 'IOC' | 'FOK',
+    entrySession: row.entrySession as 'regular' | 'afterHours',
+    tradeDate: row.tradeDate,
+    dayTrade: row.dayTrade,
+    closeReason: row.closeReason,
     frozenMinor: row.frozenMinor,
     openPriceMinor: row.openPriceMinor,
     openedAt: ms(row.openedAt),

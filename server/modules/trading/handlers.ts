@@ -5,10 +5,13 @@ import { fail } from '../../http/errors';
 import { requireUser, type Handlers } from '../../http/context';
 import { orderWithName, toOrderDto } from './engine';
 
+/** Order states shown on each positions tab (contract/trading.ts ORDER_STATUSES). */
 const TAB_STATUSES = {
-  holdings: ['holding'],
+  holdings: ['holding', 'closing'],
   orders: ['pending'],
-  terminated: ['closed', 'cancelled'],
+  terminated: ['closed', 'cancelled', 'sold'],
+  // Holdings of ETFs (filtered by instrument kind below).
+  etf: ['holding', 'closing'],
 } as const;
 
 /** trade/* handlers: refusals come from the engine as AppErrors (4xx envelopes). */
@@ -27,7 +30,16 @@ export const tradingHandlers: Pick<
   },
   async 'trade/orders'(body, ctx) {
     const user = requireUser(ctx);
-    const where = and(eq(orders.userId, user.id), inArray(orders.status, [...TAB_STATUSES[body.tab]]));
+    const where = and(
+      eq(orders.userId, user.id),
+      inArray(orders.status, [...TAB_STATUSES[body.tab]]),
+      body.tab === 'etf'
+        ? inArray(
+            orders.symbol,
+            ctx.db.select({ s: instruments.symbol }).from(instruments).where(eq(instruments.kind, 'etf')),
+          )
+        : undefined,
+    );
     const rows = await ctx.db
       .select({ order: orders, name: instruments.name })
       .from(orders)

@@ -74,6 +74,36 @@ export class TriggerIndex {
     return true;
   }
 
+  /** Whether the order is resting here. */
+  has(id: number): boolean {
+    return this.byId.has(id);
+  }
+
+  /** Number of orders resting for one symbol. */
+  countFor(symbol: string): number {
+    const book = this.books.get(symbol);
+    return book ? book.longs.length + book.shorts.length : 0;
+  }
+
+  /** Removes and returns every order of `symbol` (longs then shorts, each in priority order). */
+  drain(symbol: string): RestingOrder[] {
+    const book = this.books.get(symbol);
+    if (!book) return [];
+    const out = [...book.longs, ...book.shorts];
+    this.books.delete(symbol);
+    for (const o of out) this.byId.delete(o.id);
+    return out;
+  }
+
+  /**
+   * Removes and returns the orders a call auction at `priceMinor` executes: longs with limit ≥
+   * price and shorts with limit ≤ price (TWSE Art. 58-3: buy orders at or above and sell orders at
+   * or below the determined price are satisfied), in price-time priority.
+   */
+  takeAtAuction(symbol: string, priceMinor: number): RestingOrder[] {
+    return this.take(symbol, priceMinor, priceMinor);
+  }
+
   /** Removes and returns every order the quote triggers, in price-time priority. */
   take(symbol: string, bidMinor: number, askMinor: number): RestingOrder[] {
     const book = this.books.get(symbol);

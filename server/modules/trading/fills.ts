@@ -1,0 +1,306 @@
+/**
+ * The ledger side of every order event, each inside the caller's DB transaction and with the
+ * order row already locked (`FOR UPDATE`) by the caller:
+ *
+ * - openFromAvailable: an order that fills on arrival pays margin, fee and tax from `available`.
+ * - freezeFor / releaseOrder: a resting order reserves margin + fee + tax (openCosts at its price)
+ *   from `available` into `frozen` (`orderFreeze`); a cancelled or expired one gives it back
+ *   (`orderUnfreeze`).
+ * - fillFromFrozen: a resting order fills at `priceMinor` (its limit in continuous trading, the
+ *   auction price at an opening or closing match, the fixed price after hours). The costs are
+ *   openCosts at that price, paid from `frozen`; a fill cheaper than what was frozen returns the
+ *   rest (`orderUnfreeze`); a dearer one (a short filled above its limit at an auction needs more
+ *   margin) first freezes the difference from `available`, and when the member cannot cover it
+ *   the order is cancelled instead (`insufficientFunds`).
+ * - closeAt: closes a holding (or a position queued to close) at `priceMinor`: margin back,
+ *   realised P&L, closing fee and tax (closeResult), a loss beyond the member's funds moved to
+ *   `debt` (`lossShortfall`). The one implementation behind the member's close, the auction
+ *   closes and forced closes (liquidation, day-trade close).
+ *
+ * Costs come from contract/market-rules.ts (openCosts, closeResult), the functions the order
+ * ticket's preview uses, so preview and execution agree to the cent. Units: minor (TWD), shares.
+ */
+import { and, eq, inArray } from 'drizzle-orm';
+import {
+  closeResult,
+  openCosts,
+  type FeeSchedule,
+  type InstrumentKind,
+  type Side,
+} from '../../../contract/market-rules';
+import type { CloseReason } from '../../../contract/trading';
+import type { Tx } from '../../db/client';
+import { ledgerAccounts, orders } from '../../db/schema';
+import { fail } from '../../http/errors';
+import { move, post } from '../ledger/ledger';
+
+export type OrderRow = typeof orders.$inferSelect;
+
+/** What the ledger operations need besides the order: fee schedule, instrument kind, wall clock. */
+export interface FillEnv {
+  fees: FeeSchedule;
+  kindOf(symbol: string): InstrumentKind;
+  /** Wall-clock instant for opened_at / closed_at. */
+  now(): Date;
+}
+
+const orderRef = (order: OrderRow) => ({ refType: 'order', refId: order.id, actorUserId: order.userId });
+const member = (userId: number, purpose: 'available' | 'frozen' | 'margin' | 'debt') =>
+  ({ userId, purpose }) as const;
+
+/** openCosts of the order at `priceMinor`. */
+export function costsAt(
+  env: FillEnv,
+  order: Pick<OrderRow, 'symbol' | 'lots' | 'leverage' | 'side'>,
+  priceMinor: number,
+) {
+  return openCosts({
+    priceMinor,
+    lots: order.lots,
+    leverage: order.leverage,
+    side: order.side as Side,
+    kind: env.kindOf(order.symbol),
+    fees: env.fees,
+  });
+}
+
+/** The member's TWD available balance, row locked for the rest of the transaction. */
+export async function lockedAvailable(tx: Tx, userId: number): Promise<number> {
+  const row = (
+    await tx
+      .select({ balance: ledgerAccounts.balanceMinor })
+      .from(ledgerAccounts)
+      .where(
+        and(
+          eq(ledgerAccounts.userId, userId),
+          eq(ledgerAccounts.purpose, 'available'),
+          eq(ledgerAccounts.currency, 'TWD'),
+        ),
+      )
+      .for('update')
+  )[0];
+  return row?.balance ?? 0;
+}
+
+/** Posts margin, fee and tax of an opening trade from `from` (available or frozen). */
+async function chargeOpen(
+  tx: Tx,
+  order: OrderRow,
+  c: ReturnType<typeof openCosts>,
+  from: 'available' | 'frozen',
+): Promise<void> {
+  const src = member(order.userId, from);
+  const ref = orderRef(order);
+  await post(tx, {
+    type: 'stockPurchase',
+    ...ref,
+    postings: move(src, member(order.userId, 'margin'), c.marginMinor),
+  });
+  await post(tx, { type: 'tradeFee', ...ref, postings: move(src, { platform: 'fee_revenue' }, c.feeMinor) });
+  if (c.taxMinor > 0)
+    await post(tx, {
+      type: 'transactionTax',
+      ...ref,
+      postings: move(src, { platform: 'tax_payable' }, c.taxMinor),
+    });
+}
+
+async function markHolding(
+  tx: Tx,
+  env: FillEnv,
+  order: OrderRow,
+  priceMinor: number,
+  c: ReturnType<typeof openCosts>,
+): Promise<OrderRow> {
+  const [updated] = await tx
+    .update(orders)
+    .set({
+      status: 'holding',
+      openPriceMinor: priceMinor,
+      openedAt: env.now(),
+      marginMinor: c.marginMinor,
+      openFeeMinor: c.feeMinor,
+      openTaxMinor: c.taxMinor,
+      frozenMinor: 0,
+    })
+    .where(eq(orders.id, order.id))
+    .returning();
+  return updated!;
+}
+
+/**
+ * Fills `order` (just inserted, status pending, nothing frozen) at `priceMinor`, paying from
+ * `available`. @throws AppError('insufficientBalance') when the member cannot pay (the caller's
+ * transaction, with the order's insert, rolls back).
+ */
+export async function openFromAvailable(
+  tx: Tx,
+  env: FillEnv,
+  order: OrderRow,
+  priceMinor: number,
+): Promise<OrderRow> {
+  const c = costsAt(env, order, priceMinor);
+  await chargeOpen(tx, order, c, 'available');
+  return markHolding(tx, env, order, priceMinor, c);
+}
+
+/**
+ * Freezes openCosts(order at `priceMinor`).requiredMinor from `available` for a resting order
+ * and records it on the row. @throws AppError('insufficientBalance').
+ */
+export async function freezeFor(
+  tx: Tx,
+  env: FillEnv,
+  order: OrderRow,
+  priceMinor: number,
+): Promise<OrderRow> {
+  const required = costsAt(env, order, priceMinor).requiredMinor;
+  await post(tx, {
+    type: 'orderFreeze',
+    ...orderRef(order),
+    postings: move(member(order.userId, 'available'), member(order.userId, 'frozen'), required),
+  });
+  const [row] = await tx
+    .update(orders)
+    .set({ frozenMinor: required })
+    .where(eq(orders.id, order.id))
+    .returning();
+  return row!;
+}
+
+/**
+ * Ends a pending order unfilled: its frozen funds go back to `available` (`orderUnfreeze`) and it
+ * becomes `cancelled` with `reason`. Conditional on the row still being pending.
+ */
+export async function releaseOrder(
+  tx: Tx,
+  env: FillEnv,
+  order: OrderRow,
+  reason: CloseReason,
+): Promise<OrderRow> {
+  if (order.status !== 'pending') throw fail('orderNotPending', 409);
+  await post(tx, {
+    type: 'orderUnfreeze',
+    ...orderRef(order),
+    postings: move(member(order.userId, 'frozen'), member(order.userId, 'available'), order.frozenMinor),
+  });
+  const [updated] = await tx
+    .update(orders)
+    .set({ status: 'cancelled', frozenMinor: 0, closedAt: env.now(), closeReason: reason })
+    .where(and(eq(orders.id, order.id), eq(orders.status, 'pending')))
+    .returning();
+  return updated!;
+}
+
+/**
+ * Fills a resting (pending, frozen) order at `priceMinor` from its frozen funds; see the module
+ * docstring for a fill that costs less or more than was frozen. Returns the holding, or the
+ * cancelled row when a dearer fill could not be covered.
+ */
+export async function fillFromFrozen(
+  tx: Tx,
+  env: FillEnv,
+  order: OrderRow,
+  priceMinor: number,
+): Promise<OrderRow> {
+  if (order.status !== 'pending') throw fail('orderNotPending', 409);
+  const c = costsAt(env, order, priceMinor);
+  const ref = orderRef(order);
+  let frozen = order.frozenMinor;
+  if (c.requiredMinor > frozen) {
+    const extra = c.requiredMinor - frozen;
+    if ((await lockedAvailable(tx, order.userId)) < extra)
+      return releaseOrder(tx, env, order, 'insufficientFunds');
+    await post(tx, {
+      type: 'orderFreeze',
+      ...ref,
+      postings: move(member(order.userId, 'available'), member(order.userId, 'frozen'), extra),
+    });
+    frozen += extra;
+  }
+  await chargeOpen(tx, order, c, 'frozen');
+  if (frozen > c.requiredMinor)
+    await post(tx, {
+      type: 'orderUnfreeze',
+      ...ref,
+      postings: move(
+        member(order.userId, 'frozen'),
+        member(order.userId, 'available'),
+        frozen - c.requiredMinor,
+      ),
+    });
+  return markHolding(tx, env, order, priceMinor, c);
+}
+
+/**
+ * Closes `order` (status holding or closing, row locked by the caller) at `priceMinor` and marks
+ * it `closed` with `reason`. `dayTradeOn` (ISO trade date): the position is a same-day day trade,
+ * so its sale is taxed at the day-trade rate (market-rules sellTaxPpm) and `day_trade` is set.
+ * @throws AppError('orderNotHolding', 409) for any other status.
+ */
+export async function closeAt(
+  tx: Tx,
+  env: FillEnv,
+  order: OrderRow,
+  priceMinor: number,
+  reason: CloseReason,
+  opts: { dayTradeOn?: string } = {},
+): Promise<OrderRow> {
+  if (order.status !== 'holding' && order.status !== 'closing') throw fail('orderNotHolding', 409);
+  const side = order.side as Side;
+  const r = closeResult({
+    openPriceMinor: order.openPriceMinor!,
+    closePriceMinor: priceMinor,
+    shares: order.shares,
+    side,
+    kind: env.kindOf(order.symbol),
+    fees: env.fees,
+    dayTradeOn: opts.dayTradeOn,
+  });
+  const me = (purpose: 'available' | 'margin' | 'debt') => member(order.userId, purpose);
+  const ref = orderRef(order);
+  const avail = await lockedAvailable(tx, order.userId);
+  const after = avail + order.marginMinor + r.pnlMinor - r.feeMinor - r.taxMinor;
+  await post(tx, {
+    type: 'stockSale',
+    ...ref,
+    postings: move(me('margin'), me('available'), order.marginMinor),
+  });
+  if (after < 0) {
+    // A loss beyond the member's funds becomes debt, never a negative available balance.
+    await post(tx, { type: 'lossShortfall', ...ref, postings: move(me('debt'), me('available'), -after) });
+  }
+  await post(tx, {
+    type: 'realisedPnl',
+    ...ref,
+    postings: move({ platform: 'trading_pnl' }, me('available'), r.pnlMinor),
+  });
+  await post(tx, {
+    type: 'tradeFee',
+    ...ref,
+    postings: move(me('available'), { platform: 'fee_revenue' }, r.feeMinor),
+  });
+  if (r.taxMinor > 0)
+    await post(tx, {
+      type: 'transactionTax',
+      ...ref,
+      postings: move(me('available'), { platform: 'tax_payable' }, r.taxMinor),
+    });
+  const [updated] = await tx
+    .update(orders)
+    .set({
+      status: 'closed',
+      closePriceMinor: priceMinor,
+      closedAt: env.now(),
+      closeFeeMinor: r.feeMinor,
+      closeTaxMinor: r.taxMinor,
+      pnlMinor: r.pnlMinor,
+      closeReason: reason,
+      // Closed: a day trade exactly when taxed as one (one entered as a day trade but offset on a
+      // later day is not).
+      dayTrade: opts.dayTradeOn !== undefined,
+    })
+    .where(and(eq(orders.id, order.id), inArray(orders.status, ['holding', 'closing'])))
+    .returning();
+  return updated!;
+}

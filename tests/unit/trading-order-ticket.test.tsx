@@ -1,0 +1,240 @@
+// @vitest-environment jsdom
+/**
+ * The order ticket (src/features/market/components/order-panel.tsx) against a stubbed server
+ * (real store, api, base query and locales; no market worker):
+ * - the preview is orderPreview's, with the available balance and what remains after the order;
+ * - time in force is sent; an IOC/FOK the server cancelled says nothing was charged;
+ * - a refusal names its rule and shows its fix with a one-tap "use this" (limit ROD at the last
+ *   price in a call auction, the largest size) or the time entry opens;
+ * - prices beyond the limits offer the limit price before the tap;
+ * - after hours is offered on the exchange clock only, at the day's close, limit ROD.
+ */
+import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import i18next from 'i18next';
+import { Provider } from 'react-redux';
+import { MemoryRouter, Route, Routes } from 'react-router-dom';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { ClockState, Quote } from '../../contract/market';
+import { orderPreview } from '../../contract/market-rules';
+import { en } from './support/strings';
+import { tw } from './support/strings';
+import { loggedIn } from '../../src/api/session';
+import { setupI18n } from '../../src/app/i18n';
+import { createAppStore } from '../../src/app/store';
+import { OrderPanel } from '../../src/features/market/components/order-panel';
+import { formatDateTime, formatMinor, minorToInput } from '../../src/lib/format';
+import { clockSeen } from '../../src/market/quotes-slice';
+
+vi.mock('../../src/market/worker-bridge', async () => {
+  const { NEVER } = await import('rxjs');
+  return { marketStream: () => NEVER, marketStatus$: () => NEVER };
+});
+vi.mock('../../src/ui/toast', () => ({ showToast: vi.fn(), preloadToast: vi.fn(async () => undefined) }));
+
+type Body = Record<string, unknown>;
+type Reply = { status?: number; msg?: string; data: unknown };
+let handlers: Record<string, (body: Body) => Reply> = {};
+const calls: { name: string; body: Body }[] = [];
+
+function stubServer() {
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (url: string, init: RequestInit) => {
+      const name = url.replace('/api/vue/', '');
+      const body = typeof init.body === 'string' ? JSON.parse(init.body) : {};
+      calls.push({ name, body });
+      const h = handlers[name];
+      if (!h)
+        return new Response(JSON.stringify({ status: 0, msg: 'notFound', data: null }), { status: 404 });
+      const r = h(body);
+      return new Response(JSON.stringify({ status: r.status ?? 1, msg: r.msg ?? 'ok', data: r.data }), {
+        status: r.status === 0 ? 422 : 200,
+      });
+    }),
+  );
+}
+
+const T0 = Date.UTC(2026, 2, 2, 2, 0);
+const AVAILABLE = 500_000_000;
+const quote: Quote = {
+  symbol: '2330',
+  name: 'TSMC',
+  kind: 'stock',
+  lastMinor: 100_000,
+  openMinor: 100_000,
+  highMinor: 101_000,
+  lowMinor: 99_000,
+  prevCloseMinor: 100_000,
+  limitUpMinor: 110_000,
+  limitDownMinor: 90_000,
+  bidMinor: 99_900,
+  askMinor: 100_000,
+  volumeShares: 1_000,
+  turnoverMinor: 0,
+  ts: T0,
+  replayDate: '2026-03-02',
+  phase: 'open',
+};
+const clock = (mode: ClockState['mode']): ClockState => ({
+  source: 'replay',
+  mode,
+  phase: 'open',
+  speed: 1,
+  now: T0,
+});
+
+function renderTicket(mode: ClockState['mode'] = 'replay') {
+  const store = createAppStore();
+  store.dispatch(
+    loggedIn({ token: 'tok', account: '0912345678', role: 'member', isAdmin: false, expiresAt: 0 }),
+  );
+  store.dispatch(clockSeen(clock(mode)));
+  return render(
+    <Provider store={store}>
+      <MemoryRouter initialEntries={['/market/marketDetail?symbol=2330']}>
+        <Routes>
+          <Route path="/market/marketDetail" element={<OrderPanel symbol="2330" quote={quote} />} />
+          <Route path="/position/position" element={<div data-testid="positions" />} />
+        </Routes>
+      </MemoryRouter>
+    </Provider>,
+  );
+}
+
+const placed = () => calls.filter((c) => c.name === 'trade/placeOrder').map((c) => c.body);
+const text = (id: string) => screen.getByTestId(id).textContent;
+const priceField = () => screen.getByTestId('order-price') as HTMLInputElement;
+const submitButton = () => screen.getByTestId('order-submit') as HTMLButtonElement;
+
+beforeAll(async () => {
+  await setupI18n('en', { en, tw });
+});
+beforeEach(async () => {
+  calls.length = 0;
+  await i18next.changeLanguage('en');
+  handlers = {
+    'common/config': () => ({ data: [{ name: 'leverages', value: '1,5,10' }] }),
+    'user/info': () => ({ data: { availableMinor: AVAILABLE } }),
+    'trade/placeOrder': (b) => ({
+      data: { id: 9, status: 'holding', timeInForce: b.timeInForce ?? 'ROD', ...b },
+    }),
+  };
+  stubServer();
+});
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
+
+describe('order ticket', () => {
+  it('previews with orderPreview, including the available balance after the order', async () => {
+    renderTicket();
+    const p = orderPreview({
+      priceMinor: quote.askMinor,
+      lots: 1,
+      leverage: 1,
+      side: 'long',
+      kind: 'stock',
+      availableMinor: AVAILABLE,
+    });
+    await waitFor(() => expect(text('order-preview-available')).toBe(formatMinor(AVAILABLE)));
+    expect(text('order-preview-required')).toBe(formatMinor(p.totalRequiredMinor));
+    expect(text('order-preview-margin')).toBe(formatMinor(p.marginMinor));
+    expect(text('order-preview-available-after')).toBe(formatMinor(p.availableAfterMinor!));
+    // No after-hours choice on the replay clock.
+    expect(screen.queryByTestId('order-session-afterHours')).toBeNull();
+  });
+
+  it('sends the time in force; a cancelled IOC says nothing was charged', async () => {
+    handlers['trade/placeOrder'] = (b) => ({
+      data: { id: 9, status: 'cancelled', closeReason: 'ioc', ...b },
+    });
+    renderTicket();
+    fireEvent.click(screen.getByTestId('order-tif-IOC'));
+    expect(text('order-tif-hint')).toBe(en.order.tifHint.IOC);
+    await waitFor(() => expect(submitButton().disabled).toBe(false));
+    fireEvent.click(screen.getByTestId('order-submit'));
+    await waitFor(() => expect(screen.getByTestId('order-killed')).toBeTruthy());
+    expect(placed()[0]).toMatchObject({ orderType: 'market', timeInForce: 'IOC', session: 'regular' });
+    expect(text('order-killed')).toContain('IOC');
+  });
+
+  it('shows the fix of a refusal and applies it in one tap', async () => {
+    handlers['trade/placeOrder'] = (b) =>
+      b.orderType === 'market'
+        ? {
+            status: 0,
+            msg: 'orderTypeNotInSession',
+            data: {
+              fix: {
+                rule: 'continuousOnly',
+                phase: 'closingCall',
+                orderType: 'limit',
+                timeInForce: 'ROD',
+                priceMinor: 100_500,
+                continuousAtMs: null,
+              },
+            },
+          }
+        : { data: { id: 10, status: 'pending', ...b } };
+    renderTicket();
+    await waitFor(() => expect(submitButton().disabled).toBe(false));
+    fireEvent.click(screen.getByTestId('order-submit'));
+    await waitFor(() => expect(screen.getByTestId('order-fix').dataset.rule).toBe('continuousOnly'));
+    expect(text('order-fix')).toContain(en.errors.orderTypeNotInSession);
+    fireEvent.click(screen.getByTestId('order-fix-use'));
+    expect(screen.queryByTestId('order-fix')).toBeNull();
+    expect(priceField().value).toBe(minorToInput(100_500));
+    fireEvent.click(screen.getByTestId('order-submit'));
+    await waitFor(() => expect(screen.getByTestId('positions')).toBeTruthy());
+    expect(placed()[1]).toMatchObject({ orderType: 'limit', priceMinor: 100_500, timeInForce: 'ROD' });
+  });
+
+  it('says when entry opens, and offers the largest size', async () => {
+    const opens = Date.UTC(2026, 2, 3, 0, 30);
+    let answer: Reply = {
+      status: 0,
+      msg: 'nonTradingTime',
+      data: { fix: { rule: 'outsideSession', phase: 'closed', market: 'regular', opensAtMs: opens } },
+    };
+    handlers['trade/placeOrder'] = () => answer;
+    renderTicket();
+    await waitFor(() => expect(submitButton().disabled).toBe(false));
+    fireEvent.click(screen.getByTestId('order-submit'));
+    await waitFor(() => expect(screen.getByTestId('order-fix-opens')).toBeTruthy());
+    expect(text('order-fix-opens')).toBe(en.order.fix.opensAt.replace('{{time}}', formatDateTime(opens)));
+
+    answer = { status: 0, msg: 'exceedsOrderShares', data: { fix: { rule: 'maxLots', maxLots: 5 } } };
+    fireEvent.click(screen.getByTestId('order-submit'));
+    await waitFor(() => expect(screen.getByTestId('order-fix').dataset.rule).toBe('maxLots'));
+    fireEvent.click(screen.getByTestId('order-fix-use'));
+    expect((screen.getByTestId('order-lots') as HTMLInputElement).value).toBe('5');
+  });
+
+  it('offers the limit price for a price beyond the daily limits', async () => {
+    renderTicket();
+    fireEvent.click(screen.getByTestId('order-type-limit'));
+    fireEvent.change(priceField(), { target: { value: '1150' } });
+    await waitFor(() => expect(screen.getByTestId('order-price-limits')).toBeTruthy());
+    expect(submitButton().disabled).toBe(true);
+    fireEvent.click(screen.getByTestId(`order-price-fix-${quote.limitUpMinor}`));
+    expect(priceField().value).toBe(minorToInput(quote.limitUpMinor));
+    expect(screen.queryByTestId('order-price-limits')).toBeNull();
+  });
+
+  it('on the exchange clock, offers after hours at the day’s close as a limit ROD order', async () => {
+    renderTicket('exchange');
+    fireEvent.click(screen.getByTestId('order-session-afterHours'));
+    expect(text('order-fixed-price')).toBe(formatMinor(quote.lastMinor));
+    expect(screen.queryByTestId('order-tif-IOC')).toBeNull();
+    await waitFor(() => expect(submitButton().disabled).toBe(false));
+    fireEvent.click(screen.getByTestId('order-submit'));
+    await waitFor(() => expect(placed()).toHaveLength(1));
+    expect(placed()[0]).toMatchObject({
+      session: 'afterHours',
+      orderType: 'limit',
+      priceMinor: quote.lastMinor,
+      timeInForce: 'ROD',
+    });
+  });
+});
