@@ -45,6 +45,30 @@ export function divCeil(aMinor: Minor, b: number): Minor {
   return Math.floor((aMinor + b - 1) / b);
 }
 
+/**
+ * ⌊a × b ÷ c⌋ exactly (BigInt inside, rounded toward −∞ also for negative products): ratios in
+ * basis points and prices solved from money, where the product may exceed 2^53.
+ * @throws RangeError when an input or the result is not a safe integer, or c ≤ 0.
+ */
+export function mulDivFloor(a: number, b: number, c: number): number {
+  assertSafe(a, 'a');
+  assertSafe(b, 'b');
+  if (!Number.isSafeInteger(c) || c <= 0) throw new RangeError(`divisor must be a positive integer: ${c}`);
+  const n = BigInt(a) * BigInt(b);
+  const d = BigInt(c);
+  let q = n / d; // truncates toward zero
+  if (n % d !== 0n && n < 0n) q -= 1n;
+  const out = Number(q);
+  assertSafe(out, 'quotient');
+  return out;
+}
+
+/** ⌈a × b ÷ c⌉ exactly (the mirror of mulDivFloor: rounded toward +∞). Same errors. */
+export function mulDivCeil(a: number, b: number, c: number): number {
+  // 0 − x, not −x: never a negative zero.
+  return 0 - mulDivFloor(-a, b, c);
+}
+
 /** Parses a decimal string or number like "1005.5" into minor units exactly; throws on more than 2 decimals. */
 export function toMinor(value: string | number): Minor {
   const s = typeof value === 'number' ? String(value) : value.trim();

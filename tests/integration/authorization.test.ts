@@ -245,6 +245,14 @@ describe("member B with member A's ids", () => {
         http: [403, 404, 422],
         msg: ['idImagesMissing', 'notFound', 'uploadFailed'],
       },
+      {
+        name: 'risk/events',
+        label: "A's holding's risk notices",
+        body: () => ({ orderId: aHolding }),
+        token: b,
+        http: [404],
+        msg: ['orderNotFound'],
+      },
     ];
     const takingIds = memberEndpointsTakingIds();
     expect(takingIds.length).toBeGreaterThan(0);

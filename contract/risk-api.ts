@@ -1,0 +1,106 @@
+/**
+ * Margin and risk endpoints (issue 5 "Margin and risk"): the account's maintenance ratio and each
+ * holding's liquidation price (`risk/summary`), the member's risk notices (`risk/events`) and
+ * marking them read (`risk/markRead`). Definitions of every figure: contract/risk.ts. Money in
+ * TWD minor units, ratios and thresholds in basis points (13,000 = 130 %), times epoch ms.
+ */
+import { z } from 'zod';
+import { pageQuery, paged } from './envelope';
+
+const minor = z.number().int();
+const id = z.number().int().positive().max(2_147_483_647);
+
+export const RISK_EVENT_KINDS = ['marginCall', 'marginCallCleared', 'liquidation'] as const;
+export const riskEventKindSchema = z.enum(RISK_EVENT_KINDS);
+export type RiskEventKind = z.infer<typeof riskEventKindSchema>;
+
+export const riskLevelSchema = z.enum(['none', 'ok', 'marginCall', 'liquidation']);
+
+/** One open position's risk (contract/risk.ts PositionRisk) with what the screens show next to it. */
+export const positionRiskSchema = z.object({
+  orderId: z.number().int(),
+  symbol: z.string(),
+  side: z.enum(['long', 'short']),
+  kind: z.enum(['stock', 'etf']),
+  openPriceMinor: minor,
+  shares: z.number().int(),
+  marginMinor: minor,
+  /** The mark used: the live quote's last price (the opening price when no quote is known). */
+  markMinor: minor,
+  unrealisedPnlMinor: minor,
+  /** margin + unrealised P&L. */
+  equityMinor: minor,
+  /** The position alone: ⌊equity × 10,000 ÷ margin⌋ (10,000 at the opening price). */
+  ratioBps: z.number().int(),
+  /** Price of this instrument at which the account falls below maintenance; null: none. */
+  liquidationPriceMinor: minor.nullable(),
+});
+export type PositionRiskDto = z.infer<typeof positionRiskSchema>;
+
+/**
+ * risk/summary: the inputs (ledger balances, thresholds) and the result at the server's marks. The
+ * client re-marks the same inputs to its live quotes with contract/risk.ts `accountRisk`.
+ */
+export const riskSummaryRes = z.object({
+  marginCallBps: z.number().int(),
+  maintenanceBps: z.number().int(),
+  /** Ledger balances: available (≥ 0), frozen (not in equity), debt (≤ 0). */
+  availableMinor: minor,
+  frozenMinor: minor,
+  debtMinor: minor,
+  usedMarginMinor: minor,
+  unrealisedPnlMinor: minor,
+  /** available + debt + used margin + unrealised P&L. */
+  equityMinor: minor,
+  /** ⌊equity × 10,000 ÷ used margin⌋; null with no open position. */
+  ratioBps: z.number().int().nullable(),
+  level: riskLevelSchema,
+  marginCallEquityMinor: minor,
+  maintenanceEquityMinor: minor,
+  /** A margin call was raised and has not been cleared yet. */
+  marginCallActive: z.boolean(),
+  /** Risk notices not yet marked read. */
+  unreadEvents: z.number().int(),
+  /** Id of the newest risk notice (null: none); a client refreshes its positions when it grows. */
+  lastEventId: z.number().int().nullable(),
+  positions: z.array(positionRiskSchema),
+});
+export type RiskSummary = z.infer<typeof riskSummaryRes>;
+
+/**
+ * A risk notice. marginCall / marginCallCleared: the account crossed the call threshold (down /
+ * back up), `orderId` null. liquidation: one position closed at market because the account was
+ * below maintenance; `orderId` the position, `priceMinor` its closing price, `markMinor` the last
+ * price that triggered it, `ratioBps` the account ratio then, `thresholdBps` the maintenance
+ * threshold.
+ */
+export const riskEventSchema = z.object({
+  id: z.number().int(),
+  kind: riskEventKindSchema,
+  orderId: z.number().int().nullable(),
+  symbol: z.string().nullable(),
+  ratioBps: z.number().int().nullable(),
+  thresholdBps: z.number().int().nullable(),
+  /** liquidation: the closing price; calls: null. */
+  priceMinor: minor.nullable(),
+  /** The last price of the instrument that triggered the event (calls: null). */
+  markMinor: minor.nullable(),
+  equityMinor: minor.nullable(),
+  usedMarginMinor: minor.nullable(),
+  createdAt: z.number().int(),
+  readAt: z.number().int().nullable(),
+});
+export type RiskEvent = z.infer<typeof riskEventSchema>;
+
+/** risk/events: newest first; `orderId` narrows to one position's (it must be the caller's). */
+export const riskEventsReq = pageQuery.extend({
+  orderId: id.optional(),
+  unreadOnly: z.boolean().default(false),
+});
+export const riskEventsRes = paged(riskEventSchema).extend({ unread: z.number().int() });
+
+/** risk/markRead: the given notices (ignored when not the caller's), or every unread one. */
+export const riskMarkReadReq = z.object({
+  eventIds: z.array(z.number().int().positive()).max(200).optional(),
+});
+export const riskMarkReadRes = z.object({ ok: z.literal(true), unread: z.number().int() });

@@ -1,0 +1,74 @@
+/**
+ * risk/* endpoints: the member's maintenance ratio and liquidation prices at the server's marks
+ * (`risk/summary`), their margin-call and liquidation notices (`risk/events`) and marking them
+ * read (`risk/markRead`). Thresholds come from the config (MARGIN_CALL_BPS, MAINTENANCE_BPS).
+ */
+import { and, eq } from 'drizzle-orm';
+import { orders } from '../../db/schema';
+import { fail } from '../../http/errors';
+import { requireUser, type Handlers } from '../../http/context';
+import { loadAccountRisk } from './account-risk';
+import { lastEventId, listRiskEvents, marginCallActive, markRiskEventsRead, unreadCount } from './events';
+
+/** risk/* handlers. risk/events with another member's orderId answers 404 orderNotFound. */
+export const riskHandlers: Pick<Handlers, 'risk/summary' | 'risk/events' | 'risk/markRead'> = {
+  async 'risk/summary'(_body, ctx) {
+    const user = requireUser(ctx);
+    const thresholds = {
+      marginCallBps: ctx.config.marginCallBps,
+      maintenanceBps: ctx.config.maintenanceBps,
+    };
+    const snap = await loadAccountRisk(ctx.db, ctx.feed, user.id, thresholds);
+    const byId = new Map(snap.holdings.map((h) => [h.id, h]));
+    const r = snap.risk;
+    return {
+      ...thresholds,
+      availableMinor: snap.availableMinor,
+      frozenMinor: snap.frozenMinor,
+      debtMinor: snap.debtMinor,
+      usedMarginMinor: r.usedMarginMinor,
+      unrealisedPnlMinor: r.unrealisedPnlMinor,
+      equityMinor: r.equityMinor,
+      ratioBps: r.ratioBps,
+      level: r.level,
+      marginCallEquityMinor: r.marginCallEquityMinor,
+      maintenanceEquityMinor: r.maintenanceEquityMinor,
+      marginCallActive: await marginCallActive(ctx.db, user.id),
+      unreadEvents: await unreadCount(ctx.db, user.id),
+      lastEventId: await lastEventId(ctx.db, user.id),
+      positions: r.positions.map((p) => {
+        const h = byId.get(p.id)!;
+        return {
+          orderId: p.id,
+          symbol: h.symbol,
+          side: h.side as 'long' | 'short',
+          kind: ctx.feed.kind(h.symbol) ?? 'stock',
+          openPriceMinor: h.openPriceMinor!,
+          shares: h.shares,
+          marginMinor: h.marginMinor,
+          markMinor: p.markMinor,
+          unrealisedPnlMinor: p.unrealisedPnlMinor,
+          equityMinor: p.equityMinor,
+          ratioBps: p.ratioBps,
+          liquidationPriceMinor: p.liquidationPriceMinor,
+        };
+      }),
+    };
+  },
+  async 'risk/events'(body, ctx) {
+    const user = requireUser(ctx);
+    if (body.orderId !== undefined) {
+      const own = await ctx.db
+        .select({ id: orders.id })
+        .from(orders)
+        .where(and(eq(orders.id, body.orderId), eq(orders.userId, user.id)));
+      if (own.length === 0) throw fail('orderNotFound', 404);
+    }
+    return listRiskEvents(ctx.db, user.id, body);
+  },
+  async 'risk/markRead'(body, ctx) {
+    const user = requireUser(ctx);
+    const unread = await markRiskEventsRead(ctx.db, user.id, body.eventIds, new Date(ctx.now()));
+    return { ok: true as const, unread };
+  },
+};

@@ -1,0 +1,413 @@
+/**
+ * The risk monitor: watches the feed's quotes and, for the accounts holding the quoted
+ * instrument, raises a margin call when the account ratio crosses below MARGIN_CALL_BPS (once per
+ * crossing; `marginCallCleared` once it is back MARGIN_CALL_CLEAR_BAND_BPS above it, or nothing is
+ * held: contract/risk.ts nextMarginCallState), and below MAINTENANCE_BPS liquidates the
+ * account's positions at market — largest unrealised loss first, one at a time, re-reading the
+ * account after each, until the ratio is back at or above maintenance or nothing is left.
+ * Figures: contract/risk.ts.
+ *
+ * Cost per quote: a Map lookup of the accounts holding that symbol and a Set insert (no scan of
+ * positions). The accounts marked so are evaluated in the background, serially, each at most
+ * once per `throttleMs` of wall time; an evaluation is one read-only snapshot with one aggregate
+ * row per (instrument, side) (account-risk.ts loadAccountExposure). Only a liquidation loads
+ * the positions one by one.
+ *
+ * The symbol → accounts index is loaded at start and kept current without a hook in the trading
+ * engine: at most every `syncMs` (checked when quotes arrive) it reads orders with an id above
+ * the highest seen (primary-key range), re-reads the pending ones it knows (a resting order that
+ * fills becomes a holding) and the ids skipped in the sequence (an insert that had not committed
+ * yet, or a rolled-back one; at most MAX_GAPS, each dropped after GAP_SYNCS syncs). Each
+ * evaluation also corrects the account's own entries. A position opened between syncs is watched
+ * from the next sync on.
+ *
+ * Each forced close goes through the trading engine's close (`forceClose`, close_reason
+ * 'liquidation': its ledger entries, its conditional status update) and records the
+ * `liquidation` risk event in the same database transaction. A position the member (or another
+ * evaluation) closed first is skipped: the engine locks the row and checks its status, so one
+ * close wins. Evaluations are serialised in this process; a refusal by the engine (not in
+ * continuous trading — the replay's 13:25–13:30 closing call included — or no price) stops the
+ * liquidation until a later quote.
+ *
+ * Clocks: throttling and sync use the injected wall clock `now` (tests drive it).
+ */
+import { asc, desc, gt, inArray } from 'drizzle-orm';
+import type { Quote } from '../../../contract/market';
+import { liquidationOrder, nextMarginCallState, type RiskThresholds } from '../../../contract/risk';
+import type { Db, Tx } from '../../db/client';
+import { orders } from '../../db/schema';
+import { AppError } from '../../http/errors';
+import type { MarketFeed } from '../../market/feed';
+import { OPEN_STATUSES, loadAccountExposure, loadAccountRisk, type OpenOrder } from './account-risk';
+import { marginCallActive, recordRiskEvent } from './events';
+
+/** Default minimum wall ms between two evaluations of one account. */
+export const RISK_THROTTLE_MS = 500;
+/** Default wall ms between two syncs of the holdings index with the orders table. */
+export const RISK_SYNC_MS = 500;
+/** Syncs after which an id skipped in the order sequence is no longer looked for (~10 s). */
+export const GAP_SYNCS = 20;
+/** Skipped ids remembered at most (refused orders roll their insert back and leave gaps). */
+const MAX_GAPS = 10_000;
+/** Rows read per sync query (the range read repeats until it returns fewer). */
+const SYNC_BATCH = 5_000;
+/** Ids per `in (…)` re-read. */
+const RECHECK_CHUNK = 1_000;
+/** Accounts evaluated per drain before yielding to a later one. */
+const MAX_EVALUATIONS_PER_DRAIN = 1_000;
+/** Positions closed per liquidation at most (a bound on the loop, far above any account's). */
+const MAX_CLOSES_PER_LIQUIDATION = 10_000;
+
+/** The trading engine's forced close, as the monitor needs it. */
+export interface PositionCloser {
+  /**
+   * Closes a holding at market for `reason`, running `onClosed` in the same DB transaction;
+   * resolves null when the order is no longer holding (closed first by someone else).
+   * @throws AppError when the market refuses (not open, no price).
+   */
+  forceClose(
+    orderId: number,
+    reason: 'liquidation',
+    onClosed?: (tx: Tx, closed: OpenOrder) => Promise<void>,
+  ): Promise<OpenOrder | null>;
+}
+
+/** What one evaluation did. */
+export interface RiskEvaluation {
+  userId: number;
+  /** The account ratio when judged (before any liquidation); null with no position. */
+  ratioBps: number | null;
+  /** 'unmarked': some holding had no live price, nothing was judged. */
+  skipped?: 'unmarked';
+  marginCall: boolean;
+  cleared: boolean;
+  /** Positions closed by this evaluation. */
+  liquidated: number[];
+  /** The ratio after the liquidation (when one ran). */
+  ratioAfterBps?: number | null;
+}
+
+export interface RiskMonitor {
+  /** Loads the holdings index and subscribes to the feed's quotes. */
+  start(): Promise<void>;
+  /** Unsubscribes; evaluations already queued still finish (await idle()). */
+  stop(): void;
+  /** Resolves when every evaluation queued so far has finished. */
+  idle(): Promise<void>;
+  /** Brings the holdings index up to date with the orders table now. */
+  sync(): Promise<void>;
+  /** Evaluates one account now (queued behind the running evaluations). */
+  evaluate(userId: number): Promise<RiskEvaluation>;
+  stats(): { accounts: number; symbols: number; evaluations: number; liquidations: number };
+}
+
+/** Creates the monitor; call start() after the trading engine has started. */
+export function createRiskMonitor(opts: {
+  db: Db;
+  feed: Pick<MarketFeed, 'onQuote' | 'quote' | 'kind'>;
+  closer: PositionCloser;
+  thresholds: RiskThresholds;
+  now?: () => number;
+  throttleMs?: number;
+  syncMs?: number;
+  log?: (msg: string, err?: unknown) => void;
+}): RiskMonitor {
+  const { db, feed, closer, thresholds } = opts;
+  const now = opts.now ?? Date.now;
+  const throttleMs = opts.throttleMs ?? RISK_THROTTLE_MS;
+  const syncMs = opts.syncMs ?? RISK_SYNC_MS;
+  const log = opts.log ?? (() => undefined);
+
+  const bySymbol = new Map<string, Set<number>>();
+  const symbolsOf = new Map<number, Set<string>>();
+  const dirty = new Set<number>();
+  const lastEvaluated = new Map<number, number>();
+  const callActive = new Map<number, boolean>();
+  let maxSeenId = 0;
+  const pendingIds = new Set<number>();
+  /** id skipped in the sequence → syncs left to look for it. */
+  const gaps = new Map<number, number>();
+  let lastSync = Number.NEGATIVE_INFINITY;
+  let queue: Promise<unknown> = Promise.resolve();
+  let scheduled = false;
+  let unsubscribe: (() => void) | null = null;
+  let evaluations = 0;
+  let liquidations = 0;
+
+  /** Watches `symbol` for the account; true when it was not watched yet. */
+  function index(userId: number, symbol: string): boolean {
+    let users = bySymbol.get(symbol);
+    if (!users) bySymbol.set(symbol, (users = new Set()));
+    if (users.has(userId)) return false;
+    users.add(userId);
+    let syms = symbolsOf.get(userId);
+    if (!syms) symbolsOf.set(userId, (syms = new Set()));
+    syms.add(symbol);
+    return true;
+  }
+
+  /** Replaces the account's index entries with the symbols it holds now. */
+  function reindex(userId: number, held: Iterable<string>): void {
+    const next = new Set(held);
+    for (const s of symbolsOf.get(userId) ?? []) {
+      if (next.has(s)) continue;
+      const users = bySymbol.get(s);
+      users?.delete(userId);
+      if (users?.size === 0) bySymbol.delete(s);
+    }
+    symbolsOf.delete(userId);
+    for (const s of next) {
+      bySymbol.get(s)?.delete(userId);
+      index(userId, s);
+    }
+  }
+
+  type Row = { id: number; userId: number; symbol: string; status: string };
+  const rowCols = { id: orders.id, userId: orders.userId, symbol: orders.symbol, status: orders.status };
+
+  /** Applies one order row: remembers a pending order, watches an open one (and marks its account). */
+  function apply(r: Row): void {
+    if (r.status === 'pending') {
+      pendingIds.add(r.id);
+      return;
+    }
+    pendingIds.delete(r.id);
+    if ((OPEN_STATUSES as readonly string[]).includes(r.status) && index(r.userId, r.symbol))
+      dirty.add(r.userId);
+  }
+
+  async function sync(): Promise<void> {
+    lastSync = now();
+    // New orders, by primary-key range.
+    for (;;) {
+      const rows = await db
+        .select(rowCols)
+        .from(orders)
+        .where(gt(orders.id, maxSeenId))
+        .orderBy(asc(orders.id))
+        .limit(SYNC_BATCH);
+      for (const r of rows) {
+        for (let missing = maxSeenId + 1; missing < r.id && gaps.size < MAX_GAPS; missing++)
+          gaps.set(missing, GAP_SYNCS);
+        maxSeenId = r.id;
+        apply(r);
+      }
+      if (rows.length < SYNC_BATCH) break;
+    }
+    // Known pending orders and skipped ids, re-read.
+    const recheck = [...pendingIds, ...gaps.keys()];
+    for (const [id, left] of gaps) {
+      if (left <= 1) gaps.delete(id);
+      else gaps.set(id, left - 1);
+    }
+    for (let i = 0; i < recheck.length; i += RECHECK_CHUNK) {
+      const ids = recheck.slice(i, i + RECHECK_CHUNK);
+      const rows = await db.select(rowCols).from(orders).where(inArray(orders.id, ids));
+      const found = new Set<number>();
+      for (const r of rows) {
+        found.add(r.id);
+        gaps.delete(r.id);
+        apply(r);
+      }
+      for (const id of ids) if (!found.has(id)) pendingIds.delete(id);
+    }
+  }
+
+  async function isCallActive(userId: number): Promise<boolean> {
+    let active = callActive.get(userId);
+    if (active === undefined) {
+      active = await marginCallActive(db, userId);
+      callActive.set(userId, active);
+    }
+    return active;
+  }
+
+  /** Records a margin call or its clearing when the level crossed the call threshold. */
+  async function updateCall(
+    userId: number,
+    ratio: number | null,
+    equityMinor: number,
+    usedMarginMinor: number,
+  ): Promise<{ marginCall: boolean; cleared: boolean }> {
+    const active = await isCallActive(userId);
+    const below = nextMarginCallState(active, ratio, thresholds);
+    if (below === active) return { marginCall: false, cleared: false };
+    await recordRiskEvent(db, {
+      userId,
+      kind: below ? 'marginCall' : 'marginCallCleared',
+      ratioBps: ratio,
+      detail: { thresholdBps: thresholds.marginCallBps, equityMinor, usedMarginMinor },
+    });
+    callActive.set(userId, below);
+    return { marginCall: below, cleared: !below };
+  }
+
+  /** Closes positions, largest loss first, until the account is at or above maintenance. */
+  async function liquidate(userId: number): Promise<{ closed: number[]; ratioAfter: number | null }> {
+    const closed: number[] = [];
+    let snap = await loadAccountRisk(db, feed, userId, thresholds);
+    for (let step = 0; step < MAX_CLOSES_PER_LIQUIDATION; step++) {
+      if (!snap.marked || snap.risk.level !== 'liquidation') break;
+      const holding = new Map(snap.holdings.filter((h) => h.status === 'holding').map((h) => [h.id, h]));
+      const next = liquidationOrder(snap.risk.positions.filter((p) => holding.has(p.id)))[0];
+      if (next === undefined) break;
+      const pos = snap.risk.positions.find((p) => p.id === next)!;
+      const order = holding.get(next)!;
+      const why = {
+        ratioBps: snap.risk.ratioBps,
+        detail: {
+          symbol: order.symbol,
+          thresholdBps: thresholds.maintenanceBps,
+          markMinor: pos.markMinor,
+          equityMinor: snap.risk.equityMinor,
+          usedMarginMinor: snap.risk.usedMarginMinor,
+        },
+      };
+      let row: OpenOrder | null;
+      try {
+        row = await closer.forceClose(next, 'liquidation', async (tx, done) => {
+          await recordRiskEvent(tx, {
+            userId,
+            kind: 'liquidation',
+            orderId: next,
+            ratioBps: why.ratioBps,
+            priceMinor: done.closePriceMinor,
+            detail: why.detail,
+          });
+        });
+      } catch (err) {
+        // The market refused (not in continuous trading, no price): expected, retried on a later
+        // quote. Anything else is logged.
+        if (!(err instanceof AppError)) log(`liquidation of order ${next} failed`, err);
+        dirty.add(userId);
+        break;
+      }
+      if (row) {
+        closed.push(next);
+        liquidations++;
+      }
+      snap = await loadAccountRisk(db, feed, userId, thresholds);
+    }
+    reindex(
+      userId,
+      snap.holdings.map((h) => h.symbol),
+    );
+    return { closed, ratioAfter: snap.risk.ratioBps };
+  }
+
+  async function evaluateNow(userId: number): Promise<RiskEvaluation> {
+    evaluations++;
+    const exp = await loadAccountExposure(db, feed, userId, thresholds);
+    reindex(userId, exp.symbols);
+    if (exp.symbols.length === 0 && callActive.get(userId) === false) {
+      // Nothing held and no call open: forget the account until it holds something again.
+      callActive.delete(userId);
+      lastEvaluated.delete(userId);
+    }
+    const out: RiskEvaluation = {
+      userId,
+      ratioBps: exp.ratio.ratioBps,
+      marginCall: false,
+      cleared: false,
+      liquidated: [],
+    };
+    if (!exp.marked) return { ...out, skipped: 'unmarked' };
+    const r = exp.ratio;
+    const call = await updateCall(userId, r.ratioBps, r.equityMinor, r.usedMarginMinor);
+    out.marginCall = call.marginCall;
+    out.cleared = call.cleared;
+    if (r.level !== 'liquidation') return out;
+    const liq = await liquidate(userId);
+    out.liquidated = liq.closed;
+    out.ratioAfterBps = liq.ratioAfter;
+    // Recovered (or nothing left): the call clears now, not on the next quote.
+    const after = await loadAccountExposure(db, feed, userId, thresholds);
+    if (after.marked) {
+      const c = await updateCall(
+        userId,
+        after.ratio.ratioBps,
+        after.ratio.equityMinor,
+        after.ratio.usedMarginMinor,
+      );
+      out.cleared = c.cleared;
+    }
+    return out;
+  }
+
+  async function drain(): Promise<void> {
+    scheduled = false;
+    if (now() - lastSync >= syncMs) await sync();
+    const t = now();
+    let n = 0;
+    for (const userId of [...dirty]) {
+      if (n >= MAX_EVALUATIONS_PER_DRAIN) {
+        schedule();
+        break;
+      }
+      const last = lastEvaluated.get(userId);
+      if (last !== undefined && t - last < throttleMs) continue; // stays dirty for a later drain
+      dirty.delete(userId);
+      lastEvaluated.set(userId, t);
+      n++;
+      try {
+        await evaluateNow(userId);
+      } catch (err) {
+        log(`risk evaluation of user ${userId} failed`, err);
+      }
+    }
+  }
+
+  function schedule(): void {
+    if (scheduled) return;
+    scheduled = true;
+    queue = queue.then(drain).catch((err) => log('risk drain failed', err));
+  }
+
+  function onQuote(q: Quote): void {
+    const users = bySymbol.get(q.symbol);
+    if (users) for (const u of users) dirty.add(u);
+    if (dirty.size > 0 || now() - lastSync >= syncMs) schedule();
+  }
+
+  return {
+    async start() {
+      const [top] = await db.select({ id: orders.id }).from(orders).orderBy(desc(orders.id)).limit(1);
+      const live = await db
+        .select(rowCols)
+        .from(orders)
+        .where(inArray(orders.status, ['pending', ...OPEN_STATUSES]));
+      for (const r of live) apply(r);
+      maxSeenId = top?.id ?? 0;
+      lastSync = now();
+      unsubscribe = feed.onQuote(onQuote);
+    },
+    stop() {
+      unsubscribe?.();
+      unsubscribe = null;
+    },
+    idle: async () => {
+      // A drain may schedule another (throttled accounts stay dirty); wait for the chain to settle.
+      let seen: Promise<unknown> | null = null;
+      while (seen !== queue) {
+        seen = queue;
+        await queue;
+      }
+    },
+    sync: () => {
+      const p = queue.then(sync);
+      queue = p.catch((err) => log('risk sync failed', err));
+      return p;
+    },
+    evaluate: (userId) => {
+      const p = queue.then(() => evaluateNow(userId));
+      queue = p.catch((err) => log(`risk evaluation of user ${userId} failed`, err));
+      return p;
+    },
+    stats: () => ({
+      accounts: symbolsOf.size,
+      symbols: bySymbol.size,
+      evaluations,
+      liquidations,
+    }),
+  };
+}
