@@ -9,9 +9,11 @@ import * as account from './account';
 import * as admin from './admin';
 import * as auth from './auth';
 import * as common from './common';
+import * as dayTrading from './day-trading';
 import * as funds from './funds';
 import * as identity from './identity';
 import * as market from './market';
+import * as risk from './risk-api';
 import * as trading from './trading';
 
 /** public: anyone; member: any logged-in user; operator: role operator or admin. */
@@ -92,7 +94,59 @@ export const api = {
   'trade/orders': ep('member', trading.ordersReq, trading.ordersRes, 'Positions and orders by tab'),
   'trade/orderDetail': ep('member', trading.orderIdReq, trading.orderSchema, 'Position detail'),
   // ---- issue 5: risk (margin, margin calls, liquidation) ----
+  'risk/summary': ep('member', auth.emptyReq, risk.riskSummaryRes, 'Ratio and liquidation prices'),
+  'risk/events': ep('member', risk.riskEventsReq, risk.riskEventsRes, 'Margin calls and liquidations'),
+  'risk/markRead': ep('member', risk.riskMarkReadReq, risk.riskMarkReadRes, 'Mark risk notices read'),
   // ---- issue 5: day trading ----
+  'dayTrade/status': ep(
+    'member',
+    auth.emptyReq,
+    dayTrading.dayTradeStatusRes,
+    'Day trading: eligibility and application state',
+  ),
+  'dayTrade/apply': ep(
+    'member',
+    auth.emptyReq,
+    dayTrading.dayTradeApplicationSchema,
+    'Apply for day trading',
+  ),
+  'dayTrade/applications': ep(
+    'member',
+    dayTrading.dayTradeApplicationsReq,
+    dayTrading.dayTradeApplicationsRes,
+    'Day-trading applications (already applied)',
+  ),
+  'dayTrade/placeOrder': ep('member', trading.placeOrderReq, trading.orderSchema, 'Place a day-trade order'),
+  'dayTrade/transactions': ep(
+    'member',
+    dayTrading.dayTradeTransactionsReq,
+    trading.ordersRes,
+    "Today's day-trade orders",
+  ),
+  'dayTrade/details': ep(
+    'member',
+    dayTrading.dayTradeDetailsReq,
+    dayTrading.dayTradeDetailsRes,
+    'Day-trade offset pairs with the day-trade tax',
+  ),
+  'admin/dayTradeApplications': ep(
+    'operator',
+    dayTrading.adminDayTradeApplicationsReq,
+    dayTrading.adminDayTradeApplicationsRes,
+    'Day-trading applications to review',
+  ),
+  'admin/approveDayTrade': ep(
+    'operator',
+    dayTrading.dayTradeReviewReq,
+    dayTrading.adminDayTradeApplicationSchema,
+    'Grant day trading',
+  ),
+  'admin/rejectDayTrade': ep(
+    'operator',
+    dayTrading.dayTradeRejectReq,
+    dayTrading.adminDayTradeApplicationSchema,
+    'Reject a day-trading application',
+  ),
 
   'admin/login': ep('public', auth.loginReq, auth.sessionRes, 'Operator login'),
   'admin/deposits': ep('operator', admin.adminDepositsReq, admin.adminDepositsRes, 'Deposits to review'),

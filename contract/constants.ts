@@ -16,8 +16,13 @@ export const CANDLE_PERIODS = ['1m', '3m', '15m', '30m', '1d', '1M', '1y'] as co
 export type CandlePeriod = (typeof CANDLE_PERIODS)[number];
 /** Market list sorts: all, gainers, losers, volume (product-spec §2 "Market"). */
 export const MARKET_SORTS = ['all', 'gainers', 'losers', 'volume'] as const;
-/** Positions tabs built so far (product-spec §2 "Positions tabs"). */
-export const POSITION_TABS = ['holdings', 'orders', 'terminated'] as const;
+/**
+ * Positions tabs built so far (product-spec §2 "Positions tabs"): holdings, orders (pending),
+ * terminated (closed and cancelled) and ETF (holdings of ETFs). Bidding, auction and placement
+ * come with their products.
+ */
+export const POSITION_TABS = ['holdings', 'orders', 'terminated', 'etf'] as const;
+export type PositionTab = (typeof POSITION_TABS)[number];
 
 /** Realtime channels and the heartbeat period of `/ws` (ms). */
 export const CHANNELS = ['quotes', 'depth', 'candles', 'trades'] as const;
@@ -143,5 +148,7 @@ export const AUDIT_ACTIONS = [
   'channel.update',
   'rate.update',
   'config.update',
+  'dayTrade.approve',
+  'dayTrade.reject',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

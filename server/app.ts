@@ -35,6 +35,11 @@ import { seedFxRates } from './modules/fx/rate-source';
 import { marketHandlers } from './modules/market/handlers';
 import { createTradingEngine, type TradingEngine } from './modules/trading/engine';
 import { tradingHandlers } from './modules/trading/handlers';
+import { dayTradingHandlers } from './modules/day-trading/handlers';
+import { createDayTradeCloser } from './modules/day-trading/auto-close';
+import { settleDayTradeClose } from './modules/day-trading/tax';
+import { riskHandlers } from './modules/risk/handlers';
+import { createRiskMonitor, type RiskMonitor } from './modules/risk/monitor';
 import { registerGateway, type Gateway } from './realtime/gateway';
 
 /** What buildApp returns: the Fastify app plus the services tests drive directly. */
@@ -43,6 +48,8 @@ export interface BuiltApp {
   database: Database;
   feed: MarketFeed;
   trading: TradingEngine;
+  /** The margin-call and liquidation monitor (tests await `risk.idle()` after a tick). */
+  risk: RiskMonitor;
   /** The `/ws` gateway (tests read its stats). */
   gateway: Gateway;
   firstRun: FirstRunResult;
@@ -96,9 +103,30 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     db,
     feed,
     leverages: config.leverages,
+    rules: config,
+    now: opts.now,
+    timer: opts.feedTimer ?? true,
+    settleDayTrade: settleDayTradeClose,
     log: (msg, err) => app.log.error({ err }, msg),
   });
   await trading.start();
+  const dayTrades = createDayTradeCloser({
+    db,
+    feed,
+    trading,
+    enabled: config.dayTradeAutoClose,
+    log: (msg, err) => app.log.error({ err }, msg),
+  });
+  await dayTrades.start();
+  const risk = createRiskMonitor({
+    db,
+    feed,
+    closer: trading,
+    thresholds: { marginCallBps: config.marginCallBps, maintenanceBps: config.maintenanceBps },
+    now: opts.now,
+    log: (msg, err) => app.log.error({ err }, msg),
+  });
+  await risk.start();
 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -127,6 +155,8 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     ...identityHandlers,
     ...marketHandlers,
     ...tradingHandlers,
+    ...dayTradingHandlers,
+    ...riskHandlers,
     ...adminHandlers,
   };
   registerApiRoutes(app, handlers, services);
@@ -139,10 +169,13 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
 
   app.addHook('onClose', async () => {
     gateway.stop();
+    risk.stop();
+    await risk.idle();
+    dayTrades.stop();
     trading.stop();
     feed.stop();
     if (!opts.database) await database.close();
   });
 
-  return { app, database, feed, trading, gateway, firstRun: first };
+  return { app, database, feed, trading, risk, gateway, firstRun: first };
 }

@@ -7,13 +7,21 @@
  * MARKET_CLOCK (replay | exchange) · MARKET_SPEED (1: market ms per wall ms) · MARKET_SEED (1) ·
  * LEVERAGES (1,2,5,10) · SESSION_TTL_HOURS (168) · OPERATOR_ACCOUNT / OPERATOR_PASSWORD /
  * INVITE_CODE (first-run credentials; random when unset) · IMPORT_SYMBOLS (comma list: import only
- * these instruments, for tests) · LOG_LEVEL (info).
+ * these instruments, for tests) · LOG_LEVEL (info) · DAY_TRADE_MIN_ACCOUNT_DAYS (90) ·
+ * DAY_TRADE_MIN_TRADES (10) · DAY_TRADE_AUTO_CLOSE (true) (modules/day-trading/config.ts) ·
+ * TRADE_T1_SELL (false) · TRADE_LOCKUP_MINUTES (0) · TRADE_DAILY_ORDER_LIMIT (0 = none) ·
+ * TRADE_MAX_LOTS (499) · TRADE_CLOSED (none; `all` or symbols) (modules/trading/config.ts) ·
+ * MARGIN_CALL_BPS (13000 = 130 %: margin call below it) · MAINTENANCE_BPS (11000 = 110 %: forced
+ * liquidation below it), both of equity ÷ used margin (modules/risk/config.ts, contract/risk.ts).
  */
 import path from 'node:path';
 import { DEFAULT_LEVERAGES } from '../contract/market-rules';
+import { loadDayTradeConfig, type DayTradeConfig } from './modules/day-trading/config';
+import { loadTradingConfig, type TradingConfig } from './modules/trading/config';
+import { loadRiskConfig, type RiskConfig } from './modules/risk/config';
 
 /** The server's settings; see the module docstring for the variable behind each field. */
-export interface Config {
+export interface Config extends DayTradeConfig, TradingConfig, RiskConfig {
   port: number;
   host: string;
   dataDir: string;
@@ -79,5 +87,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     importSymbols: env.IMPORT_SYMBOLS ? env.IMPORT_SYMBOLS.split(',').map((s) => s.trim()) : undefined,
     logLevel: env.LOG_LEVEL || 'info',
     clientDir: path.resolve(env.CLIENT_DIR || './dist'),
+    ...loadDayTradeConfig(env),
+    ...loadTradingConfig(env),
+    ...loadRiskConfig(env),
   };
 }

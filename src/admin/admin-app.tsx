@@ -19,6 +19,7 @@ import { TestIdInput } from '../ui/testid-input';
 import { useAdminLoginMutation } from './admin-api';
 import { AuditLog } from './audit-log';
 import { ChannelsPanel } from './channels-panel';
+import { DayTradingQueue } from './day-trading-queue';
 import { DepositsQueue } from './deposits-queue';
 import { KycQueue } from './kyc-queue';
 import { LedgerPanel } from './ledger-panel';
@@ -32,6 +33,7 @@ export const ADMIN_TABS = [
   'deposits',
   'withdrawals',
   'kyc',
+  'dayTrading',
   'users',
   'channels',
   'rates',
@@ -123,6 +125,7 @@ function Console() {
     deposits: () => <DepositsQueue />,
     withdrawals: () => <WithdrawalsQueue />,
     kyc: () => <KycQueue />,
+    dayTrading: () => <DayTradingQueue />,
     users: () => (
       <UsersList
         onShowLedger={(id) => {

@@ -7,7 +7,7 @@ import { createApi } from '@reduxjs/toolkit/query/react';
 import type { ReqOf, ResOf } from '../../contract/api';
 import type { FundTab } from '../../contract/funds';
 import type { CandlePeriod } from '../../contract/market';
-import { PAGE_SIZE } from '../../contract/constants';
+import { PAGE_SIZE, type PositionTab } from '../../contract/constants';
 import { envelopeBaseQuery } from './base-query';
 
 /** Page size for the infinite lists. */
@@ -186,7 +186,7 @@ export const api = createApi({
       query: (body) => ({ name: 'trade/closePosition', body }),
       invalidatesTags: ['Orders', 'Account', 'Funds'],
     }),
-    orders: b.infiniteQuery<ResOf<'trade/orders'>, { tab: 'holdings' | 'orders' | 'terminated' }, number>({
+    orders: b.infiniteQuery<ResOf<'trade/orders'>, { tab: PositionTab }, number>({
       infiniteQueryOptions: { initialPageParam: 1, getNextPageParam: (last) => nextPage(last) },
       query: ({ queryArg, pageParam }) => ({
         name: 'trade/orders',

@@ -18,6 +18,7 @@ import { formatMinor, formatSignedMinor, langOf, shortenMiddle, type Lang } from
 import { KycTag } from '../../../ui/kyc-tag';
 import { LoginPrompt } from '../../../ui/login-prompt';
 import { Page } from '../../../ui/page';
+import { RiskBanner } from '../../risk/components/risk-banner';
 
 /** The member centre's links: label key, route, testid. */
 const LINKS: [string, string, string][] = [
@@ -111,6 +112,7 @@ export function UserCenterPage() {
               </Button>
             </div>
           </section>
+          <RiskBanner />
           {data && !data.fundsPasswordSet && (
             <NoticeBar
               color="alert"

@@ -12,7 +12,15 @@ import { formatMinor, formatPercent, formatSignedMinor } from '../../../lib/form
 import { MarketStatusBar } from '../../../market/components/status-bar';
 import { QuoteRow } from '../../../market/components/quote-row';
 import { useQuoteStream, useSeedQuotes } from '../../../market/hooks';
-import { DepositIcon, HoldingsIcon, MarketIcon, MineIcon, RecordsIcon, StarIcon } from '../../../ui/icons';
+import {
+  DepositIcon,
+  HoldingsIcon,
+  MarketIcon,
+  MineIcon,
+  RecordsIcon,
+  StarIcon,
+  TradeIcon,
+} from '../../../ui/icons';
 import { Page } from '../../../ui/page';
 
 /** Bellwethers shown on the home screen: TSMC, Hon Hai, MediaTek. */
@@ -22,6 +30,7 @@ const SHORTCUTS: { key: string; to: string; icon: ReactNode }[] = [
   { key: 'deposit', to: '/user/recharge', icon: <DepositIcon /> },
   { key: 'funds', to: '/user/FundingDetails', icon: <RecordsIcon /> },
   { key: 'holdings', to: '/position/position', icon: <HoldingsIcon /> },
+  { key: 'dayTrading', to: '/common/dayTrading', icon: <TradeIcon /> },
   { key: 'member', to: '/user/usercenter', icon: <MineIcon /> },
   { key: 'market', to: '/market/market', icon: <MarketIcon /> },
   { key: 'watchlist', to: '/market/favo', icon: <StarIcon /> },

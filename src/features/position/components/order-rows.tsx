@@ -1,20 +1,29 @@
 /**
- * Rows of the position screen. A holding's P&L is marked to the live quote with
- * contract/market-rules.ts `unrealisedPnlMinor`, the server's own formula.
+ * Rows of the position screen, one per tab kind: a holding (holdings and ETF tabs: live price,
+ * market value and P&L, Close), a pending order (orders tab: order type, price, frozen funds, time
+ * in force and entry session, Cancel) and a terminated order (closed or cancelled: prices, realised
+ * P&L, why it ended). A holding's P&L is marked to the live quote with contract/market-rules.ts
+ * `unrealisedPnlMinor`, the server's own formula.
+ *
+ * Every row is a RowShell (head, a grid of Cells, a footer with a time and an action); a figure is
+ * added to a row by adding one `<Cell>` to its grid.
  */
 import { Button, Dialog } from 'antd-mobile';
-import { memo } from 'react';
+import { memo, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Order } from '../../../../contract/trading';
 import { SHARES_PER_LOT, unrealisedPnlMinor } from '../../../../contract/market-rules';
+import { notionalMinor } from '../../../../contract/money';
 import { useCancelOrderMutation, useClosePositionMutation } from '../../../api/api';
 import { changeColor, GREEN, RED } from '../../../lib/colors';
 import { formatDateTime, formatMinor, formatMinorOrDash, formatSignedMinor } from '../../../lib/format';
 import { useQuote } from '../../../market/hooks';
+import { LiquidationPrice } from '../../risk/components/liquidation-price';
 
+/** Unrealised P&L of a holding at `lastMinor`; null when not a holding or no price yet. */
 export function livePnl(order: Order, lastMinor: number | undefined): number | null {
   if (
-    order.status !== 'holding' ||
+    (order.status !== 'holding' && order.status !== 'closing') ||
     order.openPriceMinor === null ||
     lastMinor === undefined ||
     lastMinor <= 0
@@ -22,6 +31,23 @@ export function livePnl(order: Order, lastMinor: number | undefined): number | n
     return null;
   return unrealisedPnlMinor(order.side, order.openPriceMinor, lastMinor, order.shares);
 }
+
+/**
+ * Market value in minor units: a live position at `lastMinor` (its open price until a quote
+ * arrives), a closed one at its close price; null for an order that never filled.
+ */
+export function marketValueMinor(order: Order, lastMinor: number | undefined): number | null {
+  const live = order.status === 'holding' || order.status === 'closing';
+  const price = live
+    ? lastMinor !== undefined && lastMinor > 0
+      ? lastMinor
+      : order.openPriceMinor
+    : (order.closePriceMinor ?? order.openPriceMinor);
+  return price === null ? null : notionalMinor(price, order.shares || order.lots * SHARES_PER_LOT);
+}
+
+/** The live position states (a close may be waiting for a call auction: `closing`). */
+export const isLive = (o: Order) => o.status === 'holding' || o.status === 'closing';
 
 function SideTag({ side }: { side: Order['side'] }) {
   const { t } = useTranslation();
@@ -32,6 +58,23 @@ function SideTag({ side }: { side: Order['side'] }) {
   );
 }
 
+/** Small tags after the name: day trade, after-hours session. */
+export function OrderTags({ order }: { order: Order }) {
+  const { t } = useTranslation();
+  return (
+    <>
+      {order.dayTrade && (
+        <span className="pos-tag" data-testid={`day-trade-tag-${order.id}`}>
+          {t('position.dayTrade')}
+        </span>
+      )}
+      {order.entrySession === 'afterHours' && (
+        <span className="pos-tag">{t('position.session.afterHours')}</span>
+      )}
+    </>
+  );
+}
+
 function Head({ order }: { order: Order }) {
   const { t } = useTranslation();
   return (
@@ -39,6 +82,7 @@ function Head({ order }: { order: Order }) {
       <SideTag side={order.side} />
       <span className="pos-name">{order.name}</span>
       <span className="muted">{order.symbol}</span>
+      <OrderTags order={order} />
       <span className="muted small pos-meta">
         {t('position.lotsLev', { count: order.lots, lev: order.leverage })}
       </span>
@@ -46,7 +90,8 @@ function Head({ order }: { order: Order }) {
   );
 }
 
-function Cell({ label, children, testId }: { label: string; children: React.ReactNode; testId?: string }) {
+/** One labelled figure of a row's grid. */
+export function Cell({ label, children, testId }: { label: string; children: ReactNode; testId?: string }) {
   return (
     <div className="pos-cell">
       <div className="pos-k">{label}</div>
@@ -68,13 +113,14 @@ function RowShell({
   order: Order;
   onOpen: (id: number) => void;
   time: number | null;
-  action: React.ReactNode;
-  children: React.ReactNode;
+  action: ReactNode;
+  children: ReactNode;
 }) {
   return (
     <div
       className="pos-row"
       data-testid={`position-row-${order.id}`}
+      data-status={order.status}
       onClick={() => onOpen(order.id)}
       role="button"
     >
@@ -88,6 +134,22 @@ function RowShell({
   );
 }
 
+/** Time in force, plus the entry session when it is not the regular one: "ROD", "ROD · After-hours". */
+export function useTifLabel() {
+  const { t } = useTranslation();
+  return (o: Order) =>
+    o.entrySession === 'afterHours'
+      ? `${o.timeInForce} · ${t('position.session.afterHours')}`
+      : o.timeInForce;
+}
+
+/** Why an order ended, in the current language ('--' while live). */
+export function useCloseReasonLabel() {
+  const { t } = useTranslation();
+  return (reason: string | null) =>
+    reason ? t(`position.reasons.${reason}`, { defaultValue: reason }) : '--';
+}
+
 export const HoldingRow = memo(function HoldingRow({
   order,
   onOpen,
@@ -99,6 +161,7 @@ export const HoldingRow = memo(function HoldingRow({
   const quote = useQuote(order.symbol);
   const [closePosition, { isLoading }] = useClosePositionMutation();
   const pnl = livePnl(order, quote?.lastMinor);
+  const value = marketValueMinor(order, quote?.lastMinor);
   const onClose = async (e: React.MouseEvent) => {
     e.stopPropagation();
     const ok = await Dialog.confirm({
@@ -115,16 +178,22 @@ export const HoldingRow = memo(function HoldingRow({
       onOpen={onOpen}
       time={order.openedAt}
       action={
-        <Button
-          size="small"
-          color="primary"
-          fill="outline"
-          loading={isLoading}
-          onClick={onClose}
-          data-testid={`position-close-${order.id}`}
-        >
-          {t('position.close')}
-        </Button>
+        order.status === 'closing' ? (
+          <span className="muted small" data-testid={`position-closing-${order.id}`}>
+            {t('orderStatus.closing')}
+          </span>
+        ) : (
+          <Button
+            size="small"
+            color="primary"
+            fill="outline"
+            loading={isLoading}
+            onClick={onClose}
+            data-testid={`position-close-${order.id}`}
+          >
+            {t('position.close')}
+          </Button>
+        )
       }
     >
       <Cell label={t('position.openPrice')}>{formatMinorOrDash(order.openPriceMinor)}</Cell>
@@ -133,12 +202,19 @@ export const HoldingRow = memo(function HoldingRow({
           {quote ? formatMinor(quote.lastMinor) : '--'}
         </span>
       </Cell>
-      <Cell label={t('position.margin')}>{formatMinor(order.marginMinor)}</Cell>
+      <Cell label={t('position.marketValue')} testId={`position-value-${order.id}`}>
+        {value === null ? '--' : formatMinor(value)}
+      </Cell>
       <Cell label={t('position.pnl')}>
         <span style={{ color: changeColor(pnl) }} data-testid={`position-pnl-${order.id}`}>
           {pnl === null ? '--' : formatSignedMinor(pnl)}
         </span>
       </Cell>
+      <Cell label={t('position.margin')}>{formatMinor(order.marginMinor)}</Cell>
+      <Cell label={t('risk.liquidationPrice')} testId={`position-liq-${order.id}`}>
+        <LiquidationPrice orderId={order.id} />
+      </Cell>
+      <Cell label={t('position.heldShares')}>{order.shares}</Cell>
     </RowShell>
   );
 });
@@ -151,6 +227,7 @@ export const PendingRow = memo(function PendingRow({
   onOpen: (id: number) => void;
 }) {
   const { t } = useTranslation();
+  const tif = useTifLabel();
   const [cancelOrder, { isLoading }] = useCancelOrderMutation();
   return (
     <RowShell
@@ -177,6 +254,10 @@ export const PendingRow = memo(function PendingRow({
       <Cell label={t('position.limitPrice')}>{formatMinorOrDash(order.limitPriceMinor)}</Cell>
       <Cell label={t('position.frozen')}>{formatMinor(order.frozenMinor)}</Cell>
       <Cell label={t('position.status')}>{t(`orderStatus.${order.status}`)}</Cell>
+      <Cell label={t('position.timeInForce')} testId={`order-tif-${order.id}`}>
+        {tif(order)}
+      </Cell>
+      <Cell label={t('position.tradeDate')}>{order.tradeDate ?? '--'}</Cell>
     </RowShell>
   );
 });
@@ -189,6 +270,7 @@ export const TerminatedRow = memo(function TerminatedRow({
   onOpen: (id: number) => void;
 }) {
   const { t } = useTranslation();
+  const reason = useCloseReasonLabel();
   return (
     <RowShell
       order={order}
@@ -210,6 +292,9 @@ export const TerminatedRow = memo(function TerminatedRow({
         <span style={{ color: changeColor(order.pnlMinor) }} data-testid={`position-pnl-${order.id}`}>
           {order.pnlMinor === null ? '--' : formatSignedMinor(order.pnlMinor)}
         </span>
+      </Cell>
+      <Cell label={t('position.closeReason')} testId={`position-reason-${order.id}`}>
+        {reason(order.closeReason)}
       </Cell>
     </RowShell>
   );

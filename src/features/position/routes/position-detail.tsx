@@ -1,9 +1,17 @@
-/** /position/positionDetail?id=: every field of the order entity. */
+/**
+ * /position/positionDetail?id=: every field of the spec's order entity (product-spec §3 "Order or
+ * position": order number, name or code, type long/short, buy time and price, held quantity,
+ * margin, leverage, market value, order type, status, sell time and price, profit or loss), plus
+ * the fees and taxes of each leg, time in force, entry session, trade date, whether it is a day
+ * trade and why it ended. A live position's market value and P&L follow the quote stream.
+ *
+ * The rows are one table (`rows`): a figure is added by adding one entry.
+ */
 import { DotLoading, List } from 'antd-mobile';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSelector } from 'react-redux';
 import { useSearchParams } from 'react-router-dom';
-import { notionalMinor } from '../../../../contract/money';
 import { useOrderDetailQuery } from '../../../api/api';
 import { selectLoggedIn } from '../../../api/session';
 import { changeColor } from '../../../lib/colors';
@@ -18,7 +26,16 @@ import { useQuote, useQuoteStream } from '../../../market/hooks';
 import { LoginPrompt } from '../../../ui/login-prompt';
 import { NoData } from '../../../ui/no-data';
 import { Page } from '../../../ui/page';
-import { livePnl } from '../components/order-rows';
+import { usePositionRiskRows } from '../../risk/components/position-risk-rows';
+import '../position.css';
+import { isLive, livePnl, marketValueMinor, useCloseReasonLabel } from '../components/order-rows';
+
+/** One row of the detail list: label, value, optional testid. */
+export interface DetailRow {
+  k: string;
+  v: ReactNode;
+  testId?: string;
+}
 
 export function PositionDetailPage() {
   const { t } = useTranslation();
@@ -28,8 +45,10 @@ export function PositionDetailPage() {
   const loggedIn = useSelector(selectLoggedIn);
   const { data: o, isLoading } = useOrderDetailQuery(id, { skip: !valid || !loggedIn });
   const symbol = o?.symbol ?? '';
-  useQuoteStream(o?.status === 'holding' ? [symbol] : []);
+  useQuoteStream(o && isLive(o) ? [symbol] : []);
   const quote = useQuote(symbol);
+  const reason = useCloseReasonLabel();
+  const riskRows = usePositionRiskRows(o);
 
   if (!loggedIn)
     return (
@@ -52,46 +71,66 @@ export function PositionDetailPage() {
       </Page>
     );
 
-  const live = livePnl(o, quote?.lastMinor);
-  const pnl = o.status === 'holding' ? live : o.pnlMinor;
+  const live = isLive(o);
+  const pnl = live ? livePnl(o, quote?.lastMinor) : o.pnlMinor;
   const fees = o.openFeeMinor + o.closeFeeMinor;
   const tax = o.openTaxMinor + o.closeTaxMinor;
-  const markPrice =
-    o.status === 'holding' ? (quote?.lastMinor ?? o.openPriceMinor) : (o.closePriceMinor ?? o.openPriceMinor);
-  const marketValue =
-    markPrice !== null && markPrice !== undefined ? notionalMinor(markPrice, o.shares) : null;
+  const marketValue = o.openPriceMinor === null ? null : marketValueMinor(o, quote?.lastMinor);
   const net = o.pnlMinor !== null ? o.pnlMinor - fees - tax : null;
+  const signed = (v: number | null, testId?: string) => (
+    <span style={{ color: changeColor(v) }} data-testid={testId}>
+      {v === null ? '--' : formatSignedMinor(v)}
+    </span>
+  );
 
-  const rows: { k: string; v: React.ReactNode; testId?: string }[] = [
+  const rows: DetailRow[] = [
     {
       k: t('position.orderNo'),
       v: <span title={o.orderNo}>{shortenMiddle(o.orderNo)}</span>,
       testId: 'pd-order-no',
     },
     { k: t('position.instrument'), v: `${o.name} (${o.symbol})` },
-    { k: t('position.side'), v: t(`side.${o.side}`) },
+    { k: t('position.side'), v: t(`side.${o.side}`), testId: 'pd-side' },
     { k: t('position.openTime'), v: formatDateTime(o.openedAt) },
-    { k: t('position.openPrice'), v: formatMinorOrDash(o.openPriceMinor) },
-    { k: t('position.quantity'), v: t('position.sharesLots', { shares: o.shares, count: o.lots }) },
-    { k: t('position.margin'), v: formatMinor(o.marginMinor) },
-    { k: t('position.leverage'), v: `${o.leverage}×` },
-    { k: t('position.marketValue'), v: marketValue === null ? '--' : formatMinor(marketValue) },
-    { k: t('position.orderType'), v: t(`orderType.${o.orderType}`) },
+    { k: t('position.openPrice'), v: formatMinorOrDash(o.openPriceMinor), testId: 'pd-open-price' },
+    {
+      k: t('position.quantity'),
+      v: t('position.sharesLots', { shares: o.shares, count: o.lots }),
+      testId: 'pd-quantity',
+    },
+    { k: t('position.margin'), v: formatMinor(o.marginMinor), testId: 'pd-margin' },
+    { k: t('position.leverage'), v: `${o.leverage}×`, testId: 'pd-leverage' },
+    {
+      k: live ? t('position.marketValueLive') : t('position.marketValue'),
+      v: marketValue === null ? '--' : formatMinor(marketValue),
+      testId: 'pd-market-value',
+    },
+    { k: t('position.orderType'), v: t(`orderType.${o.orderType}`), testId: 'pd-order-type' },
     { k: t('position.limitPrice'), v: formatMinorOrDash(o.limitPriceMinor) },
+    { k: t('position.timeInForce'), v: t(`position.tif.${o.timeInForce}`), testId: 'pd-tif' },
+    { k: t('position.entrySession'), v: t(`position.session.${o.entrySession}`), testId: 'pd-session' },
     { k: t('position.status'), v: t(`orderStatus.${o.status}`), testId: 'pd-status' },
     { k: t('position.closeTime'), v: formatDateTime(o.closedAt) },
-    { k: t('position.closePrice'), v: formatMinorOrDash(o.closePriceMinor) },
+    { k: t('position.closePrice'), v: formatMinorOrDash(o.closePriceMinor), testId: 'pd-close-price' },
+    { k: t('position.closeReason'), v: reason(o.closeReason), testId: 'pd-close-reason' },
+    ...riskRows,
     { k: t('position.frozen'), v: formatMinor(o.frozenMinor) },
-    { k: t('position.fees'), v: formatMinor(fees) },
-    { k: t('position.tax'), v: formatMinor(tax) },
+    { k: t('position.openFee'), v: formatMinor(o.openFeeMinor), testId: 'pd-open-fee' },
+    { k: t('position.closeFee'), v: formatMinor(o.closeFeeMinor), testId: 'pd-close-fee' },
+    { k: t('position.openTax'), v: formatMinor(o.openTaxMinor), testId: 'pd-open-tax' },
+    { k: t('position.closeTax'), v: formatMinor(o.closeTaxMinor), testId: 'pd-close-tax' },
+    { k: t('position.feesTaxes'), v: formatMinor(fees + tax), testId: 'pd-fees-taxes' },
     {
-      k: o.status === 'holding' ? t('position.unrealisedPnl') : t('position.pnl'),
-      v: <span style={{ color: changeColor(pnl) }}>{pnl === null ? '--' : formatSignedMinor(pnl)}</span>,
+      k: live ? t('position.unrealisedPnl') : t('position.pnl'),
+      v: signed(pnl),
       testId: 'pd-pnl',
     },
+    { k: t('position.netPnl'), v: signed(net), testId: 'pd-net' },
+    { k: t('position.tradeDate'), v: o.tradeDate ?? '--', testId: 'pd-trade-date' },
     {
-      k: t('position.netPnl'),
-      v: <span style={{ color: changeColor(net) }}>{net === null ? '--' : formatSignedMinor(net)}</span>,
+      k: t('position.dayTrade'),
+      v: t(o.dayTrade ? 'position.yes' : 'position.no'),
+      testId: 'pd-day-trade',
     },
     { k: t('position.createdAt'), v: formatDateTime(o.createdAt) },
   ];

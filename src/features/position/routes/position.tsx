@@ -1,6 +1,9 @@
 /**
- * /position/position: Holdings (live P&L, Close), Orders (pending, Cancel) and Terminated
- * (closed and cancelled, realised P&L), from trade/orders by tab.
+ * /position/position: the spec's position tabs that have products so far (product-spec §2
+ * "Positions tabs"): Holdings (live value and P&L, Close), Orders (pending, with time in force and
+ * entry session; Cancel), Terminated (closed and cancelled: realised P&L and why it ended) and ETF
+ * (holdings of ETFs), from trade/orders by tab. Bidding, auction and placement come with their
+ * products. The open tab is kept in `?tab=`.
  */
 import { InfiniteScroll, PullToRefresh, Tabs } from 'antd-mobile';
 import { useCallback, useMemo } from 'react';
@@ -18,10 +21,14 @@ import { useLiveAccountSummary } from '../../../market/live-account';
 import { LoginPrompt } from '../../../ui/login-prompt';
 import { NoData } from '../../../ui/no-data';
 import { Page } from '../../../ui/page';
+import { RiskBanner } from '../../risk/components/risk-banner';
+import '../position.css';
 import { HoldingRow, PendingRow, TerminatedRow } from '../components/order-rows';
 
 const TABS = POSITION_TABS;
 type Tab = (typeof TABS)[number];
+/** Tabs listing live positions (marked to the live quote). */
+const LIVE_TABS: ReadonlySet<Tab> = new Set<Tab>(['holdings', 'etf']);
 
 function Summary() {
   const { t } = useTranslation();
@@ -52,7 +59,7 @@ function OrderList({ tab }: { tab: Tab }) {
   const { data, isLoading, hasNextPage, fetchNextPage, refetch } = useOrdersInfiniteQuery({ tab });
   const orders = useMemo(() => (data?.pages ?? []).flatMap((p) => p.items), [data]);
   const holdingSymbols = useMemo(
-    () => (tab === 'holdings' ? Array.from(new Set(orders.map((o) => o.symbol))) : []),
+    () => (LIVE_TABS.has(tab) ? Array.from(new Set(orders.map((o) => o.symbol))) : []),
     [orders, tab],
   );
   const { data: snap } = useQuotesQuery(holdingSymbols, { skip: holdingSymbols.length === 0 });
@@ -60,7 +67,7 @@ function OrderList({ tab }: { tab: Tab }) {
   useQuoteStream(holdingSymbols);
   const open = useCallback((id: number) => navigate(`/position/positionDetail?id=${id}`), [navigate]);
 
-  const Row = tab === 'holdings' ? HoldingRow : tab === 'orders' ? PendingRow : TerminatedRow;
+  const Row = LIVE_TABS.has(tab) ? HoldingRow : tab === 'orders' ? PendingRow : TerminatedRow;
   return (
     <PullToRefresh onRefresh={async () => void (await refetch())}>
       {!isLoading && orders.length === 0 ? (
@@ -87,12 +94,13 @@ export function PositionPage() {
   const tab: Tab = (TABS as readonly string[]).includes(tabParam ?? '') ? (tabParam as Tab) : 'holdings';
 
   return (
-    <Page title={t('position.title')} back={false}>
+    <Page title={t('position.title')} back={false} className="position-page">
       {!loggedIn ? (
         <LoginPrompt />
       ) : (
         <>
           <Summary />
+          <RiskBanner />
           <MarketStatusBar />
           <Tabs
             activeKey={tab}

@@ -1,0 +1,227 @@
+/**
+ * Day-trading applications (table day_trade_applications): a member applies; an eligible member
+ * (eligibility.ts) is approved at once (`granted_by = 'auto'`), anyone else waits as `pending`
+ * for an operator, who approves (`granted_by = 'operator'`) or rejects with a reason. Each
+ * operator decision writes one audit entry in the same transaction. A member has at most one
+ * open (pending or approved) application: the partial unique index day_trade_apps_one_open_uq
+ * makes that hold under concurrency too; after a rejection the member may apply again.
+ */
+import { and, count, desc, eq, inArray } from 'drizzle-orm';
+import type {
+  AdminDayTradeApplication,
+  DayTradeApplication,
+  DayTradeGrant,
+} from '../../../contract/day-trading';
+import type { Db, Tx } from '../../db/client';
+import { dayTradeApplications, users } from '../../db/schema';
+import type { AuthUser } from '../../http/context';
+import { fail } from '../../http/errors';
+import { audit } from '../admin/audit';
+import { isUniqueViolation } from '../common/db-errors';
+import type { DayTradeConfig } from './config';
+import { eligibilityOf } from './eligibility';
+
+export type ApplicationRow = typeof dayTradeApplications.$inferSelect;
+
+const ms = (d: Date | null) => (d ? d.getTime() : null);
+
+/** A row as its member sees it (contract dayTradeApplicationSchema). */
+export function toApplicationDto(row: ApplicationRow): DayTradeApplication {
+  return {
+    id: row.id,
+    status: row.status as DayTradeApplication['status'],
+    grantedBy: (row.grantedBy as DayTradeGrant | null) ?? null,
+    reason: row.reason,
+    createdAt: row.createdAt.getTime(),
+    reviewedAt: ms(row.reviewedAt),
+  };
+}
+
+/** The member's latest application, or null. */
+export async function latestApplication(db: Db | Tx, userId: number): Promise<ApplicationRow | null> {
+  const [row] = await db
+    .select()
+    .from(dayTradeApplications)
+    .where(eq(dayTradeApplications.userId, userId))
+    .orderBy(desc(dayTradeApplications.id))
+    .limit(1);
+  return row ?? null;
+}
+
+/** True when the member holds an approved application (may day trade). */
+export async function isDayTradeApproved(db: Db | Tx, userId: number): Promise<boolean> {
+  const [row] = await db
+    .select({ id: dayTradeApplications.id })
+    .from(dayTradeApplications)
+    .where(and(eq(dayTradeApplications.userId, userId), eq(dayTradeApplications.status, 'approved')))
+    .limit(1);
+  return row !== undefined;
+}
+
+/**
+ * Applies for day trading at `nowMs`: approved at once when eligible, else pending.
+ * @throws cannotWithdrawOrTrade (403) for a trade-banned or frozen member;
+ *   dayTradeAlreadyApplied (409) while a pending or approved application exists
+ */
+export async function applyForDayTrading(
+  db: Db,
+  cfg: DayTradeConfig,
+  user: AuthUser,
+  nowMs: number,
+): Promise<ApplicationRow> {
+  if (user.tradeBanned) throw fail('cannotWithdrawOrTrade', 403);
+  try {
+    return await db.transaction(async (tx) => {
+      // Serialises one member's applications: two at once cannot both find none open.
+      await tx.select({ id: users.id }).from(users).where(eq(users.id, user.id)).for('update');
+      const open = await tx
+        .select({ id: dayTradeApplications.id })
+        .from(dayTradeApplications)
+        .where(
+          and(
+            eq(dayTradeApplications.userId, user.id),
+            inArray(dayTradeApplications.status, ['pending', 'approved']),
+          ),
+        );
+      if (open.length > 0) throw fail('dayTradeAlreadyApplied', 409);
+      const e = await eligibilityOf(tx, cfg, user.id, nowMs);
+      const [row] = await tx
+        .insert(dayTradeApplications)
+        .values(
+          e.eligible
+            ? {
+                userId: user.id,
+                status: 'approved',
+                grantedBy: 'auto',
+                reviewedAt: new Date(nowMs),
+                createdAt: new Date(nowMs),
+              }
+            : { userId: user.id, status: 'pending', createdAt: new Date(nowMs) },
+        )
+        .returning();
+      return row!;
+    });
+  } catch (err) {
+    if (isUniqueViolation(err, 'day_trade_apps_one_open_uq')) throw fail('dayTradeAlreadyApplied', 409);
+    throw err;
+  }
+}
+
+/** The member's applications, newest first. */
+export async function memberApplications(db: Db, userId: number, page: number, pageSize: number) {
+  const where = eq(dayTradeApplications.userId, userId);
+  const rows = await db
+    .select()
+    .from(dayTradeApplications)
+    .where(where)
+    .orderBy(desc(dayTradeApplications.id))
+    .limit(pageSize)
+    .offset((page - 1) * pageSize);
+  const [total] = await db.select({ n: count() }).from(dayTradeApplications).where(where);
+  return { items: rows.map(toApplicationDto), total: total!.n, page, pageSize };
+}
+
+/** Rows joined with the account, with each applicant's standing against the rule at `nowMs`. */
+async function adminViews(
+  db: Db | Tx,
+  cfg: DayTradeConfig,
+  rows: Array<{ a: ApplicationRow; account: string }>,
+  nowMs: number,
+): Promise<AdminDayTradeApplication[]> {
+  const out: AdminDayTradeApplication[] = [];
+  for (const r of rows) {
+    const e = await eligibilityOf(db, cfg, r.a.userId, nowMs);
+    out.push({
+      ...toApplicationDto(r.a),
+      userId: r.a.userId,
+      account: r.account,
+      accountDays: e.accountDays,
+      tradesLastYear: e.tradesLastYear,
+      eligible: e.eligible,
+    });
+  }
+  return out;
+}
+
+/** admin/dayTradeApplications: pending ones (oldest waiting last: newest first) or all. */
+export async function adminApplications(
+  db: Db,
+  cfg: DayTradeConfig,
+  q: { status: 'pending' | 'all'; page: number; pageSize: number },
+  nowMs: number,
+) {
+  const where = q.status === 'pending' ? eq(dayTradeApplications.status, 'pending') : undefined;
+  const rows = await db
+    .select({ a: dayTradeApplications, account: users.account })
+    .from(dayTradeApplications)
+    .innerJoin(users, eq(users.id, dayTradeApplications.userId))
+    .where(where)
+    .orderBy(desc(dayTradeApplications.id))
+    .limit(q.pageSize)
+    .offset((q.page - 1) * q.pageSize);
+  const [total] = await db.select({ n: count() }).from(dayTradeApplications).where(where);
+  return {
+    items: await adminViews(db, cfg, rows, nowMs),
+    total: total!.n,
+    page: q.page,
+    pageSize: q.pageSize,
+  };
+}
+
+const auditView = (r: ApplicationRow) => ({
+  status: r.status,
+  grantedBy: r.grantedBy,
+  reason: r.reason,
+});
+
+/**
+ * An operator's decision on a pending application (conditional update: a second decision on the
+ * same application finds nothing to update), with its audit entry (`dayTrade.approve` /
+ * `dayTrade.reject`).
+ * @throws notFound (404) for no such application; forbidden (403) for the operator's own;
+ *   dayTradeNotPending (409) when it was already decided
+ */
+export async function reviewApplication(
+  db: Db,
+  cfg: DayTradeConfig,
+  args: {
+    id: number;
+    operatorId: number;
+    decision: 'approved' | 'rejected';
+    reason: string | null;
+    nowMs: number;
+  },
+): Promise<AdminDayTradeApplication> {
+  return db.transaction(async (tx) => {
+    const [before] = await tx
+      .select()
+      .from(dayTradeApplications)
+      .where(eq(dayTradeApplications.id, args.id))
+      .for('update');
+    if (!before) throw fail('notFound', 404);
+    if (before.userId === args.operatorId) throw fail('forbidden', 403);
+    const [after] = await tx
+      .update(dayTradeApplications)
+      .set({
+        status: args.decision,
+        grantedBy: args.decision === 'approved' ? 'operator' : null,
+        reason: args.reason,
+        reviewedBy: args.operatorId,
+        reviewedAt: new Date(args.nowMs),
+      })
+      .where(and(eq(dayTradeApplications.id, args.id), eq(dayTradeApplications.status, 'pending')))
+      .returning();
+    if (!after) throw fail('dayTradeNotPending', 409);
+    await audit(tx, {
+      actorUserId: args.operatorId,
+      action: args.decision === 'approved' ? 'dayTrade.approve' : 'dayTrade.reject',
+      targetType: 'dayTradeApplication',
+      targetId: args.id,
+      before: auditView(before),
+      after: auditView(after),
+      reason: args.reason,
+    });
+    const [u] = await tx.select({ account: users.account }).from(users).where(eq(users.id, after.userId));
+    return (await adminViews(tx, cfg, [{ a: after, account: u!.account }], args.nowMs))[0]!;
+  });
+}

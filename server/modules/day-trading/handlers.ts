@@ -1,0 +1,192 @@
+/**
+ * dayTrade/* (member) and admin/dayTradeApplications, admin/approveDayTrade,
+ * admin/rejectDayTrade (operator) handlers: thin wrappers over applications.ts, the trading
+ * engine and the orders table. Product-spec §2 "Day trading": order submission (status, apply,
+ * the day-trade order entry), transactions (today's day trades), details (offset pairs with the
+ * day-trade tax), already applied (the member's applications).
+ */
+import { and, count, desc, eq } from 'drizzle-orm';
+import type { DayTradeDetail } from '../../../contract/day-trading';
+import { DEFAULT_FEES, DEFAULT_DAY_TRADE_TAX_UNTIL, sellTaxPpm } from '../../../contract/market-rules';
+import { instruments, orders } from '../../db/schema';
+import { requireUser, type Handlers } from '../../http/context';
+import { fail } from '../../http/errors';
+import { orderWithName, toOrderDto, type OrderRow } from '../trading/engine';
+import {
+  adminApplications,
+  applyForDayTrading,
+  isDayTradeApproved,
+  latestApplication,
+  memberApplications,
+  reviewApplication,
+  toApplicationDto,
+} from './applications';
+import { dayTradeCloserOf } from './auto-close';
+import { eligibilityOf } from './eligibility';
+import { currentTradeDate } from './trade-date';
+
+/** An offset pair of a closed day-trade order (contract dayTradeDetailSchema). */
+export function toDayTradeDetail(row: OrderRow, name: string): DayTradeDetail {
+  const open = { price: row.openPriceMinor ?? 0, at: row.openedAt?.getTime() ?? row.createdAt.getTime() };
+  const close = { price: row.closePriceMinor ?? 0, at: row.closedAt?.getTime() ?? open.at };
+  const [buy, sell] = row.side === 'long' ? [open, close] : [close, open];
+  const fee = row.openFeeMinor + row.closeFeeMinor;
+  const tax = row.openTaxMinor + row.closeTaxMinor;
+  const pnl = row.pnlMinor ?? 0;
+  return {
+    orderId: row.id,
+    orderNo: row.orderNo,
+    symbol: row.symbol,
+    name,
+    side: row.side as DayTradeDetail['side'],
+    lots: row.lots,
+    shares: row.shares,
+    leverage: row.leverage,
+    tradeDate: row.tradeDate,
+    buyPriceMinor: buy.price,
+    buyAt: buy.at,
+    sellPriceMinor: sell.price,
+    sellAt: sell.at,
+    pnlMinor: pnl,
+    feeMinor: fee,
+    taxMinor: tax,
+    netMinor: pnl - fee - tax,
+    closeReason: row.closeReason,
+  };
+}
+
+/** Day-trade orders of a member scanned for today's (far more than anyone enters in a day). */
+export const TODAY_SCAN_LIMIT = 500;
+
+type DayTradeEndpoints =
+  | 'dayTrade/status'
+  | 'dayTrade/apply'
+  | 'dayTrade/applications'
+  | 'dayTrade/placeOrder'
+  | 'dayTrade/transactions'
+  | 'dayTrade/details'
+  | 'admin/dayTradeApplications'
+  | 'admin/approveDayTrade'
+  | 'admin/rejectDayTrade';
+
+export const dayTradingHandlers: Pick<Handlers, DayTradeEndpoints> = {
+  /** Where the member stands: latest application, eligibility now, the rate and auto-close setting. */
+  async 'dayTrade/status'(_body, ctx) {
+    const user = requireUser(ctx);
+    const app = await latestApplication(ctx.db, user.id);
+    const tradeDate = currentTradeDate(ctx.feed);
+    const until =
+      DEFAULT_FEES.dayTradeTaxUntil === undefined
+        ? DEFAULT_DAY_TRADE_TAX_UNTIL
+        : DEFAULT_FEES.dayTradeTaxUntil;
+    return {
+      state: app ? (app.status as 'pending' | 'approved' | 'rejected') : 'none',
+      application: app ? toApplicationDto(app) : null,
+      eligibility: await eligibilityOf(ctx.db, ctx.config, user.id, ctx.now()),
+      autoClose: ctx.config.dayTradeAutoClose,
+      taxPpm: sellTaxPpm('stock', DEFAULT_FEES, tradeDate),
+      taxUntil: until,
+      tradeDate,
+    };
+  },
+
+  /**
+   * Applies: approved at once when eligible, else pending for an operator.
+   * @throws dayTradeAlreadyApplied (409), cannotWithdrawOrTrade (403)
+   */
+  async 'dayTrade/apply'(_body, ctx) {
+    const user = requireUser(ctx);
+    return toApplicationDto(await applyForDayTrading(ctx.db, ctx.config, user, ctx.now()));
+  },
+
+  async 'dayTrade/applications'(body, ctx) {
+    const user = requireUser(ctx);
+    return memberApplications(ctx.db, user.id, body.page, body.pageSize);
+  },
+
+  /**
+   * The day-trade order entry: an order marked as a day trade (offset the same day at the
+   * day-trade tax rate; closed at the closing call when not offset and DAY_TRADE_AUTO_CLOSE).
+   * @throws dayTradeNotApproved (403) without an approved application; the engine's refusals
+   */
+  async 'dayTrade/placeOrder'(body, ctx) {
+    const user = requireUser(ctx);
+    if (!(await isDayTradeApproved(ctx.db, user.id))) throw fail('dayTradeNotApproved', 403);
+    // Watched before it exists, so its closing match cannot slip by.
+    dayTradeCloserOf(ctx.trading)?.track(body.symbol);
+    return orderWithName(ctx.db, await ctx.trading.placeOrder(user, body, { dayTrade: true }));
+  },
+
+  /**
+   * Today's day-trade orders: entered as day trades or offset today at the day-trade rate, whose
+   * trade date is their instrument's trading date now (on the replay clock each instrument
+   * replays its own date). Newest first, from the member's latest TODAY_SCAN_LIMIT day trades.
+   */
+  async 'dayTrade/transactions'(body, ctx) {
+    const user = requireUser(ctx);
+    const rows = await ctx.db
+      .select({ order: orders, name: instruments.name })
+      .from(orders)
+      .innerJoin(instruments, eq(instruments.symbol, orders.symbol))
+      .where(and(eq(orders.userId, user.id), eq(orders.dayTrade, true)))
+      .orderBy(desc(orders.id))
+      .limit(TODAY_SCAN_LIMIT);
+    const today = rows.filter((r) => r.order.tradeDate === ctx.trading.tradeDate(r.order.symbol));
+    const start = (body.page - 1) * body.pageSize;
+    return {
+      items: today.slice(start, start + body.pageSize).map((r) => toOrderDto(r.order, r.name)),
+      total: today.length,
+      page: body.page,
+      pageSize: body.pageSize,
+    };
+  },
+
+  /** Every offset pair taxed as a day trade, newest first. */
+  async 'dayTrade/details'(body, ctx) {
+    const user = requireUser(ctx);
+    const where = and(eq(orders.userId, user.id), eq(orders.dayTrade, true), eq(orders.status, 'closed'));
+    const rows = await ctx.db
+      .select({ order: orders, name: instruments.name })
+      .from(orders)
+      .innerJoin(instruments, eq(instruments.symbol, orders.symbol))
+      .where(where)
+      .orderBy(desc(orders.closedAt), desc(orders.id))
+      .limit(body.pageSize)
+      .offset((body.page - 1) * body.pageSize);
+    const [total] = await ctx.db.select({ n: count() }).from(orders).where(where);
+    return {
+      items: rows.map((r) => toDayTradeDetail(r.order, r.name)),
+      total: total!.n,
+      page: body.page,
+      pageSize: body.pageSize,
+    };
+  },
+
+  async 'admin/dayTradeApplications'(body, ctx) {
+    return adminApplications(ctx.db, ctx.config, body, ctx.now());
+  },
+
+  /** @throws notFound (404), forbidden (403: own application), dayTradeNotPending (409) */
+  async 'admin/approveDayTrade'(body, ctx) {
+    const op = requireUser(ctx);
+    return reviewApplication(ctx.db, ctx.config, {
+      id: body.id,
+      operatorId: op.id,
+      decision: 'approved',
+      reason: null,
+      nowMs: ctx.now(),
+    });
+  },
+
+  /** @throws notFound (404), forbidden (403: own application), dayTradeNotPending (409) */
+  async 'admin/rejectDayTrade'(body, ctx) {
+    const op = requireUser(ctx);
+    return reviewApplication(ctx.db, ctx.config, {
+      id: body.id,
+      operatorId: op.id,
+      decision: 'rejected',
+      reason: body.reason,
+      nowMs: ctx.now(),
+    });
+  },
+};

@@ -1,0 +1,204 @@
+/**
+ * The three list tabs of /common/dayTrading: transactions (today's day-trade orders with their
+ * state and, once offset, the realised P&L), details (each offset pair: buy and sell legs, fees,
+ * the day-trade tax and the net result) and already applied (the member's applications). Each is
+ * an infinite list with pull-to-refresh and the spec's no-data placeholder.
+ */
+import { InfiniteScroll, PullToRefresh } from 'antd-mobile';
+import { useMemo, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { DayTradeApplication, DayTradeDetail } from '../../../../contract/day-trading';
+import type { Order } from '../../../../contract/trading';
+import { changeColor, GREEN, RED } from '../../../lib/colors';
+import { formatDateTime, formatMinor, formatMinorOrDash, formatSignedMinor } from '../../../lib/format';
+import { NoData } from '../../../ui/no-data';
+import {
+  useDayTradeApplicationsInfiniteQuery,
+  useDayTradeDetailsInfiniteQuery,
+  useDayTradeTransactionsInfiniteQuery,
+} from '../api/day-trading-api';
+import { StateTag } from './state-tag';
+
+interface InfiniteState<T> {
+  data?: { pages: Array<{ items: T[] }> };
+  isLoading: boolean;
+  hasNextPage: boolean;
+  fetchNextPage: () => Promise<unknown>;
+  refetch: () => unknown;
+}
+
+function InfiniteList<T>({
+  q,
+  testId,
+  row,
+}: {
+  q: InfiniteState<T>;
+  testId: string;
+  row: (item: T) => ReactNode;
+}) {
+  const items = useMemo(() => (q.data?.pages ?? []).flatMap((p) => p.items), [q.data]);
+  return (
+    <PullToRefresh onRefresh={async () => void (await q.refetch())}>
+      {!q.isLoading && items.length === 0 ? (
+        <NoData />
+      ) : (
+        <div className="list-card" data-testid={testId}>
+          {items.map(row)}
+        </div>
+      )}
+      {items.length > 0 && (
+        <InfiniteScroll loadMore={async () => void (await q.fetchNextPage())} hasMore={q.hasNextPage} />
+      )}
+    </PullToRefresh>
+  );
+}
+
+function SideTag({ side }: { side: Order['side'] }) {
+  const { t } = useTranslation();
+  return (
+    <span className="side-tag" style={{ background: side === 'long' ? RED : GREEN }}>
+      {t(`side.${side}`)}
+    </span>
+  );
+}
+
+function Cell({ label, children, testId }: { label: string; children: ReactNode; testId?: string }) {
+  return (
+    <div className="pos-cell">
+      <div className="pos-k">{label}</div>
+      <div className="pos-v" data-testid={testId}>
+        {children}
+      </div>
+    </div>
+  );
+}
+
+function TransactionRow({ o, onOpen }: { o: Order; onOpen: (id: number) => void }) {
+  const { t } = useTranslation();
+  return (
+    <div className="pos-row" data-testid={`dt-tx-${o.id}`} role="button" onClick={() => onOpen(o.id)}>
+      <div className="pos-head">
+        <SideTag side={o.side} />
+        <span className="pos-name">{o.name}</span>
+        <span className="muted">{o.symbol}</span>
+        <span className="muted small pos-meta">{t(`orderStatus.${o.status}`)}</span>
+      </div>
+      <div className="pos-grid">
+        <Cell label={t('position.openPrice')}>{formatMinorOrDash(o.openPriceMinor)}</Cell>
+        <Cell label={t('position.closePrice')}>{formatMinorOrDash(o.closePriceMinor)}</Cell>
+        <Cell label={t('order.lots')}>{o.lots}</Cell>
+        <Cell label={t('position.pnl')}>
+          <span style={{ color: changeColor(o.pnlMinor) }}>
+            {o.pnlMinor === null ? '--' : formatSignedMinor(o.pnlMinor)}
+          </span>
+        </Cell>
+      </div>
+      <div className="pos-foot">
+        <span className="muted small">{formatDateTime(o.openedAt ?? o.createdAt)}</span>
+      </div>
+    </div>
+  );
+}
+
+/** Today's day-trade orders; a tap opens the position detail. */
+export function TransactionsList({ onOpen }: { onOpen: (id: number) => void }) {
+  const q = useDayTradeTransactionsInfiniteQuery();
+  return (
+    <InfiniteList<Order>
+      q={q}
+      testId="dt-transactions"
+      row={(o) => <TransactionRow key={o.id} o={o} onOpen={onOpen} />}
+    />
+  );
+}
+
+function DetailRow({ d }: { d: DayTradeDetail }) {
+  const { t } = useTranslation();
+  return (
+    <div className="pos-row dt-pair" data-testid={`dt-pair-${d.orderId}`}>
+      <div className="pos-head">
+        <SideTag side={d.side} />
+        <span className="pos-name">{d.name}</span>
+        <span className="muted">{d.symbol}</span>
+        <span className="muted small pos-meta">
+          {t('position.lotsLev', { count: d.lots, lev: d.leverage })}
+        </span>
+      </div>
+      <div className="dt-legs">
+        <div>
+          <span className="pos-k">{t('dayTrading.buy')}</span> {formatMinor(d.buyPriceMinor)}
+          <div className="muted small">{formatDateTime(d.buyAt)}</div>
+        </div>
+        <div>
+          <span className="pos-k">{t('dayTrading.sell')}</span> {formatMinor(d.sellPriceMinor)}
+          <div className="muted small">{formatDateTime(d.sellAt)}</div>
+        </div>
+      </div>
+      <div className="pos-grid">
+        <Cell label={t('position.pnl')}>
+          <span style={{ color: changeColor(d.pnlMinor) }}>{formatSignedMinor(d.pnlMinor)}</span>
+        </Cell>
+        <Cell label={t('position.fees')}>{formatMinor(d.feeMinor)}</Cell>
+        <Cell label={t('dayTrading.dayTradeTax')} testId={`dt-pair-tax-${d.orderId}`}>
+          {formatMinor(d.taxMinor)}
+        </Cell>
+        <Cell label={t('dayTrading.net')}>
+          <span style={{ color: changeColor(d.netMinor) }} data-testid={`dt-pair-net-${d.orderId}`}>
+            {formatSignedMinor(d.netMinor)}
+          </span>
+        </Cell>
+      </div>
+      {d.closeReason && (
+        <div className="pos-foot">
+          <span className="muted small">
+            {t('position.closeReason')}:{' '}
+            {t(`position.reasons.${d.closeReason}`, { defaultValue: d.closeReason })}
+          </span>
+        </div>
+      )}
+    </div>
+  );
+}
+
+/** Every offset pair taxed as a day trade. */
+export function DetailsList() {
+  const q = useDayTradeDetailsInfiniteQuery();
+  return (
+    <InfiniteList<DayTradeDetail>
+      q={q}
+      testId="dt-details"
+      row={(d) => <DetailRow key={d.orderId} d={d} />}
+    />
+  );
+}
+
+function ApplicationRow({ a }: { a: DayTradeApplication }) {
+  const { t } = useTranslation();
+  return (
+    <div className="pos-row" data-testid={`dt-app-${a.id}`}>
+      <div className="pos-head">
+        <span className="pos-name">{t('dayTrading.applicationNo', { id: a.id })}</span>
+        <span className="pos-meta">
+          <StateTag state={a.status} grantedBy={a.grantedBy} />
+        </span>
+      </div>
+      <div className="muted small">
+        {t('dayTrading.appliedAt', { at: formatDateTime(a.createdAt) })}
+        {a.reviewedAt ? ` · ${t('dayTrading.reviewedAt', { at: formatDateTime(a.reviewedAt) })}` : ''}
+      </div>
+      {a.reason && <div className="small">{t('dayTrading.reason', { reason: a.reason })}</div>}
+    </div>
+  );
+}
+
+/** The member's applications, newest first. */
+export function ApplicationsList() {
+  const q = useDayTradeApplicationsInfiniteQuery();
+  return (
+    <InfiniteList<DayTradeApplication>
+      q={q}
+      testId="dt-applications"
+      row={(a) => <ApplicationRow key={a.id} a={a} />}
+    />
+  );
+}
