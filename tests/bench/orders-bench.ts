@@ -142,8 +142,7 @@ async function runClient(
     );
     const ms = performance.now() - t0;
     if (r.status === 1) latencies.push(ms);
-    if (!record) continue;
-    else refused.set(r.msg, (refused.get(r.msg) ?? 0) + 1);
+    else if (record) refused.set(r.msg, (refused.get(r.msg) ?? 0) + 1);
   }
   return { latencies, refused };
 }
