@@ -39,11 +39,17 @@ export function watchInput(
   };
 }
 
+/** The next animation frame, or a 16 ms timer where there is none (a worker, a torn-down test DOM). */
+const nextFrame = (cb: () => void): void => {
+  if (typeof requestAnimationFrame === 'function') requestAnimationFrame(cb);
+  else setTimeout(cb, 16);
+};
+
 /**
  * The auto-batch enhancer's `queueNotification`: notify on the next animation frame, or on the
  * first frame after the input hold ends.
  */
 export function queueAfterInput(notify: () => void): void {
-  const frame = () => (inputHoldActive() ? requestAnimationFrame(frame) : notify());
-  requestAnimationFrame(frame);
+  const frame = () => (inputHoldActive() ? nextFrame(frame) : notify());
+  nextFrame(frame);
 }

@@ -61,4 +61,17 @@ describe('input priority', () => {
     document.dispatchEvent(new KeyboardEvent('keydown', { key: '1' }));
     expect(inputHoldActive()).toBe(true);
   });
+
+  it('falls back to a timer where there is no requestAnimationFrame (a torn-down test DOM)', () => {
+    vi.stubGlobal('requestAnimationFrame', undefined);
+    vi.useFakeTimers({ toFake: ['setTimeout'] });
+    try {
+      const notify = vi.fn();
+      queueAfterInput(notify);
+      vi.advanceTimersByTime(20);
+      expect(notify).toHaveBeenCalledTimes(1);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
 });

@@ -21,7 +21,7 @@
  * posters), balances are checked before the update and again by a CHECK constraint, and a
  * refusal throws AppError('insufficientBalance') so the whole DB transaction rolls back.
  */
-import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, asc, eq, isNull, or, sql } from 'drizzle-orm';
 import { CURRENCIES } from '../../../contract/constants';
 import type { FundFlowType } from '../../../contract/funds';
 import type { Db, Tx } from '../../db/client';
@@ -106,27 +106,59 @@ export async function ensurePlatformAccounts(
     .onConflictDoNothing();
 }
 
-async function resolveAccountIds(tx: Tx, refs: AccountRef[]): Promise<number[]> {
-  const ids: number[] = [];
-  for (const ref of refs) {
+/** The account a reference names: its owner (null for the platform), purpose and currency. */
+function refKey(ref: AccountRef): string {
+  const currency = ref.currency ?? DEFAULT_CURRENCY;
+  return 'platform' in ref ? `p|${ref.platform}|${currency}` : `u${ref.userId}|${ref.purpose}|${currency}`;
+}
+
+/**
+ * Finds and locks (`FOR UPDATE`, ascending id: two posters never deadlock) every account the
+ * references name, in one statement. Returns the ids in reference order and the locked rows.
+ * @throws Error when an account does not exist (a programming error: create accounts first).
+ */
+async function lockAccounts(tx: Tx, refs: AccountRef[]) {
+  const conds = [...new Map(refs.map((ref) => [refKey(ref), ref])).values()].map((ref) => {
     const currency = ref.currency ?? DEFAULT_CURRENCY;
-    const where =
-      'platform' in ref
-        ? and(
-            isNull(ledgerAccounts.userId),
-            eq(ledgerAccounts.purpose, ref.platform),
-            eq(ledgerAccounts.currency, currency),
-          )
-        : and(
-            eq(ledgerAccounts.userId, ref.userId),
-            eq(ledgerAccounts.purpose, ref.purpose),
-            eq(ledgerAccounts.currency, currency),
-          );
-    const row = (await tx.select({ id: ledgerAccounts.id }).from(ledgerAccounts).where(where).limit(1))[0];
-    if (!row) throw new Error(`ledger account missing: ${JSON.stringify(ref)}`);
-    ids.push(row.id);
-  }
-  return ids;
+    return 'platform' in ref
+      ? and(
+          isNull(ledgerAccounts.userId),
+          eq(ledgerAccounts.purpose, ref.platform),
+          eq(ledgerAccounts.currency, currency),
+        )
+      : and(
+          eq(ledgerAccounts.userId, ref.userId),
+          eq(ledgerAccounts.purpose, ref.purpose),
+          eq(ledgerAccounts.currency, currency),
+        );
+  });
+  const rows = conds.length
+    ? await tx
+        .select({
+          id: ledgerAccounts.id,
+          userId: ledgerAccounts.userId,
+          purpose: ledgerAccounts.purpose,
+          currency: ledgerAccounts.currency,
+          balance: ledgerAccounts.balanceMinor,
+          allowNegative: ledgerAccounts.allowNegative,
+        })
+        .from(ledgerAccounts)
+        .where(or(...conds))
+        .orderBy(asc(ledgerAccounts.id))
+        .for('update')
+    : [];
+  const byKey = new Map(
+    rows.map((r) => [
+      r.userId === null ? `p|${r.purpose}|${r.currency}` : `u${r.userId}|${r.purpose}|${r.currency}`,
+      r.id,
+    ]),
+  );
+  const ids = refs.map((ref) => {
+    const id = byKey.get(refKey(ref));
+    if (id === undefined) throw new Error(`ledger account missing: ${JSON.stringify(ref)}`);
+    return id;
+  });
+  return { ids, locked: rows };
 }
 
 /**
@@ -156,24 +188,11 @@ export async function post(tx: Tx, input: PostInput): Promise<number> {
     if (prior[0]) return prior[0].id;
   }
 
-  const ids = await resolveAccountIds(
+  // Find and lock every touched account (one statement), then check the non-negative rule.
+  const { ids, locked } = await lockAccounts(
     tx,
     postings.map((p) => p.account),
   );
-  // Lock every touched account in ascending id order, then check the non-negative rule.
-  const unique = [...new Set(ids)].sort((a, b) => a - b);
-  const locked = unique.length
-    ? await tx
-        .select({
-          id: ledgerAccounts.id,
-          balance: ledgerAccounts.balanceMinor,
-          allowNegative: ledgerAccounts.allowNegative,
-        })
-        .from(ledgerAccounts)
-        .where(inArray(ledgerAccounts.id, unique))
-        .orderBy(asc(ledgerAccounts.id))
-        .for('update')
-    : [];
   const delta = new Map<number, number>();
   ids.forEach((id, i) => delta.set(id, (delta.get(id) ?? 0) + postings[i]!.amountMinor));
   for (const acc of locked) {
@@ -202,12 +221,16 @@ export async function post(tx: Tx, input: PostInput): Promise<number> {
       })),
     );
   }
-  for (const [id, d] of delta) {
-    if (d !== 0)
-      await tx
-        .update(ledgerAccounts)
-        .set({ balanceMinor: sql`${ledgerAccounts.balanceMinor} + ${d}` })
-        .where(eq(ledgerAccounts.id, id));
+  // Every balance in one statement: UPDATE … FROM (VALUES (id, delta), …).
+  const changes = [...delta].filter(([, d]) => d !== 0);
+  if (changes.length) {
+    const values = sql.join(
+      changes.map(([id, d]) => sql`(${id}::int, ${d}::bigint)`),
+      sql`, `,
+    );
+    await tx.execute(sql`
+      update ${ledgerAccounts} set balance_minor = ${ledgerAccounts}.balance_minor + v.d
+      from (values ${values}) as v(id, d) where ${ledgerAccounts}.id = v.id`);
   }
   return txId;
 }
