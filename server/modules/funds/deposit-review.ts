@@ -6,11 +6,12 @@
  * after; the conditional status update makes a second review of the same deposit 409
  * operationFailed.
  */
-import { and, count, desc, eq } from 'drizzle-orm';
+import { count, desc, eq } from 'drizzle-orm';
 import { depositChannels, deposits, users } from '../../db/schema';
 import { fail } from '../../http/errors';
 import { requireUser, type Handlers } from '../../http/context';
 import { audit } from '../admin/audit';
+import { markReviewed } from './review';
 import { ensureMemberAccounts, post } from '../ledger/ledger';
 import type { Db, Tx } from '../../db/client';
 
@@ -53,12 +54,7 @@ async function review(
   reason: string | null,
 ) {
   const before = await adminDeposit(tx, id); // 404 for an unknown id
-  const [d] = await tx
-    .update(deposits)
-    .set({ status, reason, reviewedBy: operatorId, reviewedAt: new Date() })
-    .where(and(eq(deposits.id, id), eq(deposits.status, 'pending')))
-    .returning();
-  if (!d) throw fail('operationFailed', 409);
+  const d = await markReviewed(tx, deposits, id, operatorId, status, reason);
   return { before, d };
 }
 

@@ -18,13 +18,14 @@
  * insufficientBalance with nothing written.
  * Reviews update the row only while it is pending, so a second review is 409 operationFailed.
  */
-import { and, count, desc, eq } from 'drizzle-orm';
+import { count, desc, eq } from 'drizzle-orm';
 import { maskCardNumber } from '../../../contract/identity-rules';
 import type { Tx } from '../../db/client';
 import { bankCards, users, withdrawals } from '../../db/schema';
 import { AppError, fail } from '../../http/errors';
 import { requireUser, type Handlers } from '../../http/context';
 import { audit } from '../admin/audit';
+import { markReviewed } from './review';
 import { siteSettings } from '../common/settings';
 import { requireOwnCard, type BankCardRow } from '../identity/cards';
 import { verifyFundsPassword } from '../identity/funds-password';
@@ -88,12 +89,7 @@ async function review(
   reason: string | null,
 ) {
   const before = await adminWithdrawal(tx, id); // 404 for an unknown id
-  const [w] = await tx
-    .update(withdrawals)
-    .set({ status, reason, reviewedBy: operatorId, reviewedAt: new Date() })
-    .where(and(eq(withdrawals.id, id), eq(withdrawals.status, 'pending')))
-    .returning();
-  if (!w) throw fail('operationFailed', 409);
+  const w = await markReviewed(tx, withdrawals, id, operatorId, status, reason);
   return { before, w };
 }
 

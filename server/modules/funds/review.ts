@@ -1,0 +1,36 @@
+/**
+ * The operator's review of a pending deposit or withdrawal: one conditional update
+ * (`where status = 'pending'`), so a second review of the same request, even concurrent, finds
+ * nothing to update and is refused. Runs inside the caller's transaction, before its ledger posting.
+ */
+import { and, eq } from 'drizzle-orm';
+import type { Tx } from '../../db/client';
+import type { deposits, withdrawals } from '../../db/schema';
+import { fail } from '../../http/errors';
+
+/** A table of requests an operator reviews: id, status, reason, reviewedBy, reviewedAt. */
+type Reviewed = typeof deposits | typeof withdrawals;
+
+/**
+ * Moves request `id` of `table` from pending to `status`, recording the operator and reason.
+ * Returns the updated row. Check that the request exists first (404); this one only decides state.
+ * @throws AppError operationFailed (409) when the request is no longer pending.
+ */
+export async function markReviewed<T extends Reviewed>(
+  tx: Tx,
+  table: T,
+  id: number,
+  operatorId: number,
+  status: 'approved' | 'rejected',
+  reason: string | null,
+): Promise<T['$inferSelect']> {
+  // Both tables have the same review columns; the deposits type only names them for Drizzle.
+  const t = table as typeof deposits;
+  const [row] = await tx
+    .update(t)
+    .set({ status, reason, reviewedBy: operatorId, reviewedAt: new Date() })
+    .where(and(eq(t.id, id), eq(t.status, 'pending')))
+    .returning();
+  if (!row) throw fail('operationFailed', 409);
+  return row as T['$inferSelect'];
+}
