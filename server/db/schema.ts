@@ -15,6 +15,7 @@ import {
   pgTable,
   primaryKey,
   serial,
+  smallint,
   text,
   timestamp,
   uniqueIndex,
@@ -131,9 +132,15 @@ export const ledgerAccounts = pgTable(
     purpose: text('purpose').notNull(),
     balanceMinor: money('balance_minor').notNull().default(0),
     allowNegative: boolean('allow_negative').notNull().default(false),
+    /**
+     * Platform accounts come in PLATFORM_SLOTS slots per purpose and currency, so concurrent
+     * members' transactions do not queue on one hot row (server/modules/ledger/ledger.ts); a
+     * member's accounts have slot 0.
+     */
+    slot: smallint('slot').notNull().default(0),
   },
   (t) => [
-    uniqueIndex('ledger_accounts_owner_uq').on(sql`coalesce(${t.userId}, 0)`, t.currency, t.purpose),
+    uniqueIndex('ledger_accounts_owner_uq').on(sql`coalesce(${t.userId}, 0)`, t.currency, t.purpose, t.slot),
     check('ledger_accounts_non_negative', sql`${t.allowNegative} or ${t.balanceMinor} >= 0`),
   ],
 );

@@ -88,6 +88,22 @@ describe('account flags', () => {
     expect([l2.http, l2.body.msg]).toEqual([403, 'accountFrozen']);
   });
 
+  it('a flag change applies to the very next request of a session in use (no stale cached session)', async () => {
+    const t = await h.register('0921000015');
+    const tId = await userId('0921000015');
+    const order = { symbol: '2330', side: 'long', orderType: 'market', lots: 1, leverage: 1 };
+    // The session is in use (read and cached) before each change.
+    expect((await h.call('user/info', {}, t)).http).toBe(200);
+    await setFlags(tId, { tradeBanned: true });
+    const banned = await h.call('trade/placeOrder', order, t);
+    expect([banned.http, banned.body.msg]).toEqual([403, 'cannotWithdrawOrTrade']);
+    await setFlags(tId, { tradeBanned: false });
+    const again = await h.call('trade/placeOrder', order, t);
+    expect(again.body.msg).not.toBe('cannotWithdrawOrTrade');
+    await setFlags(tId, { disabled: true });
+    expect((await h.call('user/info', {}, t)).http).toBe(401);
+  });
+
   it('trade banned or frozen: trading refused, the rest works; withdrawals barred for frozen too', async () => {
     const t = await h.register('0921000005');
     const tId = await userId('0921000005');

@@ -6,11 +6,11 @@
  * fee), the one ledger transaction balanced per currency through fx_conversion, idempotency, and
  * the member's balances and records.
  */
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, exchanges, fxRates, ledgerAccounts, ledgerPostings } from '../../server/db/schema';
 import { seedFxRates } from '../../server/modules/fx/rate-source';
-import { isClean, memberBalances, reconcile } from '../../server/modules/ledger/ledger';
+import { isClean, memberBalances, platformBalance, reconcile } from '../../server/modules/ledger/ledger';
 import { idem, startHarness, type Harness } from './harness';
 
 let h: Harness;
@@ -45,19 +45,7 @@ async function refused(
   expect(await h.moneyState()).toEqual(before);
 }
 
-const platformFx = async (currency: string) =>
-  (
-    await h.database.db
-      .select({ b: ledgerAccounts.balanceMinor })
-      .from(ledgerAccounts)
-      .where(
-        and(
-          isNull(ledgerAccounts.userId),
-          eq(ledgerAccounts.purpose, 'fx_conversion'),
-          eq(ledgerAccounts.currency, currency),
-        ),
-      )
-  )[0]!.b;
+const platformFx = (currency: string) => platformBalance(h.database.db, 'fx_conversion', currency);
 
 beforeAll(async () => {
   h = await startHarness();

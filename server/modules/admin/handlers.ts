@@ -21,6 +21,7 @@ import { fail } from '../../http/errors';
 import { requireUser, type Handlers } from '../../http/context';
 import { isValidSetting, settingItems } from '../common/settings';
 import { kycStatusesOf } from '../identity/kyc';
+import { forgetSessions } from '../auth/sessions';
 import { isClean, reconcile } from '../ledger/ledger';
 import { audit } from './audit';
 
@@ -112,7 +113,7 @@ export const adminHandlers: Pick<
     const op = requireUser(ctx);
     if (body.id === op.id) throw fail('forbidden', 403);
     if (FLAG_NAMES.every((f) => body[f] === undefined)) throw fail('parameterError', 400);
-    return ctx.db.transaction(async (tx) => {
+    const result = await ctx.db.transaction(async (tx) => {
       const [target] = await tx.select().from(users).where(eq(users.id, body.id)).for('update');
       if (!target) throw fail('accountNotFound', 404);
       if (target.role !== 'member' && op.role !== 'admin') throw fail('forbidden', 403);
@@ -133,6 +134,8 @@ export const adminHandlers: Pick<
       });
       return (await adminUsers(tx, [updated!]))[0]!;
     });
+    forgetSessions(body.id);
+    return result;
   },
 
   async 'admin/config'(_body, ctx) {

@@ -1,6 +1,12 @@
 /**
  * Session tokens: 32 random bytes (base64url) handed to the client; only their sha256 is stored,
  * with an expiry. `authenticate` resolves a token to the user, or 'expired', or null.
+ *
+ * A resolved session is kept in memory for SESSION_CACHE_MS, so a burst of requests (a day
+ * trader's orders) costs one read of the sessions table, not one each. Every change the app makes
+ * to a session or to what AuthUser carries (logout, password change, an operator's flags) drops
+ * the entries at once (`forgetSessions`, after its commit); the cache time only bounds a change
+ * made to the database outside the app.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
@@ -20,14 +26,45 @@ export async function createSession(db: Db | Tx, userId: number, ttlMs: number) 
   return { token, expiresAt: expiresAt.getTime() };
 }
 
+/** Wall ms a resolved session is trusted without reading the sessions table again. */
+export const SESSION_CACHE_MS = 2_000;
+/** Entries kept at most (the oldest go first). */
+const SESSION_CACHE_MAX = 50_000;
+
+interface CachedSession {
+  user: AuthUser;
+  /** Session expiry, epoch ms. */
+  expiresAt: number;
+  /** Read from the database at, epoch ms. */
+  readAt: number;
+}
+/** Token hash → resolved session (tokens are random: one map serves every database). */
+const cache = new Map<string, CachedSession>();
+/** Bumped by every forget: a read that a forget overtook is not cached (it may predate the change). */
+let generation = 0;
+
+/** Drops the cached sessions of `userId` (call after committing a change to them or to the user). */
+export function forgetSessions(userId: number): void {
+  generation++;
+  for (const [hash, entry] of cache) if (entry.user.id === userId) cache.delete(hash);
+}
+
 /** Ends the session behind `token` (logout); unknown tokens are ignored. */
 export async function deleteSession(db: Db, token: string): Promise<void> {
-  await db.delete(sessions).where(eq(sessions.tokenHash, hashToken(token)));
+  const hash = hashToken(token);
+  await db.delete(sessions).where(eq(sessions.tokenHash, hash));
+  generation++;
+  cache.delete(hash);
 }
 
 /** The user behind a token; 'expired' for a known but expired session; null otherwise or if disabled/login-banned. */
 export async function authenticate(db: Db, token: string): Promise<AuthUser | 'expired' | null> {
   if (token.length > 200) return null;
+  const hash = hashToken(token);
+  const now = Date.now();
+  const hit = cache.get(hash);
+  if (hit && now - hit.readAt < SESSION_CACHE_MS) return hit.expiresAt <= now ? 'expired' : hit.user;
+  const seen = generation;
   const rows = await db
     .select({
       id: users.id,
@@ -42,13 +79,14 @@ export async function authenticate(db: Db, token: string): Promise<AuthUser | 'e
     })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
-    .where(eq(sessions.tokenHash, hashToken(token)))
+    .where(eq(sessions.tokenHash, hash))
     .limit(1);
   const row = rows[0];
+  cache.delete(hash);
   if (!row) return null;
   if (row.expiresAt.getTime() <= Date.now()) return 'expired';
   if (row.disabled || row.loginBanned) return null;
-  return {
+  const user: AuthUser = {
     id: row.id,
     account: row.account,
     role: row.role as Role,
@@ -56,4 +94,9 @@ export async function authenticate(db: Db, token: string): Promise<AuthUser | 'e
     withdrawBanned: row.withdrawBanned || row.frozen,
     frozen: row.frozen,
   };
+  if (seen === generation) {
+    if (cache.size >= SESSION_CACHE_MAX) cache.delete(cache.keys().next().value!);
+    cache.set(hash, { user, expiresAt: row.expiresAt.getTime(), readAt: now });
+  }
+  return user;
 }

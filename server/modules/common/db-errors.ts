@@ -7,24 +7,46 @@
 interface PgLikeError {
   code?: unknown;
   constraint?: unknown;
+  column?: unknown;
+  message?: unknown;
   cause?: unknown;
+}
+
+/** The first error in `err`'s chain of causes (at most 5 deep) with SQLSTATE `code`. */
+function withCode(err: unknown, code: string): PgLikeError | undefined {
+  let e: unknown = err;
+  for (let depth = 0; e && typeof e === 'object' && depth < 5; depth++) {
+    const pe = e as PgLikeError;
+    if (pe.code === code) return pe;
+    e = pe.cause;
+  }
+  return undefined;
 }
 
 /**
  * True when `err` (or one of its causes) is a unique violation (SQLSTATE 23505), optionally of
- * the named unique index or constraint. A PostgreSQL transaction is aborted by such an error, so
- * call this on the error thrown out of `db.transaction(...)`, not inside it.
+ * the named unique index or constraint (drivers that do not report it still count as a match).
+ * A PostgreSQL transaction is aborted by such an error, so call this on the error thrown out of
+ * `db.transaction(...)`, not inside it.
  */
 export function isUniqueViolation(err: unknown, constraint?: string): boolean {
-  let e: unknown = err;
-  for (let depth = 0; e && typeof e === 'object' && depth < 5; depth++) {
-    const pe = e as PgLikeError;
-    if (pe.code === '23505') {
-      if (!constraint) return true;
-      // Drivers that do not report the constraint still count as a match.
-      return pe.constraint === undefined || pe.constraint === constraint;
-    }
-    e = pe.cause;
-  }
-  return false;
+  const pe = withCode(err, '23505');
+  return !!pe && (!constraint || pe.constraint === undefined || pe.constraint === constraint);
+}
+
+/**
+ * True when `err` (or one of its causes) is a PL/pgSQL `RAISE EXCEPTION '<message>'` (SQLSTATE
+ * P0001) with exactly `message`, e.g. ledger_post's 'insufficientBalance'.
+ */
+export function isRaised(err: unknown, message: string): boolean {
+  return withCode(err, 'P0001')?.message === message;
+}
+
+/**
+ * True when `err` (or one of its causes) is a NOT NULL violation (SQLSTATE 23502) of `column`
+ * (drivers that do not report the column still count as a match).
+ */
+export function isNotNullViolation(err: unknown, column: string): boolean {
+  const pe = withCode(err, '23502');
+  return !!pe && (pe.column === undefined || pe.column === column);
 }

@@ -10,7 +10,7 @@ import { fail } from '../../http/errors';
 import { requireUser, type Handlers } from '../../http/context';
 import { audit } from '../admin/audit';
 import { hashPassword, verifyPassword } from '../auth/passwords';
-import { hashToken } from '../auth/sessions';
+import { forgetSessions, hashToken } from '../auth/sessions';
 import { isUniqueViolation } from '../common/db-errors';
 import { bankCardDto, normaliseName } from './cards';
 import {
@@ -63,6 +63,7 @@ export const identityHandlers: Pick<
       const keep = ctx.token ? hashToken(ctx.token) : '';
       await tx.delete(sessions).where(and(eq(sessions.userId, user.id), ne(sessions.tokenHash, keep)));
     });
+    forgetSessions(user.id);
     return { ok: true as const };
   },
 

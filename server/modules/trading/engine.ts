@@ -65,6 +65,7 @@ import { nextOpen, type IsTradingDay } from '../../../contract/trading-session';
 import type { Db, Tx } from '../../db/client';
 import { instruments, orders } from '../../db/schema';
 import { fail } from '../../http/errors';
+import { isNotNullViolation } from '../common/db-errors';
 import type { AuthUser } from '../../http/context';
 import { isTradingDay as calendarIsTradingDay, nextTradingDay } from '../../market/calendar';
 import type { MarketFeed } from '../../market/feed';
@@ -74,6 +75,7 @@ import {
   costsAt,
   fillFromFrozen,
   freezeFor,
+  listedSymbol,
   lockedAvailable,
   openFromAvailable,
   releaseOrder,
@@ -537,29 +539,38 @@ export function createTradingEngine(opts: TradingEngineOptions): TradingEngine {
       });
   }
 
+  function orderValues(
+    user: AuthUser,
+    req: PlaceOrderReq,
+    extra: Partial<typeof orders.$inferInsert>,
+  ): typeof orders.$inferInsert {
+    return {
+      orderNo: newOrderNo(),
+      userId: user.id,
+      symbol: req.symbol,
+      side: req.side,
+      orderType: req.orderType,
+      limitPriceMinor: req.orderType === 'limit' ? req.priceMinor! : null,
+      lots: req.lots,
+      shares: req.lots * SHARES_PER_LOT,
+      leverage: req.leverage,
+      status: 'pending',
+      timeInForce: req.timeInForce,
+      entrySession: req.session,
+      ...extra,
+    };
+  }
+
   async function insertOrder(
     tx: Tx,
     user: AuthUser,
     req: PlaceOrderReq,
     extra: Partial<typeof orders.$inferInsert>,
   ): Promise<OrderRow> {
+    const values = orderValues(user, req, extra);
     const [row] = await tx
       .insert(orders)
-      .values({
-        orderNo: newOrderNo(),
-        userId: user.id,
-        symbol: req.symbol,
-        side: req.side,
-        orderType: req.orderType,
-        limitPriceMinor: req.orderType === 'limit' ? req.priceMinor! : null,
-        lots: req.lots,
-        shares: req.lots * SHARES_PER_LOT,
-        leverage: req.leverage,
-        status: 'pending',
-        timeInForce: req.timeInForce,
-        entrySession: req.session,
-        ...extra,
-      })
+      .values({ ...values, symbol: listedSymbol(values.symbol) })
       .returning();
     return row!;
   }
@@ -580,19 +591,16 @@ export function createTradingEngine(opts: TradingEngineOptions): TradingEngine {
       throw refuse('exceedsOrderShares', { rule: 'maxLots', maxLots: rules.tradeMaxLots });
     if (!feed.isTradable(req.symbol)) throw fail('productNotFound', 404);
     if (rules.tradeClosed === 'all' || rules.tradeClosed.includes(req.symbol)) throw fail('tradeClosed', 422);
-    const inst = (
-      await db
-        .select({ delisted: instruments.delisted })
-        .from(instruments)
-        .where(eq(instruments.symbol, req.symbol))
-    )[0];
-    if (!inst) throw fail('productNotFound', 404);
-    if (inst.delisted) throw fail('productDelisted', 422);
     const v = view();
     const dayTrade = entry.dayTrade === true;
-    return req.session === 'afterHours'
-      ? placeAfterHours(user, req, v, dayTrade)
-      : placeRegular(user, req, v, dayTrade);
+    try {
+      return await (req.session === 'afterHours'
+        ? placeAfterHours(user, req, v, dayTrade)
+        : placeRegular(user, req, v, dayTrade));
+    } catch (err) {
+      // Every order insert takes its symbol through fills.ts listedSymbol.
+      throw isNotNullViolation(err, 'symbol') ? fail('productDelisted', 422) : err;
+    }
   }
 
   async function placeRegular(
@@ -644,6 +652,12 @@ export function createTradingEngine(opts: TradingEngineOptions): TradingEngine {
       }
     }
 
+    // An order that fills on arrival with no daily count to check is one statement (atomic on
+    // its own): the order row and its ledger postings (fills.ts openFromAvailable).
+    if (fillPrice !== null && rules.tradeDailyOrderLimit <= 0)
+      return openFromAvailable(db, env, orderValues(user, req, { tradeDate, dayTrade }), fillPrice, {
+        prepared: true,
+      });
     const row = await db.transaction(async (tx) => {
       await checkDailyLimit(tx, user.id, tradeDate);
       if (kill) {
@@ -660,8 +674,9 @@ export function createTradingEngine(opts: TradingEngineOptions): TradingEngine {
           closedAt: env.now(),
         });
       }
+      if (fillPrice !== null)
+        return openFromAvailable(tx, env, orderValues(user, req, { tradeDate, dayTrade }), fillPrice);
       const order = await insertOrder(tx, user, req, { tradeDate, dayTrade });
-      if (fillPrice !== null) return openFromAvailable(tx, env, order, fillPrice);
       return freezeFor(tx, env, order, req.priceMinor!);
     });
     if (row.status === 'pending') {
@@ -960,12 +975,21 @@ export function createTradingEngine(opts: TradingEngineOptions): TradingEngine {
   };
 }
 
+/** Instrument names per database, read once per symbol: the import never renames a row. */
+const namesByDb = new WeakMap<Db, Map<string, string>>();
+
 /** Order rows joined with instrument names, as the API returns them. */
 export async function orderWithName(db: Db, row: OrderRow) {
-  const name =
-    (
+  let names = namesByDb.get(db);
+  if (!names) namesByDb.set(db, (names = new Map()));
+  let name = names.get(row.symbol);
+  if (name === undefined) {
+    const found = (
       await db.select({ name: instruments.name }).from(instruments).where(eq(instruments.symbol, row.symbol))
-    )[0]?.name ?? row.symbol;
+    )[0]?.name;
+    if (found === undefined) return toOrderDto(row, row.symbol);
+    names.set(row.symbol, (name = found));
+  }
   return toOrderDto(row, name);
 }
 

@@ -20,7 +20,7 @@
  * Costs come from contract/market-rules.ts (openCosts, closeResult), the functions the order
  * ticket's preview uses, so preview and execution agree to the cent. Units: minor (TWD), shares.
  */
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq, getTableColumns, inArray, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import {
   closeResult,
   openCosts,
@@ -29,10 +29,18 @@ import {
   type Side,
 } from '../../../contract/market-rules';
 import type { CloseReason } from '../../../contract/trading';
-import type { Tx } from '../../db/client';
-import { ledgerAccounts, orders } from '../../db/schema';
+import type { Db, Tx } from '../../db/client';
+import { instruments, ledgerAccounts, orders } from '../../db/schema';
 import { fail } from '../../http/errors';
-import { move, post } from '../ledger/ledger';
+import {
+  ledgerBatch,
+  ledgerRefusal,
+  move,
+  post,
+  postAll,
+  postingsSql,
+  type PostInput,
+} from '../ledger/ledger';
 
 export type OrderRow = typeof orders.$inferSelect;
 
@@ -44,9 +52,22 @@ export interface FillEnv {
   now(): Date;
 }
 
-const orderRef = (order: OrderRow) => ({ refType: 'order', refId: order.id, actorUserId: order.userId });
+const orderRef = (order: { id?: number; userId: number }) => ({
+  refType: 'order',
+  refId: order.id,
+  actorUserId: order.userId,
+});
 const member = (userId: number, purpose: 'available' | 'frozen' | 'margin' | 'debt') =>
   ({ userId, purpose }) as const;
+
+/**
+ * The value an order row's `symbol` is inserted with: the symbol when its instrument is listed,
+ * else NULL, which the NOT NULL column refuses (SQLSTATE 23502 on `symbol`: the engine answers
+ * productDelisted). The check rides on the insert instead of costing a read of its own.
+ */
+export function listedSymbol(symbol: string | Placeholder): SQL {
+  return sql`(select ${instruments.symbol} from ${instruments} where ${instruments.symbol} = ${symbol} and not ${instruments.delisted})`;
+}
 
 /** openCosts of the order at `priceMinor`. */
 export function costsAt(
@@ -82,27 +103,38 @@ export async function lockedAvailable(tx: Tx, userId: number): Promise<number> {
   return row?.balance ?? 0;
 }
 
-/** Posts margin, fee and tax of an opening trade from `from` (available or frozen). */
-async function chargeOpen(
-  tx: Tx,
-  order: OrderRow,
+/** The ledger transactions paying margin, fee and tax of an opening trade from `from`. */
+function openPostings(
+  order: { id?: number; userId: number },
   c: ReturnType<typeof openCosts>,
   from: 'available' | 'frozen',
-): Promise<void> {
+): PostInput[] {
   const src = member(order.userId, from);
   const ref = orderRef(order);
-  await post(tx, {
-    type: 'stockPurchase',
-    ...ref,
-    postings: move(src, member(order.userId, 'margin'), c.marginMinor),
-  });
-  await post(tx, { type: 'tradeFee', ...ref, postings: move(src, { platform: 'fee_revenue' }, c.feeMinor) });
+  const out: PostInput[] = [
+    { type: 'stockPurchase', ...ref, postings: move(src, member(order.userId, 'margin'), c.marginMinor) },
+    { type: 'tradeFee', ...ref, postings: move(src, { platform: 'fee_revenue' }, c.feeMinor) },
+  ];
   if (c.taxMinor > 0)
-    await post(tx, {
+    out.push({
       type: 'transactionTax',
       ...ref,
       postings: move(src, { platform: 'tax_payable' }, c.taxMinor),
     });
+  return out;
+}
+
+/** The columns of a filled (holding) order opened at `priceMinor` with costs `c`. */
+function holdingColumns(env: FillEnv, priceMinor: number, c: ReturnType<typeof openCosts>) {
+  return {
+    status: 'holding',
+    openPriceMinor: priceMinor,
+    openedAt: env.now(),
+    marginMinor: c.marginMinor,
+    openFeeMinor: c.feeMinor,
+    openTaxMinor: c.taxMinor,
+    frozenMinor: 0,
+  } as const;
 }
 
 async function markHolding(
@@ -114,34 +146,87 @@ async function markHolding(
 ): Promise<OrderRow> {
   const [updated] = await tx
     .update(orders)
-    .set({
-      status: 'holding',
-      openPriceMinor: priceMinor,
-      openedAt: env.now(),
-      marginMinor: c.marginMinor,
-      openFeeMinor: c.feeMinor,
-      openTaxMinor: c.taxMinor,
-      frozenMinor: 0,
-    })
+    .set(holdingColumns(env, priceMinor, c))
     .where(eq(orders.id, order.id))
     .returning();
   return updated!;
 }
 
+/** The columns a filled order is inserted with, besides its symbol (see openStatement). */
+const OPEN_COLUMNS = [
+  'orderNo',
+  'userId',
+  'side',
+  'orderType',
+  'limitPriceMinor',
+  'lots',
+  'shares',
+  'leverage',
+  'status',
+  'timeInForce',
+  'entrySession',
+  'tradeDate',
+  'dayTrade',
+  'openPriceMinor',
+  'openedAt',
+  'marginMinor',
+  'openFeeMinor',
+  'openTaxMinor',
+  'frozenMinor',
+] as const;
+
 /**
- * Fills `order` (just inserted, status pending, nothing frozen) at `priceMinor`, paying from
- * `available`. @throws AppError('insufficientBalance') when the member cannot pay (the caller's
- * transaction, with the order's insert, rolls back).
+ * INSERT of a filled order whose RETURNING clause posts its ledger batch for the new id, with a
+ * placeholder per column, `symbol` (through listedSymbol) and `batch`: the same text every time,
+ * so on a Db it is prepared once (drizzle `.prepare`: PostgreSQL parses and plans it once per
+ * connection).
+ */
+function openStatement(q: Db | Tx) {
+  const columns = Object.fromEntries(OPEN_COLUMNS.map((k) => [k, sql.placeholder(k)]));
+  return q
+    .insert(orders)
+    .values({
+      ...(columns as unknown as typeof orders.$inferInsert),
+      symbol: listedSymbol(sql.placeholder('symbol')),
+    })
+    .returning({
+      ...getTableColumns(orders),
+      posted: postingsSql(sql.placeholder('batch'), sql`${orders.id}`),
+    });
+}
+const preparedOpen = new WeakMap<Db | Tx, ReturnType<ReturnType<typeof openStatement>['prepare']>>();
+
+/**
+ * Opens a position that fills on arrival at `priceMinor`, paying margin, fee and tax from
+ * `available`, in ONE statement (openStatement): the order row (`values` plus the holding
+ * columns: status holding, open price, costs) is inserted and its RETURNING clause posts the
+ * ledger batch for the new id (ledger postingsSql), so on its own (`db`, prepared) it is atomic,
+ * and inside a transaction it is one round trip.
+ * @throws AppError('insufficientBalance') when the member cannot pay (nothing is written).
  */
 export async function openFromAvailable(
-  tx: Tx,
+  q: Db | Tx,
   env: FillEnv,
-  order: OrderRow,
+  values: typeof orders.$inferInsert,
   priceMinor: number,
+  opts: { prepared?: boolean } = {},
 ): Promise<OrderRow> {
-  const c = costsAt(env, order, priceMinor);
-  await chargeOpen(tx, order, c, 'available');
-  return markHolding(tx, env, order, priceMinor, c);
+  const c = costsAt(env, values, priceMinor);
+  const row: Record<string, unknown> = { ...values, ...holdingColumns(env, priceMinor, c) };
+  const params: Record<string, unknown> = {
+    symbol: values.symbol,
+    batch: ledgerBatch(openPostings({ userId: values.userId }, c, 'available')),
+  };
+  for (const k of OPEN_COLUMNS) params[k] = row[k] ?? null;
+  let stmt = opts.prepared ? preparedOpen.get(q) : undefined;
+  if (opts.prepared && !stmt) preparedOpen.set(q, (stmt = openStatement(q).prepare('open_filled_order')));
+  try {
+    const [inserted] = await (stmt ?? openStatement(q)).execute(params);
+    const { posted: _posted, ...order } = inserted!;
+    return order;
+  } catch (err) {
+    throw ledgerRefusal(err);
+  }
 }
 
 /**
@@ -206,21 +291,22 @@ export async function fillFromFrozen(
   if (order.status !== 'pending') throw fail('orderNotPending', 409);
   const c = costsAt(env, order, priceMinor);
   const ref = orderRef(order);
+  const batch: PostInput[] = [];
   let frozen = order.frozenMinor;
   if (c.requiredMinor > frozen) {
     const extra = c.requiredMinor - frozen;
     if ((await lockedAvailable(tx, order.userId)) < extra)
       return releaseOrder(tx, env, order, 'insufficientFunds');
-    await post(tx, {
+    batch.push({
       type: 'orderFreeze',
       ...ref,
       postings: move(member(order.userId, 'available'), member(order.userId, 'frozen'), extra),
     });
     frozen += extra;
   }
-  await chargeOpen(tx, order, c, 'frozen');
+  batch.push(...openPostings(order, c, 'frozen'));
   if (frozen > c.requiredMinor)
-    await post(tx, {
+    batch.push({
       type: 'orderUnfreeze',
       ...ref,
       postings: move(
@@ -229,6 +315,7 @@ export async function fillFromFrozen(
         frozen - c.requiredMinor,
       ),
     });
+  await postAll(tx, batch);
   return markHolding(tx, env, order, priceMinor, c);
 }
 
@@ -261,31 +348,23 @@ export async function closeAt(
   const ref = orderRef(order);
   const avail = await lockedAvailable(tx, order.userId);
   const after = avail + order.marginMinor + r.pnlMinor - r.feeMinor - r.taxMinor;
-  await post(tx, {
-    type: 'stockSale',
-    ...ref,
-    postings: move(me('margin'), me('available'), order.marginMinor),
-  });
-  if (after < 0) {
-    // A loss beyond the member's funds becomes debt, never a negative available balance.
-    await post(tx, { type: 'lossShortfall', ...ref, postings: move(me('debt'), me('available'), -after) });
-  }
-  await post(tx, {
-    type: 'realisedPnl',
-    ...ref,
-    postings: move({ platform: 'trading_pnl' }, me('available'), r.pnlMinor),
-  });
-  await post(tx, {
-    type: 'tradeFee',
-    ...ref,
-    postings: move(me('available'), { platform: 'fee_revenue' }, r.feeMinor),
-  });
+  const batch: PostInput[] = [
+    { type: 'stockSale', ...ref, postings: move(me('margin'), me('available'), order.marginMinor) },
+  ];
+  // A loss beyond the member's funds becomes debt, never a negative available balance.
+  if (after < 0)
+    batch.push({ type: 'lossShortfall', ...ref, postings: move(me('debt'), me('available'), -after) });
+  batch.push(
+    { type: 'realisedPnl', ...ref, postings: move({ platform: 'trading_pnl' }, me('available'), r.pnlMinor) },
+    { type: 'tradeFee', ...ref, postings: move(me('available'), { platform: 'fee_revenue' }, r.feeMinor) },
+  );
   if (r.taxMinor > 0)
-    await post(tx, {
+    batch.push({
       type: 'transactionTax',
       ...ref,
       postings: move(me('available'), { platform: 'tax_payable' }, r.taxMinor),
     });
+  await postAll(tx, batch);
   const [updated] = await tx
     .update(orders)
     .set({
