@@ -11,7 +11,7 @@ import { depositChannels, deposits, users } from '../../db/schema';
 import { fail } from '../../http/errors';
 import { requireUser, type Handlers } from '../../http/context';
 import { audit } from '../admin/audit';
-import { markReviewed } from './review';
+import { reviewer } from './review';
 import { ensureMemberAccounts, post } from '../ledger/ledger';
 import type { Db, Tx } from '../../db/client';
 
@@ -45,18 +45,7 @@ async function adminDeposit(tx: Tx, id: number) {
   return adminDepositDto(row.d, row.account, row.channelName);
 }
 
-/** Moves a pending deposit to `status`; the conditional update makes a double review impossible. */
-async function review(
-  tx: Tx,
-  id: number,
-  operatorId: number,
-  status: 'approved' | 'rejected',
-  reason: string | null,
-) {
-  const before = await adminDeposit(tx, id); // 404 for an unknown id
-  const d = await markReviewed(tx, deposits, id, operatorId, status, reason);
-  return { before, d };
-}
+const reviewDeposit = reviewer(deposits, adminDeposit);
 
 /** admin/deposits, admin/approveDeposit, admin/rejectDeposit. */
 export const depositReviewHandlers: Pick<
@@ -82,7 +71,7 @@ export const depositReviewHandlers: Pick<
   async 'admin/approveDeposit'(body, ctx) {
     const op = requireUser(ctx);
     return ctx.db.transaction(async (tx) => {
-      const { before, d } = await review(tx, body.id, op.id, 'approved', null);
+      const { before, row: d } = await reviewDeposit(tx, body.id, op.id, 'approved', null);
       await ensureMemberAccounts(tx, d.userId, d.currency);
       await post(tx, {
         type: 'deposit',
@@ -114,7 +103,7 @@ export const depositReviewHandlers: Pick<
   async 'admin/rejectDeposit'(body, ctx) {
     const op = requireUser(ctx);
     return ctx.db.transaction(async (tx) => {
-      const { before, d } = await review(tx, body.id, op.id, 'rejected', body.reason);
+      const { before, row: d } = await reviewDeposit(tx, body.id, op.id, 'rejected', body.reason);
       const after = await adminDeposit(tx, d.id);
       await audit(tx, {
         actorUserId: op.id,

@@ -12,25 +12,29 @@ import { fail } from '../../http/errors';
 type Reviewed = typeof deposits | typeof withdrawals;
 
 /**
- * Moves request `id` of `table` from pending to `status`, recording the operator and reason.
- * Returns the updated row. Check that the request exists first (404); this one only decides state.
+ * The review step for requests of `table`: `load` reads one as the console shows it (and throws
+ * 404 for an unknown id). The returned function reviews request `id`: load, then move it from
+ * pending to `status`, recording the operator and reason; it returns the console's view before
+ * the review and the updated row.
  * @throws AppError operationFailed (409) when the request is no longer pending.
  */
-export async function markReviewed<T extends Reviewed>(
-  tx: Tx,
-  table: T,
-  id: number,
-  operatorId: number,
-  status: 'approved' | 'rejected',
-  reason: string | null,
-): Promise<T['$inferSelect']> {
-  // Both tables have the same review columns; the deposits type only names them for Drizzle.
-  const t = table as typeof deposits;
-  const [row] = await tx
-    .update(t)
-    .set({ status, reason, reviewedBy: operatorId, reviewedAt: new Date() })
-    .where(and(eq(t.id, id), eq(t.status, 'pending')))
-    .returning();
-  if (!row) throw fail('operationFailed', 409);
-  return row as T['$inferSelect'];
-}
+export const reviewer =
+  <T extends Reviewed, B>(table: T, load: (tx: Tx, id: number) => Promise<B>) =>
+  async (
+    tx: Tx,
+    id: number,
+    operatorId: number,
+    status: 'approved' | 'rejected',
+    reason: string | null,
+  ): Promise<{ before: B; row: T['$inferSelect'] }> => {
+    const before = await load(tx, id);
+    // Both tables have the same review columns; the deposits type only names them for Drizzle.
+    const t = table as typeof deposits;
+    const [row] = await tx
+      .update(t)
+      .set({ status, reason, reviewedBy: operatorId, reviewedAt: new Date() })
+      .where(and(eq(t.id, id), eq(t.status, 'pending')))
+      .returning();
+    if (!row) throw fail('operationFailed', 409);
+    return { before, row: row as T['$inferSelect'] };
+  };

@@ -25,7 +25,7 @@ import { bankCards, users, withdrawals } from '../../db/schema';
 import { AppError, fail } from '../../http/errors';
 import { requireUser, type Handlers } from '../../http/context';
 import { audit } from '../admin/audit';
-import { markReviewed } from './review';
+import { reviewer } from './review';
 import { siteSettings } from '../common/settings';
 import { requireOwnCard, type BankCardRow } from '../identity/cards';
 import { verifyFundsPassword } from '../identity/funds-password';
@@ -80,18 +80,7 @@ async function adminWithdrawal(tx: Tx, id: number) {
   return adminWithdrawalDto(r.w, r.card, r.account);
 }
 
-/** Moves a pending withdrawal to `status`; the conditional update makes a double review impossible. */
-async function review(
-  tx: Tx,
-  id: number,
-  operatorId: number,
-  status: 'approved' | 'rejected',
-  reason: string | null,
-) {
-  const before = await adminWithdrawal(tx, id); // 404 for an unknown id
-  const w = await markReviewed(tx, withdrawals, id, operatorId, status, reason);
-  return { before, w };
-}
+const reviewWithdrawal = reviewer(withdrawals, adminWithdrawal);
 
 /** user/withdraw and the operator's withdrawal queue. */
 export const withdrawalHandlers: Pick<
@@ -163,7 +152,7 @@ export const withdrawalHandlers: Pick<
   async 'admin/approveWithdrawal'(body, ctx) {
     const op = requireUser(ctx);
     return ctx.db.transaction(async (tx) => {
-      const { before, w } = await review(tx, body.id, op.id, 'approved', null);
+      const { before, row: w } = await reviewWithdrawal(tx, body.id, op.id, 'approved', null);
       await post(tx, {
         type: 'withdrawalPaid',
         refType: 'withdrawal',
@@ -192,7 +181,7 @@ export const withdrawalHandlers: Pick<
   async 'admin/rejectWithdrawal'(body, ctx) {
     const op = requireUser(ctx);
     return ctx.db.transaction(async (tx) => {
-      const { before, w } = await review(tx, body.id, op.id, 'rejected', body.reason);
+      const { before, row: w } = await reviewWithdrawal(tx, body.id, op.id, 'rejected', body.reason);
       await post(tx, {
         type: 'withdrawalRejected',
         refType: 'withdrawal',
