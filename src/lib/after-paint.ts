@@ -9,7 +9,7 @@
  */
 export function afterNextPaint(): Promise<void> {
   return new Promise((resolve) => {
-    requestAnimationFrame(() => {
+    nextFrame(() => {
       const channel = new MessageChannel();
       channel.port1.onmessage = () => {
         channel.port1.close();
@@ -18,4 +18,10 @@ export function afterNextPaint(): Promise<void> {
       channel.port2.postMessage(null);
     });
   });
+}
+
+/** The next animation frame, or a 16 ms timer where there is none (a worker, a torn-down test DOM). */
+export function nextFrame(cb: () => void): void {
+  if (typeof requestAnimationFrame === 'function') requestAnimationFrame(cb);
+  else setTimeout(cb, 16);
 }

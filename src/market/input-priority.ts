@@ -1,30 +1,34 @@
 /**
- * Input first: while the member is tapping or typing, the store's low-priority notifications
- * (quote and depth batches, auto-batched per animation frame) wait, so the frame that answers the
- * input paints only the input's own change (a pressed order button, a typed digit) instead of also
- * re-rendering every visible row that ticked. The held batches are not lost: the reducers keep
- * applying them, and one notification renders the newest state when the hold ends.
+ * Input first: the frame that answers a tap or a key press (a pressed order button, a typed digit)
+ * paints only the input's own change; the store's low-priority notifications (quote and depth
+ * batches, auto-batched per animation frame) wait until that frame has painted and render in the
+ * next one. The held batches are not lost: the reducers keep applying them, and one notification
+ * renders the newest state.
  *
- * A hold starts or extends on pointerdown, pointerup, click and keydown and lasts INPUT_HOLD_MS
- * (100 ms: the input-to-next-paint budget) after the last of them. Scrolling and dragging do not
- * hold (prices keep moving under a finger that scrolls the list). Normal-priority actions (orders,
+ * The hold is one frame, not a fixed time: prices move again on the frame after the input's. (A
+ * fixed 100 ms hold froze the prices on screen after every tap, and nearly all the time while
+ * typing a price.)
+ *
+ * A hold starts on pointerdown, pointerup, click and keydown. Scrolling and dragging do not hold
+ * (prices keep moving under a finger that scrolls the list). Normal-priority actions (orders,
  * account) are not affected: the auto-batch enhancer notifies for them at once.
  */
+import { afterNextPaint, nextFrame } from '../lib/after-paint';
 
-/** How long after the last input event low-priority notifications wait, in ms. */
-export const INPUT_HOLD_MS = 100;
+/** Inputs whose answering frame has not painted yet. */
+let unpainted = 0;
 
-let holdUntil = 0;
-const now = () => performance.now();
-
-/** Starts or extends the hold (exported for tests). */
-export function noteInput(at: number = now()): void {
-  holdUntil = Math.max(holdUntil, at + INPUT_HOLD_MS);
+/** Starts a hold that ends once the next frame has painted (exported for tests). */
+export function noteInput(): void {
+  unpainted++;
+  void afterNextPaint().then(() => {
+    unpainted--;
+  });
 }
 
-/** True while low-priority notifications wait for a recent input's paint. */
-export function inputHoldActive(at: number = now()): boolean {
-  return at < holdUntil;
+/** True while an input's answering frame has not painted: low-priority notifications wait. */
+export function inputHoldActive(): boolean {
+  return unpainted > 0;
 }
 
 /** Listens for input on `target` (capture, passive). Returns the function that removes the listeners. */
@@ -39,15 +43,9 @@ export function watchInput(
   };
 }
 
-/** The next animation frame, or a 16 ms timer where there is none (a worker, a torn-down test DOM). */
-const nextFrame = (cb: () => void): void => {
-  if (typeof requestAnimationFrame === 'function') requestAnimationFrame(cb);
-  else setTimeout(cb, 16);
-};
-
 /**
- * The auto-batch enhancer's `queueNotification`: notify on the next animation frame, or on the
- * first frame after the input hold ends.
+ * The auto-batch enhancer's `queueNotification`: notify on the next animation frame, or, when an
+ * input is waiting for its frame to paint, on the first frame after that.
  */
 export function queueAfterInput(notify: () => void): void {
   const frame = () => (inputHoldActive() ? nextFrame(frame) : notify());

@@ -573,7 +573,9 @@ localStorage.setItem('is_admin', 'false');`,
     if (opts.clicks > 0) {
       await sleep(2_000); // past the forced GC
       const button = page.getByTestId(env.BENCH_CLICK_TESTID ?? 'order-submit');
-      await button.scrollIntoViewIfNeeded();
+      // Mid-screen, clear of the bottom strip headless Chromium does not present on its own (see
+      // the spacer in pages/stream-page.tsx).
+      await button.evaluate((el) => el.scrollIntoView({ block: 'center' }));
       await sleep(1_000);
       await page.evaluate(() => window.__bench.reset());
       if (profileClicks) await targets.startProfiles();

@@ -1,31 +1,36 @@
 // @vitest-environment jsdom
 /**
- * Quote notifications wait while the member taps or types (src/market/input-priority.ts): a
- * notification queued during the hold runs on the first animation frame after it, one queued
- * without input runs on the next frame, and scrolling does not hold.
+ * Quote notifications wait for the frame that answers a tap or a key press, and only for that
+ * frame (src/market/input-priority.ts): a notification queued during the hold runs on the first
+ * frame after the input's frame has painted, however little time has passed; one queued without
+ * input runs on the next frame; scrolling does not hold.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { INPUT_HOLD_MS, inputHoldActive, queueAfterInput, watchInput } from '../../src/market/input-priority';
+import { inputHoldActive, queueAfterInput, watchInput } from '../../src/market/input-priority';
 
-let clock = 10_000; // only moves forward: the hold is module state
 let frames: Array<() => void> = [];
-const runFrame = (ms = 16) => {
-  clock += ms;
+const runFrame = () => {
   const due = frames;
   frames = [];
   for (const f of due) f();
 };
+/** The task the input's frame posted (src/lib/after-paint.ts) has run: that frame has painted. */
+const painted = () => vi.waitFor(() => expect(inputHoldActive()).toBe(false), { timeout: 500 });
 
+let unwatch = () => {};
 beforeEach(() => {
   frames = [];
-  vi.spyOn(performance, 'now').mockImplementation(() => clock);
+  // The clock stands still: a hold must end with the input's paint, not with time.
+  vi.spyOn(performance, 'now').mockReturnValue(10_000);
   vi.stubGlobal('requestAnimationFrame', (cb: () => void) => frames.push(cb));
-  watchInput(document);
+  unwatch = watchInput(document);
 });
-afterEach(() => {
+afterEach(async () => {
+  unwatch();
+  runFrame(); // leave no hold behind (module state)
+  await painted().catch(() => undefined);
   vi.restoreAllMocks();
   vi.unstubAllGlobals();
-  clock += 10 * INPUT_HOLD_MS; // leave no hold behind
 });
 
 describe('input priority', () => {
@@ -37,20 +42,15 @@ describe('input priority', () => {
     expect(notify).toHaveBeenCalledTimes(1);
   });
 
-  it('holds notifications for INPUT_HOLD_MS after the last tap, then notifies once', () => {
+  it("holds a notification through the tap's own frame, then notifies on the next one", async () => {
     const notify = vi.fn();
-    document.dispatchEvent(new Event('pointerdown'));
+    for (const type of ['pointerdown', 'pointerup', 'click']) document.dispatchEvent(new Event(type));
     queueAfterInput(notify);
-    let elapsed = 0;
-    while (elapsed + 16 < INPUT_HOLD_MS) {
-      runFrame(16);
-      elapsed += 16;
-      expect(notify, `after ${elapsed} ms`).not.toHaveBeenCalled();
-    }
-    document.dispatchEvent(new Event('click')); // the click extends the hold
-    runFrame(16);
+    expect(inputHoldActive()).toBe(true);
+    runFrame(); // the tap's frame paints the tap alone
     expect(notify).not.toHaveBeenCalled();
-    for (let i = 0; i < 10; i++) runFrame(16);
+    await painted(); // no time has passed: a hold of a fixed time would still be on
+    runFrame(); // the next frame: the prices move again
     expect(notify).toHaveBeenCalledTimes(1);
   });
 
