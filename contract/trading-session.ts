@@ -169,11 +169,27 @@ function phaseOfTradingDay(offsetMs: number): TradingPhase {
  * trading day, otherwise the half-open interval of the module table that contains the wall time.
  */
 export function tradingPhaseAt(epochMs: number, isTradingDay: IsTradingDay): TradingPhase {
+  const day = taipeiDayOf(epochMs);
+  if (!isTradingDay(day.date)) return 'closed';
+  return phaseOfTradingDay(epochMs - day.startMs);
+}
+
+/** The Asia/Taipei day last asked for: its ISO date and [startMs, endMs) (luxon on a miss only). */
+let lastDay = { date: '', startMs: 0, endMs: 0 };
+
+/**
+ * The Asia/Taipei calendar day containing `epochMs`: its ISO date and the epoch ms of its local
+ * midnight and of the next. The zone arithmetic (luxon, ~25 µs) runs once per day asked for;
+ * every order asks for the phase.
+ * @throws RangeError for a value that is not an instant.
+ */
+function taipeiDayOf(epochMs: number): { date: string; startMs: number } {
+  if (epochMs >= lastDay.startMs && epochMs < lastDay.endMs) return lastDay;
   const dt = DateTime.fromMillis(epochMs, { zone: TWSE_ZONE });
   if (!dt.isValid) throw new RangeError(`not an instant: ${epochMs}`);
-  if (!isTradingDay(dt.toISODate()!)) return 'closed';
-  const offset = dt.hour * HOUR + dt.minute * MINUTE + dt.second * 1000 + dt.millisecond;
-  return phaseOfTradingDay(offset);
+  const start = dt.startOf('day');
+  lastDay = { date: dt.toISODate()!, startMs: start.toMillis(), endMs: start.plus({ days: 1 }).toMillis() };
+  return lastDay;
 }
 
 /** True when `market`'s order entry is open in `phase` (PHASE_RULES). */
