@@ -50,3 +50,12 @@ export function isNotNullViolation(err: unknown, column: string): boolean {
   const pe = withCode(err, '23502');
   return !!pe && (pe.column === undefined || pe.column === column);
 }
+
+/**
+ * True when `err` (or one of its causes) is a CHECK violation (SQLSTATE 23514) of `constraint`
+ * (drivers that do not report the constraint still count as a match).
+ */
+export function isCheckViolation(err: unknown, constraint: string): boolean {
+  const pe = withCode(err, '23514');
+  return !!pe && (pe.constraint === undefined || pe.constraint === constraint);
+}
