@@ -6,7 +6,8 @@
  * - not applied: the member's figures against the rule and an apply button that posts
  *   dayTrade/apply; the order entry stays hidden until approved;
  * - approved: the order entry previews the closing tax at the day-trade rate (orderPreview with
- *   dayTradeOn) and sends dayTrade/placeOrder;
+ *   dayTradeOn) and sends dayTrade/placeOrder; it is the order ticket (OrderPanel) in day-trade
+ *   mode: no session or time-in-force row, no price prefilled, the tick checked before sending;
  * - details show each offset pair's day-trade tax; already applied shows a rejection's reason;
  *   both languages.
  */
@@ -121,6 +122,13 @@ const pair: DayTradeDetail = {
 };
 
 let current: DayTradeStatus;
+
+/** Taps the day-trade ticket's submit button; the body it sends to dayTrade/placeOrder. */
+async function submitDayTrade(): Promise<Body> {
+  fireEvent.click(screen.getByTestId('dt-submit'));
+  await waitFor(() => expect(calls.some((c) => c.name === 'dayTrade/placeOrder')).toBe(true));
+  return calls.find((c) => c.name === 'dayTrade/placeOrder')!.body;
+}
 
 function renderAt(path: string) {
   const store = createAppStore();
@@ -248,9 +256,7 @@ describe('day-trading screen', () => {
     expect(screen.getByTestId('dt-preview-tax-refund').textContent).toBe(formatMinor(299_700 - 149_800));
     expect(screen.getByTestId('dt-preview-required').textContent).toBe(formatMinor(short.totalRequiredMinor));
     fireEvent.click(screen.getByTestId('dt-side-long'));
-    fireEvent.click(screen.getByTestId('dt-submit'));
-    await waitFor(() => expect(calls.some((c) => c.name === 'dayTrade/placeOrder')).toBe(true));
-    expect(calls.find((c) => c.name === 'dayTrade/placeOrder')!.body).toEqual({
+    expect(await submitDayTrade()).toEqual({
       symbol: '2330',
       side: 'long',
       orderType: 'market',
@@ -262,6 +268,38 @@ describe('day-trading screen', () => {
     );
     // Placed: the transactions tab opens.
     await waitFor(() => expect(calls.some((c) => c.name === 'dayTrade/transactions')).toBe(true));
+  });
+
+  it('the order entry has no session or time in force, checks the tick and sends a limit as such', async () => {
+    current = status({ state: 'approved' });
+    renderAt('/common/dayTrading?symbol=2330');
+    await screen.findByTestId('dt-ticket');
+    expect(screen.getByRole('heading', { name: 'Day-trade order' })).toBeTruthy();
+    expect(screen.queryByTestId('order-tif-ROD')).toBeNull();
+    expect(screen.queryByTestId('order-session-regular')).toBeNull();
+    expect(screen.queryByTestId('order-submit')).toBeNull();
+    expect(screen.getByTestId('dt-submit').textContent).toBe('Buy (day trade)');
+    fireEvent.click(screen.getByTestId('dt-type-limit'));
+    const price = screen.getByTestId('dt-price') as HTMLInputElement;
+    expect(price.value).toBe('');
+    // Off the tick (NT$5 from NT$1,000): said, and nothing to send.
+    fireEvent.change(price, { target: { value: '1002' } });
+    expect((await screen.findByTestId('dt-price-offtick')).textContent).toBe(i18next.t('order.offTick'));
+    expect(screen.getByTestId('dt-submit').hasAttribute('disabled')).toBe(true);
+    fireEvent.change(price, { target: { value: '1005' } });
+    await waitFor(() =>
+      expect(screen.getByTestId('dt-preview-value').textContent).toBe(formatMinor(100_500_000)),
+    );
+    expect(screen.queryByTestId('dt-price-offtick')).toBeNull();
+    const sent = await submitDayTrade();
+    expect(sent).toEqual({
+      symbol: '2330',
+      side: 'long',
+      orderType: 'limit',
+      priceMinor: 100_500,
+      lots: 1,
+      leverage: 1,
+    });
   });
 
   it('details show each offset pair with its day-trade tax, in both languages', async () => {

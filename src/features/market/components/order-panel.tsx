@@ -10,6 +10,19 @@
  * refusal by the server names its rule (the error key) and carries its fix in `data.fix`
  * (contract/trading.ts OrderFix), shown under the button with a one-tap "use this" where the fix
  * is a value (a price, limit ROD, a number of lots) and the time it opens where it is a time.
+ *
+ * Day-trade mode (`dayTrade`, the /common/dayTrading "order submission" tab through
+ * features/day-trading DayTradeTicket) is the same ticket with what a day-trade order does
+ * differently: it is sent through `dayTrade.place` (dayTrade/placeOrder, which marks the order as
+ * a day trade) without time in force or session (the endpoint's defaults, ROD in the regular
+ * session), so it has no session or time-in-force row; the preview adds `orderPreview` with
+ * `dayTradeOn` = the trade date: the offset's closing costs at the day-trade rate, the break-even
+ * from them and, for a short, the opening tax refunded down to that rate when offset the same day
+ * (server day-trading/tax.ts); its own title, button labels and test ids (`dt-…` for `order-…`);
+ * an accepted order goes to `dayTrade.onPlaced`. As the day-trade ticket always has, it checks
+ * the tick size only (the daily limits are the server's), without one-tap fixes or a refusal box
+ * (the refusal's toast says it), a price prefilled on choosing limit, or the preview's price and
+ * available-after rows.
  */
 import { LabeledValue } from '../../../ui/labeled-value';
 import { Button } from 'antd-mobile';
@@ -28,7 +41,12 @@ import {
   type TimeInForce,
 } from '../../../../contract/market-rules';
 import { toMinor } from '../../../../contract/money';
-import { orderFixSchema, type OrderFix } from '../../../../contract/trading';
+import {
+  orderFixSchema,
+  type Order,
+  type OrderFix,
+  type PlaceOrderInput,
+} from '../../../../contract/trading';
 import { parseLeverages, useConfigQuery, usePlaceOrderMutation, useUserInfoQuery } from '../../../api/api';
 import type { ApiError } from '../../../api/base-query';
 import { selectLoggedIn } from '../../../api/session';
@@ -72,11 +90,57 @@ export function refusalFix(error: unknown): OrderFix | null {
   return parsed.success ? parsed.data : null;
 }
 
+/**
+ * Sends an order: a placeOrder-shaped RTK Query mutation trigger (trade/placeOrder,
+ * dayTrade/placeOrder); resolves to the placed order or the error (an ApiError).
+ */
+export type PlaceOrderCall = (order: PlaceOrderInput) => PromiseLike<{ data: Order } | { error: unknown }>;
+
+/** The day-trade mode of OrderPanel (see the module docstring). */
+export interface DayTradeMode {
+  /** Today's trade date (YYYY-MM-DD, dayTrade/status `tradeDate`): the preview's `dayTradeOn`. */
+  tradeDate: string;
+  /** Sends the order: the dayTrade/placeOrder mutation's trigger. */
+  place: PlaceOrderCall;
+  /** Called once the server has accepted the order, with the order. */
+  onPlaced: (order: Order) => void;
+}
+
+/** OrderPanel's props. Prices are TWD minor units (cents); quantities are lots of SHARES_PER_LOT. */
+export interface OrderPanelProps {
+  /** The instrument's code, as sent with the order (e.g. "2330"). */
+  symbol: string;
+  /** Its live quote: market orders preview at its ask (long) or bid (short); none, nothing to send. */
+  quote: Quote | undefined;
+  /** Day-trade mode; absent, the regular ticket. */
+  dayTrade?: DayTradeMode;
+  /** Rows shown under the title, above the side (the day-trade ticket's code field). */
+  children?: ReactNode;
+}
+
+const NO_PREVIEW = { preview: null, dayTradePreview: null } as const;
+/** A preview line: its label's string key, its test id's suffix, the amount (TWD minor units). */
+type PreviewRow = readonly [labelKey: string, testId: string, minor: number | null | undefined];
+
 /** What the fix box does when tapped. */
 interface FixActions {
   usePrice(priceMinor: number): void;
   useLimitRod(priceMinor: number | null): void;
   useLots(lots: number): void;
+}
+
+/** A one-tap fix under the price field: a valid price (TWD minor units) that replaces the typed one. */
+function PriceFixButton({ priceMinor, onUse }: { priceMinor: number; onUse: (priceMinor: number) => void }) {
+  return (
+    <Button
+      size="mini"
+      fill="outline"
+      onClick={() => onUse(priceMinor)}
+      data-testid={`order-price-fix-${priceMinor}`}
+    >
+      {formatMinor(priceMinor)}
+    </Button>
+  );
 }
 
 /** A refusal's rule (the translated error) and its fix, with a one-tap button where it has a value. */
@@ -168,7 +232,12 @@ function FixNotice({ msg, fix, act }: { msg: string; fix: OrderFix | null; act: 
   );
 }
 
-export function OrderPanel({ symbol, quote }: { symbol: string; quote: Quote | undefined }) {
+/**
+ * The order ticket (see the module docstring): side, order type, session and time in force, price,
+ * lots, leverage, the live preview, the submit button and a refusal's fix. Used by the detail
+ * screen and, with `dayTrade`, by the day-trading screen.
+ */
+export function OrderPanel({ symbol, quote, dayTrade, children }: OrderPanelProps) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const location = useLocation();
@@ -191,9 +260,13 @@ export function OrderPanel({ symbol, quote }: { symbol: string; quote: Quote | u
   const [refusal, setRefusal] = useState<{ msg: string; fix: OrderFix | null } | null>(null);
   const [killed, setKilled] = useState<string | null>(null);
   const busy = isLoading;
+  /** The regular ticket; false in day-trade mode, which does without some of its parts. */
+  const regular = !dayTrade;
+  const tid = (name: string) => `${regular ? 'order' : 'dt'}-${name}`;
 
   // After hours exists only on the exchange clock; there the price is the day's close, limit ROD.
-  const afterHoursOffered = clock?.mode === 'exchange';
+  // A day-trade order is always entered in the regular session.
+  const afterHoursOffered = regular && clock?.mode === 'exchange';
   const session: EntrySession = afterHoursOffered ? sessionChoice : 'regular';
   const afterHours = session === 'afterHours';
   const orderType: OrderType = afterHours ? 'limit' : orderTypeChoice;
@@ -206,7 +279,8 @@ export function OrderPanel({ symbol, quote }: { symbol: string; quote: Quote | u
     !afterHours && limitMinor !== null
       ? priceRejection(limitMinor, {
           kind,
-          referenceMinor: quote && quote.prevCloseMinor > 0 ? quote.prevCloseMinor : null,
+          // Day-trade mode checks the tick only (no reference: no daily limits).
+          referenceMinor: regular && quote && quote.prevCloseMinor > 0 ? quote.prevCloseMinor : null,
         })
       : null;
   const offTick = rejection?.rule === 'offTick' ? rejection.nearestMinor : null;
@@ -221,14 +295,25 @@ export function OrderPanel({ symbol, quote }: { symbol: string; quote: Quote | u
   const price = previewPrice(orderType, side, limitMinor, quote);
   const validLots = Number.isInteger(lots) && lots >= 1 && lots <= MAX_LOTS_PER_ORDER;
   const available = account?.availableMinor;
-  const preview = useMemo(() => {
-    if (price === null || !validLots || rejected) return null;
+  const tradeDate = dayTrade?.tradeDate;
+  // What the order costs now (the opening trade is charged as usual) and, in day-trade mode, with
+  // `dayTradeOn`: what its offset today costs (the closing leg at the day-trade rate; a short's
+  // opening sale refunded down to that rate when offset the same day).
+  const { preview, dayTradePreview } = useMemo(() => {
+    if (price === null || !validLots || rejected) return NO_PREVIEW;
     try {
-      return orderPreview({ priceMinor: price, lots, leverage, side, kind, availableMinor: available });
+      const args = { priceMinor: price, lots, leverage, side, kind, availableMinor: available };
+      return {
+        preview: orderPreview(args),
+        dayTradePreview: tradeDate !== undefined ? orderPreview({ ...args, dayTradeOn: tradeDate }) : null,
+      };
     } catch {
-      return null;
+      return NO_PREVIEW;
     }
-  }, [price, lots, leverage, side, kind, validLots, rejected, available]);
+  }, [price, lots, leverage, side, kind, validLots, rejected, available, tradeDate]);
+  /** The offset's figures: at the day-trade rate in day-trade mode. */
+  const offset = dayTradePreview ?? preview;
+  const taxRefund = preview && dayTradePreview ? preview.openTaxMinor - dayTradePreview.openTaxMinor : 0;
 
   const insufficient =
     preview !== null && preview.availableAfterMinor !== null && preview.availableAfterMinor < 0;
@@ -246,7 +331,7 @@ export function OrderPanel({ symbol, quote }: { symbol: string; quote: Quote | u
 
   const chooseType = changed((v: OrderType) => {
     setOrderType(v);
-    if (v === 'limit' && !priceText && quote && quote.lastMinor > 0)
+    if (regular && v === 'limit' && !priceText && quote && quote.lastMinor > 0)
       setPriceText(minorToInput(quote.lastMinor));
   });
   const act: FixActions = {
@@ -270,17 +355,20 @@ export function OrderPanel({ symbol, quote }: { symbol: string; quote: Quote | u
     if (!canSubmit || busy) return;
     setRefusal(null);
     setKilled(null);
-    const res = await placeOrder({
+    const res = await (dayTrade?.place ?? placeOrder)({
       symbol,
       side,
       orderType,
       priceMinor: orderType === 'limit' && limitMinor !== null ? limitMinor : undefined,
       lots,
       leverage,
-      timeInForce: tif,
-      session,
+      ...(regular ? { timeInForce: tif, session } : {}),
     });
     if ('data' in res && res.data) {
+      if (dayTrade) {
+        dayTrade.onPlaced(res.data);
+        return;
+      }
       if (res.data.status === 'cancelled') {
         // An IOC/FOK that could not fill at once: nothing moved; say so here.
         setKilled(res.data.timeInForce);
@@ -289,21 +377,38 @@ export function OrderPanel({ symbol, quote }: { symbol: string; quote: Quote | u
       navigate(`/position/position?tab=${res.data.status === 'pending' ? 'orders' : 'holdings'}`);
     } else if ('error' in res) {
       const err = res.error as ApiError;
-      if (err.kind === 'refused') setRefusal({ msg: err.msg, fix: refusalFix(err) });
+      if (regular && err.kind === 'refused') setRefusal({ msg: err.msg, fix: refusalFix(err) });
     }
   };
 
+  const title = t(regular ? 'order.title' : 'dayTrading.ticketTitle');
+  const rows: PreviewRow[] = [
+    ['order.marketValue', 'value', preview?.marketValueMinor],
+    ['order.margin', 'margin', preview?.marginMinor],
+    ['order.fee', 'fee', preview ? preview.commissionMinor + preview.clearingFeeMinor : undefined],
+    ['order.tax', 'tax', preview?.openTaxMinor],
+    ...(taxRefund > 0 ? [['dayTrading.taxRefund', 'tax-refund', taxRefund] as const] : []),
+    [
+      regular ? 'order.closeCosts' : 'dayTrading.closeCosts',
+      'close-costs',
+      offset ? offset.closeCommissionMinor + offset.closeClearingFeeMinor + offset.closeTaxMinor : undefined,
+    ],
+    ['order.breakEven', 'break-even', offset?.breakEvenPriceMinor],
+    ['order.required', 'required', preview?.totalRequiredMinor],
+  ];
+
   return (
-    <section className="card order-panel" aria-label={t('order.title')}>
-      <h3 className="card-title">{t('order.title')}</h3>
+    <section className="card order-panel" aria-label={title} data-testid={tid('ticket')}>
+      <h3 className="card-title">{title}</h3>
+      {children}
       <div className="order-row">
         <span className="order-label">{t('order.side')}</span>
         <Segmented<Side>
           value={side}
           onChange={changed(setSide)}
           options={[
-            { value: 'long', label: t('side.long'), testId: 'order-side-long', activeColor: RED },
-            { value: 'short', label: t('side.short'), testId: 'order-side-short', activeColor: GREEN },
+            { value: 'long', label: t('side.long'), testId: tid('side-long'), activeColor: RED },
+            { value: 'short', label: t('side.short'), testId: tid('side-short'), activeColor: GREEN },
           ]}
         />
       </div>
@@ -338,57 +443,50 @@ export function OrderPanel({ symbol, quote }: { symbol: string; quote: Quote | u
               value={orderType}
               onChange={chooseType}
               options={[
-                { value: 'market', label: t('orderType.market'), testId: 'order-type-market' },
-                { value: 'limit', label: t('orderType.limit'), testId: 'order-type-limit' },
+                { value: 'market', label: t('orderType.market'), testId: tid('type-market') },
+                { value: 'limit', label: t('orderType.limit'), testId: tid('type-limit') },
               ]}
             />
           </div>
-          <div className="order-row">
-            <span className="order-label">{t('order.tif')}</span>
-            <Segmented<TimeInForce>
-              value={tif}
-              onChange={changed(setTif)}
-              options={(['ROD', 'IOC', 'FOK'] as const).map((v) => ({
-                value: v,
-                label: v,
-                testId: `order-tif-${v}`,
-              }))}
-            />
-            <span className="muted small" data-testid="order-tif-hint">
-              {t(`order.tifHint.${tif}`)}
-            </span>
-          </div>
+          {regular && (
+            <div className="order-row">
+              <span className="order-label">{t('order.tif')}</span>
+              <Segmented<TimeInForce>
+                value={tif}
+                onChange={changed(setTif)}
+                options={(['ROD', 'IOC', 'FOK'] as const).map((v) => ({
+                  value: v,
+                  label: v,
+                  testId: `order-tif-${v}`,
+                }))}
+              />
+              <span className="muted small" data-testid="order-tif-hint">
+                {t(`order.tifHint.${tif}`)}
+              </span>
+            </div>
+          )}
         </>
       )}
       {!afterHours && orderType === 'limit' && (
-        <div className="order-row order-price-row">
+        <div className={regular ? 'order-row order-price-row' : 'order-row'}>
           <span className="order-label">{t('order.price')}</span>
           <div className="order-price">
             <TestIdInput
-              testId="order-price"
+              testId={tid('price')}
               value={priceText}
               onChange={changed(setPriceText)}
               inputMode="decimal"
               placeholder={t('order.pricePlaceholder')}
-              clearable
+              clearable={regular}
             />
             {priceText !== '' && limitMinor === null && (
               <div className="field-error">{t('order.priceInvalid')}</div>
             )}
             {offTick && (
-              <div className="field-error" data-testid="order-price-offtick">
+              <div className="field-error" data-testid={tid('price-offtick')}>
                 {t('order.offTick')}
-                {offTick.map((p) => (
-                  <Button
-                    key={p}
-                    size="mini"
-                    fill="outline"
-                    onClick={() => act.usePrice(p)}
-                    data-testid={`order-price-fix-${p}`}
-                  >
-                    {formatMinor(p)}
-                  </Button>
-                ))}
+                {regular &&
+                  offTick.map((p) => <PriceFixButton key={p} priceMinor={p} onUse={act.usePrice} />)}
               </div>
             )}
             {limitFix !== null && quote && (
@@ -397,14 +495,7 @@ export function OrderPanel({ symbol, quote }: { symbol: string; quote: Quote | u
                   down: formatMinor(quote.limitDownMinor),
                   up: formatMinor(quote.limitUpMinor),
                 })}
-                <Button
-                  size="mini"
-                  fill="outline"
-                  onClick={() => act.usePrice(limitFix)}
-                  data-testid={`order-price-fix-${limitFix}`}
-                >
-                  {formatMinor(limitFix)}
-                </Button>
+                <PriceFixButton priceMinor={limitFix} onUse={act.usePrice} />
               </div>
             )}
           </div>
@@ -413,7 +504,7 @@ export function OrderPanel({ symbol, quote }: { symbol: string; quote: Quote | u
       <div className="order-row">
         <span className="order-label">{t('order.lots')}</span>
         <TestIdStepper
-          testId="order-lots"
+          testId={tid('lots')}
           value={lots}
           min={1}
           max={MAX_LOTS_PER_ORDER}
@@ -428,53 +519,43 @@ export function OrderPanel({ symbol, quote }: { symbol: string; quote: Quote | u
         <Segmented<number>
           value={leverage}
           onChange={changed(setLeverage)}
-          options={leverages.map((n) => ({ value: n, label: `${n}×`, testId: `leverage-${n}` }))}
+          options={leverages.map((n) => ({
+            value: n,
+            label: `${n}×`,
+            testId: `${regular ? '' : 'dt-'}leverage-${n}`,
+          }))}
         />
       </div>
 
-      <div className="preview" data-testid="order-preview">
-        <LabeledValue
-          layout="line"
-          label={
-            orderType === 'market'
-              ? t(side === 'long' ? 'order.priceAtAsk' : 'order.priceAtBid')
-              : t('order.price')
-          }
-          value={price !== null ? formatMinor(price) : ''}
-        />
-        {(
-          [
-            ['marketValue', 'value', preview?.marketValueMinor],
-            ['margin', 'margin', preview?.marginMinor],
-            ['fee', 'fee', preview ? preview.commissionMinor + preview.clearingFeeMinor : undefined],
-            ['tax', 'tax', preview?.openTaxMinor],
-            [
-              'closeCosts',
-              'close-costs',
-              preview
-                ? preview.closeCommissionMinor + preview.closeClearingFeeMinor + preview.closeTaxMinor
-                : undefined,
-            ],
-            ['breakEven', 'break-even', preview?.breakEvenPriceMinor],
-            ['required', 'required', preview?.totalRequiredMinor],
-          ] as const
-        ).map(([key, id, minor]) => (
+      <div className="preview" data-testid={tid('preview')}>
+        {regular && (
+          <LabeledValue
+            layout="line"
+            label={
+              orderType === 'market'
+                ? t(side === 'long' ? 'order.priceAtAsk' : 'order.priceAtBid')
+                : t('order.price')
+            }
+            value={price !== null ? formatMinor(price) : ''}
+          />
+        )}
+        {rows.map(([key, id, minor]) => (
           <LabeledValue
             key={key}
             layout="line"
-            label={t(`order.${key}`)}
+            label={t(key)}
             value={minor != null ? formatMinor(minor) : ''}
-            testId={`order-preview-${id}`}
+            testId={tid(`preview-${id}`)}
           />
         ))}
         <LabeledValue
           layout="line"
           label={t('order.available')}
           value={loggedIn ? (available !== undefined ? formatMinor(available) : '') : t('order.loginToSee')}
-          testId="order-preview-available"
+          testId={tid('preview-available')}
           color={insufficient ? RED : undefined}
         />
-        {loggedIn && (
+        {loggedIn && regular && (
           <LabeledValue
             layout="line"
             label={t('order.availableAfter')}
@@ -491,9 +572,14 @@ export function OrderPanel({ symbol, quote }: { symbol: string; quote: Quote | u
         disabled={(loggedIn && !canSubmit) || busy}
         onSubmit={submit}
         label={
-          loggedIn ? t(side === 'long' ? 'order.submitLong' : 'order.submitShort') : t('order.loginToTrade')
+          !regular
+            ? t(side === 'long' ? 'dayTrading.submitLong' : 'dayTrading.submitShort')
+            : loggedIn
+              ? t(side === 'long' ? 'order.submitLong' : 'order.submitShort')
+              : t('order.loginToTrade')
         }
         busyLabel={t('order.submitting')}
+        testId={tid('submit')}
       />
       {refusal && <FixNotice msg={refusal.msg} fix={refusal.fix} act={act} />}
       {killed && (
@@ -517,12 +603,14 @@ function OrderSubmitButton({
   onSubmit,
   label,
   busyLabel,
+  testId,
 }: {
   color: string;
   disabled: boolean;
   onSubmit: () => Promise<void>;
   label: string;
   busyLabel: string;
+  testId: string;
 }) {
   const [busy, setBusy] = useState(false);
   const click = async () => {
@@ -543,7 +631,7 @@ function OrderSubmitButton({
       style={{ '--background-color': color, '--border-color': color }}
       disabled={disabled || busy}
       onClick={click}
-      data-testid="order-submit"
+      data-testid={testId}
     >
       {busy ? busyLabel : label}
     </Button>
