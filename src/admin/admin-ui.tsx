@@ -3,7 +3,7 @@
  * pager, the reason dialog every reject / flag change goes through, the queue toolbar and the
  * protected image thumbnail (uploads are fetched with the operator's token, src/api/upload.ts).
  */
-import { Button, Dialog, ImageViewer, TextArea, type TextAreaRef } from 'antd-mobile';
+import { Button, Dialog, ImageViewer, InfiniteScroll, TextArea, type TextAreaRef } from 'antd-mobile';
 import { useEffect, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSelector } from 'react-redux';
@@ -71,6 +71,61 @@ export function AdminTable<Row>({
         ))}
       </tbody>
     </table>
+  );
+}
+
+/**
+ * A list loaded page by page as it scrolls (the audit log, the ledger): a toolbar with `children`
+ * (the list's own filters), Refresh and the total, then the table and the infinite scroll.
+ * Props: `kind` (testids `<kind>-refresh` and `admin-<kind>` on the table), `list` (an RTK Query
+ * infinite query's result: pages of `{ items, total }`), `columns`, `rowTestId`.
+ */
+export function InfiniteTable<Row extends { id: number }>({
+  kind,
+  list,
+  columns,
+  rowTestId,
+  children,
+}: {
+  kind: string;
+  list: {
+    data?: { pages: { items: Row[]; total: number }[] };
+    isFetching: boolean;
+    hasNextPage: boolean;
+    fetchNextPage: () => Promise<unknown>;
+    refetch: () => unknown;
+  };
+  columns: Column<Row>[];
+  rowTestId: (row: Row) => string;
+  children?: ReactNode;
+}) {
+  const { t } = useTranslation();
+  const items = list.data?.pages.flatMap((p) => p.items) ?? [];
+  return (
+    <>
+      <div className="admin-toolbar">
+        {children}
+        <Button
+          size="small"
+          onClick={() => void list.refetch()}
+          loading={list.isFetching}
+          data-testid={`${kind}-refresh`}
+        >
+          {t('admin.refresh')}
+        </Button>
+        <span className="muted">{t('admin.total', { n: list.data?.pages[0]?.total ?? 0 })}</span>
+      </div>
+      <AdminTable
+        columns={columns}
+        rows={items}
+        rowKey={(r) => r.id}
+        rowTestId={rowTestId}
+        testId={`admin-${kind}`}
+      />
+      {items.length > 0 && (
+        <InfiniteScroll loadMore={async () => void (await list.fetchNextPage())} hasMore={list.hasNextPage} />
+      )}
+    </>
   );
 }
 

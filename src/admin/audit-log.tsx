@@ -3,11 +3,10 @@
  * list scrolls: who, what, on which record, when, why, and the record before and after (pretty
  * JSON, collapsed). Testids: `audit-row-<id>`, `audit-change-<id>` (the <details>).
  */
-import { Button, InfiniteScroll } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime } from '../lib/format';
 import { useAuditLogInfiniteQuery, type AuditEntry } from './admin-api';
-import { AdminTable, type Column } from './admin-ui';
+import { InfiniteTable, type Column } from './admin-ui';
 
 /** A stored JSON snapshot, indented; the raw text when it is not JSON. */
 export function prettyJson(text: string | null): string | null {
@@ -71,13 +70,10 @@ function Change({ entry }: { entry: AuditEntry }) {
   );
 }
 
+/** The audit log's table, newest first, with Refresh and the total (testids above). */
 export function AuditLog() {
   const { t } = useTranslation();
-  const { data, isFetching, hasNextPage, fetchNextPage, refetch } = useAuditLogInfiniteQuery(undefined, {
-    refetchOnMountOrArgChange: true,
-  });
-  const items = data?.pages.flatMap((p) => p.items) ?? [];
-  const total = data?.pages[0]?.total ?? 0;
+  const list = useAuditLogInfiniteQuery(undefined, { refetchOnMountOrArgChange: true });
 
   const columns: Column<AuditEntry>[] = [
     { key: 'time', title: t('admin.col.time'), render: (e) => formatDateTime(e.createdAt) },
@@ -115,22 +111,7 @@ export function AuditLog() {
 
   return (
     <section className="admin-section">
-      <div className="admin-toolbar">
-        <Button size="small" onClick={() => void refetch()} loading={isFetching} data-testid="audit-refresh">
-          {t('admin.refresh')}
-        </Button>
-        <span className="muted">{t('admin.total', { n: total })}</span>
-      </div>
-      <AdminTable
-        columns={columns}
-        rows={items}
-        rowKey={(e) => e.id}
-        rowTestId={(e) => `audit-row-${e.id}`}
-        testId="admin-audit"
-      />
-      {items.length > 0 && (
-        <InfiniteScroll loadMore={async () => void (await fetchNextPage())} hasMore={!!hasNextPage} />
-      )}
+      <InfiniteTable kind="audit" list={list} columns={columns} rowTestId={(e) => `audit-row-${e.id}`} />
     </section>
   );
 }

@@ -5,7 +5,7 @@
  * Testids: `reconcile-run`, `reconcile-status` (data-clean="true|false"), `ledger-user-id`,
  * `ledger-filter`, `ledger-clear`, `ledger-tx-<id>`.
  */
-import { Button, InfiniteScroll, Tag } from 'antd-mobile';
+import { Button, Tag } from 'antd-mobile';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime, formatMinor, formatSignedMinor } from '../lib/format';
@@ -16,7 +16,7 @@ import {
   type LedgerTransaction,
   type Reconciliation,
 } from './admin-api';
-import { AdminTable, type Column } from './admin-ui';
+import { InfiniteTable, type Column } from './admin-ui';
 
 function ReconcileResult({ r }: { r: Reconciliation }) {
   const { t } = useTranslation();
@@ -98,13 +98,12 @@ function Postings({ tx }: { tx: LedgerTransaction }) {
   );
 }
 
+/** The reconciliation card and the ledger's transactions, for user `userId` when set (`onUserId` sets or clears it). */
 export function LedgerPanel({ userId, onUserId }: { userId?: number; onUserId: (id?: number) => void }) {
   const { t, i18n } = useTranslation();
   const reconcile = useReconcileQuery(undefined, { refetchOnMountOrArgChange: true });
   const ledger = useAdminLedgerInfiniteQuery({ userId }, { refetchOnMountOrArgChange: true });
   const [draft, setDraft] = useState(userId ? String(userId) : '');
-  const items = ledger.data?.pages.flatMap((p) => p.items) ?? [];
-  const total = ledger.data?.pages[0]?.total ?? 0;
   const draftId = /^\d{1,10}$/.test(draft.trim()) ? Number(draft.trim()) : null;
 
   const typeLabel = (type: string) => (i18n.exists(`fundFlow.${type}`) ? t(`fundFlow.${type}`) : type);
@@ -139,7 +138,7 @@ export function LedgerPanel({ userId, onUserId }: { userId?: number; onUserId: (
         {reconcile.data && <ReconcileResult r={reconcile.data} />}
       </div>
 
-      <div className="admin-toolbar">
+      <InfiniteTable kind="ledger" list={ledger} columns={columns} rowTestId={(x) => `ledger-tx-${x.id}`}>
         <TestIdInput
           testId="ledger-user-id"
           className="user-id-input"
@@ -170,29 +169,7 @@ export function LedgerPanel({ userId, onUserId }: { userId?: number; onUserId: (
             {t('admin.clearFilter')}
           </Button>
         )}
-        <Button
-          size="small"
-          onClick={() => void ledger.refetch()}
-          loading={ledger.isFetching}
-          data-testid="ledger-refresh"
-        >
-          {t('admin.refresh')}
-        </Button>
-        <span className="muted">{t('admin.total', { n: total })}</span>
-      </div>
-      <AdminTable
-        columns={columns}
-        rows={items}
-        rowKey={(x) => x.id}
-        rowTestId={(x) => `ledger-tx-${x.id}`}
-        testId="admin-ledger"
-      />
-      {items.length > 0 && (
-        <InfiniteScroll
-          loadMore={async () => void (await ledger.fetchNextPage())}
-          hasMore={!!ledger.hasNextPage}
-        />
-      )}
+      </InfiniteTable>
     </section>
   );
 }
