@@ -282,11 +282,18 @@ describe('day-trading screen', () => {
     fireEvent.click(screen.getByTestId('dt-type-limit'));
     const price = screen.getByTestId('dt-price') as HTMLInputElement;
     expect(price.value).toBe('');
-    // Off the tick (NT$5 from NT$1,000): said, and nothing to send.
+    // Off the tick (NT$5 from NT$1,000): said, nothing to send, and the nearest valid prices
+    // offered as one tap, as on the regular ticket.
     fireEvent.change(price, { target: { value: '1002' } });
-    expect((await screen.findByTestId('dt-price-offtick')).textContent).toBe(i18next.t('order.offTick'));
+    expect((await screen.findByTestId('dt-price-offtick')).textContent).toContain(i18next.t('order.offTick'));
     expect(screen.getByTestId('dt-submit').hasAttribute('disabled')).toBe(true);
-    fireEvent.change(price, { target: { value: '1005' } });
+    expect(screen.getByTestId('order-price-fix-100000')).toBeTruthy();
+    // Above limit-up (NT$1,100 from a NT$1,000 reference): the daily limits apply to day trades too.
+    fireEvent.change(price, { target: { value: '1200' } });
+    expect((await screen.findByTestId('dt-price-limits')).textContent).toContain('1,100.00');
+    expect(screen.getByTestId('dt-submit').hasAttribute('disabled')).toBe(true);
+    fireEvent.change(price, { target: { value: '1002' } });
+    fireEvent.click(await screen.findByTestId('order-price-fix-100500'));
     await waitFor(() =>
       expect(screen.getByTestId('dt-preview-value').textContent).toBe(formatMinor(100_500_000)),
     );

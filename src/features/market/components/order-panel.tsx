@@ -19,10 +19,9 @@
  * `dayTradeOn` = the trade date: the offset's closing costs at the day-trade rate, the break-even
  * from them and, for a short, the opening tax refunded down to that rate when offset the same day
  * (server day-trading/tax.ts); its own title, button labels and test ids (`dt-…` for `order-…`);
- * an accepted order goes to `dayTrade.onPlaced`. As the day-trade ticket always has, it checks
- * the tick size only (the daily limits are the server's), without one-tap fixes or a refusal box
- * (the refusal's toast says it), a price prefilled on choosing limit, or the preview's price and
- * available-after rows.
+ * an accepted order goes to `dayTrade.onPlaced`. Its checks, one-tap fixes, refusal box and
+ * available-after row are the regular ticket's (the server applies the same rules to both); it
+ * prefills no price on choosing limit and has no clear button on the price.
  */
 import { LabeledValue } from '../../../ui/labeled-value';
 import { Button } from 'antd-mobile';
@@ -279,8 +278,7 @@ export function OrderPanel({ symbol, quote, dayTrade, children }: OrderPanelProp
     !afterHours && limitMinor !== null
       ? priceRejection(limitMinor, {
           kind,
-          // Day-trade mode checks the tick only (no reference: no daily limits).
-          referenceMinor: regular && quote && quote.prevCloseMinor > 0 ? quote.prevCloseMinor : null,
+          referenceMinor: quote && quote.prevCloseMinor > 0 ? quote.prevCloseMinor : null,
         })
       : null;
   const offTick = rejection?.rule === 'offTick' ? rejection.nearestMinor : null;
@@ -377,7 +375,7 @@ export function OrderPanel({ symbol, quote, dayTrade, children }: OrderPanelProp
       navigate(`/position/position?tab=${res.data.status === 'pending' ? 'orders' : 'holdings'}`);
     } else if ('error' in res) {
       const err = res.error as ApiError;
-      if (regular && err.kind === 'refused') setRefusal({ msg: err.msg, fix: refusalFix(err) });
+      if (err.kind === 'refused') setRefusal({ msg: err.msg, fix: refusalFix(err) });
     }
   };
 
@@ -485,12 +483,13 @@ export function OrderPanel({ symbol, quote, dayTrade, children }: OrderPanelProp
             {offTick && (
               <div className="field-error" data-testid={tid('price-offtick')}>
                 {t('order.offTick')}
-                {regular &&
-                  offTick.map((p) => <PriceFixButton key={p} priceMinor={p} onUse={act.usePrice} />)}
+                {offTick.map((p) => (
+                  <PriceFixButton key={p} priceMinor={p} onUse={act.usePrice} />
+                ))}
               </div>
             )}
             {limitFix !== null && quote && (
-              <div className="field-error" data-testid="order-price-limits">
+              <div className="field-error" data-testid={tid('price-limits')}>
                 {t('order.outOfLimits', {
                   down: formatMinor(quote.limitDownMinor),
                   up: formatMinor(quote.limitUpMinor),
@@ -555,12 +554,12 @@ export function OrderPanel({ symbol, quote, dayTrade, children }: OrderPanelProp
           testId={tid('preview-available')}
           color={insufficient ? RED : undefined}
         />
-        {loggedIn && regular && (
+        {loggedIn && (
           <LabeledValue
             layout="line"
             label={t('order.availableAfter')}
             value={preview?.availableAfterMinor != null ? formatMinor(preview.availableAfterMinor) : ''}
-            testId="order-preview-available-after"
+            testId={tid('preview-available-after')}
             color={insufficient ? RED : undefined}
           />
         )}
