@@ -1,5 +1,5 @@
 -- ledger_post(batch, p_ref_id): writes ledger transactions in one round trip
--- (server/modules/ledger/ledger.ts postAll and postAllSql are its callers and document the shapes).
+-- (server/modules/ledger/ledger.ts postAll and postingsSql are its callers and document the shapes).
 -- batch is a JSON array of
 --   {"type", "refType", "refId", "key", "actor", "memo", "legs": [{"u", "p", "c", "s", "a"}]}
 -- where a leg names its account by owner u (null for the platform), purpose p, currency c and
@@ -8,10 +8,12 @@
 -- post for a row it inserts in the same statement). In order: each leg's account is found by its
 -- unique index (one index probe per leg; a join would scan the platform's slot rows); every
 -- touched account is locked in id order (one statement, so concurrent batches cannot deadlock);
--- if any account that may not go negative would, it raises 'insufficientBalance' (SQLSTATE
--- P0001) and nothing is written; otherwise the transactions, then all postings in one statement,
--- are inserted and every touched balance moves by its net amount in one statement. Returns the
--- new transaction ids in batch order. Raises 'ledger account missing' when a leg names no account.
+-- the transactions, then all postings in one statement, are inserted and every touched balance
+-- moves by its net amount in one statement. An account that may not go negative and would is
+-- refused by the table's CHECK constraint ledger_accounts_non_negative (SQLSTATE 23514), which
+-- fails the statement and with it the whole batch (server/modules/ledger/ledger.ts ledgerRefusal
+-- answers insufficientBalance). Returns the new transaction ids in batch order. Raises 'ledger
+-- account missing' when a leg names no account.
 CREATE FUNCTION ledger_post(batch jsonb, p_ref_id bigint DEFAULT NULL) RETURNS bigint[]
 LANGUAGE plpgsql AS $$
 DECLARE
@@ -19,7 +21,6 @@ DECLARE
   l jsonb;
   n_tx int := 0;
   acct int;
-  short int;
   tx_id bigint;
   ids bigint[] := '{}';
   leg_tx int[] := '{}';
@@ -44,13 +45,6 @@ BEGIN
   END LOOP;
 
   PERFORM 1 FROM ledger_accounts WHERE id = ANY(leg_acct) ORDER BY id FOR UPDATE;
-
-  SELECT count(*) INTO short FROM ledger_accounts a
-  WHERE a.id = ANY(leg_acct) AND NOT a.allow_negative
-    AND a.balance_minor + (SELECT sum(x.d) FROM unnest(leg_acct, leg_amount) AS x(id, d) WHERE x.id = a.id) < 0;
-  IF short > 0 THEN
-    RAISE EXCEPTION 'insufficientBalance';
-  END IF;
 
   FOR t IN SELECT value FROM jsonb_array_elements(batch) LOOP
     INSERT INTO ledger_transactions (type, ref_type, ref_id, idempotency_key, actor_user_id, memo)

@@ -8,7 +8,6 @@ interface PgLikeError {
   code?: unknown;
   constraint?: unknown;
   column?: unknown;
-  message?: unknown;
   cause?: unknown;
 }
 
@@ -32,14 +31,6 @@ function withCode(err: unknown, code: string): PgLikeError | undefined {
 export function isUniqueViolation(err: unknown, constraint?: string): boolean {
   const pe = withCode(err, '23505');
   return !!pe && (!constraint || pe.constraint === undefined || pe.constraint === constraint);
-}
-
-/**
- * True when `err` (or one of its causes) is a PL/pgSQL `RAISE EXCEPTION '<message>'` (SQLSTATE
- * P0001) with exactly `message`, e.g. ledger_post's 'insufficientBalance'.
- */
-export function isRaised(err: unknown, message: string): boolean {
-  return withCode(err, 'P0001')?.message === message;
 }
 
 /**

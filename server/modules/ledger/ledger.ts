@@ -23,7 +23,7 @@
  * Safety: accounts are locked `FOR UPDATE` in ascending id order (no deadlocks between two
  * posters), a balance that may not go negative is held at zero by a CHECK constraint, and a
  * refusal throws AppError('insufficientBalance') so the whole DB transaction rolls back. The
- * writing is the database function `ledger_post` (migrations 0004, 0005): one round trip per batch.
+ * writing is the database function `ledger_post` (migration 0004): one round trip per batch.
  */
 import { and, eq, inArray, isNull, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import { CURRENCIES } from '../../../contract/constants';
@@ -31,7 +31,7 @@ import type { FundFlowType } from '../../../contract/funds';
 import type { Db, Tx } from '../../db/client';
 import { ledgerAccounts, ledgerTransactions } from '../../db/schema';
 import { fail } from '../../http/errors';
-import { isCheckViolation, isRaised } from '../common/db-errors';
+import { isCheckViolation } from '../common/db-errors';
 
 export const MEMBER_PURPOSES = ['available', 'frozen', 'margin', 'debt'] as const;
 export type MemberPurpose = (typeof MEMBER_PURPOSES)[number];
@@ -180,7 +180,7 @@ export function ledgerBatch(inputs: PostInput[]): string {
 
 /**
  * The SQL expression `ledger_post(batch, refId)` that writes a ledgerBatch (all or none) when a
- * statement evaluates it: the database function (migrations 0004, 0005) locks every touched
+ * statement evaluates it: the database function (migration 0004) locks every touched
  * account in id order (concurrent posters never deadlock), inserts the transactions and postings
  * and moves each balance by its net amount; an account that may not go negative and would is
  * refused by the table's CHECK constraint, which fails the statement and with it the batch. It
@@ -194,12 +194,10 @@ export function postingsSql(batch: string | Placeholder, refId?: SQL): SQL {
 
 /**
  * AppError('insufficientBalance') when `err` is ledger_post's refusal (the balances' CHECK
- * constraint, migration 0005; a RAISE in 0004); otherwise `err` itself.
+ * constraint ledger_accounts_non_negative); otherwise `err` itself.
  */
 export function ledgerRefusal(err: unknown): unknown {
-  return isCheckViolation(err, 'ledger_accounts_non_negative') || isRaised(err, 'insufficientBalance')
-    ? fail('insufficientBalance')
-    : err;
+  return isCheckViolation(err, 'ledger_accounts_non_negative') ? fail('insufficientBalance') : err;
 }
 
 /**
