@@ -600,6 +600,13 @@ export function createTradingEngine(opts: TradingEngineOptions): TradingEngine {
     if (rules.tradeClosed === 'all' || rules.tradeClosed.includes(req.symbol)) throw fail('tradeClosed', 422);
     const v = view();
     const dayTrade = entry.dayTrade === true;
+    if (entryClosed(v, isTradingDay, req.session))
+      throw refuse('nonTradingTime', {
+        rule: 'outsideSession',
+        phase: v.phase,
+        market: req.session,
+        opensAtMs: opensAt(v, isTradingDay, req.session),
+      });
     try {
       return await (req.session === 'afterHours'
         ? placeAfterHours(user, req, v, dayTrade)
@@ -616,13 +623,6 @@ export function createTradingEngine(opts: TradingEngineOptions): TradingEngine {
     v: SessionView,
     dayTrade: boolean,
   ): Promise<OrderRow> {
-    if (entryClosed(v, isTradingDay, 'regular'))
-      throw refuse('nonTradingTime', {
-        rule: 'outsideSession',
-        phase: v.phase,
-        market: 'regular',
-        opensAtMs: opensAt(v, isTradingDay, 'regular'),
-      });
     const q = feed.quote(req.symbol);
     const isCall = v.phase === 'preOpen' || v.phase === 'closingCall';
     if (isCall && (req.orderType !== 'limit' || req.timeInForce !== 'ROD'))
@@ -701,13 +701,6 @@ export function createTradingEngine(opts: TradingEngineOptions): TradingEngine {
     v: SessionView,
     dayTrade: boolean,
   ): Promise<OrderRow> {
-    if (entryClosed(v, isTradingDay, 'afterHours'))
-      throw refuse('nonTradingTime', {
-        rule: 'outsideSession',
-        phase: v.phase,
-        market: 'afterHours',
-        opensAtMs: opensAt(v, isTradingDay, 'afterHours'),
-      });
     const tradeDate = marketDate(v.nowMs);
     const q = feed.quote(req.symbol);
     const st = dayOf(req.symbol);
