@@ -22,16 +22,17 @@
  *
  * Environment: BENCH_PG, BENCH_CLIENTS, BENCH_SECONDS, BENCH_PGBENCH_SCALE, BENCH_PORT (3390),
  * BENCH_SYMBOLS (candidates, comma list), BENCH_TRIGGER (0), BENCH_SERVER_NODE_ARGS (extra node
- * arguments for the server, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile it).
+ * arguments for the server, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile it), BENCH_KEEP_DB
+ * (1: keep the database afterwards, to study its statements with pgbench scripts).
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import http from 'node:http';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
+import { Client as HttpClient } from 'undici';
 import { depositApproved, httpApi } from '../support/http-funding';
 import { waitForContinuous } from '../support/market-clock';
 
@@ -135,30 +136,21 @@ interface ClientResult {
 }
 
 /**
- * One trade/placeOrder over node:http with a keep-alive agent (one socket per client): a lighter
- * load generator than fetch, whose CPU shares the cores with the server and PostgreSQL.
+ * One trade/placeOrder over an undici Client (one keep-alive connection per member): the load
+ * generator shares the cores with the server and PostgreSQL, so it should cost as little as a
+ * client can (pgbench's C client is the baseline's).
  */
-const agent = new http.Agent({ keepAlive: true, maxSockets: CLIENTS });
-function placeOrder(token: string, body: object): Promise<{ status: number; msg: string }> {
-  const payload = JSON.stringify(body);
-  return new Promise((resolve, reject) => {
-    const req = http.request(
-      `${BASE}/api/vue/trade/placeOrder`,
-      {
-        method: 'POST',
-        agent,
-        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload), token },
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve(JSON.parse(Buffer.concat(chunks).toString('utf8'))));
-        res.on('error', reject);
-      },
-    );
-    req.on('error', reject);
-    req.end(payload);
+const clients = new Map<string, HttpClient>();
+async function placeOrder(token: string, body: object): Promise<{ status: number; msg: string }> {
+  let c = clients.get(token);
+  if (!c) clients.set(token, (c = new HttpClient(BASE, { pipelining: 1 })));
+  const r = await c.request({
+    path: '/api/vue/trade/placeOrder',
+    method: 'POST',
+    headers: { 'content-type': 'application/json', token },
+    body: JSON.stringify(body),
   });
+  return (await r.body.json()) as { status: number; msg: string };
 }
 
 async function runClient(
@@ -309,7 +301,8 @@ async function main() {
     }
   } finally {
     server?.kill('SIGKILL');
-    await dropDatabase(name);
+    if (env.BENCH_KEEP_DB === '1') console.log(`kept database ${name}`);
+    else await dropDatabase(name);
     rmSync(dataDir, { recursive: true, force: true });
   }
 }

@@ -188,7 +188,7 @@ export function ledgerBatch(inputs: PostInput[]): string {
  * `refId`, so one statement can insert a row and post for it (trading fills.ts). `batch` is the
  * JSON text or a placeholder for it (a prepared statement). Map the refusal with `ledgerRefusal`.
  */
-export function postingsSql(batch: string | Placeholder, refId?: SQL): SQL {
+export function postingsSql(batch: string | Placeholder | SQL, refId?: SQL): SQL {
   return sql`ledger_post(${batch}::jsonb, ${refId ?? sql`null`})`;
 }
 

@@ -82,6 +82,7 @@ import {
   type FillEnv,
   type OrderRow,
 } from './fills';
+import { openLanes, type LaneStats } from './open-lanes';
 import { dayTimes, entryClosed, marketDate, opensAt, sessionView, type SessionView } from './market-session';
 import { TriggerIndex, type RestingOrder } from './trigger-index';
 
@@ -136,6 +137,8 @@ export interface TradingEngine {
   ): Promise<OrderRow | null>;
   /** The trading date (YYYY-MM-DD) orders of `symbol` entered or closed now belong to. */
   tradeDate(symbol: string): string;
+  /** Group-commit counters of the orders that fill on arrival (open-lanes.ts). */
+  readonly laneStats: LaneStats;
   /** Runs the clock-driven matches due now (the after-hours 14:30 match); resolves when written. */
   sweep(): Promise<void>;
   /** Listens to matches (opening, closing, after-hours) after their fills are written. */
@@ -215,6 +218,7 @@ export function createTradingEngine(opts: TradingEngineOptions): TradingEngine {
   const isTradingDay = opts.isTradingDay ?? calendarIsTradingDay;
   const kindOf = (symbol: string): InstrumentKind => feed.kind(symbol) ?? 'stock';
   const env: FillEnv = { fees, kindOf, now: () => new Date(wallNow()) };
+  const lanes = openLanes(db, env);
 
   /** Continuous-trading resting orders (and those entered in the closing call). */
   const index = new TriggerIndex();
@@ -659,12 +663,10 @@ export function createTradingEngine(opts: TradingEngineOptions): TradingEngine {
       }
     }
 
-    // An order that fills on arrival with no daily count to check is one statement (atomic on
-    // its own): the order row and its ledger postings (fills.ts openFromAvailable).
+    // An order that fills on arrival with no daily count to check goes through its member's
+    // lane (open-lanes.ts): one statement, shared with the orders that arrive meanwhile.
     if (fillPrice !== null && rules.tradeDailyOrderLimit <= 0)
-      return openFromAvailable(db, env, orderValues(user, req, { tradeDate, dayTrade }), fillPrice, {
-        prepared: true,
-      });
+      return lanes.open(orderValues(user, req, { tradeDate, dayTrade }), fillPrice);
     const row = await db.transaction(async (tx) => {
       await checkDailyLimit(tx, user.id, tradeDate);
       if (kill) {
@@ -907,6 +909,7 @@ export function createTradingEngine(opts: TradingEngineOptions): TradingEngine {
   }
 
   return {
+    laneStats: lanes.stats,
     async start() {
       for (const r of await db
         .select({ symbol: instruments.symbol, listingDate: instruments.listingDate })

@@ -230,6 +230,65 @@ export async function openFromAvailable(
 }
 
 /**
+ * The multi-row form of openStatement for `n` orders: placeholders `<column>_<i>` and
+ * `symbol_<i>` per row, and `batches`, one JSON object of every row's ledger batch keyed by its
+ * order number, from which each row's RETURNING clause posts its own for its new id.
+ */
+function openManyStatement(db: Db, n: number) {
+  const rows = Array.from({ length: n }, (_, i) => ({
+    ...(Object.fromEntries(
+      OPEN_COLUMNS.map((k) => [k, sql.placeholder(`${k}_${i}`)]),
+    ) as unknown as typeof orders.$inferInsert),
+    symbol: listedSymbol(sql.placeholder(`symbol_${i}`)),
+  }));
+  return db
+    .insert(orders)
+    .values(rows)
+    .returning({
+      ...getTableColumns(orders),
+      posted: postingsSql(
+        sql`(${sql.placeholder('batches')}::jsonb -> ${orders.orderNo})`,
+        sql`${orders.id}`,
+      ),
+    })
+    .prepare(`open_filled_orders_${n}`);
+}
+const preparedMany = new WeakMap<Db, Map<number, ReturnType<typeof openManyStatement>>>();
+
+/**
+ * Opens several positions that fill on arrival, in ONE statement (openManyStatement, prepared
+ * once per connection and batch size): the order rows, as openFromAvailable's, and each row's
+ * ledger batch posted for its new id. All or none: any refusal (one member's balance, a delisted
+ * symbol) fails the whole statement and nothing is written; the caller (open-lanes.ts) then
+ * places the orders one by one to learn which. Returns the rows in the order of `items`.
+ */
+export async function openManyFromAvailable(
+  db: Db,
+  env: FillEnv,
+  items: ReadonlyArray<{ values: typeof orders.$inferInsert; priceMinor: number }>,
+): Promise<OrderRow[]> {
+  const params: Record<string, unknown> = {};
+  const batches: string[] = [];
+  items.forEach(({ values, priceMinor }, i) => {
+    const c = costsAt(env, values, priceMinor);
+    const row: Record<string, unknown> = { ...values, ...holdingColumns(env, priceMinor, c) };
+    for (const k of OPEN_COLUMNS) params[`${k}_${i}`] = row[k] ?? null;
+    params[`symbol_${i}`] = values.symbol;
+    batches.push(
+      `${JSON.stringify(values.orderNo)}:${ledgerBatch(openPostings({ userId: values.userId }, c, 'available'))}`,
+    );
+  });
+  params.batches = `{${batches.join(',')}}`;
+  let bySize = preparedMany.get(db);
+  if (!bySize) preparedMany.set(db, (bySize = new Map()));
+  let stmt = bySize.get(items.length);
+  if (!stmt) bySize.set(items.length, (stmt = openManyStatement(db, items.length)));
+  const inserted = await stmt.execute(params);
+  const byNo = new Map(inserted.map(({ posted: _posted, ...order }) => [order.orderNo, order]));
+  return items.map(({ values }) => byNo.get(values.orderNo)!);
+}
+
+/**
  * Freezes openCosts(order at `priceMinor`).requiredMinor from `available` for a resting order
  * and records it on the row. @throws AppError('insufficientBalance').
  */
