@@ -23,7 +23,7 @@
  * Safety: accounts are locked `FOR UPDATE` in ascending id order (no deadlocks between two
  * posters), a balance that may not go negative is held at zero by a CHECK constraint, and a
  * refusal throws AppError('insufficientBalance') so the whole DB transaction rolls back. The
- * writing is the database function `ledger_post` (migration 0004): one round trip per batch.
+ * writing is the database function `ledger_post` (migration 0004, its writes trimmed in 0005): one round trip per batch.
  */
 import { and, eq, inArray, isNull, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import { CURRENCIES } from '../../../contract/constants';
@@ -180,7 +180,7 @@ export function ledgerBatch(inputs: PostInput[]): string {
 
 /**
  * The SQL expression `ledger_post(batch, refId)` that writes a ledgerBatch (all or none) when a
- * statement evaluates it: the database function (migration 0004) locks every touched
+ * statement evaluates it: the database function (migrations 0004 and 0005) locks every touched
  * account in id order (concurrent posters never deadlock), inserts the transactions and postings
  * and moves each balance by its net amount; an account that may not go negative and would is
  * refused by the table's CHECK constraint, which fails the statement and with it the batch. It
