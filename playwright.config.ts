@@ -39,6 +39,16 @@ export default defineConfig({
     url: `http://127.0.0.1:${port}/api/docs`,
     timeout: 180_000,
     reuseExistingServer: false,
-    env: { PORT: String(port), DATA_DIR: dataDir, MARKET_SPEED: '30', LOG_LEVEL: 'warn', HOST: '127.0.0.1' },
+    env: {
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      MARKET_SPEED: '30',
+      LOG_LEVEL: 'warn',
+      HOST: '127.0.0.1',
+      // trading-rules.spec.ts (b) opens a 10× long a few ticks above maintenance so that the
+      // replay liquidates it within the test's minutes; the opening reserve (default 130 %) would
+      // refuse that opening. The reserve is tested in tests/integration/trading-execution.test.ts.
+      OPENING_MARGIN_BPS: '10000',
+    },
   },
 });

@@ -52,6 +52,18 @@ export const DEFAULT_MARGIN_CALL_BPS = 13_000;
 /** Default forced-liquidation threshold: 110 % (⚠ product choice, no source). */
 export const DEFAULT_MAINTENANCE_BPS = 11_000;
 
+/**
+ * What an opening order must leave available besides its costs, so that it does not open the
+ * account below `openingMarginBps` of its own margin: margin × (openingMarginBps − 100 %),
+ * rounded up to the minor unit; 0 at or below 100 %. With the default (the margin-call
+ * threshold, 130 %) no order opens into a margin call, let alone a liquidation (⚠ product choice:
+ * the rules document has no initial-margin rule for this product; a broker would not let an order
+ * be liquidated at the next quote). Units: minor (TWD), basis points.
+ */
+export function openingReserveMinor(marginMinor: Minor, openingMarginBps: number): Minor {
+  return openingMarginBps <= BPS ? 0 : mulDivCeil(marginMinor, openingMarginBps - BPS, BPS);
+}
+
 /** The two thresholds, in basis points of equity ÷ used margin. */
 export interface RiskThresholds {
   marginCallBps: number;

@@ -104,6 +104,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     feed,
     leverages: config.leverages,
     rules: config,
+    openingMarginBps: config.openingMarginBps,
     now: opts.now,
     timer: opts.feedTimer ?? true,
     settleDayTrade: settleDayTradeClose,

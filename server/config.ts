@@ -12,7 +12,8 @@
  * TRADE_T1_SELL (false) · TRADE_LOCKUP_MINUTES (0) · TRADE_DAILY_ORDER_LIMIT (0 = none) ·
  * TRADE_MAX_LOTS (499) · TRADE_CLOSED (none; `all` or symbols) (modules/trading/config.ts) ·
  * MARGIN_CALL_BPS (13000 = 130 %: margin call below it) · MAINTENANCE_BPS (11000 = 110 %: forced
- * liquidation below it), both of equity ÷ used margin (modules/risk/config.ts, contract/risk.ts).
+ * liquidation below it), both of equity ÷ used margin · OPENING_MARGIN_BPS (MARGIN_CALL_BPS: an
+ * opening order leaves margin × (it − 100 %) available) (modules/risk/config.ts, contract/risk.ts).
  */
 import path from 'node:path';
 import { DEFAULT_LEVERAGES } from '../contract/market-rules';

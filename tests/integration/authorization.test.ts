@@ -74,7 +74,7 @@ beforeAll(async () => {
   op = await h.operatorToken();
   await openDepositHours(c, op);
   channelId = await createChannel(c, op);
-  A = await readyMember(c, op, INVITE, '0911111111', { idSeed: 11, channelId, depositMinor: 50_000_000 });
+  A = await readyMember(c, op, INVITE, '0911111111', { idSeed: 11, channelId, depositMinor: 100_000_000 });
   B = await readyMember(c, op, INVITE, '0922222222', { idSeed: 12, channelId, depositMinor: 50_000_000 });
   Bu = await register(c, '0933333333', INVITE);
   const reviewer = await register(c, '0944444444', INVITE);

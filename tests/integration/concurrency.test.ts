@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { openCosts } from '../../contract/market-rules';
+import { openingReserveMinor } from '../../contract/risk';
 import { isClean, memberBalances, reconcile } from '../../server/modules/ledger/ledger';
 import { startHarness, type Harness } from './harness';
 
@@ -19,14 +20,19 @@ it('20 concurrent orders: exactly those that fit succeed, no balance goes negati
   const balance = 100_000_000; // NT$1,000,000
   const token = await h.fundedMember('0955555555', balance);
   const q = h.feed.quote('2330')!;
-  const each = openCosts({
+  const c = openCosts({
     priceMinor: q.askMinor,
     lots: 1,
     leverage: 10,
     side: 'long',
     kind: 'stock',
-  }).requiredMinor;
-  const fit = Math.floor(balance / each);
+  });
+  const each = c.requiredMinor;
+  // Each order must also leave its reserve available (contract/risk.ts openingReserveMinor):
+  // order k fits when k × each + reserve ≤ balance.
+  const reserve = openingReserveMinor(c.marginMinor, h.config.openingMarginBps);
+  expect(reserve).toBeGreaterThan(0);
+  const fit = Math.floor((balance - reserve) / each);
   expect(fit).toBeGreaterThan(0);
   expect(fit).toBeLessThan(20);
 

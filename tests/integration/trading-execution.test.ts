@@ -7,7 +7,8 @@
  * funds come back (`orderUnfreeze`).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { orderPreview, stepTicks } from '../../contract/market-rules';
+import { openCosts, orderPreview, stepTicks } from '../../contract/market-rules';
+import { openingReserveMinor } from '../../contract/risk';
 import { sessionTimes } from '../../contract/trading-session';
 import type { Quote } from '../../contract/market';
 import { isClean, reconcile } from '../../server/modules/ledger/ledger';
@@ -269,6 +270,46 @@ describe('closing call and the end of the trading day', () => {
     const b = await balances(h, m.id);
     expect(b.frozen).toBe(0);
     expect(b.margin).toBe(hi.marginMinor);
+    expect(isClean(await reconcile(h.database.db))).toBe(true);
+  });
+});
+
+describe('opening reserve (OPENING_MARGIN_BPS, default the 130 % margin-call threshold)', () => {
+  it('an order must leave margin × 30 % available: refused one minor unit short, accepted at it', async () => {
+    const q = h.feed.quote('2330')!;
+    const c = openCosts({ priceMinor: q.askMinor, lots: 1, leverage: 10, side: 'long', kind: 'stock' });
+    const reserve = openingReserveMinor(c.marginMinor, h.config.openingMarginBps);
+    expect(h.config.openingMarginBps).toBe(13_000);
+    expect(reserve).toBe(Math.ceil((c.marginMinor * 3) / 10));
+
+    // One minor unit short of costs + reserve: refused, nothing written.
+    const short = await h.fundedMember('0977100001', c.requiredMinor + reserve - 1);
+    const market = { symbol: '2330', side: 'long', orderType: 'market', lots: 1, leverage: 10 };
+    const refused = await h.call('trade/placeOrder', market, short);
+    expect(refused.http).toBe(422);
+    expect(refused.body.msg).toBe('insufficientBalance');
+    const shortId = await h.userId('0977100001');
+    expect((await balances(h, shortId)).available).toBe(c.requiredMinor + reserve - 1);
+    expect((await h.call('trade/orders', { tab: 'holdings' }, short)).body.data.total).toBe(0);
+
+    // Exactly enough: filled, the reserve stays available, and at the entry price the account's
+    // ratio is the opening margin (130 %), above maintenance; marked at the bid it is lower by the
+    // spread, still far from a liquidation.
+    const exact = await h.fundedMember('0977100002', c.requiredMinor + reserve);
+    const ok = await h.call('trade/placeOrder', market, exact);
+    expect(ok.body.status, JSON.stringify(ok.body)).toBe(1);
+    expect((await balances(h, await h.userId('0977100002'))).available).toBe(reserve);
+    const risk = (await h.call('risk/summary', {}, exact)).body.data;
+    expect(risk.level).not.toBe('liquidation');
+    expect(risk.ratioBps).toBeGreaterThan(h.config.maintenanceBps);
+
+    // A resting limit order freezes its costs and must leave its reserve too.
+    const limit = q.limitDownMinor;
+    const cl = openCosts({ priceMinor: limit, lots: 1, leverage: 10, side: 'long', kind: 'stock' });
+    const rl = openingReserveMinor(cl.marginMinor, h.config.openingMarginBps);
+    const lim = await h.fundedMember('0977100003', cl.requiredMinor + rl - 1);
+    const r = await h.call('trade/placeOrder', order({ priceMinor: limit }), lim);
+    expect(r.body.msg).toBe('insufficientBalance');
     expect(isClean(await reconcile(h.database.db))).toBe(true);
   });
 });

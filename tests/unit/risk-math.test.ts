@@ -12,6 +12,7 @@ import {
   MARGIN_CALL_CLEAR_BAND_BPS,
   nextMarginCallState,
   liquidationOrder,
+  openingReserveMinor,
   liquidationPriceMinor,
   ratioBps,
   requiredEquityMinor,
@@ -314,5 +315,22 @@ describe('liquidation order', () => {
         { id: 4, unrealisedPnlMinor: -100 },
       ]),
     ).toEqual([3, 1, 4, 2]);
+  });
+});
+
+describe('openingReserveMinor: what an opening order must leave available', () => {
+  it('is margin × (opening margin − 100 %), rounded up to the minor unit; nothing at or below 100 %', () => {
+    expect(openingReserveMinor(1_000_000, 13_000)).toBe(300_000);
+    expect(openingReserveMinor(1_000_001, 13_000)).toBe(300_001); // 300,000.3 rounds up
+    expect(openingReserveMinor(999, 10_001)).toBe(1); // 0.0999 rounds up
+    expect(openingReserveMinor(1_000_000, 10_000)).toBe(0);
+    expect(openingReserveMinor(1_000_000, 5_000)).toBe(0);
+  });
+  it('opening with exactly the reserve left puts the ratio at the opening margin at the entry price', () => {
+    const margin = 24_450_000;
+    const reserve = openingReserveMinor(margin, 13_000);
+    // equity right after the open = what stays available + the margin (no P&L at the entry price)
+    expect(ratioBps(reserve + margin, margin)).toBe(13_000);
+    expect(ratioBps(reserve - 1 + margin, margin)).toBeLessThan(13_000);
   });
 });

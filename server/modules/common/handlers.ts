@@ -15,6 +15,7 @@ export const commonHandlers: Pick<Handlers, 'common/config'> = {
     merged.set('currency', 'TWD');
     merged.set('leverages', ctx.config.leverages.join(','));
     merged.set('marketClock', ctx.config.marketClock);
+    merged.set('openingMarginBps', String(ctx.config.openingMarginBps));
     for (const r of rows) merged.set(r.name, r.value);
     return [...merged].map(([name, value]) => ({ name, value }));
   },

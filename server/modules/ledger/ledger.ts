@@ -59,6 +59,12 @@ export interface PostingInput {
   account: AccountRef;
   /** Signed minor units: positive raises the account's balance. */
   amountMinor: number;
+  /**
+   * Minor units this account's balance must keep after the whole batch (e.g. an opening order's
+   * reserve on `available`, trading fills.ts); below it the batch is refused like an overdraft
+   * (insufficientBalance). Optional.
+   */
+  floorMinor?: number;
 }
 
 /** A ledger transaction to write: its fund-flow type, business reference, optional idempotency key and legs. */
@@ -155,12 +161,13 @@ function toBatchEntry(input: PostInput) {
     key: input.idempotencyKey ?? null,
     actor: input.actorUserId ?? null,
     memo: input.memo ?? null,
-    legs: legs.map(({ account: a, amountMinor }) => ({
+    legs: legs.map(({ account: a, amountMinor, floorMinor }) => ({
       u: 'platform' in a ? null : a.userId,
       p: 'platform' in a ? a.platform : a.purpose,
       c: a.currency ?? DEFAULT_CURRENCY,
       s: 'platform' in a ? slot : 0,
       a: amountMinor,
+      ...(floorMinor ? { f: floorMinor } : {}),
     })),
   };
 }

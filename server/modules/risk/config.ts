@@ -9,6 +9,10 @@
  *   once. ⚠ Product choice: the rules document has no such threshold (TWSE forces a sale when a
  *   call is not met within 2 business days).
  *
+ * - OPENING_MARGIN_BPS (default MARGIN_CALL_BPS): an opening order must leave margin ×
+ *   (OPENING_MARGIN_BPS − 100 %) available besides its costs (contract/risk.ts
+ *   openingReserveMinor), so no order opens the account into a margin call. 10000 turns it off.
+ *
  * Whole basis points, 1 … 1,000,000; MAINTENANCE_BPS must not exceed MARGIN_CALL_BPS (a call
  * always comes before a liquidation).
  */
@@ -18,6 +22,7 @@ import { DEFAULT_RISK_THRESHOLDS } from '../../../contract/risk';
 export interface RiskConfig {
   marginCallBps: number;
   maintenanceBps: number;
+  openingMarginBps: number;
 }
 
 function bps(v: string | undefined, dflt: number, name: string): number {
@@ -34,5 +39,6 @@ export function loadRiskConfig(env: NodeJS.ProcessEnv): RiskConfig {
   const maintenanceBps = bps(env.MAINTENANCE_BPS, DEFAULT_RISK_THRESHOLDS.maintenanceBps, 'MAINTENANCE_BPS');
   if (maintenanceBps > marginCallBps)
     throw new Error(`MAINTENANCE_BPS (${maintenanceBps}) must not exceed MARGIN_CALL_BPS (${marginCallBps})`);
-  return { marginCallBps, maintenanceBps };
+  const openingMarginBps = bps(env.OPENING_MARGIN_BPS, marginCallBps, 'OPENING_MARGIN_BPS');
+  return { marginCallBps, maintenanceBps, openingMarginBps };
 }

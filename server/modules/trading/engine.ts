@@ -157,6 +157,11 @@ export interface TradingEngineOptions {
   fees?: FeeSchedule;
   /** Trading-rule settings (config.ts); default TRADING_DEFAULTS (all off). */
   rules?: TradingConfig;
+  /**
+   * Opening margin in basis points (config OPENING_MARGIN_BPS, contract/risk.ts
+   * openingReserveMinor): an order must leave its reserve available. Default 10000: none.
+   */
+  openingMarginBps?: number;
   /** Wall clock (epoch ms) for order timestamps and lock-up minutes; default Date.now. */
   now?: () => number;
   /** Exchange calendar; default server/market/calendar.ts isTradingDay. */
@@ -217,7 +222,12 @@ export function createTradingEngine(opts: TradingEngineOptions): TradingEngine {
   const wallNow = opts.now ?? Date.now;
   const isTradingDay = opts.isTradingDay ?? calendarIsTradingDay;
   const kindOf = (symbol: string): InstrumentKind => feed.kind(symbol) ?? 'stock';
-  const env: FillEnv = { fees, kindOf, now: () => new Date(wallNow()) };
+  const env: FillEnv = {
+    fees,
+    kindOf,
+    now: () => new Date(wallNow()),
+    openingMarginBps: opts.openingMarginBps,
+  };
   const lanes = openLanes(db, env);
 
   /** Continuous-trading resting orders (and those entered in the closing call). */

@@ -28,6 +28,7 @@ import {
   type InstrumentKind,
   type Side,
 } from '../../../contract/market-rules';
+import { BPS, openingReserveMinor } from '../../../contract/risk';
 import type { CloseReason } from '../../../contract/trading';
 import type { Db, Tx } from '../../db/client';
 import { instruments, ledgerAccounts, orders } from '../../db/schema';
@@ -39,6 +40,7 @@ import {
   post,
   postAll,
   postingsSql,
+  type PostingInput,
   type PostInput,
 } from '../ledger/ledger';
 
@@ -50,6 +52,11 @@ export interface FillEnv {
   kindOf(symbol: string): InstrumentKind;
   /** Wall-clock instant for opened_at / closed_at. */
   now(): Date;
+  /**
+   * Opening margin in basis points (contract/risk.ts openingReserveMinor): an order opened or
+   * frozen from `available` must leave its reserve there (a ledger floor). Default 10000: none.
+   */
+  openingMarginBps?: number;
 }
 
 const orderRef = (order: { id?: number; userId: number }) => ({
@@ -103,16 +110,22 @@ export async function lockedAvailable(tx: Tx, userId: number): Promise<number> {
   return row?.balance ?? 0;
 }
 
-/** The ledger transactions paying margin, fee and tax of an opening trade from `from`. */
+/**
+ * The ledger transactions paying margin, fee and tax of an opening trade from `from`; from
+ * `available`, its first leg carries the order's reserve as the account's floor (reserveFloor).
+ */
 function openPostings(
+  env: FillEnv,
   order: { id?: number; userId: number },
   c: ReturnType<typeof openCosts>,
   from: 'available' | 'frozen',
 ): PostInput[] {
   const src = member(order.userId, from);
   const ref = orderRef(order);
+  const purchase = move(src, member(order.userId, 'margin'), c.marginMinor);
+  if (from === 'available') purchase[0] = reserveFloor(env, purchase[0]!, c.marginMinor);
   const out: PostInput[] = [
-    { type: 'stockPurchase', ...ref, postings: move(src, member(order.userId, 'margin'), c.marginMinor) },
+    { type: 'stockPurchase', ...ref, postings: purchase },
     { type: 'tradeFee', ...ref, postings: move(src, { platform: 'fee_revenue' }, c.feeMinor) },
   ];
   if (c.taxMinor > 0)
@@ -122,6 +135,12 @@ function openPostings(
       postings: move(src, { platform: 'tax_payable' }, c.taxMinor),
     });
   return out;
+}
+
+/** `leg` (on the member's available balance) with the reserve of an opening of `marginMinor` as its floor. */
+function reserveFloor(env: FillEnv, leg: PostingInput, marginMinor: number): PostingInput {
+  const floorMinor = openingReserveMinor(marginMinor, env.openingMarginBps ?? BPS);
+  return floorMinor > 0 ? { ...leg, floorMinor } : leg;
 }
 
 /** The columns of a filled (holding) order opened at `priceMinor` with costs `c`. */
@@ -215,7 +234,7 @@ export async function openFromAvailable(
   const row: Record<string, unknown> = { ...values, ...holdingColumns(env, priceMinor, c) };
   const params: Record<string, unknown> = {
     symbol: values.symbol,
-    batch: ledgerBatch(openPostings({ userId: values.userId }, c, 'available')),
+    batch: ledgerBatch(openPostings(env, { userId: values.userId }, c, 'available')),
   };
   for (const k of OPEN_COLUMNS) params[k] = row[k] ?? null;
   let stmt = opts.prepared ? preparedOpen.get(q) : undefined;
@@ -275,7 +294,7 @@ export async function openManyFromAvailable(
     for (const k of OPEN_COLUMNS) params[`${k}_${i}`] = row[k] ?? null;
     params[`symbol_${i}`] = values.symbol;
     batches.push(
-      `${JSON.stringify(values.orderNo)}:${ledgerBatch(openPostings({ userId: values.userId }, c, 'available'))}`,
+      `${JSON.stringify(values.orderNo)}:${ledgerBatch(openPostings(env, { userId: values.userId }, c, 'available'))}`,
     );
   });
   params.batches = `{${batches.join(',')}}`;
@@ -298,15 +317,13 @@ export async function freezeFor(
   order: OrderRow,
   priceMinor: number,
 ): Promise<OrderRow> {
-  const required = costsAt(env, order, priceMinor).requiredMinor;
-  await post(tx, {
-    type: 'orderFreeze',
-    ...orderRef(order),
-    postings: move(member(order.userId, 'available'), member(order.userId, 'frozen'), required),
-  });
+  const c = costsAt(env, order, priceMinor);
+  const postings = move(member(order.userId, 'available'), member(order.userId, 'frozen'), c.requiredMinor);
+  postings[0] = reserveFloor(env, postings[0]!, c.marginMinor);
+  await post(tx, { type: 'orderFreeze', ...orderRef(order), postings });
   const [row] = await tx
     .update(orders)
-    .set({ frozenMinor: required })
+    .set({ frozenMinor: c.requiredMinor })
     .where(eq(orders.id, order.id))
     .returning();
   return row!;
@@ -363,7 +380,7 @@ export async function fillFromFrozen(
     });
     frozen += extra;
   }
-  batch.push(...openPostings(order, c, 'frozen'));
+  batch.push(...openPostings(env, order, c, 'frozen'));
   if (frozen > c.requiredMinor)
     batch.push({
       type: 'orderUnfreeze',

@@ -46,6 +46,7 @@ import {
   type OrderFix,
   type PlaceOrderInput,
 } from '../../../../contract/trading';
+import { BPS, openingReserveMinor } from '../../../../contract/risk';
 import { parseLeverages, useConfigQuery, usePlaceOrderMutation, useUserInfoQuery } from '../../../api/api';
 import type { ApiError } from '../../../api/base-query';
 import { selectLoggedIn } from '../../../api/session';
@@ -313,8 +314,12 @@ export function OrderPanel({ symbol, quote, dayTrade, children }: OrderPanelProp
   const offset = dayTradePreview ?? preview;
   const taxRefund = preview && dayTradePreview ? preview.openTaxMinor - dayTradePreview.openTaxMinor : 0;
 
+  // What must stay available besides the costs (contract/risk.ts openingReserveMinor; the server's
+  // OPENING_MARGIN_BPS, from common/config): the server refuses an order that leaves less.
+  const openingMarginBps = Number(config?.openingMarginBps ?? BPS);
+  const reserve = preview ? openingReserveMinor(preview.marginMinor, openingMarginBps) : 0;
   const insufficient =
-    preview !== null && preview.availableAfterMinor !== null && preview.availableAfterMinor < 0;
+    preview !== null && preview.availableAfterMinor !== null && preview.availableAfterMinor < reserve;
   const priceMissing = orderType === 'limit' && limitMinor === null;
   const canSubmit = !!quote && preview !== null && !priceMissing && !rejection && !insufficient;
 
@@ -554,6 +559,14 @@ export function OrderPanel({ symbol, quote, dayTrade, children }: OrderPanelProp
           testId={tid('preview-available')}
           color={insufficient ? RED : undefined}
         />
+        {reserve > 0 && (
+          <LabeledValue
+            layout="line"
+            label={t('order.reserve', { pct: (openingMarginBps - BPS) / 100 })}
+            value={formatMinor(reserve)}
+            testId={tid('preview-reserve')}
+          />
+        )}
         {loggedIn && (
           <LabeledValue
             layout="line"
