@@ -10,6 +10,10 @@
 --   the separate lock pass wrote one lock record per account. The balances' CHECK constraint
 --   still refuses an overdraft (SQLSTATE 23514, server/modules/ledger/ledger.ts ledgerRefusal),
 --   failing the whole batch.
+-- * Floors: a leg may carry "f" (minor units), the balance its account must keep after the batch
+--   (an opening order's reserve on the member's available balance, trading fills.ts;
+--   ledger.ts PostingInput.floorMinor). Several floors on one account: the highest holds. Below it
+--   the batch fails as an overdraft does (SQLSTATE 23514 on ledger_accounts_non_negative).
 ALTER TABLE "ledger_transactions" DROP CONSTRAINT "ledger_transactions_idempotency_key_unique";--> statement-breakpoint
 CREATE UNIQUE INDEX "ledger_tx_idempotency_key_uq" ON "ledger_transactions" USING btree ("idempotency_key") WHERE "ledger_transactions"."idempotency_key" is not null;--> statement-breakpoint
 ALTER TABLE "ledger_postings" DROP CONSTRAINT "ledger_postings_pkey";--> statement-breakpoint
@@ -28,6 +32,8 @@ DECLARE
   leg_acct int[] := '{}';
   leg_amount bigint[] := '{}';
   leg_cur text[] := '{}';
+  leg_floor bigint[] := '{}';
+  bal bigint;
   r record;
 BEGIN
   FOR t IN SELECT value FROM jsonb_array_elements(batch) LOOP
@@ -43,11 +49,16 @@ BEGIN
       leg_acct := leg_acct || acct;
       leg_amount := leg_amount || (l->>'a')::bigint;
       leg_cur := leg_cur || (l->>'c');
+      leg_floor := leg_floor || (l->>'f')::bigint;
     END LOOP;
   END LOOP;
 
-  FOR r IN SELECT x.id, sum(x.d) AS d FROM unnest(leg_acct, leg_amount) AS x(id, d) GROUP BY x.id ORDER BY x.id LOOP
-    UPDATE ledger_accounts SET balance_minor = balance_minor + r.d WHERE id = r.id;
+  FOR r IN SELECT x.id, sum(x.d) AS d, max(x.f) AS f FROM unnest(leg_acct, leg_amount, leg_floor) AS x(id, d, f)
+           GROUP BY x.id ORDER BY x.id LOOP
+    UPDATE ledger_accounts SET balance_minor = balance_minor + r.d WHERE id = r.id RETURNING balance_minor INTO bal;
+    IF r.f IS NOT NULL AND bal < r.f THEN
+      RAISE EXCEPTION 'ledger floor' USING ERRCODE = 'check_violation', CONSTRAINT = 'ledger_accounts_non_negative';
+    END IF;
   END LOOP;
 
   FOR t IN SELECT value FROM jsonb_array_elements(batch) LOOP
