@@ -51,7 +51,7 @@ import type {
   TradeUpdate,
   WireBatch,
 } from './protocol';
-import { encodeBatch, type BatchItems } from './transfer';
+import { createBatchEncoder, type BatchItems } from './transfer';
 
 /** The subset of the WebSocket API the service uses (browser WebSocket and mock-socket fit). */
 export interface WebSocketLike {
@@ -999,6 +999,7 @@ export function createMarketService(deps: ServiceDeps): MarketService {
     let inFlight = false;
     let held: Map<string, Update> | null = null;
     let closed = false;
+    const encode = createBatchEncoder();
     const hold = (ups: readonly Update[]): void => {
       held ??= new Map();
       for (const u of ups) {
@@ -1010,7 +1011,7 @@ export function createMarketService(deps: ServiceDeps): MarketService {
       inFlight = true;
       counters.batchesDelivered++;
       const t = now();
-      const { batch, transferables } = encodeBatch(
+      const { batch, transferables } = encode(
         { channel, items: ups.map((u) => u.item) } as BatchItems,
         ups.map((u) => streams.get(u.id)?.receivedAt ?? t),
       );

@@ -115,12 +115,39 @@ export interface PackedCandleUpdate {
 }
 
 /**
- * Batches as they cross the boundary: depth books and candle snapshots as typed arrays whose
- * buffers are transferred (`Comlink.transfer`), quotes, candle deltas and trades as plain
- * objects. `decodeBatch` (workers/transfer.ts) turns a WireBatch into a StreamBatch.
+ * What a quote carries besides numbers, sent once per subscription for each symbol (and again
+ * when one of them changes, e.g. a new replay day): `[slot, symbol, name, kind, replayDate,
+ * phase]`. Later rows name the symbol by its slot.
+ */
+export type QuoteDef = [
+  slot: number,
+  symbol: string,
+  name: string,
+  kind: Quote['kind'],
+  replayDate: string | null,
+  phase: Quote['phase'],
+];
+
+/**
+ * A quote batch packed for transfer: `rows` holds QUOTE_COLUMNS float64 values per quote, in the
+ * order slot, receivedAt, lastMinor, openMinor, highMinor, lowMinor, prevCloseMinor,
+ * limitUpMinor, limitDownMinor, bidMinor, askMinor, volumeShares, turnoverMinor, ts (all
+ * integers < 2^53, exact in float64); `defs` are the slots this batch introduces or changes.
+ * Decoding needs the subscription's earlier defs (workers/transfer.ts `createBatchDecoder`).
+ */
+export interface PackedQuotes {
+  rows: Float64Array;
+  defs: QuoteDef[];
+}
+
+/**
+ * Batches as they cross the boundary: quotes, depth books and candle snapshots as typed arrays
+ * whose buffers are transferred (`Comlink.transfer`), candle deltas and trades as plain
+ * objects. A subscription's `createBatchDecoder` (workers/transfer.ts) turns each WireBatch into
+ * a StreamBatch.
  */
 export type WireBatch =
-  | QuoteBatch
+  | { channel: 'quotes'; packed: PackedQuotes }
   | { channel: 'depth'; packed: PackedDepths; receivedAt: number[] }
   | { channel: 'candles'; items: (CandleUpdate | PackedCandleUpdate)[]; receivedAt: number[] }
   | TradeBatch;

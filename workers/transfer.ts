@@ -1,22 +1,27 @@
 /**
  * Packing of the large batch payloads into typed arrays whose buffers cross the worker boundary
- * as transferables (zero copy), and the decoding the page side applies (worker-bridge). Depth
- * books and candle snapshots are packed; quotes, candle deltas and trades stay plain objects.
+ * as transferables (zero copy), and the decoding the page side applies (worker-bridge). Quotes,
+ * depth books and candle snapshots are packed; candle deltas and trades stay plain objects.
+ * Quotes are packed because they are the firehose: at 20,000 updates/s a structured-clone batch
+ * of quote objects cost the page's main thread more to decode than anything else it ran
+ * (`npm run bench:stream` with BENCH_PROFILE); a transferred buffer costs nothing to receive.
  *
  * Every packed value is an integer below 2^53 (minor units, shares, lots, epoch ms), so float64
  * holds it exactly; nothing here does arithmetic on prices. A null turnover is NaN.
  * Invariant (tests/unit/client-worker-transfer.test.ts): decode(encode(x)) deep-equals x.
  */
 import type { Candle, Depth, DepthLevel } from '../contract/market';
+import type { Quote } from '../contract/market';
 import type {
   CandleUpdate,
   PackedCandleUpdate,
   PackedDepths,
+  PackedQuotes,
+  QuoteDef,
   StreamBatch,
   TradeUpdate,
   WireBatch,
 } from './protocol';
-import type { Quote } from '../contract/market';
 
 /** Number of float64 columns of a packed candle series. */
 export const CANDLE_COLUMNS = 7;
@@ -106,6 +111,94 @@ export function unpackDepths(p: PackedDepths): Depth[] {
   return out;
 }
 
+/** Number of float64 values per packed quote (see `PackedQuotes`). */
+export const QUOTE_COLUMNS = 14;
+
+/**
+ * The worker's half of a subscription's quote packing: remembers which slot each symbol has and
+ * the non-numeric fields last sent for it, so a def travels only for a new symbol or a change
+ * (which takes a new slot: there is one per symbol and replay day, in practice).
+ */
+export function createQuotePacker(): (
+  items: readonly Quote[],
+  receivedAt: readonly number[],
+) => PackedQuotes {
+  const sent = new Map<string, QuoteDef>();
+  let nextSlot = 0;
+  return (items, receivedAt) => {
+    const n = items.length;
+    const rows = new Float64Array(n * QUOTE_COLUMNS);
+    const defs: QuoteDef[] = [];
+    for (let i = 0; i < n; i++) {
+      const q = items[i]!;
+      let def = sent.get(q.symbol);
+      if (!def || def[2] !== q.name || def[3] !== q.kind || def[4] !== q.replayDate || def[5] !== q.phase) {
+        // A fresh slot even for a known symbol: rows earlier in this batch keep the old def.
+        def = [nextSlot++, q.symbol, q.name, q.kind, q.replayDate, q.phase];
+        sent.set(q.symbol, def);
+        defs.push(def);
+      }
+      const o = i * QUOTE_COLUMNS;
+      rows[o] = def[0];
+      rows[o + 1] = receivedAt[i]!;
+      rows[o + 2] = q.lastMinor;
+      rows[o + 3] = q.openMinor;
+      rows[o + 4] = q.highMinor;
+      rows[o + 5] = q.lowMinor;
+      rows[o + 6] = q.prevCloseMinor;
+      rows[o + 7] = q.limitUpMinor;
+      rows[o + 8] = q.limitDownMinor;
+      rows[o + 9] = q.bidMinor;
+      rows[o + 10] = q.askMinor;
+      rows[o + 11] = q.volumeShares;
+      rows[o + 12] = q.turnoverMinor;
+      rows[o + 13] = q.ts;
+    }
+    return { rows, defs };
+  };
+}
+
+/**
+ * The page's half: applies the batch's defs, then builds one `Quote` per row. Throws on a row
+ * whose slot was never defined (a batch decoded by another subscription's decoder).
+ */
+export function createQuoteUnpacker(): (p: PackedQuotes) => { items: Quote[]; receivedAt: number[] } {
+  const slots: QuoteDef[] = [];
+  return ({ rows, defs }) => {
+    for (const d of defs) slots[d[0]] = d;
+    const n = rows.length / QUOTE_COLUMNS;
+    if (!Number.isInteger(n)) throw new Error(`packed quotes of length ${rows.length}`);
+    const items = new Array<Quote>(n);
+    const receivedAt = new Array<number>(n);
+    for (let i = 0; i < n; i++) {
+      const o = i * QUOTE_COLUMNS;
+      const d = slots[rows[o]!];
+      if (!d) throw new Error(`packed quote with unknown slot ${rows[o]}`);
+      receivedAt[i] = rows[o + 1]!;
+      items[i] = {
+        symbol: d[1],
+        name: d[2],
+        kind: d[3],
+        lastMinor: rows[o + 2]!,
+        openMinor: rows[o + 3]!,
+        highMinor: rows[o + 4]!,
+        lowMinor: rows[o + 5]!,
+        prevCloseMinor: rows[o + 6]!,
+        limitUpMinor: rows[o + 7]!,
+        limitDownMinor: rows[o + 8]!,
+        bidMinor: rows[o + 9]!,
+        askMinor: rows[o + 10]!,
+        volumeShares: rows[o + 11]!,
+        turnoverMinor: rows[o + 12]!,
+        ts: rows[o + 13]!,
+        replayDate: d[4],
+        phase: d[5],
+      };
+    }
+    return { items, receivedAt };
+  };
+}
+
 /** Items of one channel as the worker holds them, before encoding. */
 export type BatchItems =
   | { channel: 'quotes'; items: Quote[] }
@@ -114,55 +207,65 @@ export type BatchItems =
   | { channel: 'trades'; items: TradeUpdate[] };
 
 /**
- * Encodes one batch for the boundary; `transferables` are the buffers to hand to
- * `Comlink.transfer` (each freshly allocated, so transferring detaches nothing still in use).
+ * One subscription's encoder (worker side; its batches must be decoded, in order, by one
+ * `createBatchDecoder()`). Returns the wire batch and the buffers to hand to `Comlink.transfer`
+ * (each freshly allocated, so transferring detaches nothing still in use).
  */
-export function encodeBatch(
+export function createBatchEncoder(): (
   b: BatchItems,
   receivedAt: number[],
-): { batch: WireBatch; transferables: ArrayBuffer[] } {
-  switch (b.channel) {
-    case 'quotes':
-      return { batch: { channel: 'quotes', items: b.items, receivedAt }, transferables: [] };
-    case 'trades':
-      return { batch: { channel: 'trades', items: b.items, receivedAt }, transferables: [] };
-    case 'depth': {
-      const packed = packDepths(b.items);
-      return {
-        batch: { channel: 'depth', packed, receivedAt },
-        transferables: [packed.data.buffer as ArrayBuffer],
-      };
+) => { batch: WireBatch; transferables: ArrayBuffer[] } {
+  let packQuotes: ReturnType<typeof createQuotePacker> | null = null;
+  return (b, receivedAt) => {
+    switch (b.channel) {
+      case 'quotes': {
+        const packed = (packQuotes ??= createQuotePacker())(b.items, receivedAt);
+        return { batch: { channel: 'quotes', packed }, transferables: [packed.rows.buffer as ArrayBuffer] };
+      }
+      case 'trades':
+        return { batch: { channel: 'trades', items: b.items, receivedAt }, transferables: [] };
+      case 'depth': {
+        const packed = packDepths(b.items);
+        return {
+          batch: { channel: 'depth', packed, receivedAt },
+          transferables: [packed.data.buffer as ArrayBuffer],
+        };
+      }
+      case 'candles': {
+        const transferables: ArrayBuffer[] = [];
+        const items = b.items.map((u): CandleUpdate | PackedCandleUpdate => {
+          if (!u.snapshot) return u;
+          const columns = packCandles(u.items);
+          transferables.push(columns.buffer as ArrayBuffer);
+          return { symbol: u.symbol, period: u.period, snapshot: true, columns };
+        });
+        return { batch: { channel: 'candles', items, receivedAt }, transferables };
+      }
     }
-    case 'candles': {
-      const transferables: ArrayBuffer[] = [];
-      const items = b.items.map((u): CandleUpdate | PackedCandleUpdate => {
-        if (!u.snapshot) return u;
-        const columns = packCandles(u.items);
-        transferables.push(columns.buffer as ArrayBuffer);
-        return { symbol: u.symbol, period: u.period, snapshot: true, columns };
-      });
-      return { batch: { channel: 'candles', items, receivedAt }, transferables };
-    }
-  }
+  };
 }
 
-/** Page side: a wire batch back to plain objects (`Depth[]`, `CandleUpdate[]`). */
-export function decodeBatch(w: WireBatch): StreamBatch {
-  switch (w.channel) {
-    case 'quotes':
-    case 'trades':
-      return w;
-    case 'depth':
-      return { channel: 'depth', items: unpackDepths(w.packed), receivedAt: w.receivedAt };
-    case 'candles':
-      return {
-        channel: 'candles',
-        receivedAt: w.receivedAt,
-        items: w.items.map((u) =>
-          'columns' in u
-            ? { symbol: u.symbol, period: u.period, snapshot: true, items: unpackCandles(u.columns) }
-            : u,
-        ),
-      };
-  }
+/** One subscription's decoder (page side): wire batches back to plain objects, in order. */
+export function createBatchDecoder(): (w: WireBatch) => StreamBatch {
+  let unpackQuotes: ReturnType<typeof createQuoteUnpacker> | null = null;
+  return (w) => {
+    switch (w.channel) {
+      case 'quotes':
+        return { channel: 'quotes', ...(unpackQuotes ??= createQuoteUnpacker())(w.packed) };
+      case 'trades':
+        return w;
+      case 'depth':
+        return { channel: 'depth', items: unpackDepths(w.packed), receivedAt: w.receivedAt };
+      case 'candles':
+        return {
+          channel: 'candles',
+          receivedAt: w.receivedAt,
+          items: w.items.map((u) =>
+            'columns' in u
+              ? { symbol: u.symbol, period: u.period, snapshot: true, items: unpackCandles(u.columns) }
+              : u,
+          ),
+        };
+    }
+  };
 }

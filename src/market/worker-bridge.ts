@@ -3,8 +3,8 @@
  * wrapped back into RxJS Observables (after sourcegraph's remote-observable bridge): callbacks
  * go over as one `Comlink.proxy`, and tearing down the Observable calls the handle's
  * `unsubscribe()` and releases the handle's proxy, so no MessagePort leaks. Batches arrive in
- * wire form (typed arrays transferred for depth books and candle snapshots) and are decoded
- * here, so page code only sees `Quote`/`Depth`/`CandleUpdate`/`TradeUpdate` objects.
+ * wire form (typed arrays transferred for quotes, depth books and candle snapshots) and are
+ * decoded here by the subscription's own decoder, so page code only sees `Quote`/`Depth`/`CandleUpdate`/`TradeUpdate` objects.
  *
  * Page visibility is forwarded to the worker (`setVisibility`) on `visibilitychange`,
  * `pagehide` and `pageshow` (a bfcache restore forces a resync).
@@ -20,7 +20,7 @@ import type {
   StreamParams,
   WireBatch,
 } from '../../workers/protocol';
-import { decodeBatch } from '../../workers/transfer';
+import { createBatchDecoder } from '../../workers/transfer';
 
 export { applyCandleUpdate, applyTradeUpdate } from '../../workers/conflate';
 export { TAPE_MAX } from '../../workers/protocol';
@@ -106,15 +106,17 @@ async function dispose(handle: Comlink.Remote<StreamHandle>): Promise<void> {
   }
 }
 
+/** `decoder()` is called once per subscription (a stateful decoder lives as long as it). */
 function remoteObservable<W, T>(
   open: (callbacks: {
     next(v: W): void;
     error(msg: string): void;
     complete(): void;
   }) => Promise<Comlink.Remote<StreamHandle>>,
-  decode: (w: W) => T,
+  decoder: () => (w: W) => T,
 ): Observable<T> {
   return new Observable<T>((subscriber) => {
+    const decode = decoder();
     // RxJS rebinds observer functions, which would strip Comlink's proxy marker: proxy a fresh
     // object whose methods forward to the subscriber.
     const callbacks = Comlink.proxy({
@@ -148,7 +150,7 @@ export function marketStream<C extends Channel>(channel: C, params: StreamParams
   return remoteObservable<WireBatch, BatchOf<C>>(
     (cb) =>
       getRemote().subscribe(channel, params, cb as never) as unknown as Promise<Comlink.Remote<StreamHandle>>,
-    (w) => decodeBatch(w) as BatchOf<C>,
+    () => createBatchDecoder() as (w: WireBatch) => BatchOf<C>,
   );
 }
 
@@ -156,6 +158,6 @@ export function marketStream<C extends Channel>(channel: C, params: StreamParams
 export function marketStatus$(): Observable<StatusSnapshot> {
   return remoteObservable<StatusSnapshot, StatusSnapshot>(
     (cb) => getRemote().watchStatus(cb) as unknown as Promise<Comlink.Remote<StreamHandle>>,
-    (s) => s,
+    () => (s) => s,
   );
 }

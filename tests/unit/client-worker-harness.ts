@@ -17,7 +17,7 @@ import {
   type WebSocketCtor,
 } from '../../workers/market-service';
 import type { MarketConfig, StatusSnapshot, StreamBatch, StreamParams } from '../../workers/protocol';
-import { decodeBatch } from '../../workers/transfer';
+import { createBatchDecoder } from '../../workers/transfer';
 
 let port = 42_000 + Math.floor(Math.random() * 1000) * 10;
 /** Harnesses created and not stopped yet (useHarnessTimers stops them after each test). */
@@ -157,7 +157,8 @@ export function createHarness(
       received.filter((m) => m.op === op && m.channel === channel && m.symbols.includes(symbol)),
     collect: (channel: Channel, params: StreamParams) => {
       const batches: StreamBatch[] = [];
-      const handle = svc.subscribe(channel, params, { next: (w) => void batches.push(decodeBatch(w)) });
+      const decode = createBatchDecoder();
+      const handle = svc.subscribe(channel, params, { next: (w) => void batches.push(decode(w)) });
       return { batches, unsubscribe: () => handle.unsubscribe() };
     },
     stop: () => {

@@ -6,11 +6,11 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { Candle, Depth } from '../../contract/market';
+import type { Candle, Depth, Quote } from '../../contract/market';
 import { applyCandleUpdate, applyTradeUpdate, mergeBars, upsertBars } from '../../workers/conflate';
 import {
-  decodeBatch,
-  encodeBatch,
+  createBatchDecoder,
+  createBatchEncoder,
   packCandles,
   packDepths,
   unpackCandles,
@@ -52,7 +52,9 @@ describe('packing for transfer', () => {
     );
   });
 
-  it('encodeBatch packs depth and candle snapshots only, each in a fresh buffer; decodeBatch inverts it', () => {
+  it('the batch encoder packs quotes, depth and candle snapshots, each in a fresh buffer; the decoder inverts it', () => {
+    const encodeBatch = createBatchEncoder();
+    const decodeBatch = createBatchDecoder();
     const bars: Candle[] = [
       {
         ts: 1,
@@ -84,8 +86,84 @@ describe('packing for transfer', () => {
     expect(d.transferables).toHaveLength(1);
     expect(decodeBatch(d.batch)).toEqual({ channel: 'depth', items: [book], receivedAt: [7] });
 
-    const q = encodeBatch({ channel: 'trades', items: [] }, []);
-    expect(q.transferables).toEqual([]);
+    const t = encodeBatch({ channel: 'trades', items: [] }, []);
+    expect(t.transferables).toEqual([]);
+  });
+
+  const quote = fc.record({
+    symbol: fc.constantFrom('2330', '2317', '0050', '6505'),
+    name: fc.constantFrom('台積電', 'Hon Hai', ''),
+    kind: fc.constantFrom('stock' as const, 'etf' as const),
+    lastMinor: int,
+    openMinor: int,
+    highMinor: int,
+    lowMinor: int,
+    prevCloseMinor: int,
+    limitUpMinor: int,
+    limitDownMinor: int,
+    bidMinor: int,
+    askMinor: int,
+    volumeShares: int,
+    turnoverMinor: int,
+    ts: int,
+    replayDate: fc.constantFrom(null, '2026-11-20', '2026-11-19'),
+    phase: fc.constantFrom('open' as const, 'closed' as const),
+  });
+  const quoteBatches = fc.array(
+    fc.array(fc.tuple(quote, fc.integer({ min: 0, max: 2 ** 45 })), { maxLength: 6 }),
+    { maxLength: 8 },
+  );
+
+  it("a subscription's quote batches round-trip exactly, names and days sent only when new or changed", () => {
+    fc.assert(
+      fc.property(quoteBatches, (batches) => {
+        const encode = createBatchEncoder();
+        const decode = createBatchDecoder();
+        const lastSent = new Map<string, string>();
+        for (const batch of batches) {
+          const items: Quote[] = batch.map(([q]) => q);
+          const receivedAt = batch.map(([, t]) => t);
+          const wire = encode({ channel: 'quotes', items }, receivedAt);
+          if (wire.batch.channel !== 'quotes') throw new Error('not a quote batch');
+          expect(wire.transferables).toEqual([wire.batch.packed.rows.buffer]);
+          // A def travels exactly when the symbol's non-numeric fields are new to this subscription.
+          const expectedDefs: string[] = [];
+          for (const q of items) {
+            const key = JSON.stringify([q.name, q.kind, q.replayDate, q.phase]);
+            if (lastSent.get(q.symbol) !== key) expectedDefs.push(q.symbol);
+            lastSent.set(q.symbol, key);
+          }
+          expect(wire.batch.packed.defs.map((d) => d[1])).toEqual(expectedDefs);
+          expect(decode(wire.batch)).toEqual({ channel: 'quotes', items, receivedAt });
+        }
+      }),
+    );
+  });
+
+  it('a quote batch decoded by a decoder that missed the defs is refused, not guessed', () => {
+    const q: Quote = {
+      symbol: '2330',
+      name: '台積電',
+      kind: 'stock',
+      lastMinor: 1,
+      openMinor: 1,
+      highMinor: 1,
+      lowMinor: 1,
+      prevCloseMinor: 1,
+      limitUpMinor: 1,
+      limitDownMinor: 1,
+      bidMinor: 1,
+      askMinor: 1,
+      volumeShares: 1,
+      turnoverMinor: 1,
+      ts: 1,
+      replayDate: null,
+      phase: 'open',
+    };
+    const encode = createBatchEncoder();
+    encode({ channel: 'quotes', items: [q] }, [1]);
+    const second = encode({ channel: 'quotes', items: [{ ...q, lastMinor: 2 }] }, [2]);
+    expect(() => createBatchDecoder()(second.batch)).toThrow(/unknown slot/);
   });
 });
 

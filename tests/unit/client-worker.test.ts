@@ -8,7 +8,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Quote } from '../../contract/market';
-import type { StatusSnapshot } from '../../workers/protocol';
+import type { QuoteBatch, StatusSnapshot, WireBatch } from '../../workers/protocol';
+import { createBatchDecoder } from '../../workers/transfer';
 import {
   barSeries,
   cmsg,
@@ -93,8 +94,10 @@ describe('market worker service: streams', () => {
     await goLive(h);
     const a: Quote[] = [];
     const b: Quote[] = [];
-    const cbA = { next: (x: any) => void a.push(...x.items) };
-    const cbB = { next: (x: any) => void b.push(...x.items) };
+    const decodeA = createBatchDecoder();
+    const decodeB = createBatchDecoder();
+    const cbA = { next: (w: WireBatch) => void a.push(...(decodeA(w) as QuoteBatch).items) };
+    const cbB = { next: (w: WireBatch) => void b.push(...(decodeB(w) as QuoteBatch).items) };
     const ha = h.svc.subscribe('quotes', { symbols: ['2330'] }, cbA);
     h.frame(qmsg('snapshot', 1, quote('2330', 100_000)));
     await h.advance(20);
