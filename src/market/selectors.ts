@@ -7,13 +7,13 @@
 import { createSelector } from '@reduxjs/toolkit';
 import type { Depth, Quote } from '../../contract/market';
 import type { ConnState } from '../../workers/protocol';
-import type { MarketRootState } from './quotes-slice';
+import { quoteOf, quoteReceivedAt, type MarketRootState } from './quotes-slice';
 
 export const selectQuote = (s: MarketRootState, symbol: string): Quote | undefined =>
-  s.quotes.entities.get(symbol);
+  quoteOf(s.quotes, symbol);
 /** Worker wall clock (epoch ms) of the symbol's last streamed quote, if any. */
 export const selectQuoteReceivedAt = (s: MarketRootState, symbol: string): number | undefined =>
-  s.quotes.receivedAt.get(symbol);
+  quoteReceivedAt(s.quotes, symbol);
 export const selectDepth = (s: MarketRootState, symbol: string): Depth | undefined =>
   s.depth.entities[symbol];
 export const selectConnState = (s: MarketRootState): ConnState => s.marketStatus.conn;

@@ -20,7 +20,7 @@ import { TAPE_ROWS, TradeTape } from '../../src/features/market/components/trade
 import { formatDateTime } from '../../src/lib/format';
 import type * as Format from '../../src/lib/format';
 import { QuoteRow } from '../../src/market/components/quote-row';
-import { depthReceived, marketReducers, quotesReceived } from '../../src/market/quotes-slice';
+import { depthReceived, marketReducers, quoteOf, quotesReceived } from '../../src/market/quotes-slice';
 import type { TradeBatch } from '../../workers/protocol';
 
 // The worker bridge is replaced by one RxJS Subject per channel (no Worker in jsdom).
@@ -120,7 +120,7 @@ describe('QuoteRow render isolation', () => {
     const store = makeStore();
     store.dispatch(quotesReceived([quote('2330', 101_000, 10)]));
     store.dispatch(quotesReceived([quote('2330', 99_000, 5)]));
-    expect(store.getState().quotes.entities.get('2330')?.lastMinor).toBe(101_000);
+    expect(quoteOf(store.getState().quotes, '2330')?.lastMinor).toBe(101_000);
   });
 
   it('notifies subscribers once for many auto-batched quote batches', async () => {
@@ -135,7 +135,7 @@ describe('QuoteRow render isolation', () => {
     // Wait for the animation frame's notification (a condition, not a fixed sleep).
     await vi.waitFor(() => expect(notified).toBeGreaterThan(0));
     expect(notified).toBe(1);
-    expect(store.getState().quotes.entities.get('2330')?.lastMinor).toBe(100_500);
+    expect(quoteOf(store.getState().quotes, '2330')?.lastMinor).toBe(100_500);
   });
 });
 
