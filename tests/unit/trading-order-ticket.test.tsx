@@ -24,10 +24,23 @@ import { createAppStore } from '../../src/app/store';
 import { OrderPanel } from '../../src/features/market/components/order-panel';
 import { formatDateTime, formatMinor, minorToInput } from '../../src/lib/format';
 import { clockSeen } from '../../src/market/quotes-slice';
+import type * as SegmentedModule from '../../src/ui/segmented';
 
 vi.mock('../../src/market/worker-bridge', async () => {
   const { NEVER } = await import('rxjs');
   return { marketStream: () => NEVER, marketStatus$: () => NEVER };
+});
+// Counts renders of the ticket's button rows (side, type, time in force, leverage).
+const segmented = vi.hoisted(() => ({ renders: 0 }));
+vi.mock('../../src/ui/segmented', async (importOriginal) => {
+  const actual = await importOriginal<typeof SegmentedModule>();
+  return {
+    ...actual,
+    Segmented: (props: Parameters<typeof actual.Segmented>[0]) => {
+      segmented.renders++;
+      return actual.Segmented(props);
+    },
+  };
 });
 vi.mock('../../src/ui/toast', () => ({ showToast: vi.fn(), preloadToast: vi.fn(async () => undefined) }));
 
@@ -89,16 +102,20 @@ function renderTicket(mode: ClockState['mode'] = 'replay') {
     loggedIn({ token: 'tok', account: '0912345678', role: 'member', isAdmin: false, expiresAt: 0 }),
   );
   store.dispatch(clockSeen(clock(mode)));
-  return render(
+  const tree = (q: Quote) => (
     <Provider store={store}>
       <MemoryRouter initialEntries={['/market/marketDetail?symbol=2330']}>
         <Routes>
-          <Route path="/market/marketDetail" element={<OrderPanel symbol="2330" quote={quote} />} />
+          <Route path="/market/marketDetail" element={<OrderPanel symbol="2330" quote={q} />} />
           <Route path="/position/position" element={<div data-testid="positions" />} />
         </Routes>
       </MemoryRouter>
-    </Provider>,
+    </Provider>
   );
+  const r = render(tree(quote));
+  /** Re-renders the ticket with another quote (a tick). */
+  const tick = (q: Quote) => r.rerender(tree(q));
+  return Object.assign(r, { tick });
 }
 
 const placed = () => calls.filter((c) => c.name === 'trade/placeOrder').map((c) => c.body);
@@ -143,6 +160,30 @@ describe('order ticket', () => {
     expect(text('order-preview-available-after')).toBe(formatMinor(p.availableAfterMinor!));
     // No after-hours choice on the replay clock.
     expect(screen.queryByTestId('order-session-afterHours')).toBeNull();
+  });
+
+  it('a quote tick re-prices the preview and leaves the inputs alone', async () => {
+    const { tick } = renderTicket();
+    await waitFor(() => expect(text('order-preview-available')).toBe(formatMinor(AVAILABLE)));
+    const rendersBefore = segmented.renders;
+    expect(rendersBefore).toBeGreaterThan(0);
+    const next = { ...quote, askMinor: 100_500, bidMinor: 100_000, lastMinor: 100_500, ts: T0 + 1 };
+    tick(next);
+    const p = orderPreview({
+      priceMinor: next.askMinor,
+      lots: 1,
+      leverage: 1,
+      side: 'long',
+      kind: 'stock',
+      availableMinor: AVAILABLE,
+    });
+    expect(text('order-preview-required')).toBe(formatMinor(p.totalRequiredMinor));
+    expect(segmented.renders).toBe(rendersBefore);
+    // A change of the order does re-render them, and the limit price is prefilled from the
+    // latest quote, not the one the handlers were made with.
+    fireEvent.click(screen.getByTestId('order-type-limit'));
+    expect(segmented.renders).toBeGreaterThan(rendersBefore);
+    expect(priceField().value).toBe(minorToInput(next.lastMinor));
   });
 
   it('sends the time in force; a cancelled IOC says nothing was charged', async () => {

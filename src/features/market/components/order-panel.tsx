@@ -25,7 +25,7 @@
  */
 import { LabeledValue } from '../../../ui/labeled-value';
 import { Button } from 'antd-mobile';
-import { useMemo, useState, type ReactNode } from 'react';
+import { memo, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSelector } from 'react-redux';
 import { useLocation, useNavigate } from 'react-router-dom';
@@ -232,6 +232,202 @@ function FixNotice({ msg, fix, act }: { msg: string; fix: OrderFix | null; act: 
   );
 }
 
+/** What OrderControls calls on a change; each clears the last refusal. Stable for a ticket. */
+interface ControlHandlers {
+  side(v: Side): void;
+  session(v: EntrySession): void;
+  type(v: OrderType): void;
+  tif(v: TimeInForce): void;
+  price(text: string): void;
+  lots(v: number | null): void;
+  leverage(v: number): void;
+}
+
+/**
+ * The ticket's inputs (side, session, order type, time in force, price with its checks, lots,
+ * leverage). Memoized on primitive props and stable handlers, so a quote tick, which re-renders
+ * the preview, leaves these a dozen buttons and the stepper alone (at 20,000 quotes/s the whole
+ * ticket re-rendering cost 12 % of a throttled phone's main thread and its long frames:
+ * `npm run bench:stream`). Prices are TWD minor units.
+ */
+const OrderControls = memo(function OrderControls({
+  regular,
+  side,
+  afterHoursOffered,
+  session,
+  orderType,
+  tif,
+  fixedMinor,
+  priceText,
+  limitMinor,
+  offTick,
+  limitFix,
+  limitDownMinor,
+  limitUpMinor,
+  lots,
+  leverage,
+  leverages,
+  on,
+  usePrice,
+}: {
+  regular: boolean;
+  side: Side;
+  afterHoursOffered: boolean;
+  session: EntrySession;
+  orderType: OrderType;
+  tif: TimeInForce;
+  /** After hours: the fixed price (the close), null before there is one. */
+  fixedMinor: number | null;
+  priceText: string;
+  /** The parsed limit price; null when empty or invalid. */
+  limitMinor: number | null;
+  /** Off the tick table: the nearest valid prices. */
+  offTick: readonly number[] | null;
+  /** Outside the daily limits: the limit to use instead. */
+  limitFix: number | null;
+  limitDownMinor: number | null;
+  limitUpMinor: number | null;
+  lots: number;
+  leverage: number;
+  leverages: readonly number[];
+  on: ControlHandlers;
+  usePrice: (priceMinor: number) => void;
+}) {
+  const { t } = useTranslation();
+  const tid = (name: string) => `${regular ? 'order' : 'dt'}-${name}`;
+  const afterHours = session === 'afterHours';
+  return (
+    <>
+      <div className="order-row">
+        <span className="order-label">{t('order.side')}</span>
+        <Segmented<Side>
+          value={side}
+          onChange={on.side}
+          options={[
+            { value: 'long', label: t('side.long'), testId: tid('side-long'), activeColor: RED },
+            { value: 'short', label: t('side.short'), testId: tid('side-short'), activeColor: GREEN },
+          ]}
+        />
+      </div>
+      {afterHoursOffered && (
+        <div className="order-row">
+          <span className="order-label">{t('order.session')}</span>
+          <Segmented<EntrySession>
+            value={session}
+            onChange={on.session}
+            options={[
+              { value: 'regular', label: t('order.sessionRegular'), testId: 'order-session-regular' },
+              {
+                value: 'afterHours',
+                label: t('order.sessionAfterHours'),
+                testId: 'order-session-afterHours',
+              },
+            ]}
+          />
+        </div>
+      )}
+      {afterHours ? (
+        <div className="order-row">
+          <span className="order-label">{t('order.price')}</span>
+          <span data-testid="order-fixed-price">{fixedMinor !== null ? formatMinor(fixedMinor) : ''}</span>
+          <span className="muted small">{t('order.afterHoursNote')}</span>
+        </div>
+      ) : (
+        <>
+          <div className="order-row">
+            <span className="order-label">{t('order.type')}</span>
+            <Segmented<OrderType>
+              value={orderType}
+              onChange={on.type}
+              options={[
+                { value: 'market', label: t('orderType.market'), testId: tid('type-market') },
+                { value: 'limit', label: t('orderType.limit'), testId: tid('type-limit') },
+              ]}
+            />
+          </div>
+          {regular && (
+            <div className="order-row">
+              <span className="order-label">{t('order.tif')}</span>
+              <Segmented<TimeInForce>
+                value={tif}
+                onChange={on.tif}
+                options={(['ROD', 'IOC', 'FOK'] as const).map((v) => ({
+                  value: v,
+                  label: v,
+                  testId: `order-tif-${v}`,
+                }))}
+              />
+              <span className="muted small" data-testid="order-tif-hint">
+                {t(`order.tifHint.${tif}`)}
+              </span>
+            </div>
+          )}
+        </>
+      )}
+      {!afterHours && orderType === 'limit' && (
+        <div className={regular ? 'order-row order-price-row' : 'order-row'}>
+          <span className="order-label">{t('order.price')}</span>
+          <div className="order-price">
+            <TestIdInput
+              testId={tid('price')}
+              value={priceText}
+              onChange={on.price}
+              inputMode="decimal"
+              placeholder={t('order.pricePlaceholder')}
+              clearable={regular}
+            />
+            {priceText !== '' && limitMinor === null && (
+              <div className="field-error">{t('order.priceInvalid')}</div>
+            )}
+            {offTick && (
+              <div className="field-error" data-testid={tid('price-offtick')}>
+                {t('order.offTick')}
+                {offTick.map((p) => (
+                  <PriceFixButton key={p} priceMinor={p} onUse={usePrice} />
+                ))}
+              </div>
+            )}
+            {limitFix !== null && limitDownMinor !== null && limitUpMinor !== null && (
+              <div className="field-error" data-testid={tid('price-limits')}>
+                {t('order.outOfLimits', {
+                  down: formatMinor(limitDownMinor),
+                  up: formatMinor(limitUpMinor),
+                })}
+                <PriceFixButton priceMinor={limitFix} onUse={usePrice} />
+              </div>
+            )}
+          </div>
+        </div>
+      )}
+      <div className="order-row">
+        <span className="order-label">{t('order.lots')}</span>
+        <TestIdStepper
+          testId={tid('lots')}
+          value={lots}
+          min={1}
+          max={MAX_LOTS_PER_ORDER}
+          step={1}
+          digits={0}
+          onChange={on.lots}
+        />
+        <span className="muted small">{t('order.shares', { n: lots * SHARES_PER_LOT })}</span>
+      </div>
+      <div className="order-row">
+        <span className="order-label">{t('order.leverage')}</span>
+        <Segmented<number>
+          value={leverage}
+          onChange={on.leverage}
+          options={leverages.map((n) => ({
+            value: n,
+            label: `${n}×`,
+            testId: `${regular ? '' : 'dt-'}leverage-${n}`,
+          }))}
+        />
+      </div>
+    </>
+  );
+});
+
 /**
  * The order ticket (see the module docstring): side, order type, session and time in force, price,
  * lots, leverage, the live preview, the submit button and a refusal's fix. Used by the detail
@@ -275,13 +471,12 @@ export function OrderPanel({ symbol, quote, dayTrade, children }: OrderPanelProp
   const kind = quote?.kind ?? 'stock';
   const fixedMinor = afterHours && quote && quote.lastMinor > 0 ? quote.lastMinor : null;
   const limitMinor = afterHours ? fixedMinor : orderType === 'limit' ? parsePrice(priceText) : null;
-  const rejection =
-    !afterHours && limitMinor !== null
-      ? priceRejection(limitMinor, {
-          kind,
-          referenceMinor: quote && quote.prevCloseMinor > 0 ? quote.prevCloseMinor : null,
-        })
-      : null;
+  const referenceMinor = quote && quote.prevCloseMinor > 0 ? quote.prevCloseMinor : null;
+  // Memoized: its fix arrays go to the memoized controls, and a quote tick changes neither input.
+  const rejection = useMemo(
+    () => (!afterHours && limitMinor !== null ? priceRejection(limitMinor, { kind, referenceMinor }) : null),
+    [afterHours, limitMinor, kind, referenceMinor],
+  );
   const offTick = rejection?.rule === 'offTick' ? rejection.nearestMinor : null;
   const limitFix =
     rejection?.rule === 'aboveLimitUp'
@@ -323,32 +518,50 @@ export function OrderPanel({ symbol, quote, dayTrade, children }: OrderPanelProp
   const priceMissing = orderType === 'limit' && limitMinor === null;
   const canSubmit = !!quote && preview !== null && !priceMissing && !rejection && !insufficient;
 
-  /** Any change of the order clears the last refusal. */
-  const changed =
-    <A extends unknown[]>(f: (...a: A) => void) =>
-    (...a: A) => {
-      setRefusal(null);
-      setKilled(null);
-      f(...a);
-    };
-
-  const chooseType = changed((v: OrderType) => {
-    setOrderType(v);
-    if (regular && v === 'limit' && !priceText && quote && quote.lastMinor > 0)
-      setPriceText(minorToInput(quote.lastMinor));
+  // The latest quote for handlers that read it when tapped (a limit order's price prefill), so the
+  // handlers keep their identity across ticks.
+  const quoteRef = useRef(quote);
+  useLayoutEffect(() => {
+    quoteRef.current = quote;
   });
-  const act: FixActions = {
-    usePrice: changed((p: number) => {
-      if (!afterHours) setOrderType('limit');
-      setPriceText(minorToInput(p));
-    }),
-    useLimitRod: changed((p: number | null) => {
-      setOrderType('limit');
-      setTif('ROD');
-      if (p !== null) setPriceText(minorToInput(p));
-    }),
-    useLots: changed((n: number) => setLots(n)),
-  };
+  // Stable handlers: the controls (OrderControls) re-render on a change of the order, never on a
+  // quote tick. Any change of the order clears the last refusal.
+  const { on, act } = useMemo((): { on: ControlHandlers; act: FixActions } => {
+    const changed =
+      <A extends unknown[]>(f: (...a: A) => void) =>
+      (...a: A) => {
+        setRefusal(null);
+        setKilled(null);
+        f(...a);
+      };
+    return {
+      on: {
+        side: changed(setSide),
+        session: changed(setSession),
+        type: changed((v: OrderType) => {
+          setOrderType(v);
+          const last = quoteRef.current?.lastMinor ?? 0;
+          if (regular && v === 'limit' && last > 0) setPriceText((text) => text || minorToInput(last));
+        }),
+        tif: changed(setTif),
+        price: changed(setPriceText),
+        lots: changed((v: number | null) => setLots(Number(v) || 1)),
+        leverage: changed(setLeverage),
+      },
+      act: {
+        usePrice: changed((p: number) => {
+          if (!afterHours) setOrderType('limit');
+          setPriceText(minorToInput(p));
+        }),
+        useLimitRod: changed((p: number | null) => {
+          setOrderType('limit');
+          setTif('ROD');
+          if (p !== null) setPriceText(minorToInput(p));
+        }),
+        useLots: changed((n: number) => setLots(n)),
+      },
+    };
+  }, [regular, afterHours]);
 
   const submit = async () => {
     if (!loggedIn) {
@@ -404,132 +617,26 @@ export function OrderPanel({ symbol, quote, dayTrade, children }: OrderPanelProp
     <section className="card order-panel" aria-label={title} data-testid={tid('ticket')}>
       <h3 className="card-title">{title}</h3>
       {children}
-      <div className="order-row">
-        <span className="order-label">{t('order.side')}</span>
-        <Segmented<Side>
-          value={side}
-          onChange={changed(setSide)}
-          options={[
-            { value: 'long', label: t('side.long'), testId: tid('side-long'), activeColor: RED },
-            { value: 'short', label: t('side.short'), testId: tid('side-short'), activeColor: GREEN },
-          ]}
-        />
-      </div>
-      {afterHoursOffered && (
-        <div className="order-row">
-          <span className="order-label">{t('order.session')}</span>
-          <Segmented<EntrySession>
-            value={session}
-            onChange={changed(setSession)}
-            options={[
-              { value: 'regular', label: t('order.sessionRegular'), testId: 'order-session-regular' },
-              {
-                value: 'afterHours',
-                label: t('order.sessionAfterHours'),
-                testId: 'order-session-afterHours',
-              },
-            ]}
-          />
-        </div>
-      )}
-      {afterHours ? (
-        <div className="order-row">
-          <span className="order-label">{t('order.price')}</span>
-          <span data-testid="order-fixed-price">{fixedMinor !== null ? formatMinor(fixedMinor) : ''}</span>
-          <span className="muted small">{t('order.afterHoursNote')}</span>
-        </div>
-      ) : (
-        <>
-          <div className="order-row">
-            <span className="order-label">{t('order.type')}</span>
-            <Segmented<OrderType>
-              value={orderType}
-              onChange={chooseType}
-              options={[
-                { value: 'market', label: t('orderType.market'), testId: tid('type-market') },
-                { value: 'limit', label: t('orderType.limit'), testId: tid('type-limit') },
-              ]}
-            />
-          </div>
-          {regular && (
-            <div className="order-row">
-              <span className="order-label">{t('order.tif')}</span>
-              <Segmented<TimeInForce>
-                value={tif}
-                onChange={changed(setTif)}
-                options={(['ROD', 'IOC', 'FOK'] as const).map((v) => ({
-                  value: v,
-                  label: v,
-                  testId: `order-tif-${v}`,
-                }))}
-              />
-              <span className="muted small" data-testid="order-tif-hint">
-                {t(`order.tifHint.${tif}`)}
-              </span>
-            </div>
-          )}
-        </>
-      )}
-      {!afterHours && orderType === 'limit' && (
-        <div className={regular ? 'order-row order-price-row' : 'order-row'}>
-          <span className="order-label">{t('order.price')}</span>
-          <div className="order-price">
-            <TestIdInput
-              testId={tid('price')}
-              value={priceText}
-              onChange={changed(setPriceText)}
-              inputMode="decimal"
-              placeholder={t('order.pricePlaceholder')}
-              clearable={regular}
-            />
-            {priceText !== '' && limitMinor === null && (
-              <div className="field-error">{t('order.priceInvalid')}</div>
-            )}
-            {offTick && (
-              <div className="field-error" data-testid={tid('price-offtick')}>
-                {t('order.offTick')}
-                {offTick.map((p) => (
-                  <PriceFixButton key={p} priceMinor={p} onUse={act.usePrice} />
-                ))}
-              </div>
-            )}
-            {limitFix !== null && quote && (
-              <div className="field-error" data-testid={tid('price-limits')}>
-                {t('order.outOfLimits', {
-                  down: formatMinor(quote.limitDownMinor),
-                  up: formatMinor(quote.limitUpMinor),
-                })}
-                <PriceFixButton priceMinor={limitFix} onUse={act.usePrice} />
-              </div>
-            )}
-          </div>
-        </div>
-      )}
-      <div className="order-row">
-        <span className="order-label">{t('order.lots')}</span>
-        <TestIdStepper
-          testId={tid('lots')}
-          value={lots}
-          min={1}
-          max={MAX_LOTS_PER_ORDER}
-          step={1}
-          digits={0}
-          onChange={changed((v: number | null) => setLots(Number(v) || 1))}
-        />
-        <span className="muted small">{t('order.shares', { n: lots * SHARES_PER_LOT })}</span>
-      </div>
-      <div className="order-row">
-        <span className="order-label">{t('order.leverage')}</span>
-        <Segmented<number>
-          value={leverage}
-          onChange={changed(setLeverage)}
-          options={leverages.map((n) => ({
-            value: n,
-            label: `${n}×`,
-            testId: `${regular ? '' : 'dt-'}leverage-${n}`,
-          }))}
-        />
-      </div>
+      <OrderControls
+        regular={regular}
+        side={side}
+        afterHoursOffered={afterHoursOffered}
+        session={session}
+        orderType={orderType}
+        tif={tif}
+        fixedMinor={fixedMinor}
+        priceText={priceText}
+        limitMinor={limitMinor}
+        offTick={offTick}
+        limitFix={limitFix}
+        limitDownMinor={quote?.limitDownMinor ?? null}
+        limitUpMinor={quote?.limitUpMinor ?? null}
+        lots={lots}
+        leverage={leverage}
+        leverages={leverages}
+        on={on}
+        usePrice={act.usePrice}
+      />
 
       <div className="preview" data-testid={tid('preview')}>
         {regular && (
