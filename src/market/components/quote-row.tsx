@@ -8,6 +8,14 @@ import { changeColor } from '../../lib/colors';
 import { formatMinor, formatPercent, formatSignedMinor } from '../../lib/format';
 import { useRowView } from '../hooks';
 
+/**
+ * A row's height (px, border included). Fixed, and the row is `contain: strict`
+ * (styles.css `.quote-row`): a price change relayouts and repaints that row alone, and a
+ * virtualized list passes it as `fixedItemHeight` instead of measuring every row.
+ */
+export const QUOTE_ROW_HEIGHT_PX = 60;
+const rowStyle = { height: QUOTE_ROW_HEIGHT_PX };
+
 export const QuoteRow = memo(function QuoteRow({
   symbol,
   onOpen,
@@ -20,6 +28,7 @@ export const QuoteRow = memo(function QuoteRow({
   return (
     <div
       className="quote-row"
+      style={rowStyle}
       data-testid={`market-row-${symbol}`}
       role="button"
       tabIndex={0}

@@ -11,7 +11,7 @@ import { useNavigate, useSearchParams } from 'react-router-dom';
 import { Virtuoso } from 'react-virtuoso';
 import { useMarketListInfiniteQuery } from '../../../api/api';
 import { MarketStatusBar } from '../../../market/components/status-bar';
-import { QuoteRow } from '../../../market/components/quote-row';
+import { QUOTE_ROW_HEIGHT_PX, QuoteRow } from '../../../market/components/quote-row';
 import { useQuoteStream } from '../../../market/hooks';
 import { clockSeen, quotesReceived } from '../../../market/quotes-slice';
 import { MARKET_SORTS } from '../../../../contract/constants';
@@ -84,6 +84,7 @@ function MarketList({ sort }: { sort: Sort }) {
       useWindowScroll
       data={symbols}
       computeItemKey={(_, s) => s}
+      fixedItemHeight={QUOTE_ROW_HEIGHT_PX}
       increaseViewportBy={200}
       rangeChanged={setRange}
       endReached={() => {
