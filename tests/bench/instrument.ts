@@ -25,8 +25,11 @@
 
 /** The page-side API the bench pages and the driver use (window.__bench). */
 export interface BenchHooks {
-  /** A visible row showing a quote generated at wall-clock `tsMs` was just committed to the DOM. */
-  committed(tsMs: number): void;
+  /**
+   * A visible row showing a quote generated at wall-clock `tsMs` was just committed to the DOM;
+   * `receivedAtMs`: when it reached the market worker, if the page knows (splits the latency).
+   */
+  committed(tsMs: number, receivedAtMs?: number): void;
   /** `n` realtime messages were handled (by the worker or, in the naive page, the main thread). */
   absorbed(n: number): void;
   /** One store dispatch. */
@@ -60,6 +63,9 @@ export interface BenchSample {
     scripts: { invoker: string; fn: string; src: string; durationMs: number }[];
   }[];
   feedToPaintMs: number[];
+  /** The same latency split at the worker's receipt: feed → worker, and worker → paint. */
+  feedToWorkerMs: number[];
+  workerToPaintMs: number[];
   absorbed: number;
   dispatches: number;
   workerTaskMs: number;
@@ -84,14 +90,17 @@ export function installBenchHooks(): void {
   let longTasks: BenchSample['longTasks'] = [];
   let longFrames: BenchSample['longFrames'] = [];
   let latencies: number[] = [];
+  let toWorker: number[] = [];
+  let fromWorker: number[] = [];
   let events: BenchSample['events'] = [];
   let clicks: number[] = [];
   let absorbed = 0;
   let dispatches = 0;
   let workerTaskMs = 0;
   let lastFrame = -1;
-  /** Timestamps of quotes committed to visible rows since the last frame. */
+  /** Timestamps of quotes committed to visible rows since the last frame (and worker receipts). */
   let pending: number[] = [];
+  let pendingRx: number[] = [];
 
   const push = <T>(arr: T[], v: T) => {
     if (arr.length < MAX_SAMPLES) arr.push(v);
@@ -101,10 +110,20 @@ export function installBenchHooks(): void {
   // this frame; the posted task runs when its main-thread rendering is done.
   const painted = new MessageChannel();
   let inFlight: number[] = [];
+  let inFlightRx: number[] = [];
   painted.port1.onmessage = () => {
     const now = wallNow(performance.now());
-    for (const ts of inFlight) push(latencies, now - ts);
+    for (let i = 0; i < inFlight.length; i++) {
+      const ts = inFlight[i]!;
+      const rx = inFlightRx[i]!;
+      push(latencies, now - ts);
+      if (!Number.isNaN(rx)) {
+        push(toWorker, rx - ts);
+        push(fromWorker, now - rx);
+      }
+    }
     inFlight = [];
+    inFlightRx = [];
   };
   // The probe sits in a fixed, size-contained box: a relayout boundary, so flipping its width lays
   // out that box only, never the page around it.
@@ -119,7 +138,9 @@ export function installBenchHooks(): void {
   new ResizeObserver(() => {
     if (pending.length > 0) {
       inFlight = inFlight.concat(pending);
+      inFlightRx = inFlightRx.concat(pendingRx);
       pending = [];
+      pendingRx = [];
       painted.port2.postMessage(0);
     }
   }).observe(probe);
@@ -214,13 +235,16 @@ export function installBenchHooks(): void {
   window.__bench = {
     ready: false,
     info: {},
-    committed(tsMs: number) {
+    committed(tsMs: number, receivedAtMs?: number) {
       if (pending.length === 0) {
         if (!box.isConnected) document.documentElement.appendChild(box);
         probeWide = !probeWide;
         probe.style.width = probeWide ? '2px' : '1px';
       }
-      if (pending.length < 10_000) pending.push(tsMs);
+      if (pending.length < 10_000) {
+        pending.push(tsMs);
+        pendingRx.push(receivedAtMs ?? Number.NaN);
+      }
     },
     absorbed(n: number) {
       absorbed += n;
@@ -237,13 +261,17 @@ export function installBenchHooks(): void {
       longTasks = [];
       longFrames = [];
       latencies = [];
+      toWorker = [];
+      fromWorker = [];
       events = [];
       clicks = [];
       absorbed = 0;
       dispatches = 0;
       workerTaskMs = 0;
       pending = [];
+      pendingRx = [];
       inFlight = [];
+      inFlightRx = [];
     },
     collect(): BenchSample {
       return {
@@ -253,6 +281,8 @@ export function installBenchHooks(): void {
         longTasks,
         longFrames,
         feedToPaintMs: latencies,
+        feedToWorkerMs: toWorker,
+        workerToPaintMs: fromWorker,
         absorbed,
         dispatches,
         workerTaskMs,

@@ -39,6 +39,8 @@
  * without minification, record V8 CPU profiles of each page's main thread (and worker) over that
  * rate's window, and report where their time went, by function and by source file),
  * BENCH_PROFILE_CLICKS=1 (with BENCH_PROFILE: profile the order clicks instead of the window),
+ * BENCH_TRACE (a rate: record a Chromium trace over that rate's window and print the main thread's
+ * self time by trace event: style, layout, paint and the rest a CPU profile calls "(program)"),
  * BENCH_CLICK_TESTID (order-submit: the element clicked), BENCH_DEBUG_EVENTS=1 (print each Event
  * Timing entry of the clicks).
  */
@@ -83,6 +85,8 @@ const NAIVE_LAYOUT = env.BENCH_NAIVE_LAYOUT ?? 'rows';
 let PORT = num(env.BENCH_PORT, 0);
 const SOURCE = env.BENCH_SOURCE ?? 'stress';
 const PROFILE_RATE = env.BENCH_PROFILE ? Number(env.BENCH_PROFILE) : null;
+const TRACE_RATE = env.BENCH_TRACE ? Number(env.BENCH_TRACE) : null;
+const TRACE_CATEGORIES = ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8', 'blink'];
 const CHROMIUM = env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 let BASE = '';
 
@@ -129,6 +133,26 @@ async function api(name: string, body: unknown, token?: string): Promise<any> {
 }
 
 /** Whole-machine CPU busy fraction between two /proc/stat readings (other engineers share it). */
+/** Main-thread time so far (s): tasks, and script, layout and style within them (CDP Performance). */
+interface MainThreadTimes {
+  task: number;
+  script: number;
+  layout: number;
+  style: number;
+}
+
+async function mainThreadTimes(cdp: CDPSession): Promise<MainThreadTimes> {
+  await cdp.send('Performance.enable');
+  const { metrics } = await cdp.send('Performance.getMetrics');
+  const m = (name: string) => metrics.find((x) => x.name === name)?.value ?? 0;
+  return {
+    task: m('TaskDuration'),
+    script: m('ScriptDuration'),
+    layout: m('LayoutDuration'),
+    style: m('RecalcStyleDuration'),
+  };
+}
+
 function cpuTimes(): { busy: number; total: number } {
   try {
     const line = readFileSync('/proc/stat', 'utf8').split('\n')[0]!;
@@ -283,6 +307,11 @@ interface Reference {
   count(): number;
   /** Messages per whole second since reset (shows whether the offer was steady). */
   perSecond(): number[];
+  /**
+   * Age (ms) of each quote on arrival at this client (arrival − the quote's `ts`) since reset: the
+   * server's share of feed-to-paint (conflation, flush, its own load), seen by a client that keeps up.
+   */
+  quoteAgesMs(): number[];
   close(): void;
 }
 
@@ -290,10 +319,19 @@ interface Reference {
 async function referenceClient(symbols: readonly string[]): Promise<Reference> {
   const ws = new WebSocket(`${BASE.replace(/^http/, 'ws')}/ws`);
   const needle = Buffer.from('"seq":');
+  const tsNeedle = Buffer.from('"ts":');
   let n = 0;
+  let ages: number[] = [];
   ws.on('message', (data: Buffer | Buffer[] | ArrayBuffer) => {
+    const now = Date.now();
     const buf = Buffer.isBuffer(data) ? data : Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data);
     for (let i = buf.indexOf(needle); i >= 0; i = buf.indexOf(needle, i + needle.length)) n++;
+    // Quote timestamps (13 digits, epoch ms); heartbeats carry `ts` too, as the server's now.
+    if (ages.length >= 200_000 || buf.indexOf('"type":"quote"') < 0) return;
+    for (let i = buf.indexOf(tsNeedle); i >= 0; i = buf.indexOf(tsNeedle, i + tsNeedle.length)) {
+      const ts = Number(buf.toString('latin1', i + tsNeedle.length, i + tsNeedle.length + 13));
+      if (Number.isFinite(ts)) ages.push(now - ts);
+    }
   });
   await new Promise<void>((resolve, reject) => {
     ws.once('open', () => resolve());
@@ -313,7 +351,9 @@ async function referenceClient(symbols: readonly string[]): Promise<Reference> {
       n = 0;
       mark = 0;
       series = [];
+      ages = [];
     },
+    quoteAgesMs: () => ages,
     count: () => n,
     perSecond: () => series.slice(0, 120),
     close: () => {
@@ -435,6 +475,14 @@ interface PageResult {
   feedToPaintP95Ms: number | null;
   feedToPaintP99Ms: number | null;
   feedToPaintSamples: number;
+  /** Feed-to-paint split at the worker's receipt (our page only): feed → worker, worker → paint. */
+  feedToWorkerP50Ms: number | null;
+  feedToWorkerP95Ms: number | null;
+  workerToPaintP50Ms: number | null;
+  workerToPaintP95Ms: number | null;
+  /** The reference client's quote ages on arrival (see Reference.quoteAgesMs). */
+  refQuoteAgeP50Ms: number | null;
+  refQuoteAgeP95Ms: number | null;
   dispatchesPerS: number;
   workerBusyPct: number | null;
   heapMainStartMb: number;
@@ -442,6 +490,12 @@ interface PageResult {
   heapMainGrowthMb: number;
   heapWorkerGrowthMb: number | null;
   machineCpuBusyPct: number;
+  /**
+   * Share of the window the page's main thread spent in tasks, and within them in script, layout
+   * and style recalculation (CDP Performance metrics; throttled time). Less noisy than long-task
+   * counts for comparing two builds on a shared machine.
+   */
+  mainBusyPct: { task: number; script: number; layout: number; style: number };
   input: InputResult | null;
   /** BENCH_PROFILE only: where the main thread's and the worker's CPU time went. */
   profile: ProfileSummary | null;
@@ -555,16 +609,22 @@ localStorage.setItem('is_admin', 'false');`,
     // that catch-up is the bench's doing, not the feed's (the clicks below wait the same way).
     await sleep(2_000);
     if (opts.profile) await targets.startProfiles();
+    if (TRACE_RATE === rate) await browser.startTracing(page, { categories: TRACE_CATEGORIES });
     await page.evaluate(() => window.__bench.reset());
     ref.reset();
     const cpu0 = cpuTimes();
+    const main0 = await mainThreadTimes(cdp);
 
     await sleep(seconds * 1000);
     const sample: BenchSample = await page.evaluate(() => window.__bench.collect());
     if (opts.screenshot) await page.screenshot({ path: opts.screenshot }).catch(() => undefined);
     const offered = ref.count();
     const offeredSeries = ref.perSecond();
+    const refAges = ref.quoteAgesMs();
+    const refQuoteAge = { p50: percentile(refAges, 50), p95: percentile(refAges, 95) };
+    if (TRACE_RATE === rate) printTraceSummary(kind, rate, await browser.stopTracing());
     const cpu1 = cpuTimes();
+    const main1 = await mainThreadTimes(cdp);
     // BENCH_PROFILE_CLICKS=1: the profile covers the order clicks instead of the window.
     const profileClicks = opts.profile && env.BENCH_PROFILE_CLICKS === '1';
     let profile = opts.profile ? await targets.stopProfiles() : null;
@@ -599,7 +659,14 @@ localStorage.setItem('is_admin', 'false');`,
       offeredSeries,
       heapStart,
       heapEnd,
+      refQuoteAge,
       machineCpuBusy: cpu1.total > cpu0.total ? (cpu1.busy - cpu0.busy) / (cpu1.total - cpu0.total) : 0,
+      mainThread: {
+        task: main1.task - main0.task,
+        script: main1.script - main0.script,
+        layout: main1.layout - main0.layout,
+        style: main1.style - main0.style,
+      },
       clicks: opts.clicks,
       orderResponses,
       errors,
@@ -638,7 +705,10 @@ function summarise(
     offeredSeries: number[];
     heapStart: { main: number; workers: number };
     heapEnd: { main: number; workers: number };
+    refQuoteAge: { p50: number | null; p95: number | null };
     machineCpuBusy: number;
+    /** Main-thread seconds (CDP Performance metrics) spent over the window. */
+    mainThread: MainThreadTimes;
     clicks: number;
     orderResponses: InputResult['orderResponses'];
     errors: string[];
@@ -716,6 +786,12 @@ function summarise(
     feedToPaintP95Ms: round(percentile(s.feedToPaintMs, 95)),
     feedToPaintP99Ms: round(percentile(s.feedToPaintMs, 99)),
     feedToPaintSamples: s.feedToPaintMs.length,
+    feedToWorkerP50Ms: round(percentile(s.feedToWorkerMs, 50)),
+    feedToWorkerP95Ms: round(percentile(s.feedToWorkerMs, 95)),
+    workerToPaintP50Ms: round(percentile(s.workerToPaintMs, 50)),
+    workerToPaintP95Ms: round(percentile(s.workerToPaintMs, 95)),
+    refQuoteAgeP50Ms: round(x.refQuoteAge.p50),
+    refQuoteAgeP95Ms: round(x.refQuoteAge.p95),
     dispatchesPerS: Math.round(s.dispatches / secs),
     workerBusyPct: kind === 'stream' ? round(((s.workerTaskMs * THROTTLE) / s.windowMs) * 100) : null,
     heapMainStartMb: round(x.heapStart.main / MB, 2)!,
@@ -723,6 +799,12 @@ function summarise(
     heapMainGrowthMb: round((x.heapEnd.main - x.heapStart.main) / MB, 2)!,
     heapWorkerGrowthMb: kind === 'stream' ? round((x.heapEnd.workers - x.heapStart.workers) / MB, 2) : null,
     machineCpuBusyPct: round(x.machineCpuBusy * 100)!,
+    mainBusyPct: {
+      task: round((x.mainThread.task / secs) * 100)!,
+      script: round((x.mainThread.script / secs) * 100)!,
+      layout: round((x.mainThread.layout / secs) * 100)!,
+      style: round((x.mainThread.style / secs) * 100)!,
+    },
     input,
     profile: x.profile,
     errors,
@@ -730,6 +812,68 @@ function summarise(
     smooth: !failedOn.includes('frame p95') && !failedOn.includes('absorbed'),
     failedOn,
   };
+}
+
+// ---------- trace summary (BENCH_TRACE) ----------
+
+interface TraceEvent {
+  name: string;
+  ph: string;
+  ts: number;
+  dur?: number;
+  pid: number;
+  tid: number;
+  args?: { name?: string };
+}
+
+/**
+ * Prints where the page's main thread (CrRendererMain) spent its time over the window, by trace
+ * event name, as self time (an event's duration minus the events nested in it): the rendering
+ * work (style, layout, paint, commit) that a V8 CPU profile lumps into "(program)".
+ */
+function printTraceSummary(kind: PageKind, rate: number, buf: Buffer): void {
+  const events = (JSON.parse(buf.toString('utf8')) as { traceEvents: TraceEvent[] }).traceEvents;
+  const mains = new Set(
+    events
+      .filter((e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain')
+      .map((e) => `${e.pid}:${e.tid}`),
+  );
+  const byThread = new Map<string, TraceEvent[]>();
+  for (const e of events) {
+    if (e.ph !== 'X' || e.dur === undefined) continue;
+    const key = `${e.pid}:${e.tid}`;
+    if (!mains.has(key)) continue;
+    let list = byThread.get(key);
+    if (!list) byThread.set(key, (list = []));
+    list.push(e);
+  }
+  for (const [thread, list] of byThread) {
+    list.sort((a, b) => a.ts - b.ts || b.dur! - a.dur!);
+    const self = new Map<string, number>();
+    const stack: { end: number; name: string; child: number; dur: number }[] = [];
+    let first = Infinity;
+    let last = 0;
+    let tasks = 0;
+    const pop = () => {
+      const top = stack.pop()!;
+      self.set(top.name, (self.get(top.name) ?? 0) + top.dur - top.child);
+    };
+    for (const e of list) {
+      first = Math.min(first, e.ts);
+      last = Math.max(last, e.ts + e.dur!);
+      while (stack.length && stack[stack.length - 1]!.end <= e.ts) pop();
+      if (stack.length) stack[stack.length - 1]!.child += e.dur!;
+      else tasks += e.dur!;
+      stack.push({ end: e.ts + e.dur!, name: e.name, child: 0, dur: e.dur! });
+    }
+    while (stack.length) pop();
+    const wall = (last - first) / 1000;
+    console.log(
+      `\ntrace, ${kind} @${rate}/s, main thread ${thread}: top-level tasks ${Math.round(tasks / 1000)} ms of ${Math.round(wall)} ms; self time by event:`,
+    );
+    for (const [name, us] of [...self.entries()].sort((a, b) => b[1] - a[1]).slice(0, 25))
+      console.log(`  ${String(Math.round(us / 1000)).padStart(7)} ms  ${name}`);
+  }
 }
 
 // ---------- CPU profile summary ----------
@@ -813,7 +957,7 @@ function fmt(v: number | null | undefined, digits = 1): string {
 function table(results: PageResult[], kind: PageKind): string {
   const rows = results.filter((r) => r.page === kind);
   const head =
-    'rate/s  secs  offered/s absorbed/s  abs%   fps  frame p50/p95/p99 ms   long tasks  LoAF  f2p p50/p95 ms  disp/s  worker%  heapΔ MB  sustained';
+    'rate/s  secs  offered/s absorbed/s  abs%   fps  frame p50/p95/p99 ms   long tasks  LoAF  f2p p50/p95 ms  disp/s  main%  script%  worker%  heapΔ MB  sustained';
   const lines = rows.map((r) =>
     [
       String(r.rate).padStart(6),
@@ -827,6 +971,8 @@ function table(results: PageResult[], kind: PageKind): string {
       String(r.longAnimationFrames).padStart(5),
       `${fmt(r.feedToPaintP50Ms, 0)}/${fmt(r.feedToPaintP95Ms, 0)}`.padStart(15),
       String(r.dispatchesPerS).padStart(7),
+      fmt(r.mainBusyPct.task, 0).padStart(6),
+      fmt(r.mainBusyPct.script, 0).padStart(8),
       fmt(r.workerBusyPct, 0).padStart(8),
       fmt(r.heapMainGrowthMb, 2).padStart(9),
       `  ${r.sustained ? 'yes' : `no (${r.failedOn.join(', ')})`}`,

@@ -29,12 +29,19 @@ export function listenToWorkerProbe(): void {
 /** Symbols of the rows on screen (set by each page from its own layout). */
 export const visibleSymbols = new Set<string>();
 
-/** Timestamps of quotes dispatched for visible rows and not yet committed. */
+/** Timestamps (and worker receipt times, NaN if none) of quotes dispatched for visible rows and not yet committed. */
 let pendingVisibleTs: number[] = [];
+let pendingReceivedAt: number[] = [];
 
-/** Call for every quote a dispatch carries; cheap for rows off screen. */
-export function noteQuote(symbol: string, tsMs: number): void {
-  if (visibleSymbols.has(symbol) && pendingVisibleTs.length < 10_000) pendingVisibleTs.push(tsMs);
+/**
+ * Call for every quote a dispatch carries; cheap for rows off screen. `receivedAtMs`: when the
+ * quote reached the market worker (epoch ms), where the page knows it.
+ */
+export function noteQuote(symbol: string, tsMs: number, receivedAtMs = Number.NaN): void {
+  if (visibleSymbols.has(symbol) && pendingVisibleTs.length < 10_000) {
+    pendingVisibleTs.push(tsMs);
+    pendingReceivedAt.push(receivedAtMs);
+  }
 }
 
 /** Wraps `store.dispatch` so every dispatch is counted (react-redux reads it at render time). */
@@ -60,8 +67,9 @@ export function usePaintProbe(quotesState: unknown): void {
   useLayoutEffect(() => {
     const b = bench();
     if (!b || pendingVisibleTs.length === 0) return;
-    for (const ts of pendingVisibleTs) b.committed(ts);
+    for (let i = 0; i < pendingVisibleTs.length; i++) b.committed(pendingVisibleTs[i]!, pendingReceivedAt[i]);
     pendingVisibleTs = [];
+    pendingReceivedAt = [];
   }, [quotesState]);
 }
 

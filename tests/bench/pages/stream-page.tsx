@@ -19,10 +19,10 @@ import { AppProviders } from '../../../src/app/providers';
 import { setupI18n } from '../../../src/app/i18n';
 import { createAppStore } from '../../../src/app/store';
 import { OrderPanel } from '../../../src/features/market/components/order-panel';
-import { QuoteRow } from '../../../src/market/components/quote-row';
+import { QUOTE_ROW_HEIGHT_PX, QuoteRow } from '../../../src/market/components/quote-row';
 import { MarketStatusBar } from '../../../src/market/components/status-bar';
 import { useMarketStatusBridge, useQuote, useQuoteStream } from '../../../src/market/hooks';
-import type { MarketRootState } from '../../../src/market/quotes-slice';
+import { quoteCount, type MarketRootState } from '../../../src/market/quotes-slice';
 import {
   bench,
   countDispatches,
@@ -39,16 +39,20 @@ const LIST_HEIGHT_PX = 520;
 setupI18n();
 listenToWorkerProbe();
 const store = countDispatches(createAppStore(), (action) => {
-  for (const q of quotesOf(action)) noteQuote(q.symbol, q.ts);
+  const { items, receivedAt } = quotesOf(action);
+  for (let i = 0; i < items.length; i++) noteQuote(items[i]!.symbol, items[i]!.ts, receivedAt?.[i]);
 });
 
-/** The quotes a market action carries (`quotesReceived(items)` or a batch action `{items, …}`). */
-function quotesOf(action: unknown): readonly Quote[] {
+/**
+ * The quotes a market action carries (`quotesReceived(items)` or a batch action `{items,
+ * receivedAt}`), with their worker receipt times where the action has them.
+ */
+function quotesOf(action: unknown): { items: readonly Quote[]; receivedAt?: readonly number[] } {
   const a = action as { type?: unknown; payload?: unknown };
-  if (typeof a?.type !== 'string' || !a.type.startsWith('quotes/')) return [];
-  const p = a.payload as Quote[] | { items?: Quote[] } | undefined;
-  if (Array.isArray(p)) return p;
-  return Array.isArray(p?.items) ? p.items : [];
+  if (typeof a?.type !== 'string' || !a.type.startsWith('quotes/')) return { items: [] };
+  const p = a.payload as Quote[] | { items?: Quote[]; receivedAt?: number[] } | undefined;
+  if (Array.isArray(p)) return { items: p };
+  return Array.isArray(p?.items) ? { items: p.items, receivedAt: p.receivedAt } : { items: [] };
 }
 
 function PaintProbe() {
@@ -69,6 +73,7 @@ function BenchList({ symbols }: { symbols: string[] }) {
       style={{ height: LIST_HEIGHT_PX }}
       data={symbols}
       computeItemKey={(_, s) => s}
+      fixedItemHeight={QUOTE_ROW_HEIGHT_PX}
       rangeChanged={(r) => {
         visibleSymbols.clear();
         for (let i = r.startIndex; i <= r.endIndex && i < symbols.length; i++)
@@ -86,7 +91,7 @@ function BenchApp() {
   useEffect(() => {
     fetchUniverse().then(setSymbols, (e: unknown) => setError(String(e)));
   }, []);
-  const shown = useSelector((s: MarketRootState) => s.quotes.entities.size);
+  const shown = useSelector((s: MarketRootState) => quoteCount(s.quotes));
   useEffect(() => {
     const b = bench();
     if (!b) return;
