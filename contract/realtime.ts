@@ -12,7 +12,9 @@
  * buffer cap skips flushes) and the client asks for a fresh snapshot by re-sending `sub`.
  *
  * Per channel, `data` of a delta is:
- * - quote: the whole latest quote (conflated: intermediate quotes within a flush are skipped);
+ * - quote: the fields of the latest quote that changed since the previous flush, never `symbol`
+ *   (contract/quote-delta.ts; conflated: intermediate quotes within a flush are skipped); a
+ *   snapshot carries the whole quote;
  * - depth: the levels changed since the previous flush (contract/depth-delta.ts); a snapshot
  *   carries the whole five-level book;
  * - candles: the bars that changed since the previous flush, oldest first; a snapshot carries the
@@ -72,12 +74,16 @@ export type ClientMessage = z.infer<typeof clientMessageSchema>;
 const streamKey = { symbol: z.string(), seq: z.number().int() };
 
 export const serverMessageSchema = z.discriminatedUnion('type', [
-  z.object({
-    type: z.literal('quote'),
-    kind: z.enum(['snapshot', 'delta']),
-    ...streamKey,
-    data: quoteSchema,
-  }),
+  // A quote delta carries the fields that changed since the previous flush (contract/quote-delta.ts).
+  z.discriminatedUnion('kind', [
+    z.object({ type: z.literal('quote'), kind: z.literal('snapshot'), ...streamKey, data: quoteSchema }),
+    z.object({
+      type: z.literal('quote'),
+      kind: z.literal('delta'),
+      ...streamKey,
+      data: quoteSchema.omit({ symbol: true }).partial().strict(),
+    }),
+  ]),
   // zod 4 refuses two options with the same `type`: the two depth kinds form a nested union.
   z.discriminatedUnion('kind', [
     z.object({ type: z.literal('depth'), kind: z.literal('snapshot'), ...streamKey, data: depthSchema }),

@@ -31,6 +31,7 @@
  */
 import { Subject, filter, from, merge as mergeStreams, type Subscription } from 'rxjs';
 import { applyDepthDelta, type DepthDelta } from '../contract/depth-delta';
+import { applyQuoteDelta } from '../contract/quote-delta';
 import type { Candle, CandlePeriod, ClockState, Depth, Quote, Trade } from '../contract/market';
 import type { Channel, ClientMessage } from '../contract/realtime';
 import { CANDLE_PERIODS, CHANNELS } from '../contract/constants';
@@ -704,7 +705,7 @@ export function createMarketService(deps: ServiceDeps): MarketService {
     publish(st, { symbol: st.symbol, period: st.period!, snapshot, items });
   }
 
-  /** A quote, snapshot or delta alike (a delta carries the whole quote too): held and published. */
+  /** A quote snapshot: held (the base of the next delta) and published. */
   function applyQuote(st: StreamState, data: unknown): void {
     if (!isObj(data)) return;
     st.quote = data as unknown as Quote;
@@ -791,9 +792,23 @@ export function createMarketService(deps: ServiceDeps): MarketService {
 
   function applyDelta(st: StreamState, data: unknown): void {
     switch (st.channel) {
-      case 'quotes':
-        applyQuote(st, data);
+      case 'quotes': {
+        if (!st.quote) {
+          requestResync(st);
+          return;
+        }
+        let quote: Quote;
+        try {
+          quote = applyQuoteDelta(st.quote, data);
+        } catch {
+          // Not a delta of this protocol: ask for the whole quote.
+          requestResync(st);
+          return;
+        }
+        st.quote = quote;
+        publish(st, quote);
         return;
+      }
       case 'depth': {
         if (!st.book) {
           requestResync(st);

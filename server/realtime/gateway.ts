@@ -10,14 +10,15 @@
  * latest quote, depth the latest full book, candles the changed bars by ts, trades every print
  * (at most MAX_TRADES_PER_FLUSH kept, the newest, with `truncated`). One global timer flushes
  * every GATEWAY_FLUSH_MS: each dirty stream increments its `seq` (its flush counter), builds ONE
- * message and serialises it ONCE (depth: `diffDepth(lastSentBook, book)`, then lastSentBook =
- * book); the string goes into the outgoing list of every subscriber; then each socket gets one
+ * message and serialises it ONCE (quotes: `diffQuote(sentQuote, quote)`, the changed fields
+ * only, then sentQuote = quote; depth: `diffDepth(lastSentBook, book)`, then lastSentBook = book); the string goes into the outgoing list of every subscriber; then each socket gets one
  * frame `[m1,m2,…]`. Cost per flush: O(dirty streams + their subscriptions), independent of the
  * feed's event rate.
  *
  * Snapshots on `sub` carry the stream's current seq and are registered in the same turn as seq
  * is read, so the next delta (seq + 1) applies on top of them:
- * - quotes: the latest quote;
+ * - quotes: sentQuote (the quote as of the last flush, which the next delta is diffed against),
+ *   or the current quote for a new stream (which then becomes its sentQuote);
  * - depth: lastSentBook (the book as of the last flush, which the next delta is diffed against),
  *   or the current book for a new stream (which then becomes its lastSentBook);
  * - trades: the latest TRADE_SNAPSHOT_PRINTS prints up to the last flush (prints since then come
@@ -43,6 +44,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { WebSocket } from 'ws';
 import { diffDepth } from '../../contract/depth-delta';
+import { diffQuote } from '../../contract/quote-delta';
 import type { Candle, CandlePeriod, Depth, Quote, Trade } from '../../contract/market';
 import {
   clientMessageSchema,
@@ -107,6 +109,8 @@ interface Stream {
   /** quotes/depth: every subscriber holds a full state (else the next flush sends a snapshot). */
   primed: boolean;
   quote: Quote | null;
+  /** The quote as of the last flush: what the next quote delta is diffed against. */
+  sentQuote: Quote | null;
   book: Depth | null;
   sentBook: Depth | null;
   bars: Map<number, Candle>;
@@ -210,6 +214,7 @@ export function createGatewayCore(feed: GatewayFeed, opts: { timers?: boolean } 
         quote: null,
         book: null,
         sentBook: null,
+        sentQuote: null,
         bars: new Map(),
         prints: [],
         truncated: false,
@@ -288,9 +293,12 @@ export function createGatewayCore(feed: GatewayFeed, opts: { timers?: boolean } 
         const q = s.quote;
         s.quote = null;
         if (!q) return null;
-        const kind = s.primed ? 'delta' : 'snapshot';
+        const prev = s.primed ? s.sentQuote : null;
+        s.sentQuote = q;
         s.primed = true;
-        return { type: 'quote', kind, symbol: s.symbol, seq: s.seq, data: q };
+        return prev
+          ? { type: 'quote', kind: 'delta', symbol: s.symbol, seq: s.seq, data: diffQuote(prev, q) }
+          : { type: 'quote', kind: 'snapshot', symbol: s.symbol, seq: s.seq, data: q };
       }
       case 'depth': {
         const book = s.book;
@@ -332,9 +340,17 @@ export function createGatewayCore(feed: GatewayFeed, opts: { timers?: boolean } 
     // `primed`: every subscriber holds a full state. One that subscribed while the feed had
     // nothing yet does not, and then the next flush sends a snapshot to all, not a delta.
     if (s.channel === 'quotes') {
-      const q = feed.quote(s.symbol);
-      if (!q) return null;
-      if (s.subs.size === 0) s.primed = true;
+      let q = s.primed ? s.sentQuote : null;
+      if (!q) {
+        q = feed.quote(s.symbol) ?? null;
+        if (!q) return null;
+        if (s.subs.size === 0) {
+          // A new stream: the quote sent now is what the next delta is diffed against.
+          s.sentQuote = q;
+          s.quote = null;
+          s.primed = true;
+        } // else its first quote is pending, and the next flush sends it to all as a snapshot
+      }
       return JSON.stringify({ type: 'quote', kind: 'snapshot', symbol: s.symbol, seq: s.seq, data: q });
     }
     if (s.channel === 'depth') {

@@ -16,6 +16,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { applyDepthDelta } from '../../contract/depth-delta';
+import { applyQuoteDelta } from '../../contract/quote-delta';
 import type { Candle, Depth, Quote, Trade } from '../../contract/market';
 import { serverFrameSchema, type ServerMessage } from '../../contract/realtime';
 import { MAX_BUFFERED_BYTES } from '../../server/realtime/gateway';
@@ -79,8 +80,11 @@ class Client {
     if (m.kind === 'delta' && (last === undefined || m.seq !== last + 1))
       this.gaps.push(`${key} ${last}→${m.seq}`);
     this.seq.set(key, m.seq);
-    if (m.type === 'quote') this.quotes.set(m.symbol, m.data);
-    else if (m.type === 'depth') {
+    if (m.type === 'quote') {
+      const held = this.quotes.get(m.symbol);
+      if (m.kind === 'snapshot') this.quotes.set(m.symbol, m.data);
+      else if (held) this.quotes.set(m.symbol, applyQuoteDelta(held, m.data));
+    } else if (m.type === 'depth') {
       const held = this.books.get(m.symbol);
       if (m.kind === 'snapshot') this.books.set(m.symbol, m.data);
       else if (held) this.books.set(m.symbol, applyDepthDelta(held, m.data));

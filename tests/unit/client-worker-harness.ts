@@ -45,14 +45,14 @@ export function quote(symbol: string, lastMinor: number, ts = 1): Quote {
   };
 }
 
-/** A server `quote` message (protocol v2) carrying `q`. */
-export const qmsg = (kind: 'snapshot' | 'delta', seq: number, q: Quote) => ({
-  type: 'quote',
-  kind,
-  symbol: q.symbol,
-  seq,
-  data: q,
-});
+/**
+ * A server `quote` message (protocol v2) carrying `q`: a snapshot carries the quote, a delta
+ * every field but the symbol (contract/quote-delta.ts; all fields count as changed).
+ */
+export const qmsg = (kind: 'snapshot' | 'delta', seq: number, q: Quote) => {
+  const { symbol, ...fields } = q;
+  return { type: 'quote', kind, symbol, seq, data: kind === 'snapshot' ? q : fields };
+};
 
 /** A server `candles` message (protocol v2), by default for 2330's 1m bars. */
 export const cmsg = (

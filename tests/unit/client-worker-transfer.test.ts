@@ -16,6 +16,7 @@ import {
   unpackCandles,
   unpackDepths,
 } from '../../workers/transfer';
+import { quoteArb } from './support/arbitraries';
 
 const int = fc.integer({ min: 0, max: Number.MAX_SAFE_INTEGER });
 const candle = fc.record({
@@ -90,25 +91,7 @@ describe('packing for transfer', () => {
     expect(t.transferables).toEqual([]);
   });
 
-  const quote = fc.record({
-    symbol: fc.constantFrom('2330', '2317', '0050', '6505'),
-    name: fc.constantFrom('台積電', 'Hon Hai', ''),
-    kind: fc.constantFrom('stock' as const, 'etf' as const),
-    lastMinor: int,
-    openMinor: int,
-    highMinor: int,
-    lowMinor: int,
-    prevCloseMinor: int,
-    limitUpMinor: int,
-    limitDownMinor: int,
-    bidMinor: int,
-    askMinor: int,
-    volumeShares: int,
-    turnoverMinor: int,
-    ts: int,
-    replayDate: fc.constantFrom(null, '2026-11-20', '2026-11-19'),
-    phase: fc.constantFrom('open' as const, 'closed' as const),
-  });
+  const quote = quoteArb(['2330', '2317', '0050', '6505']);
   const quoteBatches = fc.array(
     fc.array(fc.tuple(quote, fc.integer({ min: 0, max: 2 ** 45 })), { maxLength: 6 }),
     { maxLength: 8 },

@@ -89,6 +89,23 @@ describe('market worker service: streams', () => {
     expect(h.subs('sub', 'quotes', '2330')).toHaveLength(2); // one re-sub for the one gap
   });
 
+  it('applies a quote delta of changed fields to the held quote; an unreadable delta asks for a snapshot', async () => {
+    h = createHarness();
+    await goLive(h);
+    const { batches } = h.collect('quotes', { symbols: ['2330'] });
+    await h.advance(1);
+    const base = quote('2330', 100_000, 1);
+    h.frame(qmsg('snapshot', 1, base));
+    h.frame({ type: 'quote', kind: 'delta', symbol: '2330', seq: 2, data: { lastMinor: 100_500, ts: 2 } });
+    await h.advance(20);
+    expect(last(quotesOf(batches))).toEqual({ ...base, lastMinor: 100_500, ts: 2 });
+
+    h.frame({ type: 'quote', kind: 'delta', symbol: '2330', seq: 3, data: { priceMinor: 1 } });
+    await h.advance(4);
+    expect(h.subs('sub', 'quotes', '2330')).toHaveLength(2); // asked again
+    expect(quotesOf(batches)).toHaveLength(1); // nothing guessed
+  });
+
   it('unsubscribe sends unsub only when the last subscriber leaves, and releases the callbacks', async () => {
     h = createHarness();
     await goLive(h);

@@ -13,6 +13,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { applyDepthDelta, diffDepth, type DepthDelta } from '../../contract/depth-delta';
+import { applyQuoteDelta, diffQuote } from '../../contract/quote-delta';
 import type { Candle, ClockState, Depth, DepthLevel, Quote, Trade } from '../../contract/market';
 import { stepTicks } from '../../contract/market-rules';
 import { MAX_TRADES_PER_FLUSH, serverFrameSchema, type ServerMessage } from '../../contract/realtime';
@@ -244,8 +245,12 @@ class FakeClient {
         m.symbol,
         m.kind === 'snapshot' ? m.data : applyDepthDelta(this.books.get(m.symbol)!, m.data),
       );
-    } else if (m.type === 'quote') this.quotes.set(m.symbol, m.data);
-    else if (m.type === 'trades') {
+    } else if (m.type === 'quote') {
+      this.quotes.set(
+        m.symbol,
+        m.kind === 'snapshot' ? m.data : applyQuoteDelta(this.quotes.get(m.symbol)!, m.data),
+      );
+    } else if (m.type === 'trades') {
       this.tapes.set(
         m.symbol,
         m.kind === 'snapshot' ? [...m.data] : [...(this.tapes.get(m.symbol) ?? []), ...m.data],
@@ -344,6 +349,12 @@ describe('gateway core', () => {
       ['delta', '2330', 1, 105],
       ['delta', '2317', 1, 201],
     ]);
+    // A delta carries only what changed since the last flush (contract/quote-delta.ts).
+    expect(frame.map((m) => m.type === 'quote' && m.kind === 'delta' && m.data)).toEqual([
+      diffQuote(quoteOf('2330', 100, 1), quoteOf('2330', 105, 6)),
+      diffQuote(quoteOf('2317', 200, 1), quoteOf('2317', 201, 2)),
+    ]);
+    expect(Object.keys(frame[1]!.type === 'quote' ? frame[1]!.data : {})).not.toContain('name');
     core.flush(); // nothing changed: nothing sent
     expect(client.frames).toHaveLength(3);
     core.stop();

@@ -12,6 +12,7 @@ import { memo, useEffect, useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import { Provider, useSelector } from 'react-redux';
 import type { Quote } from '../../../contract/market';
+import { applyQuoteDelta } from '../../../contract/quote-delta';
 import { changeColor } from '../../../src/lib/colors';
 import { formatMinor, formatPercent, formatSignedMinor } from '../../../src/lib/format';
 import { bench, countDispatches, fetchUniverse, noteQuote, usePaintProbe, visibleSymbols } from './probe';
@@ -33,6 +34,8 @@ type State = ReturnType<typeof store.getState>;
 
 /** Symbols that have had a quote (the page is ready when all have). */
 const seen = new Set<string>();
+/** The latest quote per symbol, the base of the next delta. */
+const latest = new Map<string, Quote>();
 
 function connect(symbols: string[]): WebSocket {
   const ws = new WebSocket(`${location.origin.replace(/^http/, 'ws')}/ws`);
@@ -44,20 +47,27 @@ function connect(symbols: string[]): WebSocket {
     const parsed = JSON.parse(ev.data) as unknown;
     const msgs = (Array.isArray(parsed) ? parsed : [parsed]) as {
       type: string;
+      kind?: string;
+      symbol?: string;
       seq?: number;
-      data?: Quote;
+      data?: unknown;
     }[];
     let n = 0;
     for (const m of msgs) {
       if (typeof m.seq === 'number') n++;
-      if (m.type === 'quote' && m.data) {
-        if (seen.size < symbols.length && !seen.has(m.data.symbol)) {
-          seen.add(m.data.symbol);
+      if (m.type === 'quote' && m.data && m.symbol) {
+        // A delta carries the changed fields (contract/quote-delta.ts), applied to the held quote.
+        const held = latest.get(m.symbol);
+        const q = m.kind === 'snapshot' ? (m.data as Quote) : held ? applyQuoteDelta(held, m.data) : null;
+        if (!q) continue;
+        latest.set(m.symbol, q);
+        if (seen.size < symbols.length && !seen.has(q.symbol)) {
+          seen.add(q.symbol);
           const b = bench();
           if (b && seen.size === symbols.length) b.ready = true;
         }
-        noteQuote(m.data.symbol, m.data.ts);
-        store.dispatch(quotesSlice.actions.quote(m.data));
+        noteQuote(q.symbol, q.ts);
+        store.dispatch(quotesSlice.actions.quote(q));
       }
     }
     bench()?.absorbed(n);
