@@ -11,7 +11,8 @@
  * (at most MAX_TRADES_PER_FLUSH kept, the newest, with `truncated`). One global timer flushes
  * every GATEWAY_FLUSH_MS: each dirty stream increments its `seq` (its flush counter), builds ONE
  * message and serialises it ONCE (quotes: `diffQuote(sentQuote, quote)`, the changed fields
- * only, then sentQuote = quote; depth: `diffDepth(lastSentBook, book)`, then lastSentBook = book); the string goes into the outgoing list of every subscriber; then each socket gets one
+ * only, then sentQuote = quote; depth: `diffDepth(lastSentBook, book)`, then lastSentBook =
+ * book); the string goes into the outgoing list of every subscriber; then each socket gets one
  * frame `[m1,m2,…]`. Cost per flush: O(dirty streams + their subscriptions), independent of the
  * feed's event rate.
  *
