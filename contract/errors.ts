@@ -86,6 +86,88 @@ export const ERROR_KEYS = [
 
 export type ErrorKey = (typeof ERROR_KEYS)[number];
 
+/** The HTTP statuses a refusal is answered with (4xx; `systemBusy` is the 5xx fallback's key). */
+export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 422 | 429 | 500 | 503;
+
+/**
+ * One HTTP status per error key: the domain throws keys only (`fail(key)`), this table picks the
+ * status, so one key never answers two statuses. 400: the request itself is malformed or outside
+ * a fixed range; 401/403: who is asking; 404: what was named does not exist; 409: the state of
+ * the thing does not allow it now; 422: a business rule refuses a well-formed request; 429: too
+ * many tries.
+ */
+export const ERROR_STATUS: Record<ErrorKey, ErrorStatus> = {
+  tooFrequent: 429,
+  accountNotFound: 404,
+  accountDisabled: 403,
+  accountExists: 409,
+  inviterNotFound: 400,
+  fieldsEmpty: 400,
+  passwordsDiffer: 400,
+  wrongCredentials: 401,
+  accountFrozen: 403,
+  cannotWithdrawOrTrade: 403,
+  notLoggedIn: 401,
+  sessionExpired: 401,
+  forbidden: 403,
+  insufficientBalance: 422,
+  belowMinDeposit: 400,
+  aboveMaxDeposit: 400,
+  otherFundOperation: 409,
+  belowMinWithdraw: 400,
+  aboveMaxWithdraw: 400,
+  notDepositTime: 422,
+  uploadProofFirst: 422,
+  channelPasswordWrong: 422,
+  fundsPasswordNotSet: 422,
+  fundsPasswordWrong: 422,
+  fundsPasswordLocked: 403,
+  wrongOriginalPassword: 422,
+  sameCurrency: 422,
+  rateUnavailable: 422,
+  realNameNotCompleted: 422,
+  alreadyVerified: 409,
+  kycUnderReview: 409,
+  kycNotPassed: 422,
+  idImagesMissing: 422,
+  invalidIdNumber: 400,
+  holderNameMismatch: 422,
+  duplicateCard: 409,
+  cardNotFound: 404,
+  notOwnCard: 409,
+  uploadFailed: 400,
+  unsupportedFileType: 400,
+  fileTooLarge: 400,
+  keyMismatch: 422,
+  idempotencyKeyRequired: 400,
+  productNotFound: 404,
+  nonTradingTime: 422,
+  priceUnavailable: 422,
+  exceedsPriceLimit: 400,
+  priceOffTick: 400,
+  invalidLots: 400,
+  invalidLeverage: 400,
+  orderNotPending: 409,
+  orderNotHolding: 409,
+  orderNotFound: 404,
+  orderTypeNotInSession: 422,
+  afterHoursFixedPrice: 422,
+  tPlusOneCannotSell: 422,
+  lockUpPeriod: 422,
+  dailyPurchaseLimit: 422,
+  exceedsOrderShares: 422,
+  tradeClosed: 422,
+  productDelisted: 422,
+  dayTradeAlreadyApplied: 409,
+  dayTradeNotPending: 409,
+  dayTradeNotApproved: 403,
+  parameterError: 400,
+  operationFailed: 409,
+  systemBusy: 500,
+  notFound: 404,
+  generic: 400,
+};
+
 /** Success toast keys (product-spec §8 "Success toasts"). Translated under `success.<key>`. */
 export const SUCCESS_KEYS = [
   'login',

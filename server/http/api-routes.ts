@@ -8,7 +8,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
 import { api, type EndpointName } from '../../contract/api';
-import { ERROR_KEYS, type ErrorKey } from '../../contract/errors';
+import { ERROR_KEYS, ERROR_STATUS, type ErrorKey } from '../../contract/errors';
 import { envelope } from '../../contract/envelope';
 import { authenticate } from '../modules/auth/sessions';
 import { AppError } from './errors';
@@ -46,28 +46,28 @@ function keyFromValidation(issues: ReadonlyArray<{ message?: string }> | undefin
   return 'parameterError';
 }
 
-function send(reply: FastifyReply, http: number, msg: string, data: unknown = null) {
-  return reply.code(http).send({ status: 0, msg, data });
+function send(reply: FastifyReply, msg: ErrorKey, data: unknown = null) {
+  return reply.code(ERROR_STATUS[msg]).send({ status: 0, msg, data });
 }
 
 /** Registers one route per contract endpoint plus the error handler; throws if a handler is missing. */
 export function registerApiRoutes(app: FastifyInstance, handlers: Handlers, services: Services): void {
   app.setErrorHandler(
     (error: Error & { validation?: unknown; statusCode?: number; code?: string }, req, reply) => {
-      if (error instanceof AppError) return send(reply, error.httpStatus, error.key, error.data);
+      if (error instanceof AppError) return send(reply, error.key, error.data);
       if (error.validation) {
         const issues = (error as unknown as { validation: Array<{ message?: string }> }).validation;
-        return send(reply, 400, keyFromValidation(issues));
+        return send(reply, keyFromValidation(issues));
       }
       if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' || error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') {
-        return send(reply, 400, 'parameterError');
+        return send(reply, 'parameterError');
       }
       if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
         // Malformed JSON, body too large, bad content type: the caller's mistake.
-        return send(reply, error.statusCode, error.statusCode === 429 ? 'tooFrequent' : 'parameterError');
+        return send(reply, error.statusCode === 429 ? 'tooFrequent' : 'parameterError');
       }
       req.log.error({ err: error }, 'unhandled error');
-      return send(reply, 500, 'systemBusy');
+      return send(reply, 'systemBusy');
     },
   );
 
@@ -86,11 +86,11 @@ export function registerApiRoutes(app: FastifyInstance, handlers: Handlers, serv
         onRequest: async (req: FastifyRequest, reply: FastifyReply) => {
           if (def.access === 'public') return;
           const token = tokenOf(req);
-          if (!token) return send(reply, 401, 'notLoggedIn');
+          if (!token) return send(reply, 'notLoggedIn');
           const found = await authenticate(services.db, token);
-          if (found === 'expired') return send(reply, 401, 'sessionExpired');
-          if (!found) return send(reply, 401, 'notLoggedIn');
-          if (def.access === 'operator' && found.role === 'member') return send(reply, 403, 'forbidden');
+          if (found === 'expired') return send(reply, 'sessionExpired');
+          if (!found) return send(reply, 'notLoggedIn');
+          if (def.access === 'operator' && found.role === 'member') return send(reply, 'forbidden');
           authUsers.set(req, found);
         },
         schema: {

@@ -17,6 +17,7 @@
 import { createHash } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import { IDEMPOTENCY_KEY_RE } from '../../contract/constants';
+import { ERROR_STATUS, type ErrorKey } from '../../contract/errors';
 import type { Db, Tx } from '../db/client';
 import { idempotencyKeys } from '../db/schema';
 import { AppError } from './errors';
@@ -44,8 +45,8 @@ export function bodyHash(body: unknown): string {
     .digest('hex');
 }
 
-const refusal = (http: number, msg: string, data: unknown = null): Answer => ({
-  http,
+const refusal = (msg: ErrorKey, data: unknown = null): Answer => ({
+  http: ERROR_STATUS[msg],
   body: { status: 0, msg, data },
 });
 
@@ -63,7 +64,7 @@ export async function runIdempotent(
   body: unknown,
   handle: (tx: Tx) => Promise<unknown>,
 ): Promise<Answer> {
-  if (!key || !IDEMPOTENCY_KEY_RE.test(key)) return refusal(400, 'idempotencyKeyRequired');
+  if (!key || !IDEMPOTENCY_KEY_RE.test(key)) return refusal('idempotencyKeyRequired');
   const hash = bodyHash(body);
   return db.transaction(async (tx) => {
     // Waits here while another request holding the same key is still running.
@@ -77,9 +78,8 @@ export async function runIdempotent(
         .select()
         .from(idempotencyKeys)
         .where(and(eq(idempotencyKeys.userId, userId), eq(idempotencyKeys.key, key)));
-      if (!prior || prior.endpoint !== endpoint || prior.bodySha256 !== hash)
-        return refusal(422, 'keyMismatch');
-      if (prior.httpStatus === null || prior.response === null) return refusal(409, 'tooFrequent');
+      if (!prior || prior.endpoint !== endpoint || prior.bodySha256 !== hash) return refusal('keyMismatch');
+      if (prior.httpStatus === null || prior.response === null) return refusal('tooFrequent');
       return { http: prior.httpStatus, body: JSON.parse(prior.response) };
     }
     let answer: Answer;
@@ -87,7 +87,7 @@ export async function runIdempotent(
       answer = { http: 200, body: await handle(tx) };
     } catch (err) {
       if (!(err instanceof AppError)) throw err;
-      answer = refusal(err.httpStatus, err.key, err.data);
+      answer = refusal(err.key, err.data);
     }
     await tx
       .update(idempotencyKeys)

@@ -1093,7 +1093,7 @@ const moneyCases = (): Case[] => {
       body: wd({ fundsPassword: 'abc' }),
       token: m,
       ...k,
-      http: 400,
+      http: 422,
       msg: 'fundsPasswordWrong',
     },
     {
@@ -1452,7 +1452,7 @@ const operatorCases = (): Case[] => {
       label: 'a rate for USD',
       body: { currency: 'USD', buyPpm: 1_000_000, sellPpm: 1_000_000 },
       token: o,
-      http: 400,
+      http: 422,
       msg: 'sameCurrency',
     },
     {

@@ -117,7 +117,7 @@ describe('rates', () => {
     // sell below buy, USD itself, a member: refused.
     const bad = await h.call('admin/saveRate', { currency: 'JPY', buyPpm: 2, sellPpm: 1 }, op);
     expect([bad.http, bad.body.msg]).toEqual([400, 'parameterError']);
-    expect((await h.call('admin/saveRate', { currency: 'USD', buyPpm: 1, sellPpm: 1 }, op)).http).toBe(400);
+    expect((await h.call('admin/saveRate', { currency: 'USD', buyPpm: 1, sellPpm: 1 }, op)).http).toBe(422);
     expect((await h.call('admin/saveRate', { currency: 'JPY', buyPpm: 1, sellPpm: 1 }, member)).http).toBe(
       403,
     );

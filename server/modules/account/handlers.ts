@@ -80,7 +80,7 @@ export const accountHandlers: Pick<
       .select({ s: instruments.symbol })
       .from(instruments)
       .where(eq(instruments.symbol, body.symbol));
-    if (!inst.length) throw fail('productNotFound', 404);
+    if (!inst.length) throw fail('productNotFound');
     await ctx.db.insert(watchlist).values({ userId: user.id, symbol: body.symbol }).onConflictDoNothing();
     return { ok: true as const };
   },

@@ -111,12 +111,12 @@ export const adminHandlers: Pick<
    */
   async 'admin/setUserFlags'(body, ctx) {
     const op = requireUser(ctx);
-    if (body.id === op.id) throw fail('forbidden', 403);
-    if (FLAG_NAMES.every((f) => body[f] === undefined)) throw fail('parameterError', 400);
+    if (body.id === op.id) throw fail('forbidden');
+    if (FLAG_NAMES.every((f) => body[f] === undefined)) throw fail('parameterError');
     const result = await ctx.db.transaction(async (tx) => {
       const [target] = await tx.select().from(users).where(eq(users.id, body.id)).for('update');
-      if (!target) throw fail('accountNotFound', 404);
-      if (target.role !== 'member' && op.role !== 'admin') throw fail('forbidden', 403);
+      if (!target) throw fail('accountNotFound');
+      if (target.role !== 'member' && op.role !== 'admin') throw fail('forbidden');
       const before = flagsOf(target);
       const after: Flags = { ...before };
       for (const f of FLAG_NAMES) if (body[f] !== undefined) after[f] = body[f];
@@ -153,7 +153,7 @@ export const adminHandlers: Pick<
       // One settings change at a time: min ≤ max and open < close hold across concurrent saves.
       await tx.execute(sql`select pg_advisory_xact_lock(hashtext('site_config'))`);
       const current = new Map((await settingItems(tx)).map((i) => [i.name as string, i.value]));
-      if (!isValidSetting(body.name, body.value, current)) throw fail('parameterError', 400);
+      if (!isValidSetting(body.name, body.value, current)) throw fail('parameterError');
       const before = current.get(body.name)!;
       await tx
         .insert(siteConfig)

@@ -11,10 +11,10 @@ import { createSession, deleteSession } from './sessions';
 async function login(body: { account: string; password: string }, ctx: Ctx, operatorOnly: boolean) {
   const user = (await ctx.db.select().from(users).where(eq(users.account, body.account)).limit(1))[0];
   // Same answer for an unknown account and a wrong password: no account enumeration.
-  if (!user || !(await verifyPassword(body.password, user.passwordHash))) throw fail('wrongCredentials', 401);
-  if (user.disabled) throw fail('accountDisabled', 403);
-  if (user.loginBanned || user.frozen) throw fail('accountFrozen', 403);
-  if (operatorOnly && user.role === 'member') throw fail('forbidden', 403);
+  if (!user || !(await verifyPassword(body.password, user.passwordHash))) throw fail('wrongCredentials');
+  if (user.disabled) throw fail('accountDisabled');
+  if (user.loginBanned || user.frozen) throw fail('accountFrozen');
+  if (operatorOnly && user.role === 'member') throw fail('forbidden');
   const s = await createSession(ctx.db, user.id, ctx.config.sessionTtlMs);
   const role = user.role as Role;
   return { token: s.token, account: user.account, role, isAdmin: role !== 'member', expiresAt: s.expiresAt };
@@ -28,17 +28,17 @@ export const authHandlers: Pick<Handlers, 'user/register' | 'user/login' | 'user
       const code = (
         await tx.select().from(invitationCodes).where(eq(invitationCodes.code, body.inviteCode)).limit(1)
       )[0];
-      if (!code) throw fail('inviterNotFound', 400);
+      if (!code) throw fail('inviterNotFound');
       const exists = (
         await tx.select({ id: users.id }).from(users).where(eq(users.account, body.account)).limit(1)
       )[0];
-      if (exists) throw fail('accountExists', 409);
+      if (exists) throw fail('accountExists');
       const [user] = await tx
         .insert(users)
         .values({ account: body.account, passwordHash, role: 'member', inviteCode: body.inviteCode })
         .onConflictDoNothing()
         .returning();
-      if (!user) throw fail('accountExists', 409); // lost a race with the same account
+      if (!user) throw fail('accountExists'); // lost a race with the same account
       await ensureMemberAccounts(tx, user.id);
       const s = await createSession(tx, user.id, ctx.config.sessionTtlMs);
       return {

@@ -69,7 +69,7 @@ export async function applyForDayTrading(
   user: AuthUser,
   nowMs: number,
 ): Promise<ApplicationRow> {
-  if (user.tradeBanned) throw fail('cannotWithdrawOrTrade', 403);
+  if (user.tradeBanned) throw fail('cannotWithdrawOrTrade');
   try {
     return await db.transaction(async (tx) => {
       // Serialises one member's applications: two at once cannot both find none open.
@@ -83,7 +83,7 @@ export async function applyForDayTrading(
             inArray(dayTradeApplications.status, ['pending', 'approved']),
           ),
         );
-      if (open.length > 0) throw fail('dayTradeAlreadyApplied', 409);
+      if (open.length > 0) throw fail('dayTradeAlreadyApplied');
       const e = await eligibilityOf(tx, cfg, user.id, nowMs);
       const [row] = await tx
         .insert(dayTradeApplications)
@@ -102,7 +102,7 @@ export async function applyForDayTrading(
       return row!;
     });
   } catch (err) {
-    if (isUniqueViolation(err, 'day_trade_apps_one_open_uq')) throw fail('dayTradeAlreadyApplied', 409);
+    if (isUniqueViolation(err, 'day_trade_apps_one_open_uq')) throw fail('dayTradeAlreadyApplied');
     throw err;
   }
 }
@@ -198,8 +198,8 @@ export async function reviewApplication(
       .from(dayTradeApplications)
       .where(eq(dayTradeApplications.id, args.id))
       .for('update');
-    if (!before) throw fail('notFound', 404);
-    if (before.userId === args.operatorId) throw fail('forbidden', 403);
+    if (!before) throw fail('notFound');
+    if (before.userId === args.operatorId) throw fail('forbidden');
     const [after] = await tx
       .update(dayTradeApplications)
       .set({
@@ -211,7 +211,7 @@ export async function reviewApplication(
       })
       .where(and(eq(dayTradeApplications.id, args.id), eq(dayTradeApplications.status, 'pending')))
       .returning();
-    if (!after) throw fail('dayTradeNotPending', 409);
+    if (!after) throw fail('dayTradeNotPending');
     await audit(tx, {
       actorUserId: args.operatorId,
       action: args.decision === 'approved' ? 'dayTrade.approve' : 'dayTrade.reject',

@@ -111,7 +111,7 @@ export const dayTradingHandlers: Pick<Handlers, DayTradeEndpoints> = {
    */
   async 'dayTrade/placeOrder'(body, ctx) {
     const user = requireUser(ctx);
-    if (!(await isDayTradeApproved(ctx.db, user.id))) throw fail('dayTradeNotApproved', 403);
+    if (!(await isDayTradeApproved(ctx.db, user.id))) throw fail('dayTradeNotApproved');
     // Watched before it exists, so its closing match cannot slip by.
     dayTradeCloserOf(ctx.trading)?.track(body.symbol);
     return orderWithName(ctx.db, await ctx.trading.placeOrder(user, body, { dayTrade: true }));

@@ -104,7 +104,7 @@ export const channelHandlers: Pick<
         .from(depositChannels)
         .where(eq(depositChannels.id, id))
         .for('update');
-      if (!before) throw fail('notFound', 404);
+      if (!before) throw fail('notFound');
       const [row] = await tx
         .update(depositChannels)
         .set({ ...fields, ...(passwordHash === undefined ? {} : { passwordHash }) })

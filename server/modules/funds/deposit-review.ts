@@ -41,7 +41,7 @@ const selectAdminDeposit = (db: Db | Tx) =>
 
 async function adminDeposit(tx: Tx, id: number) {
   const [row] = await selectAdminDeposit(tx).where(eq(deposits.id, id));
-  if (!row) throw fail('notFound', 404);
+  if (!row) throw fail('notFound');
   return adminDepositDto(row.d, row.account, row.channelName);
 }
 

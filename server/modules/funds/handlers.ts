@@ -60,35 +60,35 @@ async function requireFreeReceipt(db: Db | Tx, userId: number, uploadId: string,
     .from(uploads)
     .where(and(eq(uploads.id, uploadId), eq(uploads.userId, userId), eq(uploads.purpose, 'receipt')));
   const [upload] = lock ? await q.for('update') : await q;
-  if (!upload) throw fail('uploadProofFirst', 422);
+  if (!upload) throw fail('uploadProofFirst');
   const [used] = await db
     .select({ id: deposits.id })
     .from(deposits)
     .where(eq(deposits.receiptUploadId, uploadId))
     .limit(1);
-  if (used) throw fail('uploadProofFirst', 422);
+  if (used) throw fail('uploadProofFirst');
 }
 
 /** user/recharge and user/fundRecords handlers. */
 export const fundsHandlers: Pick<Handlers, 'user/recharge' | 'user/fundRecords'> = {
   async 'user/recharge'(body, ctx) {
     const user = requireUser(ctx);
-    if (user.frozen) throw fail('accountFrozen', 403);
+    if (user.frozen) throw fail('accountFrozen');
     const [channel] = await ctx.db
       .select()
       .from(depositChannels)
       .where(eq(depositChannels.id, body.channelId));
-    if (!channel || !channel.enabled) throw fail('notFound', 404);
-    if (body.amountMinor < channel.minMinor) throw fail('belowMinDeposit', 400);
-    if (body.amountMinor > channel.maxMinor) throw fail('aboveMaxDeposit', 400);
-    if (!(await depositWindowAt(ctx.db, ctx.now())).openNow) throw fail('notDepositTime', 422);
+    if (!channel || !channel.enabled) throw fail('notFound');
+    if (body.amountMinor < channel.minMinor) throw fail('belowMinDeposit');
+    if (body.amountMinor > channel.maxMinor) throw fail('aboveMaxDeposit');
+    if (!(await depositWindowAt(ctx.db, ctx.now())).openNow) throw fail('notDepositTime');
     const receiptId = body.receiptUploadId;
-    if (!receiptId) throw fail('uploadProofFirst', 422);
+    if (!receiptId) throw fail('uploadProofFirst');
     await requireFreeReceipt(ctx.db, user.id, receiptId, false);
     if (channel.passwordHash !== null) {
       const given = body.channelPassword ?? '';
       if (!given || !(await verifyPassword(given, channel.passwordHash)))
-        throw fail('channelPasswordWrong', 422);
+        throw fail('channelPasswordWrong');
     }
     return ctx.db.transaction(async (tx) => {
       await requireFreeReceipt(tx, user.id, receiptId, true);

@@ -35,6 +35,6 @@ export const reviewer =
       .set({ status, reason, reviewedBy: operatorId, reviewedAt: new Date() })
       .where(and(eq(t.id, id), eq(t.status, 'pending')))
       .returning();
-    if (!row) throw fail('operationFailed', 409);
+    if (!row) throw fail('operationFailed');
     return { before, row: row as T['$inferSelect'] };
   };

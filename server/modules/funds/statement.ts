@@ -67,10 +67,10 @@ export const statementHandlers: Pick<Handlers, 'user/balances' | 'user/statement
     const user = requireUser(ctx);
     const start = DateTime.fromISO(body.from, { zone: TWSE_ZONE });
     const last = DateTime.fromISO(body.to, { zone: TWSE_ZONE });
-    if (!start.isValid || !last.isValid) throw fail('parameterError', 400);
+    if (!start.isValid || !last.isValid) throw fail('parameterError');
     const end = last.plus({ days: 1 });
     const days = Math.round(end.diff(start, 'days').days);
-    if (days < 1 || days > STATEMENT_MAX_DAYS) throw fail('parameterError', 400);
+    if (days < 1 || days > STATEMENT_MAX_DAYS) throw fail('parameterError');
     const rows = await ctx.db
       .select({
         postingId: ledgerPostings.id,
@@ -95,7 +95,7 @@ export const statementHandlers: Pick<Handlers, 'user/balances' | 'user/statement
       )
       .orderBy(asc(ledgerTransactions.createdAt), asc(ledgerPostings.transactionId), asc(ledgerPostings.id))
       .limit(STATEMENT_MAX_ROWS + 1);
-    if (rows.length > STATEMENT_MAX_ROWS) throw fail('parameterError', 400);
+    if (rows.length > STATEMENT_MAX_ROWS) throw fail('parameterError');
     const csv = stringify(
       rows.map((r) => [
         DateTime.fromJSDate(r.createdAt, { zone: TWSE_ZONE }).toISO({ suppressMilliseconds: true }),

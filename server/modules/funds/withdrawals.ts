@@ -76,7 +76,7 @@ async function adminWithdrawal(tx: Tx, id: number) {
     .innerJoin(bankCards, eq(bankCards.id, withdrawals.cardId))
     .innerJoin(users, eq(users.id, withdrawals.userId))
     .where(eq(withdrawals.id, id));
-  if (!r) throw fail('notFound', 404);
+  if (!r) throw fail('notFound');
   return adminWithdrawalDto(r.w, r.card, r.account);
 }
 
@@ -89,10 +89,10 @@ export const withdrawalHandlers: Pick<
 > = {
   async 'user/withdraw'(body, ctx) {
     const user = requireUser(ctx);
-    if (user.withdrawBanned || user.frozen) throw fail('cannotWithdrawOrTrade', 403);
+    if (user.withdrawBanned || user.frozen) throw fail('cannotWithdrawOrTrade');
     const limits = await siteSettings(ctx.db);
-    if (body.amountMinor < limits.withdrawMinMinor) throw fail('belowMinWithdraw', 400);
-    if (body.amountMinor > limits.withdrawMaxMinor) throw fail('aboveMaxWithdraw', 400);
+    if (body.amountMinor < limits.withdrawMinMinor) throw fail('belowMinWithdraw');
+    if (body.amountMinor > limits.withdrawMaxMinor) throw fail('aboveMaxWithdraw');
     const card = await requireOwnCard(ctx.db, user.id, body.cardId);
     await verifyFundsPassword(ctx.db, user.id, body.fundsPassword);
     // One pending withdrawal per member: the partial unique index withdrawals_one_pending_uq
@@ -124,7 +124,7 @@ export const withdrawalHandlers: Pick<
       });
     } catch (err) {
       if (!(err instanceof AppError) && isUniqueViolation(err, ONE_PENDING_INDEX))
-        throw fail('otherFundOperation', 409);
+        throw fail('otherFundOperation');
       throw err;
     }
   },

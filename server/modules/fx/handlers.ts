@@ -92,17 +92,17 @@ export const fxHandlers: Pick<Handlers, 'user/rates' | 'user/exchange' | 'admin/
 
   async 'user/exchange'(body, ctx) {
     const user = requireUser(ctx);
-    if (user.frozen) throw fail('accountFrozen', 403);
+    if (user.frozen) throw fail('accountFrozen');
     const { from, to, amountMinor } = body;
-    if (from === to) throw fail('sameCurrency', 422);
-    if (from !== USD && to !== USD) throw fail('parameterError', 400);
+    if (from === to) throw fail('sameCurrency');
+    if (from !== USD && to !== USD) throw fail('parameterError');
     const other = from === USD ? to : from;
     const rate = await rateSource(ctx.db).get(other);
-    if (!rate) throw fail('rateUnavailable', 422);
+    if (!rate) throw fail('rateUnavailable');
     const buyingUsd = to === USD;
     const ratePpm = buyingUsd ? rate.sellPpm : rate.buyPpm;
     const toMinor = convertMinorFloor(amountMinor, ratePpm, buyingUsd ? 'toUsd' : 'fromUsd');
-    if (toMinor <= 0) throw fail('parameterError', 400);
+    if (toMinor <= 0) throw fail('parameterError');
     return ctx.db.transaction(async (tx) => {
       await ensureMemberAccounts(tx, user.id, from);
       await ensureMemberAccounts(tx, user.id, to);

@@ -17,7 +17,7 @@ export async function requireOwnCard(db: Db | Tx, userId: number, cardId: number
     .select()
     .from(bankCards)
     .where(and(eq(bankCards.id, cardId), eq(bankCards.userId, userId), isNull(bankCards.deletedAt)));
-  if (!card) throw fail('cardNotFound', 404);
+  if (!card) throw fail('cardNotFound');
   return card;
 }
 

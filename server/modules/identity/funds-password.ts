@@ -70,12 +70,12 @@ export async function verifyFundsPassword(db: Db, userId: number, password: stri
     case 'ok':
       return;
     case 'notSet':
-      throw fail('fundsPasswordNotSet', 422);
+      throw fail('fundsPasswordNotSet');
     case 'locked':
     case 'nowLocked':
-      throw fail('fundsPasswordLocked', 403);
+      throw fail('fundsPasswordLocked');
     case 'wrong':
-      throw fail('fundsPasswordWrong', 422);
+      throw fail('fundsPasswordWrong');
   }
 }
 
@@ -95,7 +95,7 @@ export async function setFirstFundsPassword(db: Db, userId: number, password: st
       setWhere: sql`${userSecurity.fundsPasswordHash} is null`,
     })
     .returning({ userId: userSecurity.userId });
-  if (!rows.length) throw fail('operationFailed', 409);
+  if (!rows.length) throw fail('operationFailed');
 }
 
 /** Replaces the funds password (the old one was checked by verifyFundsPassword) and clears the count. */

@@ -56,7 +56,7 @@ export const identityHandlers: Pick<
   async 'user/loginPassword'(body, ctx) {
     const user = requireUser(ctx);
     const [row] = await ctx.db.select({ hash: users.passwordHash }).from(users).where(eq(users.id, user.id));
-    if (!row || !(await verifyPassword(body.oldPassword, row.hash))) throw fail('wrongOriginalPassword', 422);
+    if (!row || !(await verifyPassword(body.oldPassword, row.hash))) throw fail('wrongOriginalPassword');
     const passwordHash = await hashPassword(body.password);
     await ctx.db.transaction(async (tx) => {
       await tx.update(users).set({ passwordHash }).where(eq(users.id, user.id));
@@ -80,7 +80,7 @@ export const identityHandlers: Pick<
       await setFirstFundsPassword(ctx.db, user.id, body.fundsPassword);
       return { ok: true as const };
     }
-    if (!body.oldFundsPassword) throw fail('fieldsEmpty', 400);
+    if (!body.oldFundsPassword) throw fail('fieldsEmpty');
     await verifyFundsPassword(ctx.db, user.id, body.oldFundsPassword);
     await replaceFundsPassword(ctx.db, user.id, body.fundsPassword);
     return { ok: true as const };
@@ -112,15 +112,15 @@ export const identityHandlers: Pick<
   async 'user/addBankCard'(body, ctx) {
     const user = requireUser(ctx);
     const status = await kycStatusOf(ctx.db, user.id);
-    if (status === 'review') throw fail('kycUnderReview', 409);
+    if (status === 'review') throw fail('kycUnderReview');
     const verifiedName = status === 'verified' ? await verifiedNameOf(ctx.db, user.id) : null;
-    if (verifiedName === null) throw fail('realNameNotCompleted', 422);
+    if (verifiedName === null) throw fail('realNameNotCompleted');
     const holderName = normaliseName(body.holderName);
-    if (holderName !== normaliseName(verifiedName)) throw fail('holderNameMismatch', 422);
+    if (holderName !== normaliseName(verifiedName)) throw fail('holderNameMismatch');
     const taken = async () => {
       const owner = await liveCardOwner(ctx.db, body.cardNumber);
       if (owner === undefined) return null;
-      return owner === user.id ? fail('duplicateCard', 409) : fail('notOwnCard', 409);
+      return owner === user.id ? fail('duplicateCard') : fail('notOwnCard');
     };
     const refused = await taken();
     if (refused) throw refused;
@@ -141,7 +141,7 @@ export const identityHandlers: Pick<
     } catch (err) {
       // Lost a race on bank_cards_number_live_uq: say whose card it now is.
       if (isUniqueViolation(err, 'bank_cards_number_live_uq'))
-        throw (await taken()) ?? fail('duplicateCard', 409);
+        throw (await taken()) ?? fail('duplicateCard');
       throw err;
     }
   },
@@ -159,13 +159,13 @@ export const identityHandlers: Pick<
         .from(bankCards)
         .where(and(eq(bankCards.id, body.id), eq(bankCards.userId, user.id), isNull(bankCards.deletedAt)))
         .for('update');
-      if (!card) throw fail('cardNotFound', 404);
+      if (!card) throw fail('cardNotFound');
       const [pending] = await tx
         .select({ id: withdrawals.id })
         .from(withdrawals)
         .where(and(eq(withdrawals.cardId, card.id), eq(withdrawals.status, 'pending')))
         .limit(1);
-      if (pending) throw fail('otherFundOperation', 409);
+      if (pending) throw fail('otherFundOperation');
       await tx.update(bankCards).set({ deletedAt: new Date() }).where(eq(bankCards.id, card.id));
     });
     return { ok: true as const };
@@ -179,7 +179,7 @@ export const identityHandlers: Pick<
     const op = requireUser(ctx);
     await ctx.db.transaction(async (tx) => {
       const [target] = await tx.select({ id: users.id }).from(users).where(eq(users.id, body.id));
-      if (!target) throw fail('accountNotFound', 404);
+      if (!target) throw fail('accountNotFound');
       const [before] = await tx
         .select({ fails: userSecurity.fundsPasswordFails })
         .from(userSecurity)

@@ -119,15 +119,15 @@ async function review(
   try {
     return await db.transaction(async (tx) => {
       const [before] = await tx.select().from(kycRecords).where(eq(kycRecords.id, id)).for('update');
-      if (!before) throw fail('notFound', 404);
+      if (!before) throw fail('notFound');
       // Nobody reviews their own identity.
-      if (before.userId === operatorId) throw fail('forbidden', 403);
+      if (before.userId === operatorId) throw fail('forbidden');
       const [after] = await tx
         .update(kycRecords)
         .set({ status, reason, reviewedBy: operatorId, reviewedAt: new Date() })
         .where(and(eq(kycRecords.id, id), eq(kycRecords.status, 'review')))
         .returning();
-      if (!after) throw fail('operationFailed', 409);
+      if (!after) throw fail('operationFailed');
       await audit(tx, {
         actorUserId: operatorId,
         action: status === 'verified' ? 'kyc.approve' : 'kyc.reject',
@@ -142,7 +142,7 @@ async function review(
     });
   } catch (err) {
     // Another member's submission with this ID number was approved first.
-    if (isUniqueViolation(err, 'kyc_verified_id_uq')) throw fail('alreadyVerified', 409);
+    if (isUniqueViolation(err, 'kyc_verified_id_uq')) throw fail('alreadyVerified');
     throw err;
   }
 }
@@ -170,8 +170,8 @@ export const kycHandlers: Pick<
       // Serialises a member's submissions: two at once cannot both find "not in review".
       await tx.select({ id: users.id }).from(users).where(eq(users.id, user.id)).for('update');
       const current = await latestKyc(tx, user.id);
-      if (current?.status === 'verified') throw fail('alreadyVerified', 409);
-      if (current?.status === 'review') throw fail('kycUnderReview', 409);
+      if (current?.status === 'verified') throw fail('alreadyVerified');
+      if (current?.status === 'review') throw fail('kycUnderReview');
       const files = await tx
         .select({ id: uploads.id, purpose: uploads.purpose })
         .from(uploads)
@@ -180,7 +180,7 @@ export const kycHandlers: Pick<
         );
       const purposeOf = new Map(files.map((f) => [f.id, f.purpose]));
       if (purposeOf.get(body.frontUploadId) !== 'kycFront' || purposeOf.get(body.backUploadId) !== 'kycBack')
-        throw fail('idImagesMissing', 422);
+        throw fail('idImagesMissing');
       const [taken] = await tx
         .select({ id: kycRecords.id })
         .from(kycRecords)
@@ -192,7 +192,7 @@ export const kycHandlers: Pick<
           ),
         )
         .limit(1);
-      if (taken) throw fail('alreadyVerified', 409);
+      if (taken) throw fail('alreadyVerified');
       const [inserted] = await tx
         .insert(kycRecords)
         .values({

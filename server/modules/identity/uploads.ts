@@ -29,7 +29,7 @@ import {
   UPLOAD_PURPOSES,
   type UploadPurpose,
 } from '../../../contract/constants';
-import type { ErrorKey } from '../../../contract/errors';
+import { ERROR_STATUS, type ErrorKey } from '../../../contract/errors';
 import { uploadIdSchema, type UploadRes } from '../../../contract/identity';
 import { uploads } from '../../db/schema';
 import type { AuthUser, Services } from '../../http/context';
@@ -52,7 +52,7 @@ export function uploadPath(dataDir: string, id: string): string {
   return path.join(dataDir, 'uploads', id);
 }
 
-function sendError(reply: FastifyReply, http: number, key: ErrorKey) {
+function sendError(reply: FastifyReply, key: ErrorKey, http: number = ERROR_STATUS[key]) {
   return reply.code(http).send({ status: 0, msg: key, data: null });
 }
 
@@ -63,7 +63,7 @@ const errorCode = (err: unknown) =>
 async function readForm(
   req: FastifyRequest,
 ): Promise<{ purpose: string | undefined; file: Buffer | undefined }> {
-  if (!req.isMultipart()) throw fail('parameterError', 400);
+  if (!req.isMultipart()) throw fail('parameterError');
   let purpose: string | undefined;
   let file: Buffer | undefined;
   try {
@@ -81,9 +81,9 @@ async function readForm(
     }
   } catch (err) {
     if (err instanceof AppError) throw err;
-    if (errorCode(err) === 'FST_REQ_FILE_TOO_LARGE') throw fail('fileTooLarge', 400);
+    if (errorCode(err) === 'FST_REQ_FILE_TOO_LARGE') throw fail('fileTooLarge');
     // Too many parts or files, a malformed body: the caller's mistake.
-    throw fail('parameterError', 400);
+    throw fail('parameterError');
   }
   return { purpose, file };
 }
@@ -98,20 +98,20 @@ export async function registerUploadRoutes(app: FastifyInstance, services: Servi
     const users = new WeakMap<FastifyRequest, AuthUser>();
 
     scope.setErrorHandler((error: Error & { statusCode?: number }, req, reply) => {
-      if (error instanceof AppError) return sendError(reply, error.httpStatus, error.key);
+      if (error instanceof AppError) return sendError(reply, error.key);
       if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500)
-        return sendError(reply, 400, 'parameterError');
+        return sendError(reply, 'parameterError');
       req.log.error({ err: error }, 'upload failed');
-      return sendError(reply, 500, 'uploadFailed');
+      return sendError(reply, 'uploadFailed', 500);
     });
 
     // The session is checked before the body is read: no session, nothing is parsed.
     scope.addHook('onRequest', async (req, reply) => {
       const token = typeof req.headers.token === 'string' && req.headers.token ? req.headers.token : null;
-      if (!token) return sendError(reply, 401, 'notLoggedIn');
+      if (!token) return sendError(reply, 'notLoggedIn');
       const found = await authenticate(db, token);
-      if (found === 'expired') return sendError(reply, 401, 'sessionExpired');
-      if (!found) return sendError(reply, 401, 'notLoggedIn');
+      if (found === 'expired') return sendError(reply, 'sessionExpired');
+      if (!found) return sendError(reply, 'notLoggedIn');
       users.set(req, found);
     });
 
@@ -122,17 +122,17 @@ export async function registerUploadRoutes(app: FastifyInstance, services: Servi
         const user = users.get(req)!;
         const { purpose, file } = await readForm(req);
         if (!purpose || !(UPLOAD_PURPOSES as readonly string[]).includes(purpose))
-          throw fail('parameterError', 400);
-        if (!file || file.length === 0) throw fail('parameterError', 400);
-        if (file.length > UPLOAD_MAX_BYTES) throw fail('fileTooLarge', 400);
+          throw fail('parameterError');
+        if (!file || file.length === 0) throw fail('parameterError');
+        if (file.length > UPLOAD_MAX_BYTES) throw fail('fileTooLarge');
         const mime = acceptedMime((await fileTypeFromBuffer(file))?.mime);
-        if (!mime) throw fail('unsupportedFileType', 400);
+        if (!mime) throw fail('unsupportedFileType');
 
         const [recent] = await db
           .select({ n: count() })
           .from(uploads)
           .where(and(eq(uploads.userId, user.id), gt(uploads.createdAt, sql`now() - interval '1 day'`)));
-        if (recent!.n >= UPLOADS_PER_DAY_MAX) throw fail('tooFrequent', 429);
+        if (recent!.n >= UPLOADS_PER_DAY_MAX) throw fail('tooFrequent');
 
         const id = randomBytes(16).toString('hex');
         const dir = path.join(config.dataDir, 'uploads');
@@ -163,14 +163,14 @@ export async function registerUploadRoutes(app: FastifyInstance, services: Servi
       async (req, reply) => {
         const user = users.get(req)!;
         const id = req.params.id;
-        if (!uploadIdSchema.safeParse(id).success) throw fail('notFound', 404);
+        if (!uploadIdSchema.safeParse(id).success) throw fail('notFound');
         const [row] = await db.select().from(uploads).where(eq(uploads.id, id));
-        if (!row || (row.userId !== user.id && user.role === 'member')) throw fail('notFound', 404);
+        if (!row || (row.userId !== user.id && user.role === 'member')) throw fail('notFound');
         let bytes: Buffer;
         try {
           bytes = await readFile(uploadPath(config.dataDir, id));
         } catch (err) {
-          if (errorCode(err) === 'ENOENT') throw fail('notFound', 404);
+          if (errorCode(err) === 'ENOENT') throw fail('notFound');
           throw err;
         }
         return reply

@@ -14,7 +14,7 @@ const changeBp = (q: Quote) =>
 
 function quoteOr404(ctx: Ctx, symbol: string): Quote {
   const q = ctx.feed.quote(symbol);
-  if (!q) throw fail('productNotFound', 404);
+  if (!q) throw fail('productNotFound');
   return q;
 }
 

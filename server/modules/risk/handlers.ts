@@ -62,7 +62,7 @@ export const riskHandlers: Pick<Handlers, 'risk/summary' | 'risk/events' | 'risk
         .select({ id: orders.id })
         .from(orders)
         .where(and(eq(orders.id, body.orderId), eq(orders.userId, user.id)));
-      if (own.length === 0) throw fail('orderNotFound', 404);
+      if (own.length === 0) throw fail('orderNotFound');
     }
     return listRiskEvents(ctx.db, user.id, body);
   },

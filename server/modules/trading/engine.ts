@@ -116,7 +116,7 @@ export interface TradingEngine {
    * transaction, the caller having locked the row (`for update`): the same ledger code as the
    * member's close (fills.ts closeAt), with the day-trade settlement (`settleDayTrade`). For
    * forced closes (`liquidation`, `dayTradeClose`); skips the member's rules (T+1, lock-up,
-   * session). @throws AppError('orderNotHolding', 409).
+   * session). @throws AppError('orderNotHolding').
    */
   closeAt(tx: Tx, order: OrderRow, priceMinor: number, reason: CloseReason): Promise<OrderRow>;
   /**
@@ -210,9 +210,8 @@ interface DayState {
   prevClose: { date: string; priceMinor: number } | null;
 }
 
-/** Refusal with a fix (HTTP 422 unless given). */
-const refuse = (key: Parameters<typeof fail>[0], fix: OrderFix, http: 400 | 422 = 422) =>
-  fail(key, http, { fix });
+/** Refusal with a fix (the key's status from contract/errors.ts ERROR_STATUS). */
+const refuse = (key: Parameters<typeof fail>[0], fix: OrderFix) => fail(key, { fix });
 
 /** Creates the engine over the database and the live feed; call start() before use. */
 export function createTradingEngine(opts: TradingEngineOptions): TradingEngine {
@@ -606,12 +605,12 @@ export function createTradingEngine(opts: TradingEngineOptions): TradingEngine {
       timeInForce: input.timeInForce ?? 'ROD',
       session: input.session ?? 'regular',
     };
-    if (user.tradeBanned) throw fail('cannotWithdrawOrTrade', 403);
-    if (!opts.leverages.includes(req.leverage)) throw fail('invalidLeverage', 400);
+    if (user.tradeBanned) throw fail('cannotWithdrawOrTrade');
+    if (!opts.leverages.includes(req.leverage)) throw fail('invalidLeverage');
     if (req.lots > rules.tradeMaxLots)
       throw refuse('exceedsOrderShares', { rule: 'maxLots', maxLots: rules.tradeMaxLots });
-    if (!feed.isTradable(req.symbol)) throw fail('productNotFound', 404);
-    if (rules.tradeClosed === 'all' || rules.tradeClosed.includes(req.symbol)) throw fail('tradeClosed', 422);
+    if (!feed.isTradable(req.symbol)) throw fail('productNotFound');
+    if (rules.tradeClosed === 'all' || rules.tradeClosed.includes(req.symbol)) throw fail('tradeClosed');
     const v = view();
     const dayTrade = entry.dayTrade === true;
     if (entryClosed(v, isTradingDay, req.session))
@@ -627,7 +626,7 @@ export function createTradingEngine(opts: TradingEngineOptions): TradingEngine {
         : placeRegular(user, req, v, dayTrade));
     } catch (err) {
       // Every order insert takes its symbol through fills.ts listedSymbol.
-      throw isNotNullViolation(err, 'symbol') ? fail('productDelisted', 422) : err;
+      throw isNotNullViolation(err, 'symbol') ? fail('productDelisted') : err;
     }
   }
 
@@ -663,7 +662,7 @@ export function createTradingEngine(opts: TradingEngineOptions): TradingEngine {
       else kill = true;
     } else {
       const bad = priceFix(req.priceMinor!, kind, reference, limits);
-      if (bad) throw bad.fix ? refuse(bad.key, bad.fix, 400) : fail(bad.key, 400);
+      if (bad) throw bad.fix ? refuse(bad.key, bad.fix) : fail(bad.key);
       const limit = req.priceMinor!;
       if (!isCall) {
         const crosses =
@@ -746,7 +745,7 @@ export function createTradingEngine(opts: TradingEngineOptions): TradingEngine {
         .where(and(eq(orders.id, orderId), eq(orders.userId, user.id)))
         .for('update')
     )[0];
-    if (!row) throw fail('orderNotFound', 404);
+    if (!row) throw fail('orderNotFound');
     return row;
   }
 
@@ -760,7 +759,7 @@ export function createTradingEngine(opts: TradingEngineOptions): TradingEngine {
   async function cancelOrder(user: AuthUser, orderId: number): Promise<OrderRow> {
     const row = await db.transaction(async (tx) => {
       const order = await ownOrder(tx, user, orderId);
-      if (order.status !== 'pending') throw fail('orderNotPending', 409);
+      if (order.status !== 'pending') throw fail('orderNotPending');
       return releaseOrder(tx, env, order, 'user');
     });
     forget(row);
@@ -814,12 +813,12 @@ export function createTradingEngine(opts: TradingEngineOptions): TradingEngine {
   }
 
   async function closePosition(user: AuthUser, orderId: number): Promise<OrderRow> {
-    if (user.tradeBanned) throw fail('cannotWithdrawOrTrade', 403);
+    if (user.tradeBanned) throw fail('cannotWithdrawOrTrade');
     const v = view();
     let queuedOn: string | null = null;
     const row = await db.transaction(async (tx) => {
       const order = await ownOrder(tx, user, orderId);
-      if (order.status !== 'holding') throw fail('orderNotHolding', 409);
+      if (order.status !== 'holding') throw fail('orderNotHolding');
       if (entryClosed(v, isTradingDay, 'regular'))
         throw refuse('nonTradingTime', {
           rule: 'outsideSession',
@@ -848,7 +847,7 @@ export function createTradingEngine(opts: TradingEngineOptions): TradingEngine {
    * from the current session's quotes. @throws priceUnavailable / productNotFound.
    */
   function marketClosePrice(order: OrderRow, v: SessionView): number {
-    if (!feed.isTradable(order.symbol)) throw fail('productNotFound', 404);
+    if (!feed.isTradable(order.symbol)) throw fail('productNotFound');
     const q = feed.quote(order.symbol);
     if (!q) throw fail('priceUnavailable');
     if (v.shaped) {

@@ -339,7 +339,7 @@ export async function releaseOrder(
   order: OrderRow,
   reason: CloseReason,
 ): Promise<OrderRow> {
-  if (order.status !== 'pending') throw fail('orderNotPending', 409);
+  if (order.status !== 'pending') throw fail('orderNotPending');
   await post(tx, {
     type: 'orderUnfreeze',
     ...orderRef(order),
@@ -364,7 +364,7 @@ export async function fillFromFrozen(
   order: OrderRow,
   priceMinor: number,
 ): Promise<OrderRow> {
-  if (order.status !== 'pending') throw fail('orderNotPending', 409);
+  if (order.status !== 'pending') throw fail('orderNotPending');
   const c = costsAt(env, order, priceMinor);
   const ref = orderRef(order);
   const batch: PostInput[] = [];
@@ -399,7 +399,7 @@ export async function fillFromFrozen(
  * Closes `order` (status holding or closing, row locked by the caller) at `priceMinor` and marks
  * it `closed` with `reason`. `dayTradeOn` (ISO trade date): the position is a same-day day trade,
  * so its sale is taxed at the day-trade rate (market-rules sellTaxPpm) and `day_trade` is set.
- * @throws AppError('orderNotHolding', 409) for any other status.
+ * @throws AppError('orderNotHolding') for any other status.
  */
 export async function closeAt(
   tx: Tx,
@@ -409,7 +409,7 @@ export async function closeAt(
   reason: CloseReason,
   opts: { dayTradeOn?: string } = {},
 ): Promise<OrderRow> {
-  if (order.status !== 'holding' && order.status !== 'closing') throw fail('orderNotHolding', 409);
+  if (order.status !== 'holding' && order.status !== 'closing') throw fail('orderNotHolding');
   const side = order.side as Side;
   const r = closeResult({
     openPriceMinor: order.openPriceMinor!,

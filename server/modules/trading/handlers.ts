@@ -64,7 +64,7 @@ export const tradingHandlers: Pick<
         .from(orders)
         .where(and(eq(orders.id, body.orderId), eq(orders.userId, user.id)))
     )[0];
-    if (!row) throw fail('orderNotFound', 404);
+    if (!row) throw fail('orderNotFound');
     return orderWithName(ctx.db, row);
   },
 };

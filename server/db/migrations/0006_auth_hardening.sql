@@ -1,0 +1,2 @@
+-- Slot reserved for auth hardening; filled by its change.
+SELECT 1;

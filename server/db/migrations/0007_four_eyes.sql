@@ -1,0 +1,2 @@
+-- Slot reserved for four eyes; filled by its change.
+SELECT 1;

@@ -1,0 +1,2 @@
+-- Slot reserved for order idempotency; filled by its change.
+SELECT 1;

@@ -1,0 +1,2 @@
+-- Slot reserved for state enums; filled by its change.
+SELECT 1;
