@@ -15,7 +15,7 @@ import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fast
 import type { Config } from './config';
 import { openDatabase, type Database } from './db/client';
 import { importMarketData } from './db/import';
-import type { Handlers, Services } from './http/context';
+import type { Handlers, Services } from './modules/common/context';
 import { registerApiRoutes } from './http/api-routes';
 import { createClock } from './market/clock';
 import { createMarketFeed, type MarketFeed } from './market/feed';

@@ -11,11 +11,11 @@ import { api, type EndpointName } from '../../contract/api';
 import { ERROR_KEYS, ERROR_STATUS, type ErrorKey } from '../../contract/errors';
 import { envelope } from '../../contract/envelope';
 import { authenticate } from '../modules/auth/sessions';
-import { AppError } from './errors';
+import { AppError } from '../modules/common/errors';
 import { runIdempotent } from './idempotency';
 import type { Db } from '../db/client';
 import { IDEMPOTENCY_HEADER } from '../../contract/constants';
-import type { Ctx, Handlers, Services } from './context';
+import type { Ctx, Handlers, Services } from '../modules/common/context';
 
 /** Success toast key per endpoint (product-spec §8 "Success toasts"); others answer "ok". */
 const SUCCESS_MSG: Partial<Record<EndpointName, string>> = {

@@ -20,7 +20,7 @@ import { IDEMPOTENCY_KEY_RE } from '../../contract/constants';
 import { ERROR_STATUS, type ErrorKey } from '../../contract/errors';
 import type { Db, Tx } from '../db/client';
 import { idempotencyKeys } from '../db/schema';
-import { AppError } from './errors';
+import { AppError } from '../modules/common/errors';
 
 /** The answer to send: HTTP status and envelope. */
 export interface Answer {

@@ -10,7 +10,7 @@ import { closeResult, openCosts } from '../../contract/market-rules';
 import { openDatabase, type Database } from '../../server/db/client';
 import { importMarketData } from '../../server/db/import';
 import { users } from '../../server/db/schema';
-import type { AuthUser } from '../../server/http/context';
+import type { AuthUser } from '../../server/modules/common/context';
 import type { MarketFeed } from '../../server/market/feed';
 import {
   ensureMemberAccounts,

@@ -29,7 +29,7 @@ import { addIsoDays, sessionTimes } from '../../contract/trading-session';
 import { openDatabase, type Database } from '../../server/db/client';
 import { importMarketData } from '../../server/db/import';
 import { orders, users } from '../../server/db/schema';
-import type { AuthUser } from '../../server/http/context';
+import type { AuthUser } from '../../server/modules/common/context';
 import type { MarketFeed } from '../../server/market/feed';
 import {
   ensureMemberAccounts,

@@ -8,7 +8,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { instruments } from '../../server/db/schema';
-import type { AuthUser } from '../../server/http/context';
+import type { AuthUser } from '../../server/modules/common/context';
 import { isClean, reconcile } from '../../server/modules/ledger/ledger';
 import { loadTradingConfig } from '../../server/modules/trading/config';
 import { startHarness, type Harness } from './harness';

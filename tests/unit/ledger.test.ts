@@ -12,7 +12,7 @@ import {
   post,
   reconcile,
 } from '../../server/modules/ledger/ledger';
-import { AppError } from '../../server/http/errors';
+import { AppError } from '../../server/modules/common/errors';
 
 let d: Database;
 let userId: number;

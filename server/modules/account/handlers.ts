@@ -9,8 +9,8 @@ import {
   orders,
   watchlist,
 } from '../../db/schema';
-import { fail } from '../../http/errors';
-import { requireUser, type Handlers } from '../../http/context';
+import { fail } from '../common/errors';
+import { requireUser, type Handlers } from '../common/context';
 import { fundsPasswordState } from '../identity/funds-password';
 import { kycStatusOf } from '../identity/kyc';
 import { memberBalances } from '../ledger/ledger';

@@ -17,8 +17,8 @@ import {
   userSecurity,
   users,
 } from '../../db/schema';
-import { fail } from '../../http/errors';
-import { requireUser, type Handlers } from '../../http/context';
+import { fail } from '../common/errors';
+import { requireUser, type Handlers } from '../common/context';
 import { isValidSetting, settingItems } from '../common/settings';
 import { kycStatusesOf } from '../identity/kyc';
 import { forgetSessions } from '../auth/sessions';

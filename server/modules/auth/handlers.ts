@@ -2,8 +2,8 @@
 import { eq } from 'drizzle-orm';
 import type { Role } from '../../../contract/auth';
 import { invitationCodes, users } from '../../db/schema';
-import { fail } from '../../http/errors';
-import type { Ctx, Handlers } from '../../http/context';
+import { fail } from '../common/errors';
+import type { Ctx, Handlers } from '../common/context';
 import { ensureMemberAccounts } from '../ledger/ledger';
 import { hashPassword, verifyPassword } from './passwords';
 import { createSession, deleteSession } from './sessions';

@@ -13,7 +13,7 @@ import { eq } from 'drizzle-orm';
 import type { Role } from '../../../contract/auth';
 import type { Db, Tx } from '../../db/client';
 import { sessions, users } from '../../db/schema';
-import type { AuthUser } from '../../http/context';
+import type { AuthUser } from '../common/context';
 
 /** sha256 hex of a session token: what the sessions table stores. */
 export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');

@@ -1,6 +1,6 @@
 /** common/config: site configuration as {name, value} items (product-spec §3 "Site configuration", §7). */
 import { siteConfig } from '../../db/schema';
-import type { Handlers } from '../../http/context';
+import type { Handlers } from './context';
 import { SETTING_DEFAULTS } from './settings';
 
 /**

@@ -14,8 +14,8 @@ import type {
 } from '../../../contract/day-trading';
 import type { Db, Tx } from '../../db/client';
 import { dayTradeApplications, users } from '../../db/schema';
-import type { AuthUser } from '../../http/context';
-import { fail } from '../../http/errors';
+import type { AuthUser } from '../common/context';
+import { fail } from '../common/errors';
 import { audit } from '../admin/audit';
 import { isUniqueViolation } from '../common/db-errors';
 import type { DayTradeConfig } from './config';

@@ -9,8 +9,8 @@ import { and, count, desc, eq } from 'drizzle-orm';
 import type { DayTradeDetail } from '../../../contract/day-trading';
 import { DEFAULT_FEES, DEFAULT_DAY_TRADE_TAX_UNTIL, sellTaxPpm } from '../../../contract/market-rules';
 import { instruments, orders } from '../../db/schema';
-import { requireUser, type Handlers } from '../../http/context';
-import { fail } from '../../http/errors';
+import { requireUser, type Handlers } from '../common/context';
+import { fail } from '../common/errors';
 import { orderWithName, toOrderDto, type OrderRow } from '../trading/engine';
 import {
   adminApplications,

@@ -8,8 +8,8 @@
  */
 import { count, desc, eq } from 'drizzle-orm';
 import { depositChannels, deposits, users } from '../../db/schema';
-import { fail } from '../../http/errors';
-import { requireUser, type Handlers } from '../../http/context';
+import { fail } from '../common/errors';
+import { requireUser, type Handlers } from '../common/context';
 import { audit } from '../admin/audit';
 import { reviewer } from './review';
 import { ensureMemberAccounts, post } from '../ledger/ledger';

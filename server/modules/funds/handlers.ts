@@ -26,8 +26,8 @@ import {
   withdrawals,
 } from '../../db/schema';
 import type { Db, Tx } from '../../db/client';
-import { fail } from '../../http/errors';
-import { requireUser, type Handlers } from '../../http/context';
+import { fail } from '../common/errors';
+import { requireUser, type Handlers } from '../common/context';
 import { verifyPassword } from '../auth/passwords';
 import { depositWindowAt } from './channels';
 import { exchangeDto } from '../fx/handlers';

@@ -3,7 +3,7 @@
  * (channels.ts), withdrawals (withdrawals.ts), exchange rates and currency exchange
  * (../fx/handlers.ts), balances and statements (statement.ts).
  */
-import type { Handlers } from '../../http/context';
+import type { Handlers } from '../common/context';
 import { fxHandlers } from '../fx/handlers';
 import { channelHandlers } from './channels';
 import { statementHandlers } from './statement';

@@ -6,7 +6,7 @@
 import { and, eq } from 'drizzle-orm';
 import type { Tx } from '../../db/client';
 import type { deposits, withdrawals } from '../../db/schema';
-import { fail } from '../../http/errors';
+import { fail } from '../common/errors';
 
 /** A table of requests an operator reviews: id, status, reason, reviewedBy, reviewedAt. */
 type Reviewed = typeof deposits | typeof withdrawals;

@@ -17,8 +17,8 @@ import { CURRENCIES, STATEMENT_MAX_DAYS } from '../../../contract/constants';
 import { minorToDecimal } from '../../../contract/money';
 import { TWSE_ZONE } from '../../../contract/trading-session';
 import { ledgerAccounts, ledgerPostings, ledgerTransactions } from '../../db/schema';
-import { fail } from '../../http/errors';
-import { requireUser, type Handlers } from '../../http/context';
+import { fail } from '../common/errors';
+import { requireUser, type Handlers } from '../common/context';
 
 /** Longest statement range in days (a leap year). */
 /** Most rows one statement holds; a busier range must be split (400 parameterError). */

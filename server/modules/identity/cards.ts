@@ -3,7 +3,7 @@ import { and, eq, isNull } from 'drizzle-orm';
 import { maskCardNumber } from '../../../contract/identity-rules';
 import type { Db, Tx } from '../../db/client';
 import { bankCards } from '../../db/schema';
-import { fail } from '../../http/errors';
+import { fail } from '../common/errors';
 
 export type BankCardRow = typeof bankCards.$inferSelect;
 

@@ -7,7 +7,7 @@ import { eq, sql } from 'drizzle-orm';
 import { FUNDS_PASSWORD_MAX_TRIES } from '../../../contract/constants';
 import type { Db, Tx } from '../../db/client';
 import { userSecurity } from '../../db/schema';
-import { fail } from '../../http/errors';
+import { fail } from '../common/errors';
 import { hashPassword, verifyPassword } from '../auth/passwords';
 
 /** A member's funds-password state as user/security reports it. */

@@ -6,8 +6,8 @@
 import { and, asc, eq, isNull, ne } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { bankCards, sessions, userSecurity, users, withdrawals } from '../../db/schema';
-import { fail } from '../../http/errors';
-import { requireUser, type Handlers } from '../../http/context';
+import { fail } from '../common/errors';
+import { requireUser, type Handlers } from '../common/context';
 import { audit } from '../admin/audit';
 import { hashPassword, verifyPassword } from '../auth/passwords';
 import { forgetSessions, hashToken } from '../auth/sessions';

@@ -12,8 +12,8 @@ import type { KycStatus } from '../../../contract/constants';
 import { maskIdNumber } from '../../../contract/identity-rules';
 import type { Db, Tx } from '../../db/client';
 import { kycRecords, uploads, users } from '../../db/schema';
-import { fail } from '../../http/errors';
-import { requireUser, type Handlers } from '../../http/context';
+import { fail } from '../common/errors';
+import { requireUser, type Handlers } from '../common/context';
 import { audit } from '../admin/audit';
 import { isUniqueViolation } from '../common/db-errors';
 

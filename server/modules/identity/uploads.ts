@@ -32,8 +32,8 @@ import {
 import { ERROR_STATUS, type ErrorKey } from '../../../contract/errors';
 import { uploadIdSchema, type UploadRes } from '../../../contract/identity';
 import { uploads } from '../../db/schema';
-import type { AuthUser, Services } from '../../http/context';
-import { AppError, fail } from '../../http/errors';
+import type { AuthUser, Services } from '../common/context';
+import { AppError, fail } from '../common/errors';
 import { authenticate } from '../auth/sessions';
 
 /** Uploads one member may make in 24 hours: bounds the disk a single account can fill. */

@@ -30,7 +30,7 @@ import { CURRENCIES } from '../../../contract/constants';
 import type { FundFlowType } from '../../../contract/funds';
 import type { Db, Tx } from '../../db/client';
 import { ledgerAccounts, ledgerTransactions } from '../../db/schema';
-import { fail } from '../../http/errors';
+import { fail } from '../common/errors';
 import { isCheckViolation } from '../common/db-errors';
 
 export const MEMBER_PURPOSES = ['available', 'frozen', 'margin', 'debt'] as const;

@@ -5,8 +5,8 @@
 import { eq } from 'drizzle-orm';
 import type { Quote } from '../../../contract/market';
 import { instruments } from '../../db/schema';
-import { fail } from '../../http/errors';
-import type { Ctx, Handlers } from '../../http/context';
+import { fail } from '../common/errors';
+import type { Ctx, Handlers } from '../common/context';
 
 /** Change in basis points of the previous close (integer arithmetic; for sorting only). */
 const changeBp = (q: Quote) =>

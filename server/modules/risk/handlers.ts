@@ -5,8 +5,8 @@
  */
 import { and, eq } from 'drizzle-orm';
 import { orders } from '../../db/schema';
-import { fail } from '../../http/errors';
-import { requireUser, type Handlers } from '../../http/context';
+import { fail } from '../common/errors';
+import { requireUser, type Handlers } from '../common/context';
 import { loadAccountRisk } from './account-risk';
 import { lastEventId, listRiskEvents, marginCallActive, markRiskEventsRead, unreadCount } from './events';
 

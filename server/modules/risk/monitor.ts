@@ -36,7 +36,7 @@ import type { Quote } from '../../../contract/market';
 import { liquidationOrder, nextMarginCallState, type RiskThresholds } from '../../../contract/risk';
 import type { Db, Tx } from '../../db/client';
 import { orders } from '../../db/schema';
-import { AppError } from '../../http/errors';
+import { AppError } from '../common/errors';
 import type { MarketFeed } from '../../market/feed';
 import { OPEN_STATUSES, loadAccountExposure, loadAccountRisk, type OpenOrder } from './account-risk';
 import { marginCallActive, recordRiskEvent } from './events';

@@ -64,9 +64,9 @@ import type { CloseReason, OrderFix, PlaceOrderInput, PlaceOrderReq } from '../.
 import { nextOpen, type IsTradingDay } from '../../../contract/trading-session';
 import type { Db, Tx } from '../../db/client';
 import { instruments, orders } from '../../db/schema';
-import { fail } from '../../http/errors';
+import { fail } from '../common/errors';
 import { isNotNullViolation } from '../common/db-errors';
-import type { AuthUser } from '../../http/context';
+import type { AuthUser } from '../common/context';
 import { isTradingDay as calendarIsTradingDay, nextTradingDay } from '../../market/calendar';
 import type { MarketFeed } from '../../market/feed';
 import { TRADING_DEFAULTS, type TradingConfig } from './config';

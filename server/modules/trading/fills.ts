@@ -32,7 +32,7 @@ import { BPS, openingReserveMinor } from '../../../contract/risk';
 import type { CloseReason } from '../../../contract/trading';
 import type { Db, Tx } from '../../db/client';
 import { instruments, ledgerAccounts, orders } from '../../db/schema';
-import { fail } from '../../http/errors';
+import { fail } from '../common/errors';
 import {
   ledgerBatch,
   ledgerRefusal,

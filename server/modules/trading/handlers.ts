@@ -1,8 +1,8 @@
 /** trade/* endpoints: thin wrappers over the TradingEngine plus the position lists. */
 import { and, count, desc, eq, inArray } from 'drizzle-orm';
 import { instruments, orders } from '../../db/schema';
-import { fail } from '../../http/errors';
-import { requireUser, type Handlers } from '../../http/context';
+import { fail } from '../common/errors';
+import { requireUser, type Handlers } from '../common/context';
 import { orderWithName, toOrderDto } from './engine';
 
 /** Order states shown on each positions tab (contract/trading.ts ORDER_STATUSES). */

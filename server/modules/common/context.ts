@@ -3,12 +3,12 @@
  * config) and, for member/operator endpoints, the authenticated user.
  */
 import type { z } from 'zod';
-import type { Api, EndpointName, ResOf } from '../../contract/api';
-import type { Role } from '../../contract/auth';
-import type { Config } from '../config';
-import type { Db } from '../db/client';
-import type { MarketFeed } from '../market/feed';
-import type { TradingEngine } from '../modules/trading/engine';
+import type { Api, EndpointName, ResOf } from '../../../contract/api';
+import type { Role } from '../../../contract/auth';
+import type { Config } from '../../config';
+import type { Db } from '../../db/client';
+import type { MarketFeed } from '../../market/feed';
+import type { TradingEngine } from '../trading/engine';
 
 /** The authenticated caller; trade/withdraw bans already include the frozen flag. */
 export interface AuthUser {

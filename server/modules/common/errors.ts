@@ -4,7 +4,7 @@
  * handler; the envelope layer turns it into `{status: 0, msg: key, data}` (data null unless
  * given). Throwing rolls back the surrounding DB transaction.
  */
-import { ERROR_STATUS, type ErrorKey, type ErrorStatus } from '../../contract/errors';
+import { ERROR_STATUS, type ErrorKey, type ErrorStatus } from '../../../contract/errors';
 
 /** A refused request with its message key; `httpStatus` is `ERROR_STATUS[key]`. */
 export class AppError extends Error {
