@@ -54,6 +54,7 @@ export const ERROR_KEYS = [
   'idempotencyKeyRequired',
   // trading
   'productNotFound',
+  'tooManySubscriptions',
   'nonTradingTime',
   'priceUnavailable',
   'exceedsPriceLimit',
@@ -141,6 +142,7 @@ export const ERROR_STATUS: Record<ErrorKey, ErrorStatus> = {
   keyMismatch: 422,
   idempotencyKeyRequired: 400,
   productNotFound: 404,
+  tooManySubscriptions: 400,
   nonTradingTime: 422,
   priceUnavailable: 422,
   exceedsPriceLimit: 400,

@@ -24,9 +24,21 @@
  *
  * `hb` heartbeats every HEARTBEAT_MS whether or not anything else was sent; `ts` is the server's
  * wall clock (epoch ms).
+ *
+ * Limits, per connection (server/realtime/gateway.ts and budget.ts enforce them):
+ * - outbound: every frame the server sends (flushes, snapshot replies, errors, heartbeats) counts
+ *   against one budget of WS_OUTBOUND_BUDGET_BYTES unsent bytes. Over it, stream data waits
+ *   (conflated: the latest state comes as a fresh snapshot once drained, never a seq gap),
+ *   errors and heartbeats are dropped. A socket that stays over it for WS_SLOW_GRACE_MS is closed
+ *   with WS_CLOSE_TOO_SLOW; the client reconnects with its backoff and subscribes again;
+ * - inbound: WS_MESSAGES_PER_S messages a second (bursts of WS_MESSAGE_BURST); a message beyond
+ *   that is refused with an `error` `tooFrequent`, and a client refused WS_ABUSE_REFUSALS times
+ *   within WS_ABUSE_WINDOW_MS is closed with WS_CLOSE_TOO_FREQUENT;
+ * - subscriptions: at most WS_MAX_STREAMS[channel] streams per channel per connection; a `sub`
+ *   beyond that is refused per symbol with an `error` `tooManySubscriptions`.
  */
 import { z } from 'zod';
-import { CHANNELS } from './constants';
+import { CHANNELS, type Channel } from './constants';
 import {
   candlePeriodSchema,
   candleSchema,
@@ -41,6 +53,66 @@ import {
 export const GATEWAY_FLUSH_MS = 25;
 /** Cap on prints in one trades delta. */
 export const MAX_TRADES_PER_FLUSH = 200;
+
+/**
+ * Unsent bytes a connection may have queued in the server process before its stream data waits.
+ * The kernel's socket buffers (megabytes on Linux) absorb a reader's hiccups first; this is what
+ * may pile up on top of them: ≈ 40 ms of the heaviest stream measured (2,000 quote streams at
+ * 20,000 trades/s, 6.8 MB/s, docs/decisions.md), a few seconds of what a phone's screen watches.
+ */
+export const WS_OUTBOUND_BUDGET_BYTES = 256 * 1024;
+/**
+ * A connection over its outbound budget for this long without once draining below it is closed
+ * (WS_CLOSE_TOO_SLOW). Long enough for a phone to ride out a tunnel or a cell handover (the
+ * client then gets fresh snapshots, not a reconnect), short enough that a socket nobody reads
+ * is gone well before its kernel buffers matter.
+ */
+export const WS_SLOW_GRACE_MS = 10_000;
+/**
+ * Largest frame the server builds, in UTF-16 code units of the JSON text (a frame of one message
+ * may be larger: a 300-bar candle snapshot is ≈ 30 KB). A flush or a snapshot reply longer than
+ * this goes out as several frames, so the budget is checked between them and one reply cannot
+ * put megabytes into a socket's buffer at once.
+ */
+export const WS_MAX_FRAME_CHARS = 64 * 1024;
+/**
+ * Steady client message rate (messages per second) and burst. The worker sends a `sub`/`unsub`
+ * pair per visible-range change of the market list (up to one per animation frame while
+ * scrolling: 120/s for a moment), a `sub` per channel on reconnect and a `ping` per heartbeat: a
+ * burst of 240 absorbs four seconds of the fastest scrolling (120/s against a refill of 60/s).
+ */
+export const WS_MESSAGES_PER_S = 60;
+export const WS_MESSAGE_BURST = 240;
+/** Refusals (`tooFrequent`) within WS_ABUSE_WINDOW_MS after which the connection is closed. */
+export const WS_ABUSE_REFUSALS = 200;
+export const WS_ABUSE_WINDOW_MS = 10_000;
+/**
+ * Streams one connection may hold, per channel. Quotes: the whole instrument universe (~2,200
+ * listed TWSE/TPEx symbols; the stream bench watches all of them), each a conflated message per
+ * flush. Depth, trades and candles are per-symbol detail (a book, a 50-print tape, 300 bars per
+ * snapshot): the app shows one symbol's detail at a time, 100 leaves room for many tabs.
+ */
+export const WS_MAX_STREAMS: Readonly<Record<Channel, number>> = {
+  quotes: 2_500,
+  depth: 100,
+  trades: 100,
+  candles: 100,
+};
+/**
+ * Largest client message (bytes; the WebSocket server's maxPayload): a `sub` of 500 six-character
+ * symbols is ≈ 5 KB, so 16 KiB leaves room while keeping what one message can make the server
+ * buffer small.
+ */
+export const WS_MAX_MESSAGE_BYTES = 16 * 1024;
+/** Close code: the connection stayed over its outbound budget (a client that does not read). */
+export const WS_CLOSE_TOO_SLOW = 4008;
+/** Close code: the client kept sending faster than WS_MESSAGES_PER_S after being refused. */
+export const WS_CLOSE_TOO_FREQUENT = 4029;
+/** Close reasons sent with those codes (for logs and tools; the client only reconnects). */
+export const WS_CLOSE_REASONS = {
+  [WS_CLOSE_TOO_SLOW]: 'tooSlow',
+  [WS_CLOSE_TOO_FREQUENT]: 'tooFrequent',
+} as const;
 
 const levelChangeSchema = z.tuple([z.number().int(), z.number().int(), z.number().int()]);
 export const depthDeltaSchema = z.object({

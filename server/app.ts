@@ -40,7 +40,7 @@ import { createDayTradeCloser } from './modules/day-trading/auto-close';
 import { settleDayTradeClose } from './modules/day-trading/tax';
 import { riskHandlers } from './modules/risk/handlers';
 import { createRiskMonitor, type RiskMonitor } from './modules/risk/monitor';
-import { registerGateway, type Gateway } from './realtime/gateway';
+import { registerGateway, WS_MAX_MESSAGE_BYTES, type Gateway } from './realtime/gateway';
 
 /** What buildApp returns: the Fastify app plus the services tests drive directly. */
 export interface BuiltApp {
@@ -143,7 +143,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     transform: jsonSchemaTransform,
   });
   await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
-  await app.register(fastifyWebsocket, { options: { maxPayload: 64 * 1024 } });
+  await app.register(fastifyWebsocket, { options: { maxPayload: WS_MAX_MESSAGE_BYTES } });
 
   const services: Services = { db, config, feed, trading, now: opts.now ?? Date.now };
   const handlers: Handlers = {

@@ -13,8 +13,8 @@
  * message and serialises it ONCE (quotes: `diffQuote(sentQuote, quote)`, the changed fields
  * only, then sentQuote = quote; depth: `diffDepth(lastSentBook, book)`, then lastSentBook =
  * book); the string goes into the outgoing list of every subscriber; then each socket gets one
- * frame `[m1,m2,…]`. Cost per flush: O(dirty streams + their subscriptions), independent of the
- * feed's event rate.
+ * frame `[m1,m2,…]` (several when longer than WS_MAX_FRAME_CHARS). Cost per flush: O(dirty
+ * streams + their subscriptions), independent of the feed's event rate.
  *
  * Snapshots on `sub` carry the stream's current seq and are registered in the same turn as seq
  * is read, so the next delta (seq + 1) applies on top of them:
@@ -28,111 +28,117 @@
  *   database): the stream is created first so it accumulates during the fetch, and the fetch is
  *   repeated if a flush consumed the stream's changes meanwhile. A bar that changed after the
  *   last flush may be in both the snapshot and the next delta; bars merge by ts.
- * One `sub` answers with one frame (all its snapshots, and an `error` per refused symbol). Before
+ * One `sub` answers with one frame (all its snapshots, and an `error` per refused symbol; split
+ * like a flush). Before
  * the feed has a quote or book for a symbol there is no snapshot; the first flush with one then
  * sends it to every subscriber as a `snapshot` (seq + 1), not a delta.
  *
- * Slow sockets: a socket whose send buffer is above MAX_BUFFERED_BYTES at a flush gets nothing
- * in that flush; the gateway remembers which streams it missed. At the first flush at which it
- * has drained below the cap it gets a fresh snapshot of each missed stream instead of their
- * deltas (candles: as soon as the async fetch returns, in a frame of its own). So the client
- * sees no seq gap and never has to detect one; its memory on the server is bounded by the cap
- * plus one frame, never a growing queue. (A client that re-sends `sub` anyway gets a snapshot.)
+ * One outbound budget (server/realtime/budget.ts, contract/realtime.ts "Limits"): every frame —
+ * flushes, snapshot replies to `sub`, error replies, heartbeats and pongs — goes out only while the
+ * socket's unsent bytes are within WS_OUTBOUND_BUDGET_BYTES, in frames of at most
+ * WS_MAX_FRAME_CHARS with the budget checked between them. Over it:
+ * - stream data waits: the socket skips flushes and the gateway remembers which streams it
+ *   missed; at the first flush at which it has drained it gets a fresh snapshot of each missed
+ *   stream instead of their deltas (candles: as soon as the async fetch returns, in a frame of its
+ *   own). A `sub` answered while over budget registers the subscription and defers its snapshots
+ *   the same way. So the client sees no seq gap and never has to detect one (a client that
+ *   re-sends `sub` anyway gets a snapshot), and the latest state wins;
+ * - error replies, heartbeats and pongs are dropped (a client that does not read has no use for
+ *   them);
+ * - a socket that stays over it for WS_SLOW_GRACE_MS is closed with WS_CLOSE_TOO_SLOW (and
+ *   destroyed WS_CLOSE_LINGER_MS later if the peer never answers the close).
+ * What one connection holds on the server is therefore bounded: the budget plus one frame of
+ * unsent bytes, at most WS_MAX_STREAMS subscriptions (a `missed` entry per subscription), at
+ * most MAX_QUEUED_MESSAGES unhandled client messages of at most WS_MAX_MESSAGE_BYTES.
+ *
+ * Inbound: a token bucket per connection (WS_MESSAGES_PER_S, burst WS_MESSAGE_BURST); a message
+ * beyond it is answered with `error` `tooFrequent` (within the budget), and WS_ABUSE_REFUSALS
+ * refusals within WS_ABUSE_WINDOW_MS close the socket with WS_CLOSE_TOO_FREQUENT. A `sub` beyond
+ * WS_MAX_STREAMS[channel] is refused per symbol with `error` `tooManySubscriptions`.
  *
  * Heartbeats: `{type:'hb', ts: Date.now(), clock}` every HEARTBEAT_MS, on connect, and in answer
  * to `ping`, as single-message frames; an unparsable client message gets a single `error`.
+ * Module layout: streams and their messages in ./streams.ts, the budget and the rate limiter in
+ * ./budget.ts, the wiring (subscriptions, flush, limits, timers) here.
  */
 import type { FastifyInstance } from 'fastify';
 import type { WebSocket } from 'ws';
-import { diffDepth } from '../../contract/depth-delta';
-import { diffQuote } from '../../contract/quote-delta';
-import type { Candle, CandlePeriod, Depth, Quote, Trade } from '../../contract/market';
+import type { Candle, CandlePeriod } from '../../contract/market';
 import {
   clientMessageSchema,
   GATEWAY_FLUSH_MS,
   HEARTBEAT_MS,
   MAX_TRADES_PER_FLUSH,
   streamId,
+  WS_CLOSE_REASONS,
+  WS_CLOSE_TOO_FREQUENT,
+  WS_CLOSE_TOO_SLOW,
+  WS_MAX_STREAMS,
+  WS_OUTBOUND_BUDGET_BYTES,
+  WS_SLOW_GRACE_MS,
   type Channel,
 } from '../../contract/realtime';
 import type { MarketFeed } from '../market/feed';
+import {
+  createRateLimiter,
+  OPEN,
+  overBudget,
+  sendParts,
+  type GatewaySocket,
+  type RateLimiter,
+} from './budget';
+import {
+  CANDLE_SNAPSHOT_BARS,
+  candleSnapshotText,
+  deltaMessage,
+  errorText,
+  newStream,
+  syncSnapshot,
+  type GatewayFeed,
+  type Stream as AnyStream,
+} from './streams';
 
-/** Above this many unsent bytes a socket skips flushes until it drains. */
-export const MAX_BUFFERED_BYTES = 256 * 1024;
-/** Cap on streams one socket may hold (a sanity limit; a client watching 2,000 quotes fits). */
-export const MAX_STREAMS_PER_SOCKET = 5_000;
-/** Bars in a candles snapshot. */
-export const CANDLE_SNAPSHOT_BARS = 300;
-/** Prints in a trades snapshot. */
-export const TRADE_SNAPSHOT_PRINTS = 50;
+export { CANDLE_SNAPSHOT_BARS, TRADE_SNAPSHOT_PRINTS, type GatewayFeed } from './streams';
+export type { GatewaySocket } from './budget';
+/** The WebSocket server's maxPayload (registered with the plugin in server/app.ts). */
+export { WS_MAX_MESSAGE_BYTES } from '../../contract/realtime';
+
+/** Above this many unsent bytes a socket skips flushes until it drains (the outbound budget). */
+export const MAX_BUFFERED_BYTES = WS_OUTBOUND_BUDGET_BYTES;
+/**
+ * Client messages received but not yet handled, per socket. Handling is sequential and usually
+ * immediate; only candle snapshots wait (on the database for daily periods), so a queue this long
+ * means the client asks faster than the server answers: further messages are refused.
+ */
+export const MAX_QUEUED_MESSAGES = 32;
+/** After a close for slowness or abuse, the socket is destroyed if still open this much later. */
+export const WS_CLOSE_LINGER_MS = 2_000;
 /** Candle snapshot fetches repeated at most this often when flushes interleave. */
 const SNAPSHOT_FETCH_ATTEMPTS = 4;
-/** ws readyState OPEN. */
-const OPEN = 1;
+/** ws readyState CLOSED. */
+const CLOSED = 3;
 
-/** What the gateway needs of a socket (`ws` WebSocket fits; tests pass a fake). */
-export interface GatewaySocket {
-  send(data: string): void;
-  /** Bytes queued but not yet written to the network. */
-  readonly bufferedAmount: number;
-  /** 1 = open (WebSocket readyState). */
-  readonly readyState: number;
-}
-
-/** The part of the market feed the gateway uses. */
-export type GatewayFeed = Pick<
-  MarketFeed,
-  | 'onQuote'
-  | 'onDepth'
-  | 'onCandle'
-  | 'onTrade'
-  | 'quote'
-  | 'depth'
-  | 'candles'
-  | 'trades'
-  | 'isTradable'
-  | 'clock'
->;
-
-interface Stream {
-  id: string;
-  channel: Channel;
-  symbol: string;
-  period: CandlePeriod | undefined;
-  /** Flush counter: the seq of the last message built for this stream. */
-  seq: number;
-  subs: Set<Conn>;
-  /** Candle snapshots being fetched for it (keep the stream alive and accumulating). */
-  pending: number;
-  dirty: boolean;
-  /** Flushes that consumed this stream's accumulated changes (snapshot consistency check). */
-  flushes: number;
-  /** quotes/depth: every subscriber holds a full state (else the next flush sends a snapshot). */
-  primed: boolean;
-  quote: Quote | null;
-  /** The quote as of the last flush: what the next quote delta is diffed against. */
-  sentQuote: Quote | null;
-  book: Depth | null;
-  sentBook: Depth | null;
-  bars: Map<number, Candle>;
-  prints: Trade[];
-  truncated: boolean;
-  /** First print accumulated since the last flush (trades snapshots end before it). */
-  firstPending: Trade | null;
-}
+type Stream = AnyStream<Conn>;
 
 interface Conn {
   ws: GatewaySocket;
   streams: Set<Stream>;
-  /** Messages of the current flush. */
+  /** Streams held per channel (the WS_MAX_STREAMS limit). */
+  held: Record<Channel, number>;
+  /** Messages of the current flush, and the stream each belongs to (null: an error). */
   out: string[];
-  /** Flush number when last visited, and whether it was over the cap then. */
+  outStreams: Array<Stream | null>;
+  /** Flush number when last visited, and whether it was over the budget then. */
   mark: number;
   blocked: boolean;
   /** Streams whose deltas it missed → true while a candle snapshot for it is being fetched. */
   missed: Map<Stream, boolean>;
-  /** Client messages handled one at a time, in order. */
+  /** Client messages handled one at a time, in order; `queued` of them not handled yet. */
   queue: Promise<void>;
+  queued: number;
+  limiter: RateLimiter;
+  /** When it was first seen over its budget without draining since (ms), or null. */
+  overSince: number | null;
   closed: boolean;
 }
 
@@ -140,13 +146,26 @@ interface Conn {
 export interface GatewayStats {
   sockets: number;
   streams: number;
-  /** Flushes skipped for a socket over the cap (cumulative, per socket per flush). */
+  /** Flushes skipped for a socket over the budget (cumulative, per socket per flush). */
   skippedFlushes: number;
   /** Snapshots sent to drained sockets for the streams they missed (cumulative). */
   resyncSnapshots: number;
+  /** Snapshot replies to `sub` deferred because the socket was over its budget (cumulative). */
+  deferredSnapshots: number;
+  /** Error replies, heartbeats and pongs not sent because the socket was over its budget. */
+  droppedReplies: number;
+  /** Client messages refused by the rate limit or the queue bound (cumulative). */
+  refusedMessages: number;
+  /** `sub` symbols refused by the subscription limit (cumulative). */
+  refusedSubscriptions: number;
+  /** Sockets closed with WS_CLOSE_TOO_SLOW / WS_CLOSE_TOO_FREQUENT (cumulative). */
+  closedTooSlow: number;
+  closedTooFrequent: number;
+  /** Sockets over their budget right now. */
+  overBudget: number;
   /** The largest send buffer (bytes) of any open socket right now. */
   maxBufferedBytes: number;
-  /** The largest frame sent so far (bytes). */
+  /** The largest frame sent so far (characters of JSON text). */
   maxFrameBytes: number;
 }
 
@@ -154,13 +173,17 @@ export interface GatewayStats {
 export interface GatewayCore {
   /** Registers a socket and sends it a heartbeat. */
   open(ws: GatewaySocket): Conn;
-  /** Handles one client text frame (queued per socket); resolves when handled. */
+  /**
+   * Takes one client text frame: refused at once past the rate limit or the queue bound (an
+   * `error` `tooFrequent`; persistent abuse closes the socket), else queued and handled in order;
+   * resolves when handled.
+   */
   message(conn: Conn, raw: string): Promise<void>;
   /** Forgets the socket and every stream only it held. */
   close(conn: Conn): void;
-  /** One flush (the timer calls it every GATEWAY_FLUSH_MS). */
+  /** One flush (the timer calls it every GATEWAY_FLUSH_MS); also closes sockets slow too long. */
   flush(): void;
-  /** One heartbeat to every socket. */
+  /** One heartbeat to every socket within its budget. */
   heartbeat(): void;
   stats(): GatewayStats;
   /** Stops the timers and unsubscribes from the feed. */
@@ -175,13 +198,16 @@ export interface Gateway {
   stats(): GatewayStats;
 }
 
-const errorText = (msg: string) => JSON.stringify({ type: 'error', msg });
-
 /**
  * Creates the gateway core on a feed. `timers: false` (tests) leaves flush() and heartbeat() to
  * the caller; otherwise they run every GATEWAY_FLUSH_MS and HEARTBEAT_MS (unref'd timers).
+ * `now` (ms) times the slow-socket grace and the rate limit (default Date.now).
  */
-export function createGatewayCore(feed: GatewayFeed, opts: { timers?: boolean } = {}): GatewayCore {
+export function createGatewayCore(
+  feed: GatewayFeed,
+  opts: { timers?: boolean; now?: () => number } = {},
+): GatewayCore {
+  const now = opts.now ?? Date.now;
   const streams = new Map<string, Stream>();
   // Per-channel indexes by symbol for the feed events (no string building per event).
   const quoteStreams = new Map<string, Stream>();
@@ -192,8 +218,23 @@ export function createGatewayCore(feed: GatewayFeed, opts: { timers?: boolean } 
   const dirty: Stream[] = [];
   const visited: Conn[] = [];
   const resyncing = new Set<Conn>();
+  /** Sockets seen over their budget and not seen drained since. */
+  const slow = new Set<Conn>();
   let flushNo = 0;
-  const counters = { skippedFlushes: 0, resyncSnapshots: 0, maxFrameBytes: 0 };
+  const counters = {
+    skippedFlushes: 0,
+    resyncSnapshots: 0,
+    deferredSnapshots: 0,
+    droppedReplies: 0,
+    refusedMessages: 0,
+    refusedSubscriptions: 0,
+    closedTooSlow: 0,
+    closedTooFrequent: 0,
+    maxFrameBytes: 0,
+  };
+  const onFrame = (chars: number) => {
+    if (chars > counters.maxFrameBytes) counters.maxFrameBytes = chars;
+  };
 
   // ---------- streams ----------
 
@@ -201,26 +242,7 @@ export function createGatewayCore(feed: GatewayFeed, opts: { timers?: boolean } 
     const id = streamId(channel, symbol, period);
     let s = streams.get(id);
     if (!s) {
-      s = {
-        id,
-        channel,
-        symbol,
-        period,
-        seq: 0,
-        subs: new Set(),
-        pending: 0,
-        dirty: false,
-        flushes: 0,
-        primed: false,
-        quote: null,
-        book: null,
-        sentBook: null,
-        sentQuote: null,
-        bars: new Map(),
-        prints: [],
-        truncated: false,
-        firstPending: null,
-      };
+      s = newStream<Conn>(channel, symbol, period);
       streams.set(id, s);
       if (channel === 'candles') {
         let m = candleStreams.get(symbol);
@@ -285,99 +307,6 @@ export function createGatewayCore(feed: GatewayFeed, opts: { timers?: boolean } 
     markDirty(s);
   });
 
-  // ---------- messages ----------
-
-  /** The stream's delta for this flush (seq already incremented); consumes its accumulation. */
-  function deltaMessage(s: Stream): object | null {
-    switch (s.channel) {
-      case 'quotes': {
-        const q = s.quote;
-        s.quote = null;
-        if (!q) return null;
-        const prev = s.primed ? s.sentQuote : null;
-        s.sentQuote = q;
-        s.primed = true;
-        return prev
-          ? { type: 'quote', kind: 'delta', symbol: s.symbol, seq: s.seq, data: diffQuote(prev, q) }
-          : { type: 'quote', kind: 'snapshot', symbol: s.symbol, seq: s.seq, data: q };
-      }
-      case 'depth': {
-        const book = s.book;
-        s.book = null;
-        if (!book) return null;
-        const prev = s.sentBook;
-        s.sentBook = book;
-        s.primed = true;
-        return prev
-          ? { type: 'depth', kind: 'delta', symbol: s.symbol, seq: s.seq, data: diffDepth(prev, book) }
-          : { type: 'depth', kind: 'snapshot', symbol: s.symbol, seq: s.seq, data: book };
-      }
-      case 'candles': {
-        if (s.bars.size === 0) return null;
-        const data = [...s.bars.values()].sort((a, b) => a.ts - b.ts);
-        s.bars.clear();
-        return { type: 'candles', kind: 'delta', symbol: s.symbol, period: s.period, seq: s.seq, data };
-      }
-      case 'trades': {
-        let data = s.prints;
-        const truncated = s.truncated || data.length > MAX_TRADES_PER_FLUSH;
-        if (data.length > MAX_TRADES_PER_FLUSH) data = data.slice(-MAX_TRADES_PER_FLUSH);
-        s.prints = [];
-        s.truncated = false;
-        s.firstPending = null;
-        if (data.length === 0) return null;
-        return truncated
-          ? { type: 'trades', kind: 'delta', symbol: s.symbol, seq: s.seq, data, truncated: true }
-          : { type: 'trades', kind: 'delta', symbol: s.symbol, seq: s.seq, data };
-      }
-    }
-  }
-
-  /**
-   * A synchronous snapshot of a quotes/depth/trades stream at its current seq (see the module
-   * docstring), or null when the feed has nothing yet. Call before adding the subscriber.
-   */
-  function syncSnapshot(s: Stream): string | null {
-    // `primed`: every subscriber holds a full state. One that subscribed while the feed had
-    // nothing yet does not, and then the next flush sends a snapshot to all, not a delta.
-    if (s.channel === 'quotes') {
-      let q = s.primed ? s.sentQuote : null;
-      if (!q) {
-        q = feed.quote(s.symbol) ?? null;
-        if (!q) return null;
-        if (s.subs.size === 0) {
-          // A new stream: the quote sent now is what the next delta is diffed against.
-          s.sentQuote = q;
-          s.quote = null;
-          s.primed = true;
-        } // else its first quote is pending, and the next flush sends it to all as a snapshot
-      }
-      return JSON.stringify({ type: 'quote', kind: 'snapshot', symbol: s.symbol, seq: s.seq, data: q });
-    }
-    if (s.channel === 'depth') {
-      let book = s.sentBook;
-      if (!book) {
-        book = feed.depth(s.symbol) ?? null;
-        if (!book) return null;
-        if (s.subs.size === 0) {
-          // A new stream: the book sent now is what the next delta is diffed against.
-          s.sentBook = book;
-          s.book = null;
-        } // else its first book is pending, and the next flush sends it to all as a snapshot
-      }
-      return JSON.stringify({ type: 'depth', kind: 'snapshot', symbol: s.symbol, seq: s.seq, data: book });
-    }
-    // trades: up to the last flush; prints accumulated since then come in the next delta.
-    const all = feed.trades(s.symbol, Number.MAX_SAFE_INTEGER);
-    let end = all.length;
-    if (s.firstPending) {
-      const i = all.lastIndexOf(s.firstPending);
-      end = i >= 0 ? i : 0; // not in the ring: everything in it is newer than the last flush
-    }
-    const data = all.slice(Math.max(0, end - TRADE_SNAPSHOT_PRINTS), end);
-    return JSON.stringify({ type: 'trades', kind: 'snapshot', symbol: s.symbol, seq: s.seq, data });
-  }
-
   /** Candle snapshot bars, re-fetched while a flush consumed the stream's changes meanwhile. */
   async function fetchCandles(s: Stream): Promise<Candle[]> {
     for (let attempt = 1; ; attempt++) {
@@ -387,31 +316,95 @@ export function createGatewayCore(feed: GatewayFeed, opts: { timers?: boolean } 
     }
   }
 
-  const candleSnapshotText = (s: Stream, data: Candle[]) => {
-    return JSON.stringify({
-      type: 'candles',
-      kind: 'snapshot',
-      symbol: s.symbol,
-      period: s.period,
-      seq: s.seq,
-      data,
-    });
-  };
+  // ---------- the outbound budget: every send goes through here ----------
 
-  function sendFrame(c: Conn, parts: string[]): void {
-    if (parts.length === 0 || c.closed || c.ws.readyState !== OPEN) return;
-    const frame = '[' + parts.join(',') + ']';
-    if (frame.length > counters.maxFrameBytes) counters.maxFrameBytes = frame.length;
-    c.ws.send(frame);
+  /** True when c may be sent to now; notes a socket over its budget for the slow check. */
+  function sendable(c: Conn): boolean {
+    if (c.closed || c.ws.readyState !== OPEN) return false;
+    if (!overBudget(c.ws)) return true;
+    if (c.overSince === null) {
+      c.overSince = now();
+      slow.add(c);
+    }
+    return false;
+  }
+
+  /** The stream's next snapshot for c comes from the resync at a flush once c has drained. */
+  function defer(c: Conn, s: Stream): void {
+    if (!c.missed.has(s)) c.missed.set(s, false);
+    resyncing.add(c);
+  }
+
+  /**
+   * Sends stream messages (and errors, stream null) within the budget; those that do not fit
+   * are deferred (a stream's message: a fresh snapshot later) or dropped (an error).
+   */
+  function sendStreamParts(c: Conn, parts: string[], of: Array<Stream | null>): void {
+    if (parts.length === 0) return;
+    const sent = sendable(c) ? sendParts(c.ws, parts, onFrame) : 0;
+    if (sent === parts.length) return;
+    sendable(c); // notes the socket as over budget if that is what stopped the frames
+    for (let i = sent; i < parts.length; i++) {
+      const s = of[i];
+      if (!s) counters.droppedReplies++;
+      else if (c.streams.has(s)) defer(c, s);
+    }
+  }
+
+  /** Sends one single-message frame (hb, pong, error) within the budget, else drops it. */
+  function sendReply(c: Conn, text: string): void {
+    if (sendable(c)) c.ws.send(text);
+    else if (!c.closed) counters.droppedReplies++;
+  }
+
+  /**
+   * Closes a socket for slowness or abuse: forgotten at once, the close code and reason sent,
+   * destroyed WS_CLOSE_LINGER_MS later if the peer has not answered (one that does not read
+   * never gets the close frame, queued behind what it did not read).
+   */
+  function closeFor(c: Conn, code: typeof WS_CLOSE_TOO_SLOW | typeof WS_CLOSE_TOO_FREQUENT): void {
+    if (c.closed) return;
+    if (code === WS_CLOSE_TOO_SLOW) counters.closedTooSlow++;
+    else counters.closedTooFrequent++;
+    forget(c);
+    const ws = c.ws;
+    try {
+      ws.close(code, WS_CLOSE_REASONS[code]);
+    } catch {
+      // already closing
+    }
+    if (ws.terminate) {
+      const t = setTimeout(() => {
+        if (ws.readyState !== CLOSED) ws.terminate!();
+      }, WS_CLOSE_LINGER_MS);
+      t.unref?.();
+    }
+  }
+
+  /** Clears sockets that drained; closes those over their budget for WS_SLOW_GRACE_MS. */
+  function checkSlow(): void {
+    if (slow.size === 0) return;
+    const t = now();
+    for (const c of slow) {
+      if (c.closed || !overBudget(c.ws)) {
+        c.overSince = null;
+        slow.delete(c);
+      } else if (t - c.overSince! >= WS_SLOW_GRACE_MS) closeFor(c, WS_CLOSE_TOO_SLOW);
+    }
   }
 
   // ---------- flush ----------
 
   function visit(c: Conn): void {
     c.mark = flushNo;
-    c.blocked = c.closed || c.ws.readyState !== OPEN || c.ws.bufferedAmount > MAX_BUFFERED_BYTES;
+    c.blocked = !sendable(c);
     if (c.blocked) counters.skippedFlushes++;
     visited.push(c);
+  }
+
+  function queue(c: Conn, text: string, s: Stream | null): void {
+    c.out.push(text);
+    c.outStreams.push(s);
   }
 
   /** Queues fresh snapshots of the streams a drained socket missed. */
@@ -424,15 +417,16 @@ export function createGatewayCore(feed: GatewayFeed, opts: { timers?: boolean } 
           if (c.closed || !c.streams.has(s) || c.missed.get(s) !== true) return;
           c.missed.delete(s);
           if (c.missed.size === 0) resyncing.delete(c);
+          if (!sendable(c)) return defer(c, s);
           counters.resyncSnapshots++;
-          sendFrame(c, [candleSnapshotText(s, data)]);
+          sendStreamParts(c, [candleSnapshotText(s, data)], [s]);
         });
         continue;
       }
       c.missed.delete(s);
-      const text = syncSnapshot(s);
+      const text = syncSnapshot(feed, s);
       if (text) {
-        c.out.push(text);
+        queue(c, text, s);
         counters.resyncSnapshots++;
       }
     }
@@ -457,10 +451,8 @@ export function createGatewayCore(feed: GatewayFeed, opts: { timers?: boolean } 
       const text = JSON.stringify(msg);
       for (const c of s.subs) {
         if (c.mark !== flushNo) visit(c);
-        if (c.blocked) {
-          if (!c.missed.has(s)) c.missed.set(s, false);
-          resyncing.add(c);
-        } else if (!c.missed.has(s)) c.out.push(text);
+        if (c.blocked) defer(c, s);
+        else if (!c.missed.has(s)) queue(c, text, s);
         // else: a fresh snapshot replaces this delta for c
       }
     }
@@ -471,25 +463,57 @@ export function createGatewayCore(feed: GatewayFeed, opts: { timers?: boolean } 
     }
     for (const c of visited) {
       if (c.out.length > 0) {
-        sendFrame(c, c.out);
+        const parts = c.out;
+        const of = c.outStreams;
         c.out = [];
+        c.outStreams = [];
+        sendStreamParts(c, parts, of);
       }
     }
     visited.length = 0;
+    checkSlow();
   }
 
   // ---------- client messages ----------
 
+  function attach(c: Conn, s: Stream): void {
+    s.subs.add(c);
+    if (!c.streams.has(s)) {
+      c.streams.add(s);
+      c.held[s.channel]++;
+    }
+    c.missed.delete(s);
+  }
+
   async function subscribe(c: Conn, channel: Channel, symbols: string[], period: CandlePeriod | undefined) {
     const parts: string[] = [];
+    const of: Array<Stream | null> = [];
     const accepted: Stream[] = [];
-    for (const symbol of symbols) {
-      const id = streamId(channel, symbol, period);
-      const known = streams.get(id);
-      if (!feed.isTradable(symbol)) parts.push(errorText('productNotFound'));
-      else if (c.streams.size + accepted.length >= MAX_STREAMS_PER_SOCKET && !(known && c.streams.has(known)))
-        parts.push(errorText('parameterError'));
-      else accepted.push(ensureStream(channel, symbol, period));
+    let room = WS_MAX_STREAMS[channel] - c.held[channel];
+    for (const symbol of new Set(symbols)) {
+      const known = streams.get(streamId(channel, symbol, period));
+      const held = known !== undefined && c.streams.has(known);
+      if (!feed.isTradable(symbol)) {
+        parts.push(errorText('productNotFound'));
+        of.push(null);
+      } else if (!held && room <= 0) {
+        counters.refusedSubscriptions++;
+        parts.push(errorText('tooManySubscriptions'));
+        of.push(null);
+      } else {
+        if (!held) room--;
+        accepted.push(ensureStream(channel, symbol, period));
+      }
+    }
+    if (accepted.length > 0 && !sendable(c)) {
+      // Over budget: subscribe now, snapshot once drained (no fetch, no text built now).
+      for (const s of accepted) {
+        if (s.channel !== 'candles' && s.subs.size === 0) syncSnapshot(feed, s); // primes a new stream
+        attach(c, s);
+        defer(c, s);
+        counters.deferredSnapshots++;
+      }
+      accepted.length = 0;
     }
     if (channel === 'candles' && accepted.length > 0) {
       for (const s of accepted) s.pending++;
@@ -499,46 +523,41 @@ export function createGatewayCore(feed: GatewayFeed, opts: { timers?: boolean } 
         s.pending--;
         if (c.closed) return dropIfUnused(s);
         parts.push(candleSnapshotText(s, data[i]!));
-        s.subs.add(c);
-        c.streams.add(s);
-        c.missed.delete(s);
+        of.push(s);
+        attach(c, s);
       });
     } else {
       for (const s of accepted) {
-        const text = syncSnapshot(s);
-        if (text) parts.push(text);
-        s.subs.add(c);
-        c.streams.add(s);
-        c.missed.delete(s);
+        const text = syncSnapshot(feed, s);
+        if (text) {
+          parts.push(text);
+          of.push(s);
+        }
+        attach(c, s);
       }
     }
-    sendFrame(c, parts);
+    sendStreamParts(c, parts, of);
   }
 
   function unsubscribe(c: Conn, s: Stream): void {
     s.subs.delete(c);
-    c.streams.delete(s);
+    if (c.streams.delete(s)) c.held[s.channel]--;
     c.missed.delete(s);
     if (c.missed.size === 0) resyncing.delete(c);
     dropIfUnused(s);
   }
 
   async function handle(c: Conn, raw: string): Promise<void> {
+    if (c.closed) return;
     let parsed;
     try {
       parsed = clientMessageSchema.safeParse(JSON.parse(raw));
     } catch {
       parsed = null;
     }
-    if (!parsed?.success) {
-      if (!c.closed) c.ws.send(errorText('parameterError'));
-      return;
-    }
+    if (!parsed?.success) return sendReply(c, errorText('parameterError'));
     const m = parsed.data;
-    if (m.op === 'ping') {
-      if (!c.closed) c.ws.send(JSON.stringify({ type: 'hb', ts: Date.now(), clock: feed.clock() }));
-      return;
-    }
+    if (m.op === 'ping') return sendReply(c, heartbeatText());
     const period = m.channel === 'candles' ? (m.period ?? '1m') : undefined;
     if (m.op === 'sub') return subscribe(c, m.channel, m.symbols, period);
     for (const symbol of m.symbols) {
@@ -547,11 +566,26 @@ export function createGatewayCore(feed: GatewayFeed, opts: { timers?: boolean } 
     }
   }
 
+  /** Forgets the socket and every stream only it held. */
+  function forget(c: Conn): void {
+    if (c.closed) return;
+    c.closed = true;
+    for (const s of [...c.streams]) unsubscribe(c, s);
+    c.missed.clear();
+    c.out = [];
+    c.outStreams = [];
+    resyncing.delete(c);
+    slow.delete(c);
+    conns.delete(c);
+  }
+
   // ---------- heartbeats and timers ----------
 
+  const heartbeatText = () => JSON.stringify({ type: 'hb', ts: Date.now(), clock: feed.clock() });
+
   function heartbeat(): void {
-    const text = JSON.stringify({ type: 'hb', ts: Date.now(), clock: feed.clock() });
-    for (const c of conns) if (c.ws.readyState === OPEN) c.ws.send(text);
+    const text = heartbeatText();
+    for (const c of conns) sendReply(c, text);
   }
 
   const timers: Array<ReturnType<typeof setInterval>> = [];
@@ -565,38 +599,55 @@ export function createGatewayCore(feed: GatewayFeed, opts: { timers?: boolean } 
       const c: Conn = {
         ws,
         streams: new Set(),
+        held: { quotes: 0, depth: 0, trades: 0, candles: 0 },
         out: [],
+        outStreams: [],
         mark: -1,
         blocked: false,
         missed: new Map(),
         queue: Promise.resolve(),
+        queued: 0,
+        limiter: createRateLimiter(),
+        overSince: null,
         closed: false,
       };
       conns.add(c);
-      ws.send(JSON.stringify({ type: 'hb', ts: Date.now(), clock: feed.clock() }));
+      sendReply(c, heartbeatText());
       return c;
     },
     message(c, raw) {
+      if (c.closed) return c.queue;
+      const verdict = c.limiter.take(now());
+      if (verdict === 'abusive') {
+        counters.refusedMessages++;
+        closeFor(c, WS_CLOSE_TOO_FREQUENT);
+        return c.queue;
+      }
+      if (verdict === 'refused' || c.queued >= MAX_QUEUED_MESSAGES) {
+        counters.refusedMessages++;
+        sendReply(c, errorText('tooFrequent'));
+        return c.queue;
+      }
+      c.queued++;
       c.queue = c.queue
         .then(() => handle(c, raw))
-        .catch((err) => console.error('realtime gateway: message failed', err));
+        .catch((err) => console.error('realtime gateway: message failed', err))
+        .finally(() => {
+          c.queued--;
+        });
       return c.queue;
     },
-    close(c) {
-      if (c.closed) return;
-      c.closed = true;
-      for (const s of [...c.streams]) unsubscribe(c, s);
-      c.missed.clear();
-      resyncing.delete(c);
-      conns.delete(c);
-    },
+    close: forget,
     flush,
     heartbeat,
     stats() {
       let maxBufferedBytes = 0;
-      for (const c of conns)
+      let over = 0;
+      for (const c of conns) {
         if (c.ws.bufferedAmount > maxBufferedBytes) maxBufferedBytes = c.ws.bufferedAmount;
-      return { sockets: conns.size, streams: streams.size, maxBufferedBytes, ...counters };
+        if (overBudget(c.ws)) over++;
+      }
+      return { sockets: conns.size, streams: streams.size, overBudget: over, maxBufferedBytes, ...counters };
     },
     stop() {
       for (const t of timers) clearInterval(t);

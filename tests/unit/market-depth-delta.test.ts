@@ -220,12 +220,18 @@ class FakeClient {
   tapes = new Map<string, Trade[]>();
   bars = new Map<string, Map<number, Candle>>();
   snapshots = 0;
+  closed: { code: number; reason: string } | null = null;
 
   send(text: string): void {
     const parsed = serverFrameSchema.parse(JSON.parse(text));
     const msgs = Array.isArray(parsed) ? parsed : [parsed];
     this.frames.push(msgs);
     for (const m of msgs) this.apply(m);
+  }
+
+  close(code: number, reason: string): void {
+    this.closed = { code, reason };
+    this.readyState = 2;
   }
 
   private apply(m: ServerMessage): void {
