@@ -106,9 +106,9 @@ export { WS_MAX_MESSAGE_BYTES } from '../../contract/realtime';
 /** Above this many unsent bytes a socket skips flushes until it drains (the outbound budget). */
 export const MAX_BUFFERED_BYTES = WS_OUTBOUND_BUDGET_BYTES;
 /**
- * Client messages received but not yet handled, per socket. Handling is sequential and usually
- * immediate; only candle snapshots wait (on the database for daily periods), so a queue this long
- * means the client asks faster than the server answers: further messages are refused.
+ * Client messages waiting to be handled, per socket. Messages are handled at once, in order,
+ * except behind a candle snapshot being fetched (daily periods read the database): a queue this
+ * long means the client asks faster than the server answers, and further messages are refused.
  */
 export const MAX_QUEUED_MESSAGES = 32;
 /** After a close for slowness or abuse, the socket is destroyed if still open this much later. */
@@ -133,9 +133,9 @@ interface Conn {
   blocked: boolean;
   /** Streams whose deltas it missed → true while a candle snapshot for it is being fetched. */
   missed: Map<Stream, boolean>;
-  /** Client messages handled one at a time, in order; `queued` of them not handled yet. */
-  queue: Promise<void>;
-  queued: number;
+  /** A message being handled that waits (a candle snapshot), and the messages behind it. */
+  busy: Promise<void> | null;
+  waiting: Array<{ raw: string; done: () => void }>;
   limiter: RateLimiter;
   /** When it was first seen over its budget without draining since (ms), or null. */
   overSince: number | null;
@@ -485,7 +485,13 @@ export function createGatewayCore(
     c.missed.delete(s);
   }
 
-  async function subscribe(c: Conn, channel: Channel, symbols: string[], period: CandlePeriod | undefined) {
+  /** Answers a `sub` at once, except candle snapshots: then a promise of the answer. */
+  function subscribe(
+    c: Conn,
+    channel: Channel,
+    symbols: string[],
+    period: CandlePeriod | undefined,
+  ): Promise<void> | undefined {
     const parts: string[] = [];
     const of: Array<Stream | null> = [];
     const accepted: Stream[] = [];
@@ -515,27 +521,36 @@ export function createGatewayCore(
       }
       accepted.length = 0;
     }
-    if (channel === 'candles' && accepted.length > 0) {
-      for (const s of accepted) s.pending++;
-      const data = await Promise.all(accepted.map(fetchCandles));
-      // From here to the send: one synchronous turn (seq read, subscription registered).
-      accepted.forEach((s, i) => {
-        s.pending--;
-        if (c.closed) return dropIfUnused(s);
-        parts.push(candleSnapshotText(s, data[i]!));
+    if (channel === 'candles' && accepted.length > 0) return subscribeCandles(c, accepted, parts, of);
+    for (const s of accepted) {
+      const text = syncSnapshot(feed, s);
+      if (text) {
+        parts.push(text);
         of.push(s);
-        attach(c, s);
-      });
-    } else {
-      for (const s of accepted) {
-        const text = syncSnapshot(feed, s);
-        if (text) {
-          parts.push(text);
-          of.push(s);
-        }
-        attach(c, s);
       }
+      attach(c, s);
     }
+    sendStreamParts(c, parts, of);
+    return undefined;
+  }
+
+  /** Fetches candle snapshots, then subscribes and answers (with `parts` already built). */
+  async function subscribeCandles(
+    c: Conn,
+    accepted: Stream[],
+    parts: string[],
+    of: Array<Stream | null>,
+  ): Promise<void> {
+    for (const s of accepted) s.pending++;
+    const data = await Promise.all(accepted.map(fetchCandles));
+    // From here to the send: one synchronous turn (seq read, subscription registered).
+    accepted.forEach((s, i) => {
+      s.pending--;
+      if (c.closed) return dropIfUnused(s);
+      parts.push(candleSnapshotText(s, data[i]!));
+      of.push(s);
+      attach(c, s);
+    });
     sendStreamParts(c, parts, of);
   }
 
@@ -547,23 +562,57 @@ export function createGatewayCore(
     dropIfUnused(s);
   }
 
-  async function handle(c: Conn, raw: string): Promise<void> {
-    if (c.closed) return;
+  /** Handles one client message; a promise only while it waits (a candle snapshot). */
+  function handle(c: Conn, raw: string): Promise<void> | undefined {
+    if (c.closed) return undefined;
     let parsed;
     try {
       parsed = clientMessageSchema.safeParse(JSON.parse(raw));
     } catch {
       parsed = null;
     }
-    if (!parsed?.success) return sendReply(c, errorText('parameterError'));
+    if (!parsed?.success) {
+      sendReply(c, errorText('parameterError'));
+      return undefined;
+    }
     const m = parsed.data;
-    if (m.op === 'ping') return sendReply(c, heartbeatText());
+    if (m.op === 'ping') {
+      sendReply(c, heartbeatText());
+      return undefined;
+    }
     const period = m.channel === 'candles' ? (m.period ?? '1m') : undefined;
     if (m.op === 'sub') return subscribe(c, m.channel, m.symbols, period);
     for (const symbol of m.symbols) {
       const s = streams.get(streamId(m.channel, symbol, period));
       if (s && c.streams.has(s)) unsubscribe(c, s);
     }
+    return undefined;
+  }
+
+  /**
+   * Handles a message now; one that waits (a candle snapshot) makes the socket busy, and its
+   * later messages wait in `waiting` until it is done, so each socket's messages are answered
+   * in order. Resolves when the message is handled.
+   */
+  function run(c: Conn, raw: string): Promise<void> {
+    let p: Promise<void> | undefined;
+    try {
+      p = handle(c, raw);
+    } catch (err) {
+      console.error('realtime gateway: message failed', err);
+    }
+    if (!p) return Promise.resolve();
+    const busy = p
+      .catch((err) => console.error('realtime gateway: message failed', err))
+      .then(() => {
+        c.busy = null;
+        while (c.busy === null && c.waiting.length > 0) {
+          const next = c.waiting.shift()!;
+          void run(c, next.raw).then(next.done);
+        }
+      });
+    c.busy = busy;
+    return busy;
   }
 
   /** Forgets the socket and every stream only it held. */
@@ -572,6 +621,7 @@ export function createGatewayCore(
     c.closed = true;
     for (const s of [...c.streams]) unsubscribe(c, s);
     c.missed.clear();
+    for (const w of c.waiting.splice(0)) w.done();
     c.out = [];
     c.outStreams = [];
     resyncing.delete(c);
@@ -605,8 +655,8 @@ export function createGatewayCore(
         mark: -1,
         blocked: false,
         missed: new Map(),
-        queue: Promise.resolve(),
-        queued: 0,
+        busy: null,
+        waiting: [],
         limiter: createRateLimiter(),
         overSince: null,
         closed: false,
@@ -616,26 +666,20 @@ export function createGatewayCore(
       return c;
     },
     message(c, raw) {
-      if (c.closed) return c.queue;
+      if (c.closed) return Promise.resolve();
       const verdict = c.limiter.take(now());
       if (verdict === 'abusive') {
         counters.refusedMessages++;
         closeFor(c, WS_CLOSE_TOO_FREQUENT);
-        return c.queue;
+        return Promise.resolve();
       }
-      if (verdict === 'refused' || c.queued >= MAX_QUEUED_MESSAGES) {
+      if (verdict === 'refused' || c.waiting.length >= MAX_QUEUED_MESSAGES) {
         counters.refusedMessages++;
         sendReply(c, errorText('tooFrequent'));
-        return c.queue;
+        return Promise.resolve();
       }
-      c.queued++;
-      c.queue = c.queue
-        .then(() => handle(c, raw))
-        .catch((err) => console.error('realtime gateway: message failed', err))
-        .finally(() => {
-          c.queued--;
-        });
-      return c.queue;
+      if (c.busy === null) return run(c, raw);
+      return new Promise<void>((done) => c.waiting.push({ raw, done }));
     },
     close: forget,
     flush,
