@@ -89,13 +89,14 @@ export const WS_ABUSE_WINDOW_MS = 10_000;
 /**
  * Streams one connection may hold, per channel. Quotes: the whole instrument universe (~2,200
  * listed TWSE/TPEx symbols; the stream bench watches all of them), each a conflated message per
- * flush. Depth, trades and candles are per-symbol detail (a book, a 50-print tape, 300 bars per
- * snapshot): the app shows one symbol's detail at a time, 100 leaves room for many tabs.
+ * flush. Depth and trades: 500 (one `sub` message's worth; the app watches one symbol's detail at
+ * a time, tools and tests watch a few hundred). Candles: 100 per connection over all periods,
+ * since each `sub` of one costs a 300-bar fetch (from the database for daily periods).
  */
 export const WS_MAX_STREAMS: Readonly<Record<Channel, number>> = {
   quotes: 2_500,
-  depth: 100,
-  trades: 100,
+  depth: 500,
+  trades: 500,
   candles: 100,
 };
 /**

@@ -7,6 +7,8 @@
  *   up to 200 snapshots, for 25 s: the server closes it as too slow (WS_CLOSE_TOO_SLOW), its RSS
  *   grows by less than 64 MiB, and a reading client on the same server keeps getting quotes with
  *   no gap of 500 ms or more. The figures are printed (RSS growth, largest gap, time to close).
+ * - A client that stopped reading and reads again after the close gets the close code and reason
+ *   (one that never reads sees only the connection end).
  * - Message rate: a burst beyond WS_MESSAGE_BURST is answered `tooFrequent` (the rest answered),
  *   and a client that keeps on is closed with WS_CLOSE_TOO_FREQUENT.
  * - Subscriptions: beyond WS_MAX_STREAMS[channel] a `sub` is refused per symbol with
@@ -130,12 +132,14 @@ describe('websocket under a hostile client', () => {
       attacker.send(subs[sent++ % subs.length]!);
       await sleep(25);
     }
+    // The whole 25 s are measured, after the close too.
+    await sleep(ATTACK_MS - (Date.now() - started));
     const attackEnd = Date.now();
     clearInterval(sampler);
     rssMax = Math.max(rssMax, process.memoryUsage().rss);
     // The server gave up on it; the client side sees the connection end (a reset: it never
     // read the close frame queued behind what it did not read) within a few seconds.
-    expect(await waitFor(() => attacker.closed !== null, 5_000)).toBe(true);
+    const seenClosed = await waitFor(() => attacker.closed !== null, 5_000);
     const stats = h.gateway.stats();
 
     const times = quoteTimes().filter((t) => t >= started && t <= attackEnd);
@@ -143,14 +147,15 @@ describe('websocket under a hostile client', () => {
     for (let i = 1; i < times.length; i++) gap = Math.max(gap, times[i]! - times[i - 1]!);
     gap = Math.max(gap, attackEnd - (times.at(-1) ?? started));
     const rssGrowthMiB = (rssMax - rssBefore) / MiB;
-    const closedAfterMs = attacker.closed!.at - started;
+    const closedAfterMs = (attacker.closed?.at ?? NaN) - started;
     console.info(
-      `[websocket security] sub messages sent ${sent}; closed as too slow after ${closedAfterMs} ms ` +
-        `(client saw code ${attacker.closed!.code}); RSS growth ${rssGrowthMiB.toFixed(1)} MiB ` +
+      `[websocket security] sub messages sent ${sent}; closed after ${closedAfterMs} ms ` +
+        `(client saw code ${attacker.closed?.code}); RSS growth ${rssGrowthMiB.toFixed(1)} MiB ` +
         `(max ${(rssMax / MiB).toFixed(0)} MiB); reader: ${times.length} quotes, largest gap ` +
         `${gap} ms; gateway: ${JSON.stringify(stats)}`,
     );
 
+    expect(seenClosed).toBe(true);
     expect(stats.closedTooSlow).toBe(1);
     expect(stats.closedTooFrequent).toBe(0);
     expect(stats.deferredSnapshots + stats.skippedFlushes).toBeGreaterThan(0);
@@ -165,6 +170,22 @@ describe('websocket under a hostile client', () => {
     expect(h.gateway.stats().streams).toBe(watched.length);
     reader.ws.close();
     expect(await waitFor(() => h.gateway.stats().sockets === 0, 5_000)).toBe(true);
+  }, 60_000);
+
+  it(`a client that stops reading then reads again sees the close code ${WS_CLOSE_TOO_SLOW} tooSlow`, async () => {
+    const before = h.gateway.stats().closedTooSlow;
+    const c = await connect();
+    const tcp = (c.ws as unknown as { _socket: { pause(): void; resume(): void } })._socket;
+    tcp.pause();
+    const started = Date.now();
+    while (h.gateway.stats().closedTooSlow === before && Date.now() - started < ATTACK_MS) {
+      c.send({ op: 'sub', channel: 'quotes', symbols });
+      await sleep(25);
+    }
+    expect(h.gateway.stats().closedTooSlow).toBe(before + 1);
+    tcp.resume(); // reads what was queued, then the close frame behind it
+    expect(await waitFor(() => c.closed !== null, 5_000)).toBe(true);
+    expect(c.closed).toMatchObject({ code: WS_CLOSE_TOO_SLOW, reason: 'tooSlow' });
   }, 60_000);
 
   it('answers a burst beyond the rate limit with tooFrequent, then closes a client that keeps on', async () => {
@@ -191,24 +212,29 @@ describe('websocket under a hostile client', () => {
   });
 
   it('refuses subscriptions beyond the per-channel limit with tooManySubscriptions', async () => {
-    const limit = WS_MAX_STREAMS.depth;
+    const limit = WS_MAX_STREAMS.candles;
     expect(SYMBOLS).toBeGreaterThan(limit + 20);
     const c = await connect();
-    c.send({ op: 'sub', channel: 'depth', symbols: symbols.slice(0, limit + 20) });
-    const depthSnapshots = () => new Set(c.msgs.flatMap((x) => (x.m.type === 'depth' ? [x.m.symbol] : [])));
-    expect(await waitFor(() => c.errors().length >= 20 && depthSnapshots().size >= limit, 5_000)).toBe(true);
+    const sub = (op: 'sub' | 'unsub', channel: 'candles' | 'quotes', list: string[]) =>
+      c.send(
+        channel === 'candles' ? { op, channel, symbols: list, period: '1m' } : { op, channel, symbols: list },
+      );
+    sub('sub', 'candles', symbols.slice(0, limit + 20));
+    const snapshots = () =>
+      new Set(c.msgs.flatMap((x) => (x.m.type === 'candles' && x.m.kind === 'snapshot' ? [x.m.symbol] : [])));
+    expect(await waitFor(() => c.errors().length >= 20 && snapshots().size >= limit, 10_000)).toBe(true);
     expect(c.errors()).toEqual(Array(20).fill('tooManySubscriptions'));
-    expect([...depthSnapshots()].sort()).toEqual(symbols.slice(0, limit).sort());
+    expect([...snapshots()].sort()).toEqual(symbols.slice(0, limit).sort());
     // re-subscribing a held stream is not a new one; other channels have their own room
-    c.send({ op: 'sub', channel: 'depth', symbols: symbols.slice(0, 5) });
-    c.send({ op: 'sub', channel: 'quotes', symbols: symbols.slice(limit, limit + 5) });
+    sub('sub', 'candles', symbols.slice(0, 5));
+    sub('sub', 'quotes', symbols.slice(limit, limit + 5));
     expect(await waitFor(() => c.msgs.filter((x) => x.m.type === 'quote').length >= 5, 5_000)).toBe(true);
     expect(c.errors()).toHaveLength(20);
     // unsubscribing makes room
-    c.send({ op: 'unsub', channel: 'depth', symbols: symbols.slice(0, 10) });
-    c.send({ op: 'sub', channel: 'depth', symbols: symbols.slice(limit, limit + 10) });
+    sub('unsub', 'candles', symbols.slice(0, 10));
+    sub('sub', 'candles', symbols.slice(limit, limit + 10));
     expect(
-      await waitFor(() => symbols.slice(limit, limit + 10).every((s) => depthSnapshots().has(s)), 5_000),
+      await waitFor(() => symbols.slice(limit, limit + 10).every((s) => snapshots().has(s)), 5_000),
     ).toBe(true);
     expect(c.errors()).toHaveLength(20);
     expect(c.closed).toBeNull();

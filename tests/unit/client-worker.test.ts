@@ -8,6 +8,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Quote } from '../../contract/market';
+import { WS_CLOSE_TOO_FREQUENT, WS_CLOSE_TOO_SLOW } from '../../contract/realtime';
 import type { QuoteBatch, StatusSnapshot, WireBatch } from '../../workers/protocol';
 import { createBatchDecoder } from '../../workers/transfer';
 import {
@@ -356,6 +357,29 @@ describe('market worker service: connection', () => {
     });
     expect(last(h.statuses)).toMatchObject({ state: 'live', lastDataAt: Date.now() });
   });
+
+  it.each([
+    [WS_CLOSE_TOO_SLOW, 'tooSlow'],
+    [WS_CLOSE_TOO_FREQUENT, 'tooFrequent'],
+  ])(
+    'a server close with code %i (%s) is reconnected with backoff, and every stream re-subscribed',
+    async (code, reason) => {
+      h = createHarness();
+      await goLive(h);
+      h.collect('quotes', { symbols: ['2330'] });
+      await h.advance(5);
+      const delays = scheduledDelays(h);
+      const subsBefore = h.subs('sub', 'quotes', '2330').length;
+      h.sock().close({ code, reason, wasClean: true });
+      await h.advance(10);
+      expect(h.svc.stats().state).not.toBe('live');
+      expect(delays).toEqual([50]); // the first backoff step (random 0: cap/2)
+      for (let i = 0; i < 20 && h.svc.stats().state !== 'live'; i++) await h.advance(25);
+      expect(h.svc.stats()).toMatchObject({ state: 'live', connects: 2 });
+      await h.advance(5);
+      expect(h.subs('sub', 'quotes', '2330')).toHaveLength(subsBefore + 1);
+    },
+  );
 
   it('stop closes everything; start again reconnects', async () => {
     h = createHarness();

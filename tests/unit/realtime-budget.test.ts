@@ -249,7 +249,10 @@ describe('inbound limits', () => {
     open();
     await candles;
     await Promise.all(waiting);
-    const types = ws.messages().slice(2).map((m) => m.type);
+    const types = ws
+      .messages()
+      .slice(2)
+      .map((m) => m.type);
     expect(types).toEqual(['candles', ...Array(MAX_QUEUED_MESSAGES).fill('hb')]);
     core.stop();
   });
