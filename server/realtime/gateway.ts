@@ -318,10 +318,19 @@ export function createGatewayCore(
 
   // ---------- the outbound budget: every send goes through here ----------
 
-  /** True when c may be sent to now; notes a socket over its budget for the slow check. */
+  /**
+   * True when c may be sent to now. Notes a socket over its budget for the slow check, and one
+   * seen drained as no longer slow (a flush may fill it again right after: it still reads).
+   */
   function sendable(c: Conn): boolean {
     if (c.closed || c.ws.readyState !== OPEN) return false;
-    if (!overBudget(c.ws)) return true;
+    if (!overBudget(c.ws)) {
+      if (c.overSince !== null) {
+        c.overSince = null;
+        slow.delete(c);
+      }
+      return true;
+    }
     if (c.overSince === null) {
       c.overSince = now();
       slow.add(c);

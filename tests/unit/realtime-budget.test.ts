@@ -210,6 +210,25 @@ describe('outbound budget on every send path', () => {
     core.stop();
   });
 
+  it('a socket that reads everything between flushes is never closed, even if each flush fills it past the budget', async () => {
+    const { f, clock, core, ws, send } = setup();
+    const symbols = symbolsOf(500);
+    const longName = 'N'.repeat(1_000);
+    for (const s of symbols) f.quote(quoteOf(s, 100, 1, longName));
+    await send({ op: 'sub', channel: 'quotes', symbols });
+    ws.stalled = true;
+    for (let t = 0; t <= WS_SLOW_GRACE_MS + 1_000; t += 250) {
+      ws.bufferedAmount = 0; // the peer read everything since the last flush
+      clock.now += 250;
+      for (const s of symbols) f.quote(quoteOf(s, 100 + (t % 7), clock.now, longName + t)); // a new name: full-size deltas
+      core.flush();
+      expect(ws.bufferedAmount).toBeGreaterThan(WS_OUTBOUND_BUDGET_BYTES); // filled again
+    }
+    expect(ws.closed).toBeNull();
+    expect(ws.gaps).toEqual([]);
+    core.stop();
+  });
+
   it('a socket over budget with no stream changing is still closed after the grace (heartbeats notice it)', () => {
     const { clock, core, ws } = setup();
     ws.bufferedAmount = WS_OUTBOUND_BUDGET_BYTES + 1;
