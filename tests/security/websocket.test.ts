@@ -91,7 +91,7 @@ describe('websocket under a hostile client', () => {
     url = `ws://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}/ws`;
     const list = (await h.call('market/list', { page: 1, pageSize: SYMBOLS })).body.data;
     symbols = list.items.map((q: Quote) => q.symbol);
-  });
+  }, 240_000); // PGlite with the stress instruments on a loaded 2-core machine: a minute or more
   afterAll(async () => h?.close());
 
   const connect = async () => {
