@@ -38,8 +38,9 @@
  * (default 60 s), then the order clicks (load still running).
  *
  * The real route runs each of its rates (BENCH_ROUTE_RATES, default the soak rate) BENCH_RUNS times,
- * each on a fresh page load, for BENCH_SECONDS (BENCH_SOAK_SECONDS at the soak rate); its verdict
- * at each rate is the number of runs sustained (the acceptance: every run at the soak rate).
+ * each on a fresh page load, for BENCH_SECONDS (at the soak rate, the longer of BENCH_SECONDS and
+ * BENCH_SOAK_SECONDS); its verdict at each rate is the number of runs sustained, and it holds when
+ * every run was sustained on a steady offer (the acceptance: at the soak rate).
  *
  * Environment: BENCH_RATES (our page's rates), BENCH_NAIVE_RATES (the baseline's),
  * BENCH_ROUTE_RATES (the real route's; default BENCH_SOAK_RATE), BENCH_SECONDS (30, per rate),
@@ -123,6 +124,8 @@ const INPUT_TO_PAINT_LIMIT_MS = 100;
 /** Heap after GC may grow by at most this much over the soak window to count as stable. */
 const HEAP_STABLE_BYTES = 2 * 1024 * 1024;
 const MIN_ABSORBED_RATIO = 0.9;
+/** The offer's steadiness (PageResult.offerSteady) is judged only from this many messages/s. */
+const MIN_JUDGED_OFFER_PER_S = 20;
 /** How long a page may take to show every symbol before it is measured anyway. */
 const READY_TIMEOUT_MS = 120_000;
 /** A page stops after this many rates in a row that were not smooth (its first failure plus one). */
@@ -490,6 +493,12 @@ interface PageResult {
   offeredPerS: number;
   /** The reference client's messages per second over the window. */
   offeredSeries: number[];
+  /**
+   * False when some whole second of the window offered less than half the median second (judged
+   * from a median of MIN_JUDGED_OFFER_PER_S): the server (or the machine) stalled, and a page that
+   * "sustained" such a window was not fully tested.
+   */
+  offerSteady: boolean;
   absorbedPerS: number;
   absorbedRatio: number | null;
   frames: number;
@@ -814,6 +823,12 @@ function summarise(
       frameP95Ms: round(percentile(c.frameIntervalsMs, 95)),
     };
   }
+  const offerMedian = percentile(x.offeredSeries, 50);
+  // Below ~20 messages a second, seconds differ by chance alone: steadiness is not judged there.
+  const offerSteady =
+    offerMedian === null ||
+    offerMedian < MIN_JUDGED_OFFER_PER_S ||
+    Math.min(...x.offeredSeries) >= offerMedian / 2;
   const failedOn: string[] = [];
   if (frameP95 === null || frameP95 > P95_FRAME_LIMIT_MS) failedOn.push('frame p95');
   if (s.longTasks.length > 0) failedOn.push('long tasks');
@@ -825,6 +840,10 @@ function summarise(
   if (!s.longtaskSupported) errors.push('longtask entries not supported');
   if (!s.loafSupported) errors.push('long-animation-frame entries not supported');
   if (kind !== 'naive' && x.workersSeen === 0) errors.push('no worker target seen');
+  if (!offerSteady)
+    errors.push(
+      `the offer was not steady (messages/s: ${x.offeredSeries.join(', ')}): the server or the machine stalled; this run proves little`,
+    );
   return {
     page: kind,
     rate,
@@ -833,6 +852,7 @@ function summarise(
     seconds: round(secs)!,
     offeredPerS: Math.round(offeredPerS),
     offeredSeries: x.offeredSeries,
+    offerSteady,
     absorbedPerS: Math.round(absorbedPerS),
     absorbedRatio: round(absorbedRatio, 3),
     frames: s.frameIntervalsMs.length,
@@ -1058,7 +1078,7 @@ function runLine(r: PageResult): string {
     `long tasks ${r.longTasks}${r.longTaskMaxMs ? ` (max ${fmt(r.longTaskMaxMs, 0)} ms)` : ''}, ` +
     `LoAF ${r.longAnimationFrames}${r.loafMaxMs ? ` (max ${fmt(r.loafMaxMs, 0)} ms)` : ''}, ` +
     `f2p p50/p95 ${fmt(r.feedToPaintP50Ms, 0)}/${fmt(r.feedToPaintP95Ms, 0)} ms (${r.feedToPaintSamples} samples), ` +
-    `absorbed ${r.absorbedPerS}/${r.offeredPerS} msg/s, main busy ${fmt(r.mainBusyPct.task, 0)} %, ` +
+    `absorbed ${r.absorbedPerS}/${r.offeredPerS} msg/s${r.offerSteady ? '' : ' (offer NOT steady)'}, main busy ${fmt(r.mainBusyPct.task, 0)} %, ` +
     `worker busy ${fmt(r.workerBusyPct, 0)} %, heap Δ ${fmt(r.heapMainGrowthMb, 2)} MB ` +
     `(worker ${fmt(r.heapWorkerGrowthMb, 2)}), machine ${fmt(r.machineCpuBusyPct, 0)} % → ` +
     (r.sustained ? 'sustained' : `NOT sustained (${r.failedOn.join(', ')})`)
@@ -1075,7 +1095,10 @@ function routeVerdicts(results: PageResult[]) {
       rate,
       runs: runs.length,
       sustained: held,
-      ok: runs.length > 0 && held === runs.length,
+      /** Runs whose offer stalled (see PageResult.offerSteady): their verdict proves little. */
+      unsteadyOffer: runs.filter((r) => !r.offerSteady).length,
+      /** Every run sustained, on a steady offer (a stalled server tests nothing). */
+      ok: runs.length > 0 && held === runs.length && runs.every((r) => r.offerSteady),
       frameP95Ms: runs.map((r) => r.frameP95Ms),
       longTasks: runs.map((r) => r.longTasks),
     };
@@ -1349,6 +1372,10 @@ async function main(): Promise<void> {
       `\nreal route at ${v.rate}/s: ${v.sustained}/${v.runs} runs sustained (frame p95 ≤ ${P95_FRAME_LIMIT_MS} ms, 0 long tasks, absorbed ≥ ${MIN_ABSORBED_RATIO * 100} %) → ${v.ok ? 'SUSTAINED' : 'NOT SUSTAINED'}${v.rate === SOAK_RATE ? ' (acceptance rate)' : ''}`,
     );
     console.log(`  frame p95 / long tasks per run: ${each}`);
+    if (v.unsteadyOffer > 0)
+      console.log(
+        `  not judged: ${v.unsteadyOffer} of ${v.runs} runs had an unsteady offer (the server or the machine stalled); measure again`,
+      );
   }
   for (const r of results) {
     if (!r.profile) continue;
