@@ -375,16 +375,21 @@ async function referenceClient(symbols: readonly string[]): Promise<Reference> {
   const ping = setInterval(() => ws.readyState === ws.OPEN && ws.send('{"op":"ping"}'), 5_000);
   let series: number[] = [];
   let mark = 0;
-  const tick = setInterval(() => {
-    series.push(n - mark);
-    mark = n;
-  }, 1_000);
+  const everySecond = () =>
+    setInterval(() => {
+      series.push(n - mark);
+      mark = n;
+    }, 1_000);
+  let tick = everySecond();
   return {
     reset: () => {
       n = 0;
       mark = 0;
       series = [];
       ages = [];
+      // Whole seconds from the reset on, so the first is not a fraction of one.
+      clearInterval(tick);
+      tick = everySecond();
     },
     quoteAgesMs: () => ages,
     count: () => n,
