@@ -15,14 +15,18 @@ export function bench(): BenchHooks | null {
 /** BroadcastChannel of tests/bench/pages/worker-probe.ts (message counts, worker task time). */
 export const BENCH_CHANNEL = 'tw-bench-worker';
 
-/** Forwards the worker probe's counts to the instrumentation. */
+/**
+ * Forwards the worker probe's counts to the instrumentation, and the symbols the worker has
+ * subscribed on the `quotes` channel (`info.quoteSymbols`).
+ */
 export function listenToWorkerProbe(): void {
   const channel = new BroadcastChannel(BENCH_CHANNEL);
-  channel.onmessage = (ev: MessageEvent<{ absorbed?: number; taskMs?: number }>) => {
+  channel.onmessage = (ev: MessageEvent<{ absorbed?: number; taskMs?: number; quoteSymbols?: string[] }>) => {
     const b = bench();
     if (!b) return;
     if (ev.data.absorbed) b.absorbed(ev.data.absorbed);
     if (ev.data.taskMs) b.workerTask(ev.data.taskMs);
+    if (ev.data.quoteSymbols) b.info.quoteSymbols = ev.data.quoteSymbols;
   };
 }
 

@@ -15,9 +15,12 @@
  *   a Chromium feature flag); without it, a busy wait. Microtasks run after a callback returns
  *   are not stretched.
  * - Worker busy time: the summed duration of those callbacks before stretching.
+ * - Quote subscriptions: the `sub`/`unsub` messages the service sends on the `quotes` channel are
+ *   followed, so the driver can subscribe its reference client to the same symbols as a page that
+ *   subscribes only what it shows (the app's market list: the rows on screen).
  *
  * The page and the driver talk to it on a BroadcastChannel: `{throttle: rate}` in; every 250 ms
- * `{absorbed, taskMs}` out (deltas).
+ * `{absorbed, taskMs}` out (deltas), and `{quoteSymbols}` (the whole set) when it changed.
  */
 const BENCH_CHANNEL = 'tw-bench-worker'; // same name in tests/bench/pages/probe.ts
 const REPORT_MS = 250;
@@ -29,6 +32,9 @@ let rate = 1;
 let absorbed = 0;
 let taskMs = 0;
 let depth = 0;
+/** Symbols subscribed on the `quotes` channel of the current socket. */
+const quoteSymbols = new Set<string>();
+let quoteSymbolsChanged = false;
 const cell = typeof SharedArrayBuffer === 'function' ? new Int32Array(new SharedArrayBuffer(4)) : null;
 
 function pause(ms: number): void {
@@ -91,6 +97,10 @@ channel.onmessage = (ev: MessageEvent<{ throttle?: number }>) => {
   if (typeof ev.data?.throttle === 'number' && ev.data.throttle >= 1) rate = ev.data.throttle;
 };
 nativeSetInterval(() => {
+  if (quoteSymbolsChanged) {
+    quoteSymbolsChanged = false;
+    channel.postMessage({ quoteSymbols: [...quoteSymbols] });
+  }
   if (absorbed === 0 && taskMs === 0) return;
   channel.postMessage({ absorbed, taskMs });
   absorbed = 0;
@@ -112,8 +122,36 @@ function countMessages(data: unknown): number {
   return n;
 }
 
+/** Follows the `quotes` channel's sub/unsub in an outgoing client message (text, JSON). */
+function noteClientMessage(data: unknown): void {
+  if (typeof data !== 'string' || !data.includes('"quotes"')) return;
+  let m: { op?: unknown; channel?: unknown; symbols?: unknown };
+  try {
+    m = JSON.parse(data) as typeof m;
+  } catch {
+    return;
+  }
+  if (m.channel !== 'quotes' || !Array.isArray(m.symbols)) return;
+  for (const s of m.symbols) {
+    if (typeof s !== 'string') continue;
+    if (m.op === 'sub') quoteSymbols.add(s);
+    else if (m.op === 'unsub') quoteSymbols.delete(s);
+  }
+  quoteSymbolsChanged = true;
+}
+
 const Native = self.WebSocket;
 class BenchWebSocket extends Native {
+  constructor(url: string | URL, protocols?: string | string[]) {
+    super(url, protocols);
+    // A new socket starts with no subscriptions: the service subscribes again after it opens.
+    quoteSymbols.clear();
+    quoteSymbolsChanged = true;
+  }
+  override send(data: string | ArrayBufferLike | Blob | ArrayBufferView): void {
+    noteClientMessage(data);
+    super.send(data);
+  }
   override set onmessage(fn: ((this: WebSocket, ev: MessageEvent) => unknown) | null) {
     super.onmessage = fn
       ? wrap(function (this: WebSocket, ev: MessageEvent) {
