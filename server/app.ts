@@ -17,7 +17,7 @@ import { openDatabase, type Database } from './db/client';
 import { importMarketData } from './db/import';
 import type { Handlers, Services } from './modules/common/context';
 import { registerApiRoutes } from './http/api-routes';
-import { staticClientOptions } from './http/static-client';
+import { registerResponseCompression, staticClientOptions } from './http/static-client';
 import { createClock } from './market/clock';
 import { createMarketFeed, type MarketFeed } from './market/feed';
 import { createStressFeed } from './market/stress';
@@ -132,6 +132,8 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
+  // Compresses the replies of every route below (static-client.ts), so it comes first.
+  await registerResponseCompression(app);
   await app.register(fastifySwagger, {
     openapi: {
       info: {

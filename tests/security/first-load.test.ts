@@ -9,6 +9,8 @@
  * - HTML entries (`/`, `/index.html`, `/admin.html`) are `no-cache` (revalidated: 304 on a
  *   matching ETag), never immutable.
  * - A file too small to gain from compression has no variant and is sent as is.
+ * - The API's JSON answers are compressed per request (brotli, else gzip) above 1 KiB, and sent
+ *   as they are to a client that accepts no compression.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -124,5 +126,34 @@ describe('HTML is revalidated, never cached immutable', () => {
     expect(typeof etag).toBe('string');
     const again = await get('/', { 'if-none-match': String(etag) });
     expect(again.statusCode).toBe(304);
+  });
+});
+
+describe('API answers are compressed per request', () => {
+  const list = (headers: Record<string, string>) =>
+    h.app.inject({
+      method: 'POST',
+      url: '/api/vue/market/list',
+      headers: { 'content-type': 'application/json', ...headers },
+      payload: { page: 1, size: 20 },
+    });
+
+  it('the market list comes as brotli, or gzip, and decodes to the same envelope as identity', async () => {
+    const plain = await list({ 'accept-encoding': 'identity' });
+    expect(plain.statusCode).toBe(200);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    const envelope = plain.json();
+    expect(envelope.status).toBe(1);
+    expect(plain.rawPayload.length).toBeGreaterThan(1024);
+
+    const br = await list({ 'accept-encoding': 'gzip, deflate, br' });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(String(br.headers.vary).toLowerCase()).toContain('accept-encoding');
+    expect(br.rawPayload.length).toBeLessThan(plain.rawPayload.length / 2);
+    expect(JSON.parse(brotliDecompressSync(br.rawPayload).toString())).toEqual(envelope);
+
+    const gz = await list({ 'accept-encoding': 'gzip' });
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(JSON.parse(gunzipSync(gz.rawPayload).toString())).toEqual(envelope);
   });
 });
