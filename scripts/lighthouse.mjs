@@ -183,6 +183,8 @@ function lostPoints(lhr) {
 
 function summary(lhr) {
   return {
+    /** Lighthouse's CPU benchmark of the machine during the run (its mobile calibration assumes ~1000+). */
+    benchmarkIndex: Math.round(lhr.environment?.benchmarkIndex ?? 0),
     scores: Object.fromEntries(CATEGORIES.map((c) => [c, score(lhr, c)])),
     metrics: Object.fromEntries(
       Object.entries(METRICS).map(([id, k]) => [k, lhr.audits[id]?.numericValue ?? null]),
@@ -245,7 +247,9 @@ async function main() {
   const avgLoad = load.reduce((a, b) => a + b, 0) / Math.max(1, load.length);
   console.log(
     `Lighthouse ${RUNS > 1 ? `median of ${RUNS} runs` : '1 run'} per page, mobile preset ` +
-      `(simulated throttling), load average ${avgLoad.toFixed(1)} on ${availableParallelism()} CPUs`,
+      `(simulated throttling), load average ${avgLoad.toFixed(1)} on ${availableParallelism()} CPUs, ` +
+      `benchmarkIndex ${Math.min(...pages.flatMap((p) => p.runs.map((r) => r.benchmarkIndex)))}` +
+      `–${Math.max(...pages.flatMap((p) => p.runs.map((r) => r.benchmarkIndex)))}`,
   );
   console.log(line(head));
   for (const r of rows) console.log(line(r));
