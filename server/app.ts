@@ -17,6 +17,7 @@ import { openDatabase, type Database } from './db/client';
 import { importMarketData } from './db/import';
 import type { Handlers, Services } from './modules/common/context';
 import { registerApiRoutes } from './http/api-routes';
+import { registerResponseCompression, staticClientOptions } from './http/static-client';
 import { createClock } from './market/clock';
 import { createMarketFeed, type MarketFeed } from './market/feed';
 import { createStressFeed } from './market/stress';
@@ -131,6 +132,8 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
+  // Compresses the replies of every route below (static-client.ts), so it comes first.
+  await registerResponseCompression(app);
   await app.register(fastifySwagger, {
     openapi: {
       info: {
@@ -164,8 +167,9 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   await registerUploadRoutes(app, services);
   const gateway = registerGateway(app, feed);
 
+  // Built client: precompressed .br/.gz, immutable hashed assets, no-cache HTML (static-client.ts).
   if (existsSync(path.join(config.clientDir, 'index.html'))) {
-    await app.register(fastifyStatic, { root: config.clientDir, index: ['index.html'] });
+    await app.register(fastifyStatic, staticClientOptions(config.clientDir));
   }
 
   app.addHook('onClose', async () => {

@@ -5,9 +5,10 @@
 export type Currency = 'TWD' | 'USD';
 export type Direction = 'up' | 'down' | 'flat';
 
-export const RED = '#e5322d';
-export const GREEN = '#12a150';
-export const FLAT = '#8c8c8c';
+/** Each meets WCAG AA 4.5:1 as text on white and under white text (the change pills); --up/--down in styles.css. */
+export const RED = '#cf1322';
+export const GREEN = '#0a7d3c';
+export const FLAT = '#6b6b6b';
 
 export function direction(change: number | null | undefined): Direction {
   if (change === null || change === undefined || !Number.isFinite(change) || change === 0) return 'flat';

@@ -1,6 +1,7 @@
 /** A screen with a NavBar whose back falls back to /home/index when there is no history. */
 import { NavBar } from 'antd-mobile';
-import { useCallback, type ReactNode } from 'react';
+import { useCallback, useLayoutEffect, useRef, type ReactNode, type RefObject } from 'react';
+import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 
 /** Back: the previous entry when this tab has history, else /home/index (product-spec §2). */
@@ -11,6 +12,25 @@ export function useBack(): () => void {
     if (idx > 0) navigate(-1);
     else navigate('/home/index', { replace: true });
   }, [navigate]);
+}
+
+/**
+ * NavBar's left slot is always a `role="button"` div (antd-mobile 5.43) and its back text is
+ * aria-hidden: give it a name when it is the back button, and drop the role when it is empty, so
+ * screen readers announce "back" and never a nameless button (WCAG 4.1.2).
+ */
+function useNavBackName(page: RefObject<HTMLDivElement | null>, back: boolean, label: string): void {
+  useLayoutEffect(() => {
+    const left = page.current?.querySelector(':scope > .adm-nav-bar > .adm-nav-bar-left');
+    if (!left) return;
+    if (back) {
+      left.setAttribute('role', 'button');
+      left.setAttribute('aria-label', label);
+    } else {
+      left.removeAttribute('role');
+      left.removeAttribute('aria-label');
+    }
+  }, [page, back, label]);
 }
 
 /** A screen: NavBar (title, optional back and right-hand content) above its body. */
@@ -28,8 +48,11 @@ export function Page({
   className?: string;
 }) {
   const onBack = useBack();
+  const { t } = useTranslation();
+  const ref = useRef<HTMLDivElement>(null);
+  useNavBackName(ref, back, t('common.back'));
   return (
-    <div className={`page ${className ?? ''}`}>
+    <div ref={ref} className={`page ${className ?? ''}`}>
       <NavBar className="page-nav" backIcon={back} back={back ? '' : null} onBack={onBack} right={right}>
         {title}
       </NavBar>

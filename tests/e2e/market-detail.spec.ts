@@ -12,8 +12,8 @@ import { expect, test, type Page } from '@playwright/test';
 const shots = path.resolve('tests/e2e/screenshots');
 mkdirSync(shots, { recursive: true });
 
-const RED = '#e5322d';
-const GREEN = '#12a150';
+const RED = '#cf1322';
+const GREEN = '#0a7d3c';
 const SYMBOL = '2330';
 
 /** The chart's bars and settings, read through the test hook on its container (KlineHost). */
@@ -82,7 +82,7 @@ test('the trade tape lists prints, newest first, and keeps moving', async ({ pag
       els.map((e) => [e.closest('[data-side]')!.getAttribute('data-side'), getComputedStyle(e).color]),
     );
   for (const [side, color] of sideColors)
-    expect(color).toBe(side === 'buy' ? 'rgb(229, 50, 45)' : 'rgb(18, 161, 80)');
+    expect(color).toBe(side === 'buy' ? 'rgb(207, 19, 34)' : 'rgb(10, 125, 60)');
   const first = await rows.first().textContent();
   await expect.poll(async () => rows.first().textContent(), { timeout: 20_000 }).not.toBe(first);
   await page.getByTestId('trade-tape').scrollIntoViewIfNeeded();

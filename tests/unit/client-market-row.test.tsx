@@ -213,8 +213,8 @@ describe('TradeTape rows', () => {
     const rows = screen.getAllByTestId('tape-row');
     expect(rows.map((r) => r.getAttribute('data-side'))).toEqual(['buy', 'none', 'sell', 'buy']);
     expect(rows[0]!.textContent).toContain('10:00:04'); // newest first, Taiwan time
-    expect((rows[0]!.querySelector('.tape-lots') as HTMLElement).style.color).toBe('rgb(229, 50, 45)');
-    expect((rows[2]!.querySelector('.tape-lots') as HTMLElement).style.color).toBe('rgb(18, 161, 80)');
+    expect((rows[0]!.querySelector('.tape-lots') as HTMLElement).style.color).toBe('rgb(207, 19, 34)');
+    expect((rows[2]!.querySelector('.tape-lots') as HTMLElement).style.color).toBe('rgb(10, 125, 60)');
 
     rowRenders.mockClear();
     push(

@@ -180,6 +180,9 @@ export const KlineChart = memo(function KlineChart({
       },
     });
     if (!chart) return;
+    // klinecharts makes its container focusable with tabindex=1, which jumps it ahead of the whole
+    // page in tab order; 0 keeps it focusable (keyboard zoom and scroll) in document order.
+    for (const node of host.querySelectorAll('[tabindex="1"]')) node.setAttribute('tabindex', '0');
     chartRef.current = chart;
     host.klineChart = chart;
     const subs = new Map<string, Subscription>();
@@ -297,5 +300,8 @@ export const KlineChart = memo(function KlineChart({
     chartRef.current?.setPeriod(toChartPeriod(period));
   }, [period]);
 
-  return <div ref={el} className="kline" data-testid="kline-chart" aria-label={t('detail.chart')} />;
+  // A canvas chart: one image to assistive technology, named by its label.
+  return (
+    <div ref={el} className="kline" data-testid="kline-chart" role="img" aria-label={t('detail.chart')} />
+  );
 });

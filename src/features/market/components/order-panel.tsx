@@ -403,6 +403,7 @@ const OrderControls = memo(function OrderControls({
         <span className="order-label">{t('order.lots')}</span>
         <TestIdStepper
           testId={tid('lots')}
+          ariaLabel={t('order.lots')}
           value={lots}
           min={1}
           max={MAX_LOTS_PER_ORDER}
