@@ -1,7 +1,8 @@
 import { defineConfig } from 'vitest/config';
 
-// Unit and integration tests on embedded PGlite; with TEST_DATABASE_URL set, the integration
-// tests run a second time against that PostgreSQL server (a fresh database per test file).
+// Unit, integration and security tests on embedded PGlite; with TEST_DATABASE_URL set, the
+// integration and security tests run a second time against that PostgreSQL server (a fresh
+// database per test file).
 const pg = process.env.TEST_DATABASE_URL;
 
 export default defineConfig({
@@ -14,7 +15,11 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'pglite',
-          include: ['tests/unit/**/*.test.{ts,tsx}', 'tests/integration/**/*.test.ts'],
+          include: [
+            'tests/unit/**/*.test.{ts,tsx}',
+            'tests/integration/**/*.test.ts',
+            'tests/security/**/*.test.ts',
+          ],
           // Restarts a killed server on the same database: PostgreSQL only (below).
           exclude: ['tests/integration/crash-recovery.test.ts'],
         },
@@ -25,7 +30,7 @@ export default defineConfig({
               extends: true as const,
               test: {
                 name: 'postgres',
-                include: ['tests/integration/**/*.test.ts'],
+                include: ['tests/integration/**/*.test.ts', 'tests/security/**/*.test.ts'],
                 env: { TEST_DB: 'postgres' },
               },
             },
