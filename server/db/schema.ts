@@ -49,7 +49,7 @@ const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull(
  * `column IN ('a', 'b', …)` for a CHECK constraint. The values are the contract's identifiers,
  * asserted plain (letters only) because they are spliced into the SQL text.
  */
-export function oneOf(column: AnyPgColumn, values: readonly string[]): SQL {
+function oneOf(column: AnyPgColumn, values: readonly string[]): SQL {
   for (const v of values) if (!/^[A-Za-z]+$/.test(v)) throw new Error(`state value not an identifier: ${v}`);
   return sql`${column} in (${sql.raw(values.map((v) => `'${v}'`).join(', '))})`;
 }

@@ -30,10 +30,10 @@ const enumColumns: EnumColumn[] = tables.flatMap((t) => {
 });
 
 /**
- * Text columns whose names look like a state but hold free text or an open set: where a rate or
- * candle came from, the fund-flow type and account purpose (the ledger's own vocabulary, checked by
- * its posting function), the reference type, the exchange market, an operator's free-text reason,
- * the audit log's action and target.
+ * Text columns whose names look like a state but are not constrained here: where a rate or candle
+ * came from, an operator's free-text reason, the exchange market (from the imported data); and
+ * the ledger's fund-flow type and account purpose and the audit log's action and target (typed in
+ * code, no CHECK yet: docs/decisions.md "State columns").
  */
 const FREE_TEXT = new Set([
   'daily_candles.source',
