@@ -1,8 +1,12 @@
 // Lint rules CI enforces. The JSX-text rule (after excalidraw's) keeps every user-visible string
-// behind t(...), so both languages stay complete.
+// behind t(...), so both languages stay complete; `boundaries/imports` keeps the layers one-way
+// (features never import each other, server/modules never import server/http, contract/ imports
+// only itself, zod and luxon: scripts/eslint-import-boundaries.js, tested in
+// tests/unit/lint-boundaries.test.ts).
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
+import boundaries from './scripts/eslint-import-boundaries.js';
 
 export default tseslint.config(
   {
@@ -27,6 +31,11 @@ export default tseslint.config(
         { selector: 'CallExpression[callee.property.name="only"]', message: 'No focused tests.' },
       ],
     },
+  },
+  {
+    files: ['src/**/*.{ts,tsx}', 'server/**/*.ts', 'contract/**/*.ts'],
+    plugins: { boundaries },
+    rules: { 'boundaries/imports': 'error' },
   },
   {
     // Tests read JSON envelopes whose payload type varies per endpoint.

@@ -1,7 +1,8 @@
 import { defineConfig } from 'vitest/config';
 
-// Unit and integration tests on embedded PGlite; with TEST_DATABASE_URL set, the integration
-// tests run a second time against that PostgreSQL server (a fresh database per test file).
+// Unit, integration and security tests on embedded PGlite; with TEST_DATABASE_URL set, the
+// integration and security tests run a second time against that PostgreSQL server (a fresh
+// database per test file).
 const pg = process.env.TEST_DATABASE_URL;
 
 export default defineConfig({

@@ -1,5 +1,6 @@
 /** The member centre and watchlist (product-spec §2 "Member centre", §3 "Account", "Watchlist entry"). */
 import { z } from 'zod';
+import { KYC_STATUSES } from './constants';
 import { symbolSchema } from './market';
 
 const minor = z.number().int();
@@ -18,7 +19,7 @@ export const accountSummaryRes = z.object({
   marginMinor: minor,
   unrealisedPnlMinor: minor,
   realisedProfitMinor: minor,
-  kycStatus: z.enum(['unverified', 'review', 'verified', 'rejected']),
+  kycStatus: z.enum(KYC_STATUSES),
   /** The member's USD available balance (product-spec §2 "Member centre": USD amount). */
   usdMinor: minor,
   /** False shows the "no funds password" warning. */

@@ -23,7 +23,9 @@ export const loginReq = z.object({
   password: z.string().min(1).max(64),
 });
 
-export const roleSchema = z.enum(['member', 'operator', 'admin']);
+/** Who a user is (users.role): roles live in the database, never in a request header. */
+export const ROLES = ['member', 'operator', 'admin'] as const;
+export const roleSchema = z.enum(ROLES);
 export type Role = z.infer<typeof roleSchema>;
 
 export const sessionRes = z.object({

@@ -97,8 +97,14 @@ export const LOGIN_ACCOUNT_RE = /^[a-z0-9_.-]{1,32}$/;
 export const CURRENCIES = ['TWD', 'USD', 'CNY', 'HKD', 'JPY', 'THB', 'MYR', 'VND', 'KRW', 'INR'] as const;
 export type Currency = (typeof CURRENCIES)[number];
 
+/**
+ * States of a KYC submission (kyc_records.status): under review, verified, or not passed. A member
+ * without a submission is `unverified`, which no row holds.
+ */
+export const KYC_RECORD_STATUSES = ['review', 'verified', 'rejected'] as const;
+export type KycRecordStatus = (typeof KYC_RECORD_STATUSES)[number];
 /** KYC states (product-spec §4 "KYC": unverified, under review, verified; plus "not passed"). */
-export const KYC_STATUSES = ['unverified', 'review', 'verified', 'rejected'] as const;
+export const KYC_STATUSES = ['unverified', ...KYC_RECORD_STATUSES] as const;
 export type KycStatus = (typeof KYC_STATUSES)[number];
 
 /** What an upload is for. */
@@ -133,6 +139,12 @@ export const STATEMENT_MAX_DAYS = 366;
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
 /** Idempotency keys: 8–64 of letters, digits, '-' and '_' (a UUID fits). */
 export const IDEMPOTENCY_KEY_RE = /^[A-Za-z0-9_-]{8,64}$/;
+/**
+ * A stored idempotency key (idempotency_keys.state): `pending` while its first request runs,
+ * `done` once that request's answer is stored for the retries.
+ */
+export const IDEMPOTENCY_STATES = ['pending', 'done'] as const;
+export type IdempotencyState = (typeof IDEMPOTENCY_STATES)[number];
 
 /** Operator actions written to the audit log. */
 export const AUDIT_ACTIONS = [

@@ -25,7 +25,8 @@ export type DayTradeAppStatus = (typeof DAY_TRADE_APP_STATUSES)[number];
 export const dayTradeAppStatusSchema = z.enum(DAY_TRADE_APP_STATUSES);
 
 /** Who approved: `auto` (eligible when applying) or `operator`. null while pending or rejected. */
-export const dayTradeGrantSchema = z.enum(['auto', 'operator']);
+export const DAY_TRADE_GRANTS = ['auto', 'operator'] as const;
+export const dayTradeGrantSchema = z.enum(DAY_TRADE_GRANTS);
 export type DayTradeGrant = z.infer<typeof dayTradeGrantSchema>;
 
 /** One application as its member sees it ("already applied" tab). */

@@ -62,7 +62,10 @@ export const depositReq = z.object({
   channelPassword: z.string().max(64).optional(),
 });
 
-export const depositStatusSchema = z.enum(['pending', 'approved', 'rejected']);
+/** A deposit: `pending` until an operator approves (credited) or rejects it (deposits.status). */
+export const DEPOSIT_STATUSES = ['pending', 'approved', 'rejected'] as const;
+export type DepositStatus = (typeof DEPOSIT_STATUSES)[number];
+export const depositStatusSchema = z.enum(DEPOSIT_STATUSES);
 export const depositSchema = z.object({
   id: z.number().int(),
   amountMinor: minor,
@@ -81,7 +84,13 @@ export const withdrawReq = z.object({
   fundsPassword: z.string().regex(FUNDS_PASSWORD_RE, 'fundsPasswordWrong'),
   cardId: id,
 });
-export const withdrawalStatusSchema = z.enum(['pending', 'approved', 'rejected']);
+/**
+ * A withdrawal: `pending` (amount frozen) until an operator approves (paid out) or rejects it
+ * (returned) (withdrawals.status).
+ */
+export const WITHDRAWAL_STATUSES = ['pending', 'approved', 'rejected'] as const;
+export type WithdrawalStatus = (typeof WITHDRAWAL_STATUSES)[number];
+export const withdrawalStatusSchema = z.enum(WITHDRAWAL_STATUSES);
 export const withdrawalSchema = z.object({
   id: z.number().int(),
   amountMinor: minor,

@@ -1,7 +1,7 @@
 /**
  * Taiwan market rules shared by the server's execution and the client's order preview, so both
- * compute the same figures to the cent. Every rule cites its row in
- * `../shared/design/TW-MARKET-RULES.md` (copied to docs in the repo README).
+ * compute the same figures to the cent. Every rule cites its row (`TW-MARKET-RULES "<row>"`) in
+ * docs/tw-market-rules.md, which gives each row's original source.
  *
  * Units: prices and amounts in TWD minor units (1 NT$ = 100), quantities in shares, rates in
  * parts per million. Rounding goes through contract/money.ts only.

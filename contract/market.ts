@@ -16,7 +16,9 @@ export const symbolSchema = z
   .trim()
   .regex(/^[0-9A-Z]{4,6}$/, 'symbol');
 
-export const instrumentKindSchema = z.enum(['stock', 'etf']);
+/** What an instrument is (instruments.kind); innovation-board shares are stocks. */
+export const INSTRUMENT_KINDS = ['stock', 'etf'] as const;
+export const instrumentKindSchema = z.enum(INSTRUMENT_KINDS);
 
 /** Market phase of an instrument's session right now. */
 export const sessionPhaseSchema = z.enum(['open', 'closed']);

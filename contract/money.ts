@@ -29,7 +29,7 @@ export function notionalMinor(priceMinor: Minor, shares: number): Minor {
 /**
  * amount × rate (ppm), truncated **down to whole major units** (NT$): Taiwan brokers and the
  * tax office drop fractions of a dollar for commission and securities transaction tax
- * (⚠ broker practice, TW-MARKET-RULES.md "Commission" / "Securities transaction tax").
+ * (⚠ broker practice, docs/tw-market-rules.md "Commission" / "Securities transaction tax").
  */
 export function ppmFloorToMajor(amountMinor: Minor, ratePpm: number): Minor {
   assertSafe(amountMinor, 'amount');

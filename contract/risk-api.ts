@@ -6,6 +6,8 @@
  */
 import { z } from 'zod';
 import { pageQuery, paged } from './envelope';
+import { INSTRUMENT_KINDS } from './market';
+import { ORDER_SIDES } from './trading';
 
 const minor = z.number().int();
 const id = z.number().int().positive().max(2_147_483_647);
@@ -20,8 +22,8 @@ export const riskLevelSchema = z.enum(['none', 'ok', 'marginCall', 'liquidation'
 export const positionRiskSchema = z.object({
   orderId: z.number().int(),
   symbol: z.string(),
-  side: z.enum(['long', 'short']),
-  kind: z.enum(['stock', 'etf']),
+  side: z.enum(ORDER_SIDES),
+  kind: z.enum(INSTRUMENT_KINDS),
   openPriceMinor: minor,
   shares: z.number().int(),
   marginMinor: minor,

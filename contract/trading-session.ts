@@ -3,7 +3,7 @@
  * order ticket. Pure: the trading-day calendar is a parameter (`isTradingDay(isoDate)`); the server
  * passes server/market/calendar.ts `isTradingDay`, a client can build one with
  * `tradingDayPredicate` from the calendar's exception lists. Contract code never imports server
- * code. Every rule cites its row in `../shared/design/TW-MARKET-RULES.md`.
+ * code. Every rule cites its row (`TW-MARKET-RULES "<row>"`) in docs/tw-market-rules.md.
  *
  * Phases of a trading day, Asia/Taipei wall time, all intervals **half-open** `[start, end)` and
  * exact to the millisecond (so 08:29:59.999 is `closed` and 08:30:00.000 is `preOpen`):

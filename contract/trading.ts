@@ -14,8 +14,12 @@ import type { EntryMarket, TradingPhase } from './trading-session';
 
 const minor = z.number().int();
 
-export const sideSchema = z.enum(['long', 'short']);
-export const orderTypeSchema = z.enum(['limit', 'market']);
+/** An order's direction (orders.side). */
+export const ORDER_SIDES = ['long', 'short'] as const;
+export const sideSchema = z.enum(ORDER_SIDES);
+/** An order's price kind (orders.order_type). */
+export const ORDER_TYPES = ['limit', 'market'] as const;
+export const orderTypeSchema = z.enum(ORDER_TYPES);
 /** ROD (rest of day), IOC (immediate or cancel), FOK (fill or kill): market-rules.ts TIME_IN_FORCE. */
 export const timeInForceSchema = z.enum(TIME_IN_FORCE);
 /**
@@ -23,7 +27,8 @@ export const timeInForceSchema = z.enum(TIME_IN_FORCE);
  * after-hours fixed-price session (14:00–14:30, one match at 14:30 at the day's close, whole lots;
  * TW-MARKET-RULES "After-hours fixed price").
  */
-export const entrySessionSchema = z.enum(['regular', 'afterHours']) satisfies z.ZodType<EntryMarket>;
+export const ENTRY_SESSIONS = ['regular', 'afterHours'] as const;
+export const entrySessionSchema = z.enum(ENTRY_SESSIONS) satisfies z.ZodType<EntryMarket>;
 
 /**
  * The spec's order states (§4 "Order"):

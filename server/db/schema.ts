@@ -2,9 +2,16 @@
  * Database schema (Drizzle, PostgreSQL dialect; runs on PGlite embedded and on a PostgreSQL server).
  * Money columns are bigint minor units (TWD: 1 NT$ = 100); quantities in shares; times timestamptz.
  * Migrations are generated from this file by drizzle-kit into server/db/migrations.
+ *
+ * State columns (a status, state, kind, role, side...) are typed with the value list their contract
+ * module exports (`text(name, { enum })`) and carry a CHECK constraint naming the same values
+ * (`<table>_<column>_check`, migration 0009), so neither the code nor a hand-written SQL statement
+ * can store a state the contract does not know. tests/integration/state-enums.test.ts compares
+ * each constraint with its list.
  */
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import {
+  type AnyPgColumn,
   bigint,
   bigserial,
   boolean,
@@ -20,27 +27,54 @@ import {
   timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
+import { ROLES } from '../../contract/auth';
+import { IDEMPOTENCY_STATES, KYC_RECORD_STATUSES, UPLOAD_PURPOSES } from '../../contract/constants';
+import { DAY_TRADE_APP_STATUSES, DAY_TRADE_GRANTS } from '../../contract/day-trading';
+import { DEPOSIT_STATUSES, WITHDRAWAL_STATUSES } from '../../contract/funds';
+import { INSTRUMENT_KINDS } from '../../contract/market';
+import { TIME_IN_FORCE } from '../../contract/market-rules';
+import { RISK_EVENT_KINDS } from '../../contract/risk-api';
+import {
+  CLOSE_REASONS,
+  ENTRY_SESSIONS,
+  ORDER_SIDES,
+  ORDER_STATUSES,
+  ORDER_TYPES,
+} from '../../contract/trading';
 
 const money = (name: string) => bigint(name, { mode: 'number' });
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 
+/**
+ * `column IN ('a', 'b', …)` for a CHECK constraint. The values are the contract's identifiers,
+ * asserted plain (letters only) because they are spliced into the SQL text.
+ */
+function oneOf(column: AnyPgColumn, values: readonly string[]): SQL {
+  for (const v of values) if (!/^[A-Za-z]+$/.test(v)) throw new Error(`state value not an identifier: ${v}`);
+  return sql`${column} in (${sql.raw(values.map((v) => `'${v}'`).join(', '))})`;
+}
+
 // ---------- users and sessions ----------
 
-export const users = pgTable('users', {
-  id: serial('id').primaryKey(),
-  /** Login account: a ten-digit mobile number for members (product-spec §5). */
-  account: text('account').notNull().unique(),
-  passwordHash: text('password_hash').notNull(),
-  /** member | operator | admin: roles live here, never in a request header. */
-  role: text('role').notNull().default('member'),
-  inviteCode: text('invite_code'),
-  disabled: boolean('disabled').notNull().default(false),
-  frozen: boolean('frozen').notNull().default(false),
-  loginBanned: boolean('login_banned').notNull().default(false),
-  withdrawBanned: boolean('withdraw_banned').notNull().default(false),
-  tradeBanned: boolean('trade_banned').notNull().default(false),
-  createdAt: createdAt(),
-});
+export const users = pgTable(
+  'users',
+  {
+    id: serial('id').primaryKey(),
+    /** Login account: a ten-digit mobile number for members (product-spec §5). */
+    account: text('account').notNull().unique(),
+    passwordHash: text('password_hash').notNull(),
+    /** contract/auth.ts ROLES: roles live here, never in a request header. */
+    role: text('role', { enum: ROLES }).notNull().default('member'),
+    inviteCode: text('invite_code'),
+    disabled: boolean('disabled').notNull().default(false),
+    frozen: boolean('frozen').notNull().default(false),
+    loginBanned: boolean('login_banned').notNull().default(false),
+    withdrawBanned: boolean('withdraw_banned').notNull().default(false),
+    tradeBanned: boolean('trade_banned').notNull().default(false),
+    createdAt: createdAt(),
+  },
+  (t) => [check('users_role_check', oneOf(t.role, ROLES))],
+);
 
 export const invitationCodes = pgTable('invitation_codes', {
   code: text('code').primaryKey(),
@@ -69,18 +103,22 @@ export const siteConfig = pgTable('site_config', {
 
 // ---------- market reference data ----------
 
-export const instruments = pgTable('instruments', {
-  symbol: text('symbol').primaryKey(),
-  name: text('name').notNull(),
-  isin: text('isin'),
-  listingDate: date('listing_date', { mode: 'string' }),
-  /** TWSE | TPEx */
-  market: text('market').notNull(),
-  industry: text('industry'),
-  /** stock | etf (innovation-board stocks are stocks) */
-  kind: text('kind').notNull(),
-  delisted: boolean('delisted').notNull().default(false),
-});
+export const instruments = pgTable(
+  'instruments',
+  {
+    symbol: text('symbol').primaryKey(),
+    name: text('name').notNull(),
+    isin: text('isin'),
+    listingDate: date('listing_date', { mode: 'string' }),
+    /** TWSE | TPEx */
+    market: text('market').notNull(),
+    industry: text('industry'),
+    /** contract/market.ts INSTRUMENT_KINDS (innovation-board stocks are stocks). */
+    kind: text('kind', { enum: INSTRUMENT_KINDS }).notNull(),
+    delisted: boolean('delisted').notNull().default(false),
+  },
+  (t) => [check('instruments_kind_check', oneOf(t.kind, INSTRUMENT_KINDS))],
+);
 
 export const dailyCandles = pgTable(
   'daily_candles',
@@ -204,14 +242,15 @@ export const deposits = pgTable(
     channelId: integer('channel_id').references(() => depositChannels.id),
     /** The transfer receipt (an upload with purpose 'receipt'). */
     receiptUploadId: text('receipt_upload_id').references(() => uploads.id),
-    /** pending | approved | rejected */
-    status: text('status').notNull().default('pending'),
+    /** contract/funds.ts DEPOSIT_STATUSES */
+    status: text('status', { enum: DEPOSIT_STATUSES }).notNull().default('pending'),
     reason: text('reason'),
     reviewedBy: integer('reviewed_by').references(() => users.id),
     reviewedAt: timestamp('reviewed_at', { withTimezone: true }),
     createdAt: createdAt(),
   },
   (t) => [
+    check('deposits_status_check', oneOf(t.status, DEPOSIT_STATUSES)),
     index('deposits_status_idx').on(t.status, t.id),
     index('deposits_user_idx').on(t.userId, t.id),
     // A transfer receipt proves one deposit only.
@@ -236,17 +275,17 @@ export const orders = pgTable(
     symbol: text('symbol')
       .notNull()
       .references(() => instruments.symbol),
-    /** long | short */
-    side: text('side').notNull(),
-    /** limit | market */
-    orderType: text('order_type').notNull(),
+    /** contract/trading.ts ORDER_SIDES */
+    side: text('side', { enum: ORDER_SIDES }).notNull(),
+    /** contract/trading.ts ORDER_TYPES */
+    orderType: text('order_type', { enum: ORDER_TYPES }).notNull(),
     /** Limit price; null for market orders. */
     limitPriceMinor: money('limit_price_minor'),
     lots: integer('lots').notNull(),
     shares: integer('shares').notNull(),
     leverage: integer('leverage').notNull(),
-    /** pending | holding | closed | cancelled */
-    status: text('status').notNull(),
+    /** contract/trading.ts ORDER_STATUSES */
+    status: text('status', { enum: ORDER_STATUSES }).notNull(),
     /** Funds reserved while pending (margin + fee + tax at the limit price). */
     frozenMinor: money('frozen_minor').notNull().default(0),
     openPriceMinor: money('open_price_minor'),
@@ -261,13 +300,13 @@ export const orders = pgTable(
     /** Gross realised P&L (before fees and taxes). */
     pnlMinor: money('pnl_minor'),
     /** ROD (rest of day) | IOC (immediate or cancel) | FOK (fill or kill). */
-    timeInForce: text('time_in_force').notNull().default('ROD'),
+    timeInForce: text('time_in_force', { enum: TIME_IN_FORCE }).notNull().default('ROD'),
     /** regular | afterHours (fixed-price session 14:00–14:30, fills once at 14:30 at the close). */
-    entrySession: text('entry_session').notNull().default('regular'),
+    entrySession: text('entry_session', { enum: ENTRY_SESSIONS }).notNull().default('regular'),
     /** Opened and closed the same trading day as a day trade (taxed at the day-trade rate). */
     dayTrade: boolean('day_trade').notNull().default(false),
-    /** Why a position was closed or an order cancelled: user | liquidation | dayTradeClose | ioc | fok | expired. */
-    closeReason: text('close_reason'),
+    /** Why a position was closed or an order cancelled: contract/trading.ts CLOSE_REASONS. */
+    closeReason: text('close_reason', { enum: CLOSE_REASONS }),
     /** Trading date (Asia/Taipei) the order was entered for. */
     tradeDate: date('trade_date', { mode: 'string' }),
     createdAt: createdAt(),
@@ -278,6 +317,13 @@ export const orders = pgTable(
       .on(t.symbol, t.limitPriceMinor)
       .where(sql`${t.status} = 'pending'`),
     check('orders_lots_positive', sql`${t.lots} > 0`),
+    check('orders_status_check', oneOf(t.status, ORDER_STATUSES)),
+    check('orders_side_check', oneOf(t.side, ORDER_SIDES)),
+    check('orders_order_type_check', oneOf(t.orderType, ORDER_TYPES)),
+    check('orders_time_in_force_check', oneOf(t.timeInForce, TIME_IN_FORCE)),
+    check('orders_entry_session_check', oneOf(t.entrySession, ENTRY_SESSIONS)),
+    // NULL (still open) passes: CHECK refuses only a false condition.
+    check('orders_close_reason_check', oneOf(t.closeReason, CLOSE_REASONS)),
   ],
 );
 
@@ -305,15 +351,18 @@ export const uploads = pgTable(
     userId: integer('user_id')
       .notNull()
       .references(() => users.id),
-    /** kycFront | kycBack | receipt */
-    purpose: text('purpose').notNull(),
+    /** contract/constants.ts UPLOAD_PURPOSES */
+    purpose: text('purpose', { enum: UPLOAD_PURPOSES }).notNull(),
     /** Detected from the content: image/jpeg | image/png | image/webp | image/heic */
     mime: text('mime').notNull(),
     bytes: integer('bytes').notNull(),
     sha256: text('sha256').notNull(),
     createdAt: createdAt(),
   },
-  (t) => [index('uploads_user_idx').on(t.userId)],
+  (t) => [
+    index('uploads_user_idx').on(t.userId),
+    check('uploads_purpose_check', oneOf(t.purpose, UPLOAD_PURPOSES)),
+  ],
 );
 
 /** Real-name verification submissions; the newest row per user is the user's KYC status. */
@@ -332,8 +381,8 @@ export const kycRecords = pgTable(
     backUploadId: text('back_upload_id')
       .notNull()
       .references(() => uploads.id),
-    /** review | verified | rejected */
-    status: text('status').notNull().default('review'),
+    /** contract/constants.ts KYC_RECORD_STATUSES */
+    status: text('status', { enum: KYC_RECORD_STATUSES }).notNull().default('review'),
     reason: text('reason'),
     reviewedBy: integer('reviewed_by').references(() => users.id),
     reviewedAt: timestamp('reviewed_at', { withTimezone: true }),
@@ -342,6 +391,7 @@ export const kycRecords = pgTable(
   (t) => [
     index('kyc_user_idx').on(t.userId, t.id),
     index('kyc_status_idx').on(t.status, t.id),
+    check('kyc_records_status_check', oneOf(t.status, KYC_RECORD_STATUSES)),
     // One verified identity per ID number across users.
     uniqueIndex('kyc_verified_id_uq')
       .on(t.idNumber)
@@ -406,14 +456,15 @@ export const withdrawals = pgTable(
       .references(() => bankCards.id),
     amountMinor: money('amount_minor').notNull(),
     currency: text('currency').notNull().default('TWD'),
-    /** pending | approved | rejected */
-    status: text('status').notNull().default('pending'),
+    /** contract/funds.ts WITHDRAWAL_STATUSES */
+    status: text('status', { enum: WITHDRAWAL_STATUSES }).notNull().default('pending'),
     reason: text('reason'),
     reviewedBy: integer('reviewed_by').references(() => users.id),
     reviewedAt: timestamp('reviewed_at', { withTimezone: true }),
     createdAt: createdAt(),
   },
   (t) => [
+    check('withdrawals_status_check', oneOf(t.status, WITHDRAWAL_STATUSES)),
     index('withdrawals_status_idx').on(t.status, t.id),
     index('withdrawals_user_idx').on(t.userId, t.id),
     // One fund operation in progress at a time: at most one pending withdrawal per user.
@@ -470,13 +521,16 @@ export const idempotencyKeys = pgTable(
     key: text('key').notNull(),
     endpoint: text('endpoint').notNull(),
     bodySha256: text('body_sha256').notNull(),
-    /** pending while the first request runs; done once its answer is stored. */
-    state: text('state').notNull().default('pending'),
+    /** contract/constants.ts IDEMPOTENCY_STATES: pending while the first request runs; done once its answer is stored. */
+    state: text('state', { enum: IDEMPOTENCY_STATES }).notNull().default('pending'),
     httpStatus: integer('http_status'),
     response: text('response'),
     createdAt: createdAt(),
   },
-  (t) => [primaryKey({ columns: [t.userId, t.key] })],
+  (t) => [
+    primaryKey({ columns: [t.userId, t.key] }),
+    check('idempotency_keys_state_check', oneOf(t.state, IDEMPOTENCY_STATES)),
+  ],
 );
 
 /** Every operator action: who, what, when, and the record before and after (JSON text). */
@@ -513,8 +567,8 @@ export const riskEvents = pgTable(
       .references(() => users.id),
     /** null for an account-level event */
     orderId: integer('order_id').references(() => orders.id),
-    /** marginCall | liquidation | marginCallCleared */
-    kind: text('kind').notNull(),
+    /** contract/risk-api.ts RISK_EVENT_KINDS */
+    kind: text('kind', { enum: RISK_EVENT_KINDS }).notNull(),
     /** Maintenance ratio at the event, basis points (equity ÷ used margin × 10,000). */
     ratioBps: integer('ratio_bps'),
     priceMinor: money('price_minor'),
@@ -522,7 +576,10 @@ export const riskEvents = pgTable(
     readAt: timestamp('read_at', { withTimezone: true }),
     createdAt: createdAt(),
   },
-  (t) => [index('risk_events_user_idx').on(t.userId, t.id)],
+  (t) => [
+    index('risk_events_user_idx').on(t.userId, t.id),
+    check('risk_events_kind_check', oneOf(t.kind, RISK_EVENT_KINDS)),
+  ],
 );
 
 /** Day-trading eligibility applications (product-spec §2 "Day trading": already applied). */
@@ -533,10 +590,10 @@ export const dayTradeApplications = pgTable(
     userId: integer('user_id')
       .notNull()
       .references(() => users.id),
-    /** pending | approved | rejected */
-    status: text('status').notNull().default('pending'),
-    /** auto (eligible by account age and trade count) | operator */
-    grantedBy: text('granted_by'),
+    /** contract/day-trading.ts DAY_TRADE_APP_STATUSES */
+    status: text('status', { enum: DAY_TRADE_APP_STATUSES }).notNull().default('pending'),
+    /** contract/day-trading.ts DAY_TRADE_GRANTS: auto (eligible by account age and trade count) | operator */
+    grantedBy: text('granted_by', { enum: DAY_TRADE_GRANTS }),
     reason: text('reason'),
     reviewedBy: integer('reviewed_by').references(() => users.id),
     reviewedAt: timestamp('reviewed_at', { withTimezone: true }),
@@ -544,6 +601,8 @@ export const dayTradeApplications = pgTable(
   },
   (t) => [
     index('day_trade_apps_user_idx').on(t.userId, t.id),
+    check('day_trade_applications_status_check', oneOf(t.status, DAY_TRADE_APP_STATUSES)),
+    check('day_trade_applications_granted_by_check', oneOf(t.grantedBy, DAY_TRADE_GRANTS)),
     uniqueIndex('day_trade_apps_one_open_uq')
       .on(t.userId)
       .where(sql`${t.status} in ('pending', 'approved')`),

@@ -13,7 +13,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-/** Absolute path of server/db/seed-data (the data set copied from shared/data). */
+/** Absolute path of server/db/seed-data (the bundled real data set: PROVENANCE.md there). */
 export const SEED_DATA_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../db/seed-data');
 
 /** Absolute path of a file under server/db/seed-data, e.g. `seedDataPath('daily', 'x.csv')`. */

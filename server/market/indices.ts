@@ -17,7 +17,7 @@ import { previousTradingDay } from './calendar';
 /** contract/market.ts indexItemSchema: code, name, lastMinor / prevCloseMinor (points × 100), date. */
 export type IndexItem = z.infer<typeof indexItemSchema>;
 
-/** The bundled TAIEX daily file (copied from shared/data/index). */
+/** The bundled TAIEX daily file (server/db/seed-data/index; sources in PROVENANCE.md). */
 export const TAIEX_FILE = seedDataPath('index', 'taiex_daily_2025_2026.csv');
 
 /** Reads the TAIEX file and returns the latest close as an IndexItem (empty list if unusable). */

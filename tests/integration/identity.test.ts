@@ -323,7 +323,7 @@ describe('uploads', () => {
       Array.from({ length: UPLOADS_PER_DAY_MAX - 1 }, (_, i) => ({
         id: `e${i.toString(16).padStart(31, '0')}`,
         userId: me,
-        purpose: 'receipt',
+        purpose: 'receipt' as const,
         mime: 'image/png',
         bytes: 1,
         sha256: '0'.repeat(64),

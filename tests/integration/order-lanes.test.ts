@@ -36,7 +36,7 @@ function costNow(): { priceMinor: number; requiredMinor: number } {
   return { priceMinor, requiredMinor: c.requiredMinor };
 }
 
-const values = (userId: number, orderNo: string) => ({
+const values = (userId: number, orderNo: string): typeof orders.$inferInsert => ({
   orderNo,
   userId,
   symbol: '2330',

@@ -1,6 +1,6 @@
-/** Ratio display (src/features/risk/format.ts): exact from integer basis points, sign kept. */
+/** Ratio display (src/risk/format.ts): exact from integer basis points, sign kept. */
 import { describe, expect, it } from 'vitest';
-import { formatBps } from '../../src/features/risk/format';
+import { formatBps } from '../../src/risk/format';
 
 describe('formatBps', () => {
   it.each([

@@ -143,7 +143,7 @@ export async function registerUploadRoutes(app: FastifyInstance, services: Servi
           await db.insert(uploads).values({
             id,
             userId: user.id,
-            purpose,
+            purpose: purpose as UploadPurpose,
             mime,
             bytes: file.length,
             sha256: createHash('sha256').update(file).digest('hex'),

@@ -18,7 +18,7 @@ import type { Quote } from '../../../contract/market';
 import { AppProviders } from '../../../src/app/providers';
 import { setupI18n } from '../../../src/app/i18n';
 import { createAppStore } from '../../../src/app/store';
-import { OrderPanel } from '../../../src/features/market/components/order-panel';
+import { OrderPanel } from '../../../src/market/components/order-panel';
 import { QUOTE_ROW_HEIGHT_PX, QuoteRow } from '../../../src/market/components/quote-row';
 import { MarketStatusBar } from '../../../src/market/components/status-bar';
 import { useMarketStatusBridge, useQuote, useQuoteStream } from '../../../src/market/hooks';

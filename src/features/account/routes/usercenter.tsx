@@ -18,7 +18,7 @@ import { formatMinor, formatSignedMinor, langOf, shortenMiddle, type Lang } from
 import { KycTag } from '../../../ui/kyc-tag';
 import { LoginPrompt } from '../../../ui/login-prompt';
 import { Page } from '../../../ui/page';
-import { RiskBanner } from '../../risk/components/risk-banner';
+import { RiskBanner } from '../../../risk/components/risk-banner';
 
 /** The member centre's links: label key, route, testid. */
 const LINKS: [string, string, string][] = [

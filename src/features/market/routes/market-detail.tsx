@@ -29,7 +29,7 @@ import { Page } from '../../../ui/page';
 import { useNow } from '../../../ui/use-now';
 import { DepthBook } from '../components/depth-book';
 import { KlineChart } from '../components/kline-chart';
-import { OrderPanel } from '../components/order-panel';
+import { OrderPanel } from '../../../market/components/order-panel';
 import { TradeTape } from '../components/trade-tape';
 import { WatchToggle } from '../components/watch-toggle';
 

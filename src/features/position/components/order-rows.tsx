@@ -18,7 +18,7 @@ import { useCancelOrderMutation, useClosePositionMutation } from '../../../api/a
 import { changeColor, GREEN, RED } from '../../../lib/colors';
 import { formatDateTime, formatMinor, formatMinorOrDash, formatSignedMinor } from '../../../lib/format';
 import { useQuote } from '../../../market/hooks';
-import { LiquidationPrice } from '../../risk/components/liquidation-price';
+import { LiquidationPrice } from '../../../risk/components/liquidation-price';
 
 /** Unrealised P&L of a holding at `lastMinor`; null when not a holding or no price yet. */
 export function livePnl(order: Order, lastMinor: number | undefined): number | null {

@@ -26,7 +26,7 @@ import { useQuote, useQuoteStream } from '../../../market/hooks';
 import { LoginPrompt } from '../../../ui/login-prompt';
 import { NoData } from '../../../ui/no-data';
 import { Page } from '../../../ui/page';
-import { usePositionRiskRows } from '../../risk/components/position-risk-rows';
+import { usePositionRiskRows } from '../../../risk/components/position-risk-rows';
 import '../position.css';
 import { isLive, livePnl, marketValueMinor, useCloseReasonLabel } from '../components/order-rows';
 

@@ -21,7 +21,7 @@ import { useLiveAccountSummary } from '../../../market/live-account';
 import { LoginPrompt } from '../../../ui/login-prompt';
 import { NoData } from '../../../ui/no-data';
 import { Page } from '../../../ui/page';
-import { RiskBanner } from '../../risk/components/risk-banner';
+import { RiskBanner } from '../../../risk/components/risk-banner';
 import '../position.css';
 import { HoldingRow, PendingRow, TerminatedRow } from '../components/order-rows';
 

@@ -23,13 +23,13 @@
  * available-after row are the regular ticket's (the server applies the same rules to both); it
  * prefills no price on choosing limit and has no clear button on the price.
  */
-import { LabeledValue } from '../../../ui/labeled-value';
+import { LabeledValue } from '../../ui/labeled-value';
 import { Button } from 'antd-mobile';
 import { memo, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSelector } from 'react-redux';
 import { useLocation, useNavigate } from 'react-router-dom';
-import type { Quote } from '../../../../contract/market';
+import type { Quote } from '../../../contract/market';
 import {
   DEFAULT_LEVERAGES,
   MAX_LOTS_PER_ORDER,
@@ -38,24 +38,19 @@ import {
   SHARES_PER_LOT,
   type Side,
   type TimeInForce,
-} from '../../../../contract/market-rules';
-import { toMinor } from '../../../../contract/money';
-import {
-  orderFixSchema,
-  type Order,
-  type OrderFix,
-  type PlaceOrderInput,
-} from '../../../../contract/trading';
-import { BPS, openingReserveMinor } from '../../../../contract/risk';
-import { parseLeverages, useConfigQuery, usePlaceOrderMutation, useUserInfoQuery } from '../../../api/api';
-import type { ApiError } from '../../../api/base-query';
-import { selectLoggedIn } from '../../../api/session';
-import { GREEN, RED } from '../../../lib/colors';
-import { afterNextPaint } from '../../../lib/after-paint';
-import { formatDateTime, formatMinor, minorToInput } from '../../../lib/format';
-import { selectClock } from '../../../market/selectors';
-import { Segmented } from '../../../ui/segmented';
-import { TestIdInput, TestIdStepper } from '../../../ui/testid-input';
+} from '../../../contract/market-rules';
+import { toMinor } from '../../../contract/money';
+import { orderFixSchema, type Order, type OrderFix, type PlaceOrderInput } from '../../../contract/trading';
+import { BPS, openingReserveMinor } from '../../../contract/risk';
+import { parseLeverages, useConfigQuery, usePlaceOrderMutation, useUserInfoQuery } from '../../api/api';
+import type { ApiError } from '../../api/base-query';
+import { selectLoggedIn } from '../../api/session';
+import { GREEN, RED } from '../../lib/colors';
+import { afterNextPaint } from '../../lib/after-paint';
+import { formatDateTime, formatMinor, minorToInput } from '../../lib/format';
+import { selectClock } from '../selectors';
+import { Segmented } from '../../ui/segmented';
+import { TestIdInput, TestIdStepper } from '../../ui/testid-input';
 
 type OrderType = 'market' | 'limit';
 type EntrySession = 'regular' | 'afterHours';

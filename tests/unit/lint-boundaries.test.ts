@@ -1,0 +1,87 @@
+/**
+ * Import boundaries (scripts/eslint-import-boundaries.js) through the repository's own ESLint
+ * config: each fixture in tests/lint/fixtures is linted as if it lived at the path on its
+ * `// lint-as:` line and must produce exactly the boundary errors on its `// expect:` line, in
+ * line order (an empty list: the imports are allowed). The fixtures carry a non-source extension,
+ * so neither `npm run lint` nor tsc sees them at their real path.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ESLint } from 'eslint';
+import { describe, expect, it } from 'vitest';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const fixtureDir = path.join(root, 'tests/lint/fixtures');
+const RULE = 'boundaries/imports';
+
+interface Fixture {
+  name: string;
+  lintAs: string;
+  expected: string[];
+  code: string;
+}
+
+function readFixture(name: string): Fixture {
+  const code = readFileSync(path.join(fixtureDir, name), 'utf8');
+  const lintAs = /^\/\/ lint-as: (\S+)$/m.exec(code)?.[1];
+  const expectLine = /^\/\/ expect:(.*)$/m.exec(code)?.[1];
+  if (!lintAs || expectLine === undefined) throw new Error(`${name}: missing lint-as or expect line`);
+  return { name, lintAs, expected: expectLine.split(/\s+/).filter(Boolean), code };
+}
+
+const fixtures = readdirSync(fixtureDir)
+  .filter((f) => f.endsWith('.fixture'))
+  .sort()
+  .map(readFixture);
+
+const eslint = new ESLint({ cwd: root, overrideConfigFile: path.join(root, 'eslint.config.js') });
+
+async function boundaryErrors(code: string, lintAs: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath: path.join(root, lintAs) });
+  if (!result) throw new Error('no lint result');
+  const fatal = result.messages.filter((m) => m.fatal);
+  expect(fatal).toEqual([]);
+  return result.messages.filter((m) => m.ruleId === RULE && m.severity === 2).map((m) => m.messageId ?? '');
+}
+
+describe('import boundaries (repo ESLint config)', () => {
+  it('has fixtures for every rule, violating and allowed', () => {
+    const ids = new Set(fixtures.flatMap((f) => f.expected));
+    expect([...ids].sort()).toEqual([
+      'contractOutside',
+      'contractPackage',
+      'featureToFeature',
+      'modulesToHttp',
+      'sharedToFeature',
+    ]);
+    expect(fixtures.some((f) => f.expected.length === 0)).toBe(true);
+  });
+
+  for (const f of fixtures) {
+    it(`${f.name} as ${f.lintAs}: ${f.expected.length ? f.expected.join(', ') : 'allowed'}`, async () => {
+      expect(await boundaryErrors(f.code, f.lintAs)).toEqual(f.expected);
+    });
+  }
+
+  it('judges a specifier by where it lands: ../../market is a feature from a feature, shared from src/risk', async () => {
+    const code =
+      "import { OrderPanel } from '../../market/components/order-panel';\nexport { OrderPanel };\n";
+    expect(await boundaryErrors(code, 'src/features/position/components/x.tsx')).toEqual([
+      'featureToFeature',
+    ]);
+    expect(await boundaryErrors(code, 'src/risk/components/x.tsx')).toEqual([]);
+  });
+
+  it('the real cross-feature import the shared layer replaced is refused again if it comes back', async () => {
+    const ticket = 'src/features/day-trading/components/day-trade-ticket.tsx';
+    const code = readFileSync(path.join(root, ticket), 'utf8');
+    expect(await boundaryErrors(code, ticket)).toEqual([]);
+    const reverted = code.replace(
+      "'../../../market/components/order-panel'",
+      "'../../market/components/order-panel'",
+    );
+    expect(reverted).not.toBe(code);
+    expect(await boundaryErrors(reverted, ticket)).toEqual(['featureToFeature']);
+  });
+});
