@@ -151,8 +151,8 @@ export async function sendTap<B, T>(
     if (res.error === undefined) return res;
     const error = asApiError(res.error);
     if (last || !isLost(error)) {
-      // The base query shows refusals of non-silent calls; a 401 has already logged out.
-      if (!last && error.kind !== 'unauthorized') toastError(error.msg);
+      // The base query shows the errors of non-silent calls only: show this one as it would have.
+      if (!last) toastError(error.msg);
       return res;
     }
     await wait(delay);
