@@ -28,16 +28,23 @@ export interface Endpoint {
   /**
    * Money-moving: the request must carry an `idempotency-key` header; a retry with the same key
    * and body gets the first answer and moves nothing, a different body is refused (keyMismatch).
+   * `true`: the answer is kept under the key (server/http/idempotency.ts runIdempotent, one
+   * transaction per request). `'orderRow'`: order entry, whose fills are group-committed across
+   * members (trading open-lanes.ts), so the key is written into the order row by the same INSERT
+   * and a retry is answered with that order (trading engine.ts placeOrder).
    */
-  idempotent?: boolean;
+  idempotent?: Idempotency;
 }
+
+/** How an endpoint is made retry-safe (Endpoint.idempotent). */
+export type Idempotency = boolean | 'orderRow';
 
 const ep = <Req extends z.ZodType, Res extends z.ZodType>(
   access: Access,
   req: Req,
   res: Res,
   summary: string,
-  idempotent = false,
+  idempotent: Idempotency = false,
 ) => ({
   access,
   req,
@@ -88,9 +95,15 @@ export const api = {
   'market/trades': ep('public', market.tradesReq, market.tradesRes, 'Latest trades, oldest first (tape)'),
   'market/indices': ep('public', auth.emptyReq, market.indicesRes, 'Index figures'),
 
-  'trade/placeOrder': ep('member', trading.placeOrderReq, trading.orderSchema, 'Place an order'),
-  'trade/cancelOrder': ep('member', trading.orderIdReq, trading.orderSchema, 'Cancel a pending order'),
-  'trade/closePosition': ep('member', trading.orderIdReq, trading.orderSchema, 'Close a holding at market'),
+  'trade/placeOrder': ep('member', trading.placeOrderReq, trading.orderSchema, 'Place an order', 'orderRow'),
+  'trade/cancelOrder': ep('member', trading.orderIdReq, trading.orderSchema, 'Cancel a pending order', true),
+  'trade/closePosition': ep(
+    'member',
+    trading.orderIdReq,
+    trading.orderSchema,
+    'Close a holding at market',
+    true,
+  ),
   'trade/orders': ep('member', trading.ordersReq, trading.ordersRes, 'Positions and orders by tab'),
   'trade/orderDetail': ep('member', trading.orderIdReq, trading.orderSchema, 'Position detail'),
   // ---- issue 5: risk (margin, margin calls, liquidation) ----
@@ -116,7 +129,13 @@ export const api = {
     dayTrading.dayTradeApplicationsRes,
     'Day-trading applications (already applied)',
   ),
-  'dayTrade/placeOrder': ep('member', trading.placeOrderReq, trading.orderSchema, 'Place a day-trade order'),
+  'dayTrade/placeOrder': ep(
+    'member',
+    trading.placeOrderReq,
+    trading.orderSchema,
+    'Place a day-trade order',
+    'orderRow',
+  ),
   'dayTrade/transactions': ep(
     'member',
     dayTrading.dayTradeTransactionsReq,

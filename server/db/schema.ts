@@ -309,10 +309,20 @@ export const orders = pgTable(
     closeReason: text('close_reason', { enum: CLOSE_REASONS }),
     /** Trading date (Asia/Taipei) the order was entered for. */
     tradeDate: date('trade_date', { mode: 'string' }),
+    /**
+     * The member's `idempotency-key` of the request that placed the order (unique per member):
+     * a retry with the same key is answered with this order (server/modules/trading/engine.ts).
+     */
+    idempotencyKey: text('idempotency_key'),
+    /** sha256 (hex) of the placing request's endpoint and body: a reused key with another body is refused. */
+    requestSha256: text('request_sha256'),
     createdAt: createdAt(),
   },
   (t) => [
     index('orders_user_status_idx').on(t.userId, t.status, t.id),
+    uniqueIndex('orders_user_idempotency_key_uq')
+      .on(t.userId, t.idempotencyKey)
+      .where(sql`${t.idempotencyKey} is not null`),
     index('orders_pending_symbol_idx')
       .on(t.symbol, t.limitPriceMinor)
       .where(sql`${t.status} = 'pending'`),

@@ -12,7 +12,7 @@ import { ERROR_KEYS, ERROR_STATUS, type ErrorKey } from '../../contract/errors';
 import { envelope } from '../../contract/envelope';
 import { authenticate } from '../modules/auth/sessions';
 import { AppError } from '../modules/common/errors';
-import { runIdempotent } from './idempotency';
+import { rowKey, runIdempotent, type RowKey } from './idempotency';
 import type { Db } from '../db/client';
 import { IDEMPOTENCY_HEADER } from '../../contract/constants';
 import type { Ctx, Handlers, Services } from '../modules/common/context';
@@ -103,12 +103,17 @@ export function registerApiRoutes(app: FastifyInstance, handlers: Handlers, serv
       },
       async (req: FastifyRequest, reply: FastifyReply) => {
         const user = authUsers.get(req) ?? null;
-        const run = async () => {
-          const data = await handler(req.body, { ...services, user, token: tokenOf(req) });
+        const header = req.headers[IDEMPOTENCY_HEADER];
+        const run = async (idempotency?: RowKey) => {
+          const data = await handler(req.body, { ...services, user, token: tokenOf(req), idempotency });
           return { status: 1, msg: SUCCESS_MSG[name] ?? 'ok', data };
         };
         if (!def.idempotent || !user) return reply.send(await run());
-        const header = req.headers[IDEMPOTENCY_HEADER];
+        if (def.idempotent === 'orderRow') {
+          // The handler writes the key into the row it creates (see contract/api.ts Endpoint).
+          const key = rowKey(typeof header === 'string' ? header : undefined, name, req.body);
+          return key ? reply.send(await run(key)) : send(reply, 'idempotencyKeyRequired');
+        }
         const answer = await runIdempotent(
           services.db,
           user.id,

@@ -13,6 +13,7 @@
  * - a different endpoint or body: 422 `keyMismatch`, nothing runs;
  * - while the first is still running: they wait on the key's row lock, then get the stored answer.
  * A server error (not a refusal) rolls everything back, so the retry runs again.
+ * Order entry keeps its key in the order row instead (rowKey; contract/api.ts `'orderRow'`).
  */
 import { createHash } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
@@ -43,6 +44,23 @@ export function bodyHash(body: unknown): string {
   return createHash('sha256')
     .update(JSON.stringify(canon(body)))
     .digest('hex');
+}
+
+/** The idempotency of an order entry request, carried into its order row (contract/api.ts 'orderRow'). */
+export interface RowKey {
+  /** The member's key (the `idempotency-key` header). */
+  key: string;
+  /** bodyHash of the endpoint and the validated body: a retry must match it. */
+  requestSha256: string;
+}
+
+/**
+ * The key and request hash of an `'orderRow'` endpoint's request, or null when the header is
+ * missing or malformed (the caller answers `idempotencyKeyRequired` and runs nothing).
+ */
+export function rowKey(header: string | undefined, endpoint: string, body: unknown): RowKey | null {
+  if (!header || !IDEMPOTENCY_KEY_RE.test(header)) return null;
+  return { key: header, requestSha256: bodyHash({ endpoint, body }) };
 }
 
 const refusal = (msg: ErrorKey, data: unknown = null): Answer => ({

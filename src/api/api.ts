@@ -4,11 +4,12 @@
  * fund records fresh after the mutations that change them.
  */
 import { createApi } from '@reduxjs/toolkit/query/react';
-import type { ReqOf, ResOf } from '../../contract/api';
+import type { EndpointName, ReqOf, ResOf } from '../../contract/api';
 import type { FundTab } from '../../contract/funds';
 import type { CandlePeriod } from '../../contract/market';
 import { PAGE_SIZE, type PositionTab } from '../../contract/constants';
 import { envelopeBaseQuery } from './base-query';
+import type { KeyedCall } from './idempotency';
 
 /** Page size for the infinite lists. */
 export const LIST_PAGE_SIZE = PAGE_SIZE;
@@ -27,6 +28,12 @@ export interface MoneyCall<N extends 'user/recharge' | 'user/withdraw' | 'user/e
   body: ReqOf<N>;
   idempotencyKey: string;
 }
+
+/**
+ * An order action (place, cancel, close): its body, the idempotency key of the member's tap
+ * (./idempotency.ts sendTap; reused on its automatic retries) and whether to skip the refusal toast.
+ */
+export type OrderCall<N extends EndpointName> = KeyedCall<ReqOf<N>>;
 
 export const api = createApi({
   reducerPath: 'api',
@@ -174,16 +181,31 @@ export const api = createApi({
     }),
 
     // ---- trading ----
-    placeOrder: b.mutation<ResOf<'trade/placeOrder'>, ReqOf<'trade/placeOrder'>>({
-      query: (body) => ({ name: 'trade/placeOrder', body }),
+    placeOrder: b.mutation<ResOf<'trade/placeOrder'>, OrderCall<'trade/placeOrder'>>({
+      query: ({ body, idempotencyKey, silent }) => ({
+        name: 'trade/placeOrder',
+        body,
+        idempotencyKey,
+        silent,
+      }),
       invalidatesTags: ['Orders', 'Account', 'Funds'],
     }),
-    cancelOrder: b.mutation<ResOf<'trade/cancelOrder'>, ReqOf<'trade/cancelOrder'>>({
-      query: (body) => ({ name: 'trade/cancelOrder', body }),
+    cancelOrder: b.mutation<ResOf<'trade/cancelOrder'>, OrderCall<'trade/cancelOrder'>>({
+      query: ({ body, idempotencyKey, silent }) => ({
+        name: 'trade/cancelOrder',
+        body,
+        idempotencyKey,
+        silent,
+      }),
       invalidatesTags: ['Orders', 'Account', 'Funds'],
     }),
-    closePosition: b.mutation<ResOf<'trade/closePosition'>, ReqOf<'trade/closePosition'>>({
-      query: (body) => ({ name: 'trade/closePosition', body }),
+    closePosition: b.mutation<ResOf<'trade/closePosition'>, OrderCall<'trade/closePosition'>>({
+      query: ({ body, idempotencyKey, silent }) => ({
+        name: 'trade/closePosition',
+        body,
+        idempotencyKey,
+        silent,
+      }),
       invalidatesTags: ['Orders', 'Account', 'Funds'],
     }),
     orders: b.infiniteQuery<ResOf<'trade/orders'>, { tab: PositionTab }, number>({

@@ -23,8 +23,9 @@ export interface CallArgs {
   /** Do not toast a refusal (the caller shows its own message). */
   silent?: boolean;
   /**
-   * Money-moving calls (user/recharge, user/withdraw, user/exchange): one key per user action,
-   * reused when that action is retried, so the server moves the money at most once.
+   * Money-moving calls (user/recharge, user/withdraw, user/exchange) and order actions
+   * (trade/placeOrder, cancelOrder, closePosition, dayTrade/placeOrder): one key per user action,
+   * reused when that action is retried, so the server acts at most once (./idempotency.ts).
    */
   idempotencyKey?: string;
 }

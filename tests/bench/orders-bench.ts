@@ -6,7 +6,8 @@
  * started as a child process (replayed market, MARKET_CLOCK=replay so a session is open at any
  * hour), BENCH_CLIENTS (16) members are registered and funded through the API (deposit with a
  * receipt, operator approval), then each client places authenticated market orders over HTTP
- * (keep-alive) back to back for BENCH_SECONDS (30): 1 lot long at leverage 10 of the cheapest
+ * (keep-alive, each order with its own idempotency key, as the client sends one per tap) back to
+ * back for BENCH_SECONDS (30): 1 lot long at leverage 10 of the cheapest
  * tradable instrument, each filled at once (position, margin, fee and tax ledger entries written
  * in the order's transaction). Measured: orders/s and p50/p99/max latency of the accepted ones.
  * Checked afterwards: the holdings count equals the accepted orders and the ledger reconciles.
@@ -26,13 +27,14 @@
  * (1: keep the database afterwards, to study its statements with pgbench scripts).
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import { Client as HttpClient } from 'undici';
+import { IDEMPOTENCY_HEADER } from '../../contract/constants';
 import { depositApproved, httpApi } from '../support/http-funding';
 import { waitForContinuous } from '../support/market-clock';
 
@@ -147,7 +149,8 @@ async function placeOrder(token: string, body: object): Promise<{ status: number
   const r = await c.request({
     path: '/api/vue/trade/placeOrder',
     method: 'POST',
-    headers: { 'content-type': 'application/json', token },
+    // One key per order, as the client sends one per tap: the key rides in the order's INSERT.
+    headers: { 'content-type': 'application/json', token, [IDEMPOTENCY_HEADER]: randomUUID() },
     body: JSON.stringify(body),
   });
   return (await r.body.json()) as { status: number; msg: string };

@@ -94,6 +94,7 @@ beforeAll(async () => {
         leverage: 10,
       },
       A.token,
+      idem(),
     ),
     'limit order',
   ).id;
@@ -102,6 +103,7 @@ beforeAll(async () => {
       'trade/placeOrder',
       { symbol: '2330', side: 'long', orderType: 'market', lots: 1, leverage: 10 },
       A.token,
+      idem(),
     ),
     'market order',
   ).id;
@@ -400,6 +402,7 @@ describe('account flags set by an operator', () => {
       'trade/placeOrder',
       { symbol: '2330', side: 'long', orderType: 'market', lots: 1, leverage: 10 },
       F.token,
+      idem(),
     );
   const exchange = () =>
     c.call('user/exchange', { from: 'TWD', to: 'USD', amountMinor: 100_000 }, F.token, idem());

@@ -148,6 +148,7 @@ beforeAll(async () => {
     'trade/placeOrder',
     { symbol: '2330', side: 'long', orderType: 'market', lots: 1, leverage: 10 },
     other.token,
+    idem(),
   );
   otherOrderId = ok(placed, 'order').id;
   otherCardId = other.cardId!;
@@ -327,9 +328,11 @@ const order = (o: object) => ({
 /** The first slice's rules (orders, market, watchlist, login, register, deposit review). */
 const sliceOneCases = (): Case[] => {
   const m = () => member.token;
+  // Order calls carry a fresh key (one per tap, as the client sends): the rule itself is checked.
   return [
     {
       name: 'trade/placeOrder',
+      freshKey: true,
       label: 'zero lots',
       body: order({ lots: 0 }),
       token: m,
@@ -338,6 +341,7 @@ const sliceOneCases = (): Case[] => {
     },
     {
       name: 'trade/placeOrder',
+      freshKey: true,
       label: 'negative lots',
       body: order({ lots: -3 }),
       token: m,
@@ -346,6 +350,7 @@ const sliceOneCases = (): Case[] => {
     },
     {
       name: 'trade/placeOrder',
+      freshKey: true,
       label: 'fractional lots',
       body: order({ lots: 1.5 }),
       token: m,
@@ -354,6 +359,7 @@ const sliceOneCases = (): Case[] => {
     },
     {
       name: 'trade/placeOrder',
+      freshKey: true,
       label: 'leverage not offered',
       body: order({ leverage: 3 }),
       token: m,
@@ -362,6 +368,7 @@ const sliceOneCases = (): Case[] => {
     },
     {
       name: 'trade/placeOrder',
+      freshKey: true,
       label: 'limit without price',
       body: order({ orderType: 'limit' }),
       token: m,
@@ -370,6 +377,7 @@ const sliceOneCases = (): Case[] => {
     },
     {
       name: 'trade/placeOrder',
+      freshKey: true,
       label: 'zero price',
       body: order({ orderType: 'limit', priceMinor: 0 }),
       token: m,
@@ -377,6 +385,7 @@ const sliceOneCases = (): Case[] => {
     },
     {
       name: 'trade/placeOrder',
+      freshKey: true,
       label: 'price off the tick table',
       body: order({ orderType: 'limit', priceMinor: h.feed.quote('2330')!.lastMinor + 1 }),
       token: m,
@@ -385,6 +394,7 @@ const sliceOneCases = (): Case[] => {
     },
     {
       name: 'trade/placeOrder',
+      freshKey: true,
       label: 'price above limit-up',
       body: order({ orderType: 'limit', priceMinor: h.feed.quote('2330')!.limitUpMinor + 500 }),
       token: m,
@@ -393,6 +403,7 @@ const sliceOneCases = (): Case[] => {
     },
     {
       name: 'trade/placeOrder',
+      freshKey: true,
       label: 'unknown symbol',
       body: order({ symbol: '9999' }),
       token: m,
@@ -401,6 +412,7 @@ const sliceOneCases = (): Case[] => {
     },
     {
       name: 'trade/placeOrder',
+      freshKey: true,
       label: 'malformed symbol',
       body: order({ symbol: '23;30' }),
       token: m,
@@ -408,6 +420,7 @@ const sliceOneCases = (): Case[] => {
     },
     {
       name: 'trade/placeOrder',
+      freshKey: true,
       label: 'more than the balance',
       body: order({ lots: 400, leverage: 1 }),
       token: m,
@@ -416,6 +429,7 @@ const sliceOneCases = (): Case[] => {
     },
     {
       name: 'trade/cancelOrder',
+      freshKey: true,
       label: "another user's order",
       body: { orderId: otherOrderId },
       token: m,
@@ -424,6 +438,7 @@ const sliceOneCases = (): Case[] => {
     },
     {
       name: 'trade/closePosition',
+      freshKey: true,
       label: "another user's order",
       body: { orderId: otherOrderId },
       token: m,

@@ -11,7 +11,8 @@
  * holidays included, saved through admin/saveConfig) and creates one TWD deposit channel through
  * the operator's admin/saveChannel; tests about deposit hours set the hours they need themselves
  * (and reopen them afterwards). Receipts are real PNGs uploaded through POST /api/vue/upload;
- * every money-moving call carries an idempotency key (`idem()`).
+ * every money-moving call carries an idempotency key (`idem()`); `call` adds a fresh one to
+ * order calls that come without (ORDER_ENDPOINTS).
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
@@ -38,6 +39,21 @@ export { FUNDS_PASSWORD };
 
 /** Headers carrying an idempotency key (a fresh UUID unless given). */
 export const idem = (key: string = randomUUID()): Record<string, string> => ({ 'idempotency-key': key });
+
+/** Order endpoints (placing, cancelling, closing): `call` gives each a fresh key unless one is passed. */
+export const ORDER_ENDPOINTS: ReadonlySet<string> = new Set([
+  'trade/placeOrder',
+  'trade/cancelOrder',
+  'trade/closePosition',
+  'dayTrade/placeOrder',
+]);
+
+/**
+ * A fresh idempotency key for an order endpoint called without an `idempotency-key` header, as
+ * the client sends one per tap; tests of the key itself pass their own (or use `raw` for none).
+ */
+const orderKey = (name: string, headers: Record<string, string>): Record<string, string> =>
+  ORDER_ENDPOINTS.has(name) && !('idempotency-key' in headers) ? idem() : {};
 
 /** Tables a refused money operation must leave untouched (rows counted and hashed by `moneyState`). */
 export const MONEY_TABLES = [
@@ -159,7 +175,7 @@ export async function startHarness(
     const res = await built.app.inject({
       method: 'POST',
       url: `/api/vue/${name}`,
-      headers: { ...(token ? { token } : {}), ...headers },
+      headers: { ...(token ? { token } : {}), ...orderKey(name, headers), ...headers },
       payload: body as object,
     });
     return { http: res.statusCode, body: res.json() };

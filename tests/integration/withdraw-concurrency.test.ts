@@ -249,6 +249,7 @@ describe('withdrawals under concurrency', () => {
                   leverage: 10,
                 },
                 m.token,
+                idem(),
               ),
           });
         }
@@ -296,7 +297,7 @@ describe('withdrawals under concurrency', () => {
 
       // Put everything back for the next round: cancel the orders, reject the withdrawal.
       for (const o of wonO)
-        ok(await c.call('trade/cancelOrder', { orderId: o.body.data.id }, m.token), 'cancel');
+        ok(await c.call('trade/cancelOrder', { orderId: o.body.data.id }, m.token, idem()), 'cancel');
       for (const w of wonW)
         ok(await c.call('admin/rejectWithdrawal', { id: w.body.data.id, reason: 'race test' }, op), 'reject');
       expect(await snapshot(m.userId)).toMatchObject({ available: had, frozen: 0, pending: 0 });

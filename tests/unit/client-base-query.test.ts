@@ -77,11 +77,8 @@ describe('envelope base query', () => {
     const store = makeStore();
     const res = await store.dispatch(
       api.endpoints.placeOrder.initiate({
-        symbol: '2330',
-        side: 'long',
-        orderType: 'market',
-        lots: 1,
-        leverage: 1,
+        body: { symbol: '2330', side: 'long', orderType: 'market', lots: 1, leverage: 1 },
+        idempotencyKey: 'tap-key-0001',
       }),
     );
     expect('error' in res && res.error).toMatchObject({ kind: 'refused', msg: 'insufficientBalance' });
@@ -97,11 +94,8 @@ describe('envelope base query', () => {
     const store = makeStore();
     await store.dispatch(
       api.endpoints.placeOrder.initiate({
-        symbol: '2330',
-        side: 'long',
-        orderType: 'market',
-        lots: 1,
-        leverage: 1,
+        body: { symbol: '2330', side: 'long', orderType: 'market', lots: 1, leverage: 1 },
+        idempotencyKey: 'tap-key-0001',
       }),
     );
     expect(toastShow).toHaveBeenCalledWith(

@@ -3,7 +3,8 @@
  * Money-moving submissions carry one idempotency key per attempt: a retry of the same submission
  * after a network error, a timeout, a server error or `tooFrequent` sends the same key (so the
  * server moves the money at most once); a success, a definite refusal or an edited form gets a
- * new key. Checked on the key keeper alone and through the real RTK Query api and base query
+ * new key. Order actions (sendTap) carry one key per tap, resent on the automatic retries after a
+ * lost answer. Checked on the key keeper alone and through the real RTK Query api and base query
  * with a stubbed fetch, reading the `idempotency-key` header the server would see.
  */
 import { configureStore } from '@reduxjs/toolkit';
@@ -12,12 +13,16 @@ import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { IDEMPOTENCY_HEADER, IDEMPOTENCY_KEY_RE } from '../../contract/constants';
 
 // Refusals would show a toast: its lazy antd chunk is not part of what this file checks.
-vi.mock('../../src/ui/toast', () => ({ showToast: () => undefined, preloadToast: async () => undefined }));
+const toasts = vi.hoisted(() => ({ shown: [] as unknown[] }));
+vi.mock('../../src/ui/toast', () => ({
+  showToast: (t: unknown) => toasts.shown.push(t),
+  preloadToast: async () => undefined,
+}));
 
 const { api } = await import('../../src/api/api');
 const { loggedIn, sessionSlice } = await import('../../src/api/session');
-const { IdempotencyKeys, isRetryable, newIdempotencyKey, sendWithKey } =
-  await import('../../src/features/funds/idempotency');
+const { IdempotencyKeys, isRetryable, newIdempotencyKey, sendTap, sendWithKey, TAP_RETRIES } =
+  await import('../../src/api/idempotency');
 
 beforeAll(async () => {
   await i18next.init({ lng: 'en', resources: { en: { translation: {} } } });
@@ -190,5 +195,94 @@ describe('money calls through the api', () => {
       'user/exchange': 'k-exchange-1',
       'user/addBankCard': null,
     });
+  });
+});
+
+describe('order taps (sendTap)', () => {
+  const ORDER = { symbol: '2330', side: 'long', orderType: 'market', lots: 1, leverage: 1 } as const;
+  const placedOrder = { id: 7, status: 'holding' };
+  const noWait = async () => undefined;
+
+  /** Stubs fetch with `answers` in turn; returns what each request carried. */
+  function server(answers: (() => Response)[]) {
+    const sent: { url: string; key: string | null; body: unknown }[] = [];
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (url: string, init: RequestInit) => {
+        const h = init.headers as Record<string, string>;
+        sent.push({ url, key: h[IDEMPOTENCY_HEADER] ?? null, body: JSON.parse(String(init.body)) });
+        return answers.shift()!();
+      }),
+    );
+    return sent;
+  }
+  const lost = () => {
+    throw new TypeError('Failed to fetch');
+  };
+
+  it('retries a lost answer with the same key, silently, until the answer comes', async () => {
+    const store = makeStore();
+    const sent = server([lost, lost, () => ok(placedOrder)]);
+    toasts.shown.length = 0;
+    const res = await sendTap(ORDER, (c) => store.dispatch(api.endpoints.placeOrder.initiate(c)), {
+      wait: noWait,
+    });
+    expect(res.data).toMatchObject({ id: 7 });
+    expect(sent).toHaveLength(3);
+    expect(sent.every((s) => s.url === '/api/vue/trade/placeOrder')).toBe(true);
+    expect(IDEMPOTENCY_KEY_RE.test(sent[0]!.key!)).toBe(true);
+    expect(new Set(sent.map((s) => s.key)).size).toBe(1);
+    expect(sent.every((s) => JSON.stringify(s.body) === JSON.stringify(ORDER))).toBe(true);
+    // Only the success toast: the lost answers were retried without an error toast.
+    expect(toasts.shown).toEqual([expect.objectContaining({ icon: 'success' })]);
+  });
+
+  it('gives up after TAP_RETRIES retries and shows the error once; the next tap has a new key', async () => {
+    const store = makeStore();
+    const sent = server([...Array.from({ length: TAP_RETRIES + 1 }, () => lost), () => ok(placedOrder)]);
+    toasts.shown.length = 0;
+    const send = (c: Parameters<typeof api.endpoints.placeOrder.initiate>[0]) =>
+      store.dispatch(api.endpoints.placeOrder.initiate(c));
+    const res = await sendTap(ORDER, send, { wait: noWait });
+    expect(res.error).toMatchObject({ kind: 'network' });
+    expect(sent).toHaveLength(TAP_RETRIES + 1);
+    expect(new Set(sent.map((s) => s.key)).size).toBe(1);
+    expect(toasts.shown).toHaveLength(1);
+
+    const next = await sendTap(ORDER, send, { wait: noWait });
+    expect(next.data).toMatchObject({ id: 7 });
+    expect(sent).toHaveLength(TAP_RETRIES + 2);
+    expect(sent.at(-1)!.key).not.toBe(sent[0]!.key);
+  });
+
+  it('a definite refusal is not retried and is shown', async () => {
+    const store = makeStore();
+    const sent = server([() => refused('insufficientBalance', 422)]);
+    toasts.shown.length = 0;
+    const res = await sendTap(ORDER, (c) => store.dispatch(api.endpoints.placeOrder.initiate(c)), {
+      wait: noWait,
+    });
+    expect(res.error).toMatchObject({ kind: 'refused', msg: 'insufficientBalance' });
+    expect(sent).toHaveLength(1);
+    expect(toasts.shown).toHaveLength(1);
+  });
+
+  it('cancel and close send the key of their tap too', async () => {
+    const store = makeStore();
+    const sent = server([lost, () => ok(placedOrder), () => ok(placedOrder)]);
+    await sendTap({ orderId: 7 }, (c) => store.dispatch(api.endpoints.cancelOrder.initiate(c)), {
+      wait: noWait,
+    });
+    await sendTap({ orderId: 8 }, (c) => store.dispatch(api.endpoints.closePosition.initiate(c)), {
+      wait: noWait,
+    });
+    expect(sent.map((s) => s.url)).toEqual([
+      '/api/vue/trade/cancelOrder',
+      '/api/vue/trade/cancelOrder',
+      '/api/vue/trade/closePosition',
+    ]);
+    expect(sent[1]!.key).toBe(sent[0]!.key);
+    expect(sent[2]!.key).not.toBe(sent[0]!.key);
+    expect(sent.every((s) => s.key && IDEMPOTENCY_KEY_RE.test(s.key))).toBe(true);
   });
 });

@@ -7,7 +7,8 @@
  * - a refusal names its rule and shows its fix with a one-tap "use this" (limit ROD at the last
  *   price in a call auction, the largest size) or the time entry opens;
  * - prices beyond the limits offer the limit price before the tap;
- * - after hours is offered on the exchange clock only, at the day's close, limit ROD.
+ * - after hours is offered on the exchange clock only, at the day's close, limit ROD;
+ * - each tap sends one idempotency key, resent when a lost answer is retried; the next tap a new one.
  */
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import i18next from 'i18next';
@@ -46,8 +47,9 @@ vi.mock('../../src/ui/toast', () => ({ showToast: vi.fn(), preloadToast: vi.fn(a
 
 type Body = Record<string, unknown>;
 type Reply = { status?: number; msg?: string; data: unknown };
-let handlers: Record<string, (body: Body) => Reply> = {};
-const calls: { name: string; body: Body }[] = [];
+/** A handler answering null: the answer is lost on the way (fetch rejects, as on a dropped connection). */
+let handlers: Record<string, (body: Body) => Reply | null> = {};
+const calls: { name: string; body: Body; key: string | null }[] = [];
 
 function stubServer() {
   vi.stubGlobal(
@@ -55,11 +57,13 @@ function stubServer() {
     vi.fn(async (url: string, init: RequestInit) => {
       const name = url.replace('/api/vue/', '');
       const body = typeof init.body === 'string' ? JSON.parse(init.body) : {};
-      calls.push({ name, body });
+      const key = (init.headers as Record<string, string>)['idempotency-key'] ?? null;
+      calls.push({ name, body, key });
       const h = handlers[name];
       if (!h)
         return new Response(JSON.stringify({ status: 0, msg: 'notFound', data: null }), { status: 404 });
       const r = h(body);
+      if (r === null) throw new TypeError('Failed to fetch');
       return new Response(JSON.stringify({ status: r.status ?? 1, msg: r.msg ?? 'ok', data: r.data }), {
         status: r.status === 0 ? 422 : 200,
       });
@@ -250,6 +254,33 @@ describe('order ticket', () => {
     await waitFor(() => expect(screen.getByTestId('order-fix').dataset.rule).toBe('maxLots'));
     fireEvent.click(screen.getByTestId('order-fix-use'));
     expect((screen.getByTestId('order-lots') as HTMLInputElement).value).toBe('5');
+  });
+
+  it('a tap sends one key, retried with it after a lost answer; the next tap sends a new one', async () => {
+    const answers: Array<Reply | null> = [
+      null,
+      { status: 0, msg: 'nonTradingTime', data: null },
+      { data: { id: 11, status: 'holding' } },
+    ];
+    handlers['trade/placeOrder'] = (b) => {
+      const a = answers.shift()!;
+      return a && a.status !== 0 ? { data: { ...(a.data as Body), ...b } } : a;
+    };
+    renderTicket();
+    await waitFor(() => expect(submitButton().disabled).toBe(false));
+    fireEvent.click(screen.getByTestId('order-submit'));
+    // The lost answer is retried after TAP_RETRY_DELAY_MS with the same key; the refusal ends the tap.
+    await waitFor(() => expect(screen.getByTestId('order-fix')).toBeTruthy(), { timeout: 3_000 });
+    const keyed = () => calls.filter((c) => c.name === 'trade/placeOrder');
+    expect(keyed()).toHaveLength(2);
+    expect(keyed()[0]!.key).toMatch(/^[A-Za-z0-9_-]{8,64}$/);
+    expect(keyed()[1]!.key).toBe(keyed()[0]!.key);
+    expect(keyed()[1]!.body).toEqual(keyed()[0]!.body);
+
+    fireEvent.click(screen.getByTestId('order-submit'));
+    await waitFor(() => expect(screen.getByTestId('positions')).toBeTruthy());
+    expect(keyed()).toHaveLength(3);
+    expect(keyed()[2]!.key).not.toBe(keyed()[0]!.key);
   });
 
   it('offers the limit price for a price beyond the daily limits', async () => {

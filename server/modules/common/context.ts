@@ -36,6 +36,11 @@ export interface Ctx extends Services {
   user: AuthUser | null;
   /** The raw session token of this request, if any. */
   token: string | null;
+  /**
+   * Order entry (contract/api.ts idempotent `'orderRow'`): the member's idempotency key and the
+   * request's hash, to be written into the order row; absent on other endpoints.
+   */
+  idempotency?: { key: string; requestSha256: string };
 }
 
 export type Handler<N extends EndpointName> = (body: z.output<Api[N]['req']>, ctx: Ctx) => Promise<ResOf<N>>;

@@ -114,7 +114,8 @@ export const dayTradingHandlers: Pick<Handlers, DayTradeEndpoints> = {
     if (!(await isDayTradeApproved(ctx.db, user.id))) throw fail('dayTradeNotApproved');
     // Watched before it exists, so its closing match cannot slip by.
     dayTradeCloserOf(ctx.trading)?.track(body.symbol);
-    return orderWithName(ctx.db, await ctx.trading.placeOrder(user, body, { dayTrade: true }));
+    const row = await ctx.trading.placeOrder(user, body, { dayTrade: true, idempotency: ctx.idempotency });
+    return orderWithName(ctx.db, row);
   },
 
   /**

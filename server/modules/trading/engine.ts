@@ -103,14 +103,27 @@ export interface TradingEngine {
   /** Loads live orders (pending, closing) into memory, catches up on missed matches, listens to quotes. */
   start(): Promise<void>;
   stop(): void;
-  /** `dayTrade`: entered as a day trade (dayTrade/placeOrder; the member's eligibility checked there). */
+  /**
+   * Places an order. `dayTrade`: entered as a day trade (dayTrade/placeOrder; the member's
+   * eligibility checked there). `idempotency`: the member's key and the request's hash, written
+   * into the order row by the same INSERT that places it (unique per member); when this request
+   * cannot place its order and the member already has one with that key (a retry, or a duplicate
+   * running at the same time), the answer is that order as it stands now, or `keyMismatch` when it
+   * was placed by a different request.
+   * @throws AppError for a refused order (nothing written), keyMismatch.
+   */
   placeOrder(
     user: AuthUser,
     req: PlaceOrderInput | PlaceOrderReq,
-    opts?: { dayTrade?: boolean },
+    opts?: { dayTrade?: boolean; idempotency?: OrderKey },
   ): Promise<OrderRow>;
-  cancelOrder(user: AuthUser, orderId: number): Promise<OrderRow>;
-  closePosition(user: AuthUser, orderId: number): Promise<OrderRow>;
+  /**
+   * Cancels a pending order. `within`: the caller's transaction to run in (a savepoint; the
+   * request's idempotency transaction, server/http/idempotency.ts), default a transaction of its own.
+   */
+  cancelOrder(user: AuthUser, orderId: number, within?: Db): Promise<OrderRow>;
+  /** Closes a holding at market (or queues it in a call phase); `within` as for cancelOrder. */
+  closePosition(user: AuthUser, orderId: number, within?: Db): Promise<OrderRow>;
   /**
    * Closes a holding (or a position queued to close) at `priceMinor` inside the caller's
    * transaction, the caller having locked the row (`for update`): the same ledger code as the
@@ -148,6 +161,15 @@ export interface TradingEngine {
   /** Number of resting orders in the trigger index. */
   restingCount(): number;
 }
+
+/** An order entry's idempotency: the member's key and the hash of the request that carried it. */
+export interface OrderKey {
+  key: string;
+  requestSha256: string;
+}
+
+/** The columns an order entry sets besides the request's own: day trade and idempotency. */
+type EntryColumns = Pick<typeof orders.$inferInsert, 'dayTrade' | 'idempotencyKey' | 'requestSha256'>;
 
 /** createTradingEngine options. */
 export interface TradingEngineOptions {
@@ -595,10 +617,46 @@ export function createTradingEngine(opts: TradingEngineOptions): TradingEngine {
     return row!;
   }
 
+  /** The member's order placed with idempotency key `key`, if any. */
+  async function orderByKey(userId: number, key: string): Promise<OrderRow | undefined> {
+    return (
+      await db
+        .select()
+        .from(orders)
+        .where(and(eq(orders.userId, userId), eq(orders.idempotencyKey, key)))
+    )[0];
+  }
+
   async function placeOrder(
     user: AuthUser,
     input: PlaceOrderInput | PlaceOrderReq,
-    entry: { dayTrade?: boolean } = {},
+    entry: { dayTrade?: boolean; idempotency?: OrderKey } = {},
+  ): Promise<OrderRow> {
+    const idem = entry.idempotency;
+    try {
+      return await enterOrder(user, input, {
+        dayTrade: entry.dayTrade === true,
+        idempotencyKey: idem?.key ?? null,
+        requestSha256: idem?.requestSha256 ?? null,
+      });
+    } catch (err) {
+      // Looked up only when the order was not placed: the hot path pays nothing for the key. A
+      // retry of a placed order fails one way or another (the unique (user, key) index refuses
+      // its insert; or a rule, the session or the balance refuses it first) and is answered here
+      // with the order the key placed. A duplicate running at the same time waits on that
+      // index until the first commits, so it finds it too.
+      if (!idem) throw err;
+      const prior = await orderByKey(user.id, idem.key);
+      if (!prior) throw err;
+      if (prior.requestSha256 !== idem.requestSha256) throw fail('keyMismatch');
+      return prior;
+    }
+  }
+
+  async function enterOrder(
+    user: AuthUser,
+    input: PlaceOrderInput | PlaceOrderReq,
+    entry: EntryColumns,
   ): Promise<OrderRow> {
     const req: PlaceOrderReq = {
       ...input,
@@ -612,7 +670,6 @@ export function createTradingEngine(opts: TradingEngineOptions): TradingEngine {
     if (!feed.isTradable(req.symbol)) throw fail('productNotFound');
     if (rules.tradeClosed === 'all' || rules.tradeClosed.includes(req.symbol)) throw fail('tradeClosed');
     const v = view();
-    const dayTrade = entry.dayTrade === true;
     if (entryClosed(v, isTradingDay, req.session))
       throw refuse('nonTradingTime', {
         rule: 'outsideSession',
@@ -622,8 +679,8 @@ export function createTradingEngine(opts: TradingEngineOptions): TradingEngine {
       });
     try {
       return await (req.session === 'afterHours'
-        ? placeAfterHours(user, req, v, dayTrade)
-        : placeRegular(user, req, v, dayTrade));
+        ? placeAfterHours(user, req, v, entry)
+        : placeRegular(user, req, v, entry));
     } catch (err) {
       // Every order insert takes its symbol through fills.ts listedSymbol.
       throw isNotNullViolation(err, 'symbol') ? fail('productDelisted') : err;
@@ -634,7 +691,7 @@ export function createTradingEngine(opts: TradingEngineOptions): TradingEngine {
     user: AuthUser,
     req: PlaceOrderReq,
     v: SessionView,
-    dayTrade: boolean,
+    entry: EntryColumns,
   ): Promise<OrderRow> {
     const q = feed.quote(req.symbol);
     const isCall = v.phase === 'preOpen' || v.phase === 'closingCall';
@@ -675,7 +732,7 @@ export function createTradingEngine(opts: TradingEngineOptions): TradingEngine {
     // An order that fills on arrival with no daily count to check goes through its member's
     // lane (open-lanes.ts): one statement, shared with the orders that arrive meanwhile.
     if (fillPrice !== null && rules.tradeDailyOrderLimit <= 0)
-      return lanes.open(orderValues(user, req, { tradeDate, dayTrade }), fillPrice);
+      return lanes.open(orderValues(user, req, { tradeDate, ...entry }), fillPrice);
     const row = await db.transaction(async (tx) => {
       await checkDailyLimit(tx, user.id, tradeDate);
       if (kill) {
@@ -686,15 +743,15 @@ export function createTradingEngine(opts: TradingEngineOptions): TradingEngine {
         if ((await lockedAvailable(tx, user.id)) < need) throw fail('insufficientBalance');
         return insertOrder(tx, user, req, {
           tradeDate,
-          dayTrade,
+          ...entry,
           status: 'cancelled',
           closeReason: req.timeInForce === 'IOC' ? 'ioc' : 'fok',
           closedAt: env.now(),
         });
       }
       if (fillPrice !== null)
-        return openFromAvailable(tx, env, orderValues(user, req, { tradeDate, dayTrade }), fillPrice);
-      const order = await insertOrder(tx, user, req, { tradeDate, dayTrade });
+        return openFromAvailable(tx, env, orderValues(user, req, { tradeDate, ...entry }), fillPrice);
+      const order = await insertOrder(tx, user, req, { tradeDate, ...entry });
       return freezeFor(tx, env, order, req.priceMinor!);
     });
     if (row.status === 'pending') {
@@ -710,7 +767,7 @@ export function createTradingEngine(opts: TradingEngineOptions): TradingEngine {
     user: AuthUser,
     req: PlaceOrderReq,
     v: SessionView,
-    dayTrade: boolean,
+    entry: EntryColumns,
   ): Promise<OrderRow> {
     const tradeDate = marketDate(v.nowMs);
     const q = feed.quote(req.symbol);
@@ -728,7 +785,7 @@ export function createTradingEngine(opts: TradingEngineOptions): TradingEngine {
       });
     const row = await db.transaction(async (tx) => {
       await checkDailyLimit(tx, user.id, tradeDate);
-      const order = await insertOrder(tx, user, req, { tradeDate, dayTrade });
+      const order = await insertOrder(tx, user, req, { tradeDate, ...entry });
       return freezeFor(tx, env, order, close);
     });
     afterHours.set(row.id, tradeDate);
@@ -756,8 +813,8 @@ export function createTradingEngine(opts: TradingEngineOptions): TradingEngine {
     afterHours.delete(row.id);
   }
 
-  async function cancelOrder(user: AuthUser, orderId: number): Promise<OrderRow> {
-    const row = await db.transaction(async (tx) => {
+  async function cancelOrder(user: AuthUser, orderId: number, within: Db = db): Promise<OrderRow> {
+    const row = await within.transaction(async (tx) => {
       const order = await ownOrder(tx, user, orderId);
       if (order.status !== 'pending') throw fail('orderNotPending');
       return releaseOrder(tx, env, order, 'user');
@@ -812,11 +869,11 @@ export function createTradingEngine(opts: TradingEngineOptions): TradingEngine {
     }
   }
 
-  async function closePosition(user: AuthUser, orderId: number): Promise<OrderRow> {
+  async function closePosition(user: AuthUser, orderId: number, within: Db = db): Promise<OrderRow> {
     if (user.tradeBanned) throw fail('cannotWithdrawOrTrade');
     const v = view();
     let queuedOn: string | null = null;
-    const row = await db.transaction(async (tx) => {
+    const row = await within.transaction(async (tx) => {
       const order = await ownOrder(tx, user, orderId);
       if (order.status !== 'holding') throw fail('orderNotHolding');
       if (entryClosed(v, isTradingDay, 'regular'))

@@ -192,6 +192,9 @@ const OPEN_COLUMNS = [
   'openFeeMinor',
   'openTaxMinor',
   'frozenMinor',
+  // The member's idempotency key goes in with the position (engine.ts placeOrder).
+  'idempotencyKey',
+  'requestSha256',
 ] as const;
 
 /**

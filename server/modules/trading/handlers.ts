@@ -19,14 +19,21 @@ export const tradingHandlers: Pick<
   Handlers,
   'trade/placeOrder' | 'trade/cancelOrder' | 'trade/closePosition' | 'trade/orders' | 'trade/orderDetail'
 > = {
+  /** Idempotent by its order row (contract/api.ts 'orderRow'): the key goes into the INSERT. */
   async 'trade/placeOrder'(body, ctx) {
-    return orderWithName(ctx.db, await ctx.trading.placeOrder(requireUser(ctx), body));
+    const row = await ctx.trading.placeOrder(requireUser(ctx), body, { idempotency: ctx.idempotency });
+    return orderWithName(ctx.db, row);
   },
+  /**
+   * Idempotent through server/http/idempotency.ts: `ctx.db` is the request's transaction, which
+   * also stores the answer under the key, so the engine runs its change inside it.
+   */
   async 'trade/cancelOrder'(body, ctx) {
-    return orderWithName(ctx.db, await ctx.trading.cancelOrder(requireUser(ctx), body.orderId));
+    return orderWithName(ctx.db, await ctx.trading.cancelOrder(requireUser(ctx), body.orderId, ctx.db));
   },
+  /** Idempotent as trade/cancelOrder. */
   async 'trade/closePosition'(body, ctx) {
-    return orderWithName(ctx.db, await ctx.trading.closePosition(requireUser(ctx), body.orderId));
+    return orderWithName(ctx.db, await ctx.trading.closePosition(requireUser(ctx), body.orderId, ctx.db));
   },
   async 'trade/orders'(body, ctx) {
     const user = requireUser(ctx);

@@ -15,8 +15,9 @@
  * other's rows, and a lane's statements never deadlock among themselves.
  *
  * A batch is all or none: when it fails (a member cannot pay, a symbol was delisted, a
- * deadlock with another transaction), each of its orders is placed again on its own and gets its
- * own answer. Every order is still its own ledger transactions, written in the same database
+ * deadlock with another transaction, an order whose idempotency key already placed one: the
+ * unique (user_id, idempotency_key) index), each of its orders is placed again on its own and gets
+ * its own answer (a duplicate key's is the order already placed, engine.ts placeOrder). Every order is still its own ledger transactions, written in the same database
  * transaction as its order row.
  */
 import type { Db } from '../../db/client';

@@ -44,6 +44,7 @@ import { orderFixSchema, type Order, type OrderFix, type PlaceOrderInput } from 
 import { BPS, openingReserveMinor } from '../../../contract/risk';
 import { parseLeverages, useConfigQuery, usePlaceOrderMutation, useUserInfoQuery } from '../../api/api';
 import type { ApiError } from '../../api/base-query';
+import { sendTap, type CallResult, type KeyedCall } from '../../api/idempotency';
 import { selectLoggedIn } from '../../api/session';
 import { GREEN, RED } from '../../lib/colors';
 import { afterNextPaint } from '../../lib/after-paint';
@@ -87,9 +88,10 @@ export function refusalFix(error: unknown): OrderFix | null {
 
 /**
  * Sends an order: a placeOrder-shaped RTK Query mutation trigger (trade/placeOrder,
- * dayTrade/placeOrder); resolves to the placed order or the error (an ApiError).
+ * dayTrade/placeOrder) taking the order with the tap's idempotency key (sendTap); resolves to the
+ * placed order or the error (an ApiError).
  */
-export type PlaceOrderCall = (order: PlaceOrderInput) => PromiseLike<{ data: Order } | { error: unknown }>;
+export type PlaceOrderCall = (call: KeyedCall<PlaceOrderInput>) => PromiseLike<CallResult<Order>>;
 
 /** The day-trade mode of OrderPanel (see the module docstring). */
 export interface DayTradeMode {
@@ -567,15 +569,19 @@ export function OrderPanel({ symbol, quote, dayTrade, children }: OrderPanelProp
     if (!canSubmit || busy) return;
     setRefusal(null);
     setKilled(null);
-    const res = await (dayTrade?.place ?? placeOrder)({
-      symbol,
-      side,
-      orderType,
-      priceMinor: orderType === 'limit' && limitMinor !== null ? limitMinor : undefined,
-      lots,
-      leverage,
-      ...(regular ? { timeInForce: tif, session } : {}),
-    });
+    // One key for this tap, resent on the automatic retries after a lost answer: at most one order.
+    const res = await sendTap<PlaceOrderInput, Order>(
+      {
+        symbol,
+        side,
+        orderType,
+        priceMinor: orderType === 'limit' && limitMinor !== null ? limitMinor : undefined,
+        lots,
+        leverage,
+        ...(regular ? { timeInForce: tif, session } : {}),
+      },
+      dayTrade?.place ?? placeOrder,
+    );
     if ('data' in res && res.data) {
       if (dayTrade) {
         dayTrade.onPlaced(res.data);

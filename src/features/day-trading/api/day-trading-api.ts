@@ -3,8 +3,8 @@
  * from this feature so only the day-trading chunk carries them. `DayTrade` tags the status,
  * applications and lists; placing a day-trade order also refreshes the positions and account.
  */
-import type { ReqOf, ResOf } from '../../../../contract/api';
-import { api, LIST_PAGE_SIZE } from '../../../api/api';
+import type { ResOf } from '../../../../contract/api';
+import { api, LIST_PAGE_SIZE, type OrderCall } from '../../../api/api';
 
 type Paged = { page: number; pageSize: number; total: number; items: unknown[] };
 
@@ -33,8 +33,14 @@ export const dayTradingApi = tagged.injectEndpoints({
       }),
       providesTags: ['DayTrade'],
     }),
-    placeDayTradeOrder: b.mutation<ResOf<'dayTrade/placeOrder'>, ReqOf<'dayTrade/placeOrder'>>({
-      query: (body) => ({ name: 'dayTrade/placeOrder', body }),
+    // Keyed per tap like trade/placeOrder (src/api/idempotency.ts sendTap).
+    placeDayTradeOrder: b.mutation<ResOf<'dayTrade/placeOrder'>, OrderCall<'dayTrade/placeOrder'>>({
+      query: ({ body, idempotencyKey, silent }) => ({
+        name: 'dayTrade/placeOrder',
+        body,
+        idempotencyKey,
+        silent,
+      }),
       invalidatesTags: ['DayTrade', 'Orders', 'Account', 'Funds'],
     }),
     dayTradeTransactions: b.infiniteQuery<ResOf<'dayTrade/transactions'>, void, number>({

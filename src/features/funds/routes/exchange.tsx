@@ -23,7 +23,7 @@ import { LoginPrompt } from '../../../ui/login-prompt';
 import { Page } from '../../../ui/page';
 import { TestIdInput } from '../../../ui/testid-input';
 import { applicableRate, exchangePreview, isCurrency, pairError, parseAmount, ppmToDecimal } from '../amount';
-import { sendWithKey, useIdempotencyKeys } from '../idempotency';
+import { sendWithKey, useIdempotencyKeys } from '../../../api/idempotency';
 
 function CurrencySelect({
   value,

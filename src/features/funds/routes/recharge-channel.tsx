@@ -3,7 +3,7 @@
  * "Deposit"). Shows where to transfer (bank account name and number, bank, branch) and the
  * channel's limits; takes the amount (within the limits), the transfer receipt (uploaded first:
  * submit stays disabled until that upload succeeded) and the channel password when the channel
- * has one. Submits user/recharge with an idempotency key (./idempotency.ts), then shows the
+ * has one. Submits user/recharge with an idempotency key (src/api/idempotency.ts), then shows the
  * request pending review.
  */
 import { Button, Form, NoticeBar, Result } from 'antd-mobile';
@@ -25,7 +25,7 @@ import { Page } from '../../../ui/page';
 import { TestIdInput } from '../../../ui/testid-input';
 import { parseAmount } from '../amount';
 import { DepositHours } from '../components/deposit-hours';
-import { sendWithKey, useIdempotencyKeys } from '../idempotency';
+import { sendWithKey, useIdempotencyKeys } from '../../../api/idempotency';
 
 interface DepositForm {
   amount: string;

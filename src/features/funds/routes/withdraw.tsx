@@ -35,7 +35,7 @@ import { Page } from '../../../ui/page';
 import { SubmitButton } from '../../../ui/submit-button';
 import { TestIdInput } from '../../../ui/testid-input';
 import { limitFromConfig, parseAmount } from '../amount';
-import { sendWithKey, useIdempotencyKeys } from '../idempotency';
+import { sendWithKey, useIdempotencyKeys } from '../../../api/idempotency';
 
 interface WithdrawForm {
   amount: string;

@@ -15,6 +15,7 @@ import type { Order } from '../../../../contract/trading';
 import { SHARES_PER_LOT, unrealisedPnlMinor } from '../../../../contract/market-rules';
 import { notionalMinor } from '../../../../contract/money';
 import { useCancelOrderMutation, useClosePositionMutation } from '../../../api/api';
+import { sendTap } from '../../../api/idempotency';
 import { changeColor, GREEN, RED } from '../../../lib/colors';
 import { formatDateTime, formatMinor, formatMinorOrDash, formatSignedMinor } from '../../../lib/format';
 import { useQuote } from '../../../market/hooks';
@@ -170,7 +171,8 @@ export const HoldingRow = memo(function HoldingRow({
       confirmText: t('common.confirm'),
       cancelText: t('common.cancel'),
     });
-    if (ok) await closePosition({ orderId: order.id });
+    // One key per tap, resent on automatic retries after a lost answer: the close happens once.
+    if (ok) await sendTap({ orderId: order.id }, closePosition);
   };
   return (
     <RowShell
@@ -242,7 +244,7 @@ export const PendingRow = memo(function PendingRow({
           loading={isLoading}
           onClick={(e) => {
             e.stopPropagation();
-            void cancelOrder({ orderId: order.id });
+            void sendTap({ orderId: order.id }, cancelOrder);
           }}
           data-testid={`order-cancel-${order.id}`}
         >
