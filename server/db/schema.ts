@@ -307,7 +307,7 @@ export const uploads = pgTable(
       .references(() => users.id),
     /** kycFront | kycBack | receipt */
     purpose: text('purpose').notNull(),
-    /** Detected from the content: image/jpeg | image/png | image/webp | image/heic */
+    /** Detected from the content and re-encoded: image/jpeg | image/png | image/webp */
     mime: text('mime').notNull(),
     bytes: integer('bytes').notNull(),
     sha256: text('sha256').notNull(),
