@@ -17,6 +17,14 @@ import { openDatabase, type Database } from './db/client';
 import { importMarketData } from './db/import';
 import type { Handlers, Services } from './modules/common/context';
 import { registerApiRoutes } from './http/api-routes';
+import {
+  loggerOptions,
+  registerNotFound,
+  registerRefusalLog,
+  registerSecurityHeaders,
+  registerTextGuard,
+  timeoutOptions,
+} from './http/edges';
 import { createClock } from './market/clock';
 import { createMarketFeed, type MarketFeed } from './market/feed';
 import { createStressFeed } from './market/stress';
@@ -64,6 +72,8 @@ export interface BuildOptions {
   /** Start the feed's timer (default true); tests drive `feed.tick()` themselves. */
   feedTimer?: boolean;
   logger?: boolean;
+  /** Write the server log (at config.logLevel) to this stream instead of stdout; wins over `logger`. */
+  logStream?: NodeJS.WritableStream;
 }
 
 /**
@@ -96,7 +106,13 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   await feed.start({ timer: opts.feedTimer ?? true });
 
   const app = Fastify({
-    logger: opts.logger === false ? false : { level: config.logLevel },
+    // Edge: redacted log and timeouts (server/http/edges.ts).
+    logger: opts.logStream
+      ? loggerOptions(config.logLevel, opts.logStream)
+      : opts.logger === false
+        ? false
+        : loggerOptions(config.logLevel),
+    ...timeoutOptions(),
     bodyLimit: 64 * 1024,
   });
   const trading = createTradingEngine({
@@ -131,6 +147,11 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
+  // Edge: security headers, control-character guard, refusal log, envelope 404 (server/http/edges.ts).
+  await registerSecurityHeaders(app);
+  registerTextGuard(app);
+  registerRefusalLog(app);
+  registerNotFound(app);
   await app.register(fastifySwagger, {
     openapi: {
       info: {
