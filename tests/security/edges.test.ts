@@ -419,6 +419,10 @@ describe('security headers', () => {
     expect(policy.get('style-src')).toBe("'self'");
     const admin = await h.app.inject({ method: 'GET', url: '/admin.html' });
     expect(admin.statusCode).toBe(200);
+    expect(csp(admin.headers['content-security-policy'])).toEqual(policy);
+    // Swagger UI injects a <style> element: inline styles on the docs only.
+    const docs = await h.app.inject({ method: 'GET', url: '/api/docs/static/index.html' });
+    expect(csp(docs.headers['content-security-policy']).get('style-src')).toBe("'self' 'unsafe-inline'");
   });
 });
 
