@@ -24,6 +24,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, type EndpointName } from '../../contract/api';
 import { convertMinorFloor, convertMinorFloorInRange } from '../../contract/money';
 import { forbiddenTextPath } from '../../contract/common';
+import { SERVER_TIMEOUTS } from '../../server/http/edges';
 import { INVITE, startHarness, type Harness } from '../integration/harness';
 import { idem, injectClient, uploadOk, type ApiClient } from '../integration/support/client';
 import { PNG_BYTES, png } from '../integration/support/files';
@@ -380,6 +381,18 @@ describe('unknown routes', () => {
         { status: 0, msg: 'notFound', data: null },
       ]);
     }
+  });
+});
+
+describe('timeouts', () => {
+  it('are set on the HTTP server from SERVER_TIMEOUTS', () => {
+    const server = h.app.server;
+    expect(server.headersTimeout).toBe(SERVER_TIMEOUTS.headersTimeoutMs);
+    expect(server.requestTimeout).toBe(SERVER_TIMEOUTS.requestTimeoutMs);
+    expect(server.keepAliveTimeout).toBe(SERVER_TIMEOUTS.keepAliveTimeoutMs);
+    expect(server.timeout).toBe(SERVER_TIMEOUTS.connectionTimeoutMs);
+    // Node requires the head to be due before the whole request.
+    expect(SERVER_TIMEOUTS.headersTimeoutMs).toBeLessThan(SERVER_TIMEOUTS.requestTimeoutMs);
   });
 });
 
