@@ -111,7 +111,7 @@ export type KycStatus = (typeof KYC_STATUSES)[number];
 export const UPLOAD_PURPOSES = ['kycFront', 'kycBack', 'receipt'] as const;
 export type UploadPurpose = (typeof UPLOAD_PURPOSES)[number];
 /** Accepted image types, detected from the file's content (never from its name or header). */
-export const UPLOAD_MIME_TYPES = ['image/jpeg', 'image/png', 'image/webp', 'image/heic'] as const;
+export const UPLOAD_MIME_TYPES = ['image/jpeg', 'image/png', 'image/webp'] as const;
 /** Largest upload in bytes (5 MiB). */
 export const UPLOAD_MAX_BYTES = 5 * 1024 * 1024;
 

@@ -43,6 +43,7 @@ export const ERROR_KEYS = [
   'idImagesMissing',
   'invalidIdNumber',
   'holderNameMismatch',
+  'idNumberInUse',
   // cards and uploads
   'duplicateCard',
   'cardNotFound',
@@ -133,6 +134,7 @@ export const ERROR_STATUS: Record<ErrorKey, ErrorStatus> = {
   idImagesMissing: 422,
   invalidIdNumber: 400,
   holderNameMismatch: 422,
+  idNumberInUse: 409,
   duplicateCard: 409,
   cardNotFound: 404,
   notOwnCard: 409,

@@ -120,6 +120,24 @@ export function convertMinorFloor(
   ratePpm: number,
   direction: 'toUsd' | 'fromUsd',
 ): Minor {
+  const n = convertMinorFloorInRange(amountMinor, ratePpm, direction);
+  if (n === null) throw new RangeError(`converted amount exceeds Number.MAX_SAFE_INTEGER`);
+  return n;
+}
+
+/**
+ * convertMinorFloor for an amount a user typed: the exact BigInt result is compared with
+ * Number.MAX_SAFE_INTEGER before it becomes a number, and null is returned when it does not fit
+ * (USD 10^15 minor into JPY at 130 per USD is 1.3 × 10^17), so the caller refuses the request
+ * instead of failing.
+ * @throws RangeError when the amount is not a non-negative safe integer or the rate is not a
+ *   positive safe integer (the contract's schemas already guarantee both).
+ */
+export function convertMinorFloorInRange(
+  amountMinor: Minor,
+  ratePpm: number,
+  direction: 'toUsd' | 'fromUsd',
+): Minor | null {
   assertSafe(amountMinor, 'amount');
   if (amountMinor < 0) throw new RangeError(`amount must not be negative: ${amountMinor}`);
   if (!Number.isSafeInteger(ratePpm) || ratePpm <= 0)
@@ -127,7 +145,5 @@ export function convertMinorFloor(
   const a = BigInt(amountMinor);
   const r = BigInt(ratePpm);
   const out = direction === 'toUsd' ? (a * BigInt(PPM)) / r : (a * r) / BigInt(PPM);
-  const n = Number(out);
-  assertSafe(n, 'converted amount');
-  return n;
+  return out > BigInt(Number.MAX_SAFE_INTEGER) ? null : Number(out);
 }

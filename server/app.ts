@@ -18,6 +18,14 @@ import { importMarketData } from './db/import';
 import type { Handlers, Services } from './modules/common/context';
 import { registerApiRoutes } from './http/api-routes';
 import { registerResponseCompression, staticClientOptions } from './http/static-client';
+import {
+  loggerOptions,
+  registerNotFound,
+  registerRefusalLog,
+  registerSecurityHeaders,
+  registerTextGuard,
+  timeoutOptions,
+} from './http/edges';
 import { createClock } from './market/clock';
 import { createMarketFeed, type MarketFeed } from './market/feed';
 import { createStressFeed } from './market/stress';
@@ -65,6 +73,8 @@ export interface BuildOptions {
   /** Start the feed's timer (default true); tests drive `feed.tick()` themselves. */
   feedTimer?: boolean;
   logger?: boolean;
+  /** Write the server log (at config.logLevel) to this stream instead of stdout; wins over `logger`. */
+  logStream?: NodeJS.WritableStream;
 }
 
 /**
@@ -97,7 +107,13 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   await feed.start({ timer: opts.feedTimer ?? true });
 
   const app = Fastify({
-    logger: opts.logger === false ? false : { level: config.logLevel },
+    // Edge: redacted log and timeouts (server/http/edges.ts).
+    logger: opts.logStream
+      ? loggerOptions(config.logLevel, opts.logStream)
+      : opts.logger === false
+        ? false
+        : loggerOptions(config.logLevel),
+    ...timeoutOptions(),
     bodyLimit: 64 * 1024,
   });
   const trading = createTradingEngine({
@@ -134,6 +150,11 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   app.setSerializerCompiler(serializerCompiler);
   // Compresses the replies of every route below (static-client.ts), so it comes first.
   await registerResponseCompression(app);
+  // Edge: security headers, control-character guard, refusal log, envelope 404 (server/http/edges.ts).
+  await registerSecurityHeaders(app);
+  registerTextGuard(app);
+  registerRefusalLog(app);
+  registerNotFound(app);
   await app.register(fastifySwagger, {
     openapi: {
       info: {
@@ -145,7 +166,8 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     },
     transform: jsonSchemaTransform,
   });
-  await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
+  // No validator badge: it would send the API document's address to validator.swagger.io.
+  await app.register(fastifySwaggerUi, { routePrefix: '/api/docs', uiConfig: { validatorUrl: null } });
   await app.register(fastifyWebsocket, { options: { maxPayload: WS_MAX_MESSAGE_BYTES } });
 
   const services: Services = { db, config, feed, trading, now: opts.now ?? Date.now };

@@ -363,7 +363,7 @@ export const uploads = pgTable(
       .references(() => users.id),
     /** contract/constants.ts UPLOAD_PURPOSES */
     purpose: text('purpose', { enum: UPLOAD_PURPOSES }).notNull(),
-    /** Detected from the content: image/jpeg | image/png | image/webp | image/heic */
+    /** Detected from the content and re-encoded: image/jpeg | image/png | image/webp */
     mime: text('mime').notNull(),
     bytes: integer('bytes').notNull(),
     sha256: text('sha256').notNull(),

@@ -1,4 +1,5 @@
 /** Entry of admin.html: the operator console (same i18n and API layer as the member app). */
+import '../lib/zod-no-eval';
 import '../app/antd-render';
 import '../app/styles.css';
 import './admin.css';

@@ -4,6 +4,7 @@
  * antd-mobile's React 19 render hook (./antd-render, needed by Dialog and Toast only) loads right
  * after the first render, Toast once the browser is idle: neither is part of the first screen.
  */
+import '../lib/zod-no-eval';
 import './styles.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';

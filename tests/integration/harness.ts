@@ -147,10 +147,11 @@ async function freshDatabase(): Promise<{ database: Database; drop: () => Promis
  * @param overrides config fields to change
  * @param opts.realClock run the market on the wall clock with its timer (realtime tests) instead
  *   of the manual clock the test advances
+ * @param opts.logStream receives the server log (at `overrides.logLevel`, else silent)
  */
 export async function startHarness(
   overrides: Partial<Config> = {},
-  opts: { realClock?: boolean } = {},
+  opts: { realClock?: boolean; logStream?: NodeJS.WritableStream } = {},
 ): Promise<Harness> {
   const config: Config = {
     ...loadConfig({
@@ -166,9 +167,10 @@ export async function startHarness(
   const { database, drop } = await freshDatabase();
   // 10:00 market time into the first replayed session (replay anchor 2026-01-01T00:00+08:00).
   const wall = { now: Date.UTC(2025, 11, 31, 16, 0, 0) + 60 * 60_000 };
+  const log = { logger: false, logStream: opts.logStream };
   const built = opts.realClock
-    ? await buildApp(config, { database, logger: false })
-    : await buildApp(config, { database, now: () => wall.now, feedTimer: false, logger: false });
+    ? await buildApp(config, { database, ...log })
+    : await buildApp(config, { database, now: () => wall.now, feedTimer: false, ...log });
   if (!opts.realClock) built.feed.tick();
 
   const call: Harness['call'] = async (name, body, token, headers = {}) => {

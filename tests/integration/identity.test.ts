@@ -3,10 +3,11 @@
  * owner and operators; the KYC flow submit → reject → resubmit → approve as the member sees it;
  * bank-card rules; the login password; the funds password with its lock and the operator unlock.
  */
-import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
+import { mkdtemp, readFile, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { count, eq, sql } from 'drizzle-orm';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FUNDS_PASSWORD_MAX_TRIES, UPLOAD_MAX_BYTES } from '../../contract/constants';
 import { UPLOADS_PER_DAY_MAX } from '../../server/modules/identity/uploads';
@@ -17,6 +18,7 @@ import { hashToken } from '../../server/modules/auth/sessions';
 import { isUniqueViolation } from '../../server/modules/common/db-errors';
 import { ensureMemberAccounts, ensurePlatformAccounts, move, post } from '../../server/modules/ledger/ledger';
 import { startHarness, type Harness } from './harness';
+import { JPEG_BYTES, WEBP_BYTES } from './support/files';
 
 // ---------- helpers (multipart bodies for app.inject) ----------
 
@@ -153,7 +155,7 @@ describe('uploads', () => {
     bob = await h.register('0911000002');
   });
 
-  it('accepts a real PNG, stores it privately (0600) and answers its id, purpose, type and size', async () => {
+  it('accepts a real PNG, stores it re-encoded and privately (0600) and answers its id, purpose, type and stored size', async () => {
     const before = await stored();
     const r = await upload(alice, 'kycFront', {
       bytes: png(1),
@@ -163,14 +165,20 @@ describe('uploads', () => {
     expect(r.http).toBe(200);
     expect(r.body).toMatchObject({
       status: 1,
-      data: { purpose: 'kycFront', mime: 'image/png', bytes: png(1).length },
+      data: { purpose: 'kycFront', mime: 'image/png' },
     });
     expect(r.body.data.id).toMatch(/^[a-f0-9]{32}$/);
     const after = await stored();
     expect(after.rows).toBe(before.rows + 1);
     expect(after.files).toContain(r.body.data.id);
-    const mode = (await stat(path.join(dataDir, 'uploads', r.body.data.id))).mode & 0o777;
+    const file = path.join(dataDir, 'uploads', r.body.data.id);
+    const mode = (await stat(file)).mode & 0o777;
     expect(mode).toBe(0o600);
+    // Stored re-encoded: a PNG of the same pixels, without the bytes after IEND.
+    const saved = await readFile(file);
+    expect(r.body.data.bytes).toBe(saved.length);
+    expect(saved.includes(Buffer.from('#1'))).toBe(false);
+    expect(await sharp(saved).metadata()).toMatchObject({ format: 'png', width: 1, height: 1 });
   });
 
   it('detects the type from the content, not the name or the declared type', async () => {
@@ -179,7 +187,7 @@ describe('uploads', () => {
     expect(r.body).toMatchObject({ status: 1, data: { mime: 'image/png' } });
   });
 
-  it('accepts JPEG, WebP, HEIC and HEIF (stored as image/heic), by their content', async () => {
+  it('accepts JPEG and WebP by their content; refuses HEIC/HEIF (not decodable) and AVIF', async () => {
     /** The start of an ISO-BMFF file: a `ftyp` box with the given major brand. */
     const ftyp = (brand: string) => {
       const b = Buffer.alloc(64);
@@ -190,18 +198,9 @@ describe('uploads', () => {
       b.write(brand, 20);
       return b;
     };
-    const riff = Buffer.concat([
-      Buffer.from('RIFF'),
-      Buffer.from([36, 0, 0, 0]),
-      Buffer.from('WEBPVP8 '),
-      Buffer.alloc(40),
-    ]);
-    const jpeg = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.alloc(40)]);
     const cases: Array<[Buffer, string]> = [
-      [jpeg, 'image/jpeg'],
-      [riff, 'image/webp'],
-      [ftyp('heic'), 'image/heic'],
-      [ftyp('mif1'), 'image/heic'],
+      [JPEG_BYTES, 'image/jpeg'],
+      [WEBP_BYTES, 'image/webp'],
     ];
     for (const [bytes, mime] of cases) {
       const r = await upload(alice, 'receipt', {
@@ -211,13 +210,23 @@ describe('uploads', () => {
       });
       expect([mime, r.body.status, r.body.data?.mime]).toEqual([mime, 1, mime]);
     }
-    // Other ISO-BMFF images are not on the list.
-    const avif = await upload(alice, 'receipt', {
-      bytes: ftyp('avif'),
-      filename: 'x.heic',
-      contentType: 'image/heic',
-    });
-    expect(avif.body.msg).toBe('unsupportedFileType');
+    // Magic bytes alone are not an image: a JPEG or WebP header followed by nothing decodable.
+    const fakeJpeg = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.alloc(40)]);
+    const fakeWebp = Buffer.concat([
+      Buffer.from('RIFF'),
+      Buffer.from([36, 0, 0, 0]),
+      Buffer.from('WEBPVP8 '),
+      Buffer.alloc(40),
+    ]);
+    // HEIC/HEIF (sharp's prebuilt libvips has no HEVC decoder) and other ISO-BMFF images.
+    for (const bytes of [fakeJpeg, fakeWebp, ftyp('heic'), ftyp('mif1'), ftyp('avif')]) {
+      const r = await upload(alice, 'receipt', {
+        bytes,
+        filename: 'x.heic',
+        contentType: 'image/heic',
+      });
+      expect([r.http, r.body.msg]).toEqual([400, 'unsupportedFileType']);
+    }
   });
 
   it('refuses a text file called x.png sent as image/png, writing nothing', async () => {
@@ -240,7 +249,9 @@ describe('uploads', () => {
   it('accepts exactly 5 MiB and refuses 5 MiB + 1 with fileTooLarge, writing nothing', async () => {
     const exact = Buffer.concat([PNG, Buffer.alloc(UPLOAD_MAX_BYTES - PNG.length)]);
     const ok = await upload(bob, 'receipt', { bytes: exact, filename: 'big.png', contentType: 'image/png' });
-    expect(ok.body).toMatchObject({ status: 1, data: { bytes: UPLOAD_MAX_BYTES } });
+    // Stored re-encoded: the padding after the image is gone.
+    expect(ok.body).toMatchObject({ status: 1, data: { mime: 'image/png' } });
+    expect(ok.body.data.bytes).toBeLessThan(1_000);
     const before = await stored();
     const tooBig = Buffer.concat([exact, Buffer.from([0])]);
     const r = await upload(bob, 'receipt', { bytes: tooBig, filename: 'big.png', contentType: 'image/png' });
@@ -295,16 +306,19 @@ describe('uploads', () => {
     const r = await upload(alice, 'kycBack', { bytes, filename: 'b.png', contentType: 'image/png' });
     const id = r.body.data.id as string;
 
+    const stored = await readFile(path.join(dataDir, 'uploads', id));
     const own = await fetchUpload(id, alice);
     expect(own.statusCode).toBe(200);
-    expect(own.rawPayload.equals(bytes)).toBe(true);
+    expect(own.rawPayload.equals(stored)).toBe(true);
     expect(own.headers['content-type']).toBe('image/png');
+    expect(own.headers['content-disposition']).toBe(`inline; filename="${id}.png"`);
     expect(own.headers['cache-control']).toBe('private, no-store');
     expect(own.headers['x-content-type-options']).toBe('nosniff');
+    expect(own.headers['content-security-policy']).toBe("default-src 'none'; sandbox");
 
     const byOperator = await fetchUpload(id, op);
     expect(byOperator.statusCode).toBe(200);
-    expect(byOperator.rawPayload.equals(bytes)).toBe(true);
+    expect(byOperator.rawPayload.equals(stored)).toBe(true);
 
     const other = await fetchUpload(id, bob);
     expect([other.statusCode, other.json()]).toEqual([404, { status: 0, msg: 'notFound', data: null }]);
@@ -449,18 +463,49 @@ describe('real-name verification', () => {
     expect(after!.n).toBe(before!.n);
   });
 
-  it('refuses an ID number already verified for another member (alreadyVerified)', async () => {
+  it('refuses an ID number already verified for another member (idNumberInUse, nothing about whom)', async () => {
     await verifiedMember('0912000004', '張三', 'HD12345678', 30);
     const token = await h.register('0912000005');
     const r = await submitKyc(token, '張三', 'HD12345678', 32);
-    expect([r.http, r.body.msg]).toEqual([409, 'alreadyVerified']);
+    expect([r.http, r.body]).toEqual([409, { status: 0, msg: 'idNumberInUse', data: null }]);
+  });
+
+  it('refuses an ID number under review for another member, and frees it once that one is rejected', async () => {
+    const a = await h.register('0912000008');
+    const b = await h.register('0912000009');
+    expect((await submitKyc(a, '王五', 'A800000023', 44)).body.status).toBe(1);
+    const before = await h.database.db.select({ n: count() }).from(kycRecords);
+    const r = await submitKyc(b, '王五', 'A800000023', 46);
+    expect([r.http, r.body]).toEqual([409, { status: 0, msg: 'idNumberInUse', data: null }]);
+    expect(await h.database.db.select({ n: count() }).from(kycRecords)).toEqual(before);
+    const reject = await h.call(
+      'admin/rejectKyc',
+      { id: await pendingKycIdOf('0912000008'), reason: 'blurred' },
+      op,
+    );
+    expect(reject.body.status).toBe(1);
+    expect((await submitKyc(b, '王五', 'A800000023', 48)).body.status).toBe(1);
   });
 
   it('approving a second submission of a verified ID number fails on the unique index', async () => {
     const a = await h.register('0912000006');
     const b = await h.register('0912000007');
     expect((await submitKyc(a, '李四', 'A800000014', 40)).body.status).toBe(1);
-    expect((await submitKyc(b, '李四', 'A800000014', 42)).body.status).toBe(1);
+    // A second pending record of the same number, written directly: the API refuses to create one.
+    const [first] = await h.database.db
+      .select()
+      .from(kycRecords)
+      .where(eq(kycRecords.id, await pendingKycIdOf('0912000006')));
+    const frontB = await uploadId(b, 'kycFront', 42);
+    const backB = await uploadId(b, 'kycBack', 43);
+    await h.database.db.insert(kycRecords).values({
+      userId: await userId('0912000007'),
+      name: first!.name,
+      idNumber: first!.idNumber,
+      frontUploadId: frontB,
+      backUploadId: backB,
+      status: 'review',
+    });
     expect(
       (await h.call('admin/approveKyc', { id: await pendingKycIdOf('0912000006') }, op)).body.status,
     ).toBe(1);

@@ -5,7 +5,8 @@
  *
  * user/exchange checks, in order: frozen account → 403 accountFrozen; the same currency → 422
  * sameCurrency; neither side USD → 400 parameterError; no rate for the non-USD side → 422
- * rateUnavailable; a result that rounds to 0 → 400 parameterError; not enough available cash →
+ * rateUnavailable; a result that rounds to 0 or exceeds Number.MAX_SAFE_INTEGER (checked exactly
+ * before it becomes a number) → 400 parameterError; not enough available cash →
  * 422 insufficientBalance (nothing written).
  *
  * Pricing (rates from rate-source.ts, integer ppm per USD): buying USD the member pays `sellPpm`
@@ -20,7 +21,7 @@
 import { DateTime } from 'luxon';
 import { eq } from 'drizzle-orm';
 import { TWSE_ZONE } from '../../../contract/trading-session';
-import { convertMinorFloor } from '../../../contract/money';
+import { convertMinorFloorInRange } from '../../../contract/money';
 import { exchanges, fxRates } from '../../db/schema';
 import { fail } from '../common/errors';
 import { requireUser, type Handlers } from '../common/context';
@@ -101,8 +102,8 @@ export const fxHandlers: Pick<Handlers, 'user/rates' | 'user/exchange' | 'admin/
     if (!rate) throw fail('rateUnavailable');
     const buyingUsd = to === USD;
     const ratePpm = buyingUsd ? rate.sellPpm : rate.buyPpm;
-    const toMinor = convertMinorFloor(amountMinor, ratePpm, buyingUsd ? 'toUsd' : 'fromUsd');
-    if (toMinor <= 0) throw fail('parameterError');
+    const toMinor = convertMinorFloorInRange(amountMinor, ratePpm, buyingUsd ? 'toUsd' : 'fromUsd');
+    if (toMinor === null || toMinor <= 0) throw fail('parameterError');
     return ctx.db.transaction(async (tx) => {
       await ensureMemberAccounts(tx, user.id, from);
       await ensureMemberAccounts(tx, user.id, to);

@@ -5,9 +5,11 @@
  * submit again. The newest kyc_records row of a member is the member's status; no row = unverified.
  *
  * States: unverified → review → verified | rejected; rejected → review (resubmission).
- * One verified identity per ID number across users (unique index kyc_verified_id_uq).
+ * One identity per ID number across users: a submission is refused while another member's is
+ * verified or under review (idNumberInUse), and the unique index kyc_verified_id_uq holds it for
+ * verified records whatever happens.
  */
-import { and, count, desc, eq, inArray, ne } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { KycStatus } from '../../../contract/constants';
 import { maskIdNumber } from '../../../contract/identity-rules';
 import type { Db, Tx } from '../../db/client';
@@ -160,9 +162,9 @@ export const kycHandlers: Pick<
   /**
    * Submits (or, after a rejection, resubmits) a real-name record.
    * @throws idImagesMissing (422) unless both uploads are the caller's, with purposes kycFront
-   *   and kycBack; alreadyVerified (409) when the caller is verified, or the ID number is already
-   *   verified for another member (the clearest existing message: "this identity is already
-   *   verified"); kycUnderReview (409) while a submission awaits review.
+   *   and kycBack; alreadyVerified (409) when the caller is verified; idNumberInUse (409) when
+   *   the ID number is verified or under review for another member (the answer never says
+   *   whose); kycUnderReview (409) while a submission awaits review.
    */
   async 'user/submitKyc'(body, ctx) {
     const user = requireUser(ctx);
@@ -181,18 +183,21 @@ export const kycHandlers: Pick<
       const purposeOf = new Map(files.map((f) => [f.id, f.purpose]));
       if (purposeOf.get(body.frontUploadId) !== 'kycFront' || purposeOf.get(body.backUploadId) !== 'kycBack')
         throw fail('idImagesMissing');
+      // Serialises submissions of one ID number across members (a transaction-scoped lock on a
+      // hash of it), so two members cannot both find it free; no index covers pending rows.
+      await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${'kyc-id:' + body.idNumber}))`);
       const [taken] = await tx
         .select({ id: kycRecords.id })
         .from(kycRecords)
         .where(
           and(
             eq(kycRecords.idNumber, body.idNumber),
-            eq(kycRecords.status, 'verified'),
+            inArray(kycRecords.status, ['verified', 'review']),
             ne(kycRecords.userId, user.id),
           ),
         )
         .limit(1);
-      if (taken) throw fail('alreadyVerified');
+      if (taken) throw fail('idNumberInUse');
       const [inserted] = await tx
         .insert(kycRecords)
         .values({

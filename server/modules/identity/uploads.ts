@@ -5,12 +5,22 @@
  *   and the file field `file`; the session token in the `token` header as for the JSON API.
  *   At most UPLOAD_MAX_BYTES (else 400 fileTooLarge). The type is detected from the content
  *   (file-type's magic numbers), never from the file name or the part's content type, and must be
- *   one of UPLOAD_MIME_TYPES (HEIF counts as HEIC; else 400 unsupportedFileType). The file is
- *   stored as `${DATA_DIR}/uploads/<id>` (id: 32 random hex characters; mode 0600), outside any
- *   public path, with an `uploads` row. Answer: the envelope with contract/identity.ts uploadRes.
+ *   one of UPLOAD_MIME_TYPES (else 400 unsupportedFileType); then the image is decoded in full
+ *   and re-encoded by `reencodeImage` (a file that only starts like an image, e.g. PNG magic
+ *   bytes followed by a script, fails to decode: 400 unsupportedFileType). What is stored is the
+ *   re-encoded image: no metadata (EXIF GPS, camera serials), no bytes after the image. The file
+ *   is stored as `${DATA_DIR}/uploads/<id>` (id: 32 random hex characters; mode 0600), outside
+ *   any public path, with an `uploads` row (`bytes`: the stored size; `sha256`: of the bytes the
+ *   member sent). Answer: the envelope with contract/identity.ts uploadRes.
  * - `GET /api/vue/upload/:id`: the bytes, to the owner or an operator/admin only (anyone else:
  *   404 notFound, so ids reveal nothing), with `content-type` the stored type,
- *   `cache-control: private, no-store` and `x-content-type-options: nosniff`.
+ *   `content-disposition: inline; filename="<id>.<ext>"`, `cache-control: private, no-store`,
+ *   `x-content-type-options: nosniff` and `content-security-policy: default-src 'none'; sandbox`
+ *   (opened on its own, the file can run nothing and reach nothing).
+ *
+ * HEIC is not accepted: sharp's prebuilt libvips decodes AVIF but not HEVC-coded HEIC, and an
+ * iPhone's browser converts a HEIC photo to JPEG for `<input type=file accept="image/jpeg,…">`
+ * when HEIC is not in the accepted list.
  *
  * Every refusal is a 4xx envelope (401 notLoggedIn/sessionExpired without a valid session) and
  * writes nothing: no row, no file. The multipart parser is registered in its own encapsulated
@@ -23,6 +33,7 @@ import fastifyMultipart from '@fastify/multipart';
 import { and, count, eq, gt, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { fileTypeFromBuffer } from 'file-type';
+import sharp from 'sharp';
 import {
   UPLOAD_MAX_BYTES,
   UPLOAD_MIME_TYPES,
@@ -41,11 +52,54 @@ export const UPLOADS_PER_DAY_MAX = 200;
 
 type UploadMime = (typeof UPLOAD_MIME_TYPES)[number];
 
-/** The accepted type of a content-detected mime, or null (HEIF is stored as HEIC). */
+/** The accepted type of a content-detected mime, or null. */
 function acceptedMime(detected: string | undefined): UploadMime | null {
-  if (detected === 'image/heif') return 'image/heic';
   return (UPLOAD_MIME_TYPES as readonly string[]).includes(detected ?? '') ? (detected as UploadMime) : null;
 }
+
+/**
+ * Largest image accepted, in pixels: a 48-megapixel phone photo fits; a small file that claims
+ * 50,000 × 50,000 pixels (a decompression bomb) is refused before it is decoded.
+ */
+export const UPLOAD_MAX_PIXELS = 50_000_000;
+/** Longest side, in pixels, of a stored image: enough to read an ID card or a receipt. */
+export const UPLOAD_MAX_SIDE_PX = 3_000;
+
+const SHARP_FORMAT: Record<UploadMime, 'jpeg' | 'png' | 'webp'> = {
+  'image/jpeg': 'jpeg',
+  'image/png': 'png',
+  'image/webp': 'webp',
+};
+
+/**
+ * Decodes `bytes` in full as `mime` (sharp/libvips) and encodes the image again in the same
+ * format: turned upright by its EXIF orientation, at most UPLOAD_MAX_SIDE_PX on its longer side,
+ * with every metadata block (EXIF, XMP, ICC, comments) and any trailing bytes dropped.
+ * @throws AppError unsupportedFileType (400) when the bytes do not decode as that format (a
+ *   corrupt, truncated or disguised file) or exceed UPLOAD_MAX_PIXELS.
+ */
+export async function reencodeImage(bytes: Buffer, mime: UploadMime): Promise<Buffer> {
+  const format = SHARP_FORMAT[mime];
+  try {
+    const image = sharp(bytes, { failOn: 'truncated', limitInputPixels: UPLOAD_MAX_PIXELS, pages: 1 });
+    const meta = await image.metadata();
+    if (meta.format !== format) throw fail('unsupportedFileType');
+    const out = image.rotate().resize({
+      width: UPLOAD_MAX_SIDE_PX,
+      height: UPLOAD_MAX_SIDE_PX,
+      fit: 'inside',
+      withoutEnlargement: true,
+    });
+    if (format === 'jpeg') return await out.jpeg({ quality: 90, mozjpeg: true }).toBuffer();
+    if (format === 'png') return await out.png({ compressionLevel: 9 }).toBuffer();
+    return await out.webp({ quality: 90 }).toBuffer();
+  } catch (err) {
+    if (err instanceof AppError) throw err;
+    throw fail('unsupportedFileType');
+  }
+}
+
+const EXTENSION: Record<string, string> = { 'image/jpeg': 'jpg', 'image/png': 'png', 'image/webp': 'webp' };
 
 /** Where an upload's bytes live. `id` has been checked against uploadIdSchema. */
 export function uploadPath(dataDir: string, id: string): string {
@@ -127,6 +181,7 @@ export async function registerUploadRoutes(app: FastifyInstance, services: Servi
         if (file.length > UPLOAD_MAX_BYTES) throw fail('fileTooLarge');
         const mime = acceptedMime((await fileTypeFromBuffer(file))?.mime);
         if (!mime) throw fail('unsupportedFileType');
+        const stored = await reencodeImage(file, mime);
 
         const [recent] = await db
           .select({ n: count() })
@@ -138,21 +193,21 @@ export async function registerUploadRoutes(app: FastifyInstance, services: Servi
         const dir = path.join(config.dataDir, 'uploads');
         await mkdir(dir, { recursive: true, mode: 0o700 });
         const file_ = uploadPath(config.dataDir, id);
-        await writeFile(file_, file, { mode: 0o600, flag: 'wx' });
+        await writeFile(file_, stored, { mode: 0o600, flag: 'wx' });
         try {
           await db.insert(uploads).values({
             id,
             userId: user.id,
             purpose: purpose as UploadPurpose,
             mime,
-            bytes: file.length,
+            bytes: stored.length,
             sha256: createHash('sha256').update(file).digest('hex'),
           });
         } catch (err) {
           await unlink(file_).catch(() => undefined);
           throw err;
         }
-        const data: UploadRes = { id, purpose: purpose as UploadPurpose, mime, bytes: file.length };
+        const data: UploadRes = { id, purpose: purpose as UploadPurpose, mime, bytes: stored.length };
         return reply.send({ status: 1, msg: 'ok', data });
       },
     );
@@ -175,8 +230,10 @@ export async function registerUploadRoutes(app: FastifyInstance, services: Servi
         }
         return reply
           .header('content-type', row.mime)
+          .header('content-disposition', `inline; filename="${id}.${EXTENSION[row.mime] ?? 'bin'}"`)
           .header('cache-control', 'private, no-store')
           .header('x-content-type-options', 'nosniff')
+          .header('content-security-policy', "default-src 'none'; sandbox")
           .send(bytes);
       },
     );
