@@ -150,5 +150,6 @@ export const AUDIT_ACTIONS = [
   'config.update',
   'dayTrade.approve',
   'dayTrade.reject',
+  'review.selfRefused',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
