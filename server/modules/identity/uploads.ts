@@ -3,6 +3,7 @@
  *
  * - `POST /api/vue/upload`, multipart/form-data with the field `purpose` (contract UPLOAD_PURPOSES)
  *   and the file field `file`; the session token in the `token` header as for the JSON API.
+ *   Members only: an operator's session is refused 403 forbidden (operators never act as members).
  *   At most UPLOAD_MAX_BYTES (else 400 fileTooLarge). The type is detected from the content
  *   (file-type's magic numbers), never from the file name or the part's content type, and must be
  *   one of UPLOAD_MIME_TYPES (HEIF counts as HEIC; else 400 unsupportedFileType). The file is
@@ -120,6 +121,8 @@ export async function registerUploadRoutes(app: FastifyInstance, services: Servi
       { schema: { summary: 'Upload an image (multipart)', tags: ['upload'] } },
       async (req, reply) => {
         const user = users.get(req)!;
+        // Uploads are a member's evidence (ID photos, receipts); operators only look at them.
+        if (user.role !== 'member') throw fail('forbidden');
         const { purpose, file } = await readForm(req);
         if (!purpose || !(UPLOAD_PURPOSES as readonly string[]).includes(purpose))
           throw fail('parameterError');
