@@ -48,6 +48,15 @@ function acceptedMime(detected: string | undefined): UploadMime | null {
   return (UPLOAD_MIME_TYPES as readonly string[]).includes(detected ?? '') ? (detected as UploadMime) : null;
 }
 
+/**
+ * sha256 (hex) of an upload's bytes exactly as the member sent them, taken before any
+ * re-encoding: receipts are matched by it (funds/handlers.ts), so the same file sent twice has the
+ * same hash whatever the server stores.
+ */
+export function receivedSha256(sent: Buffer): string {
+  return createHash('sha256').update(sent).digest('hex');
+}
+
 /** Where an upload's bytes live. `id` has been checked against uploadIdSchema. */
 export function uploadPath(dataDir: string, id: string): string {
   return path.join(dataDir, 'uploads', id);
@@ -131,6 +140,8 @@ export async function registerUploadRoutes(app: FastifyInstance, services: Servi
         const mime = acceptedMime((await fileTypeFromBuffer(file))?.mime);
         if (!mime) throw fail('unsupportedFileType');
 
+        // Before any re-encoding: receipts are matched by what the member sent.
+        const received = receivedSha256(file);
         const [recent] = await db
           .select({ n: count() })
           .from(uploads)
@@ -150,6 +161,7 @@ export async function registerUploadRoutes(app: FastifyInstance, services: Servi
             mime,
             bytes: file.length,
             sha256: createHash('sha256').update(file).digest('hex'),
+            receivedSha256: received,
           });
         } catch (err) {
           await unlink(file_).catch(() => undefined);
