@@ -19,8 +19,23 @@ export const adminDepositSchema = z.object({
   channelName: z.string().nullable(),
   /** The transfer receipt; the console shows it through GET /api/vue/upload/{id}. */
   receiptUploadId: z.string().nullable(),
+  /**
+   * Other deposits whose receipt has the same content (sha256 of the bytes the member sent),
+   * newest first, at most RECEIPT_MATCHES_MAX: another member's is the flag the reviewer must see
+   * (the same member cannot have two live ones; a rejected one may be listed). Empty when unique.
+   */
+  receiptMatches: z.array(
+    z.object({
+      id: z.number().int(),
+      userId: z.number().int(),
+      account: z.string(),
+      status: depositStatusSchema,
+    }),
+  ),
 });
 export const adminDepositsRes = paged(adminDepositSchema);
+/** How many other deposits with the same receipt an admin deposit lists. */
+export const RECEIPT_MATCHES_MAX = 10;
 
 export const reviewReq = z.object({ id: z.number().int().positive().max(2_147_483_647) });
 export const rejectReq = reviewReq.extend({ reason: z.string().trim().min(1).max(200) });

@@ -16,8 +16,13 @@ import * as market from './market';
 import * as risk from './risk-api';
 import * as trading from './trading';
 
-/** public: anyone; member: any logged-in user; operator: role operator or admin. */
-export type Access = 'public' | 'member' | 'operator';
+/**
+ * Who may call an endpoint. public: anyone; member: a logged-in member only (an operator's
+ * session is refused, so nobody reviews money they requested themselves); operator: role operator
+ * or admin; any: any logged-in user, for what belongs to every account (log out, change the
+ * login password).
+ */
+export type Access = 'public' | 'member' | 'operator' | 'any';
 
 /** One REST endpoint: who may call it, its request and response schemas, a summary for OpenAPI. */
 export interface Endpoint {
@@ -58,7 +63,7 @@ export const api = {
 
   'user/register': ep('public', auth.registerReq, auth.sessionRes, 'Register with an invitation code'),
   'user/login': ep('public', auth.loginReq, auth.sessionRes, 'Log in'),
-  'user/logout': ep('member', auth.emptyReq, auth.okRes, 'Log out (ends this session)'),
+  'user/logout': ep('any', auth.emptyReq, auth.okRes, 'Log out (ends this session)'),
   'user/info': ep('member', auth.emptyReq, account.accountSummaryRes, 'Member centre summary'),
   'user/Optionallist': ep('member', account.watchlistReq, account.watchlistRes, 'Watchlist'),
   'user/addOptional': ep('member', account.watchlistChangeReq, auth.okRes, 'Add to watchlist'),
@@ -69,7 +74,7 @@ export const api = {
 
   'user/kyc': ep('member', auth.emptyReq, identity.kycRes, 'Real-name verification status'),
   'user/submitKyc': ep('member', identity.submitKycReq, identity.kycRes, 'Submit real-name verification'),
-  'user/loginPassword': ep('member', identity.loginPasswordReq, auth.okRes, 'Change the login password'),
+  'user/loginPassword': ep('any', identity.loginPasswordReq, auth.okRes, 'Change the login password'),
   'user/setPassword': ep(
     'member',
     identity.setFundsPasswordReq,

@@ -162,5 +162,6 @@ export const AUDIT_ACTIONS = [
   'config.update',
   'dayTrade.approve',
   'dayTrade.reject',
+  'review.selfRefused',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

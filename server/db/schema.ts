@@ -248,11 +248,22 @@ export const deposits = pgTable(
     reviewedBy: integer('reviewed_by').references(() => users.id),
     reviewedAt: timestamp('reviewed_at', { withTimezone: true }),
     createdAt: createdAt(),
+    /**
+     * The receipt's content hash (uploads.received_sha256), copied at the request: one live
+     * deposit per member and receipt content, and the console flags other members' deposits
+     * with the same one. Null only for rows that predate it.
+     */
+    receiptSha256: text('receipt_sha256'),
   },
   (t) => [
     check('deposits_status_check', oneOf(t.status, DEPOSIT_STATUSES)),
     index('deposits_status_idx').on(t.status, t.id),
     index('deposits_user_idx').on(t.userId, t.id),
+    // The same receipt content proves one live deposit per member (a rejected one credited nothing).
+    uniqueIndex('deposits_member_receipt_uq')
+      .on(t.userId, t.receiptSha256)
+      .where(sql`${t.status} <> 'rejected'`),
+    index('deposits_receipt_sha256_idx').on(t.receiptSha256),
     // A transfer receipt proves one deposit only.
     uniqueIndex('deposits_receipt_uq').on(t.receiptUploadId),
   ],
@@ -368,6 +379,11 @@ export const uploads = pgTable(
     bytes: integer('bytes').notNull(),
     sha256: text('sha256').notNull(),
     createdAt: createdAt(),
+    /**
+     * sha256 (hex) of the bytes as the member sent them, before any re-encoding: what receipts
+     * are matched by (the same file sent twice has the same hash whatever is stored).
+     */
+    receivedSha256: text('received_sha256').notNull(),
   },
   (t) => [
     index('uploads_user_idx').on(t.userId),

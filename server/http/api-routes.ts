@@ -1,7 +1,8 @@
 /**
  * Registers every endpoint of contract/api.ts as `POST /api/vue/{name}`: zod validates the body
  * at the edge, the access rule is checked (401 with no or an expired session, 403 for a member on
- * an operator endpoint), the handler runs, and the answer goes out in the envelope
+ * an operator endpoint and for an operator on a member endpoint), the handler runs, and the answer
+ * goes out in the envelope
  * `{status, msg, data}`. Bad input is a 4xx envelope with a message key, never a 500.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -90,7 +91,9 @@ export function registerApiRoutes(app: FastifyInstance, handlers: Handlers, serv
           const found = await authenticate(services.db, token);
           if (found === 'expired') return send(reply, 'sessionExpired');
           if (!found) return send(reply, 'notLoggedIn');
+          // Roles never cross: a member is no operator, and an operator never acts as a member.
           if (def.access === 'operator' && found.role === 'member') return send(reply, 'forbidden');
+          if (def.access === 'member' && found.role !== 'member') return send(reply, 'forbidden');
           authUsers.set(req, found);
         },
         schema: {

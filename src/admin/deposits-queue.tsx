@@ -1,4 +1,8 @@
-/** Deposits to review (admin/deposits): channel, amount and the transfer receipt. */
+/**
+ * Deposits to review (admin/deposits): channel, amount and the transfer receipt, with a flag when
+ * the same receipt (by content) is in other deposits: their ids, accounts and states, so the
+ * reviewer sees a receipt reused by another member before approving.
+ */
 import { useTranslation } from 'react-i18next';
 import { formatMinor } from '../lib/format';
 import {
@@ -9,6 +13,31 @@ import {
 } from './admin-api';
 import { Money, UploadThumb } from './admin-ui';
 import { ReviewQueue } from './review-queue';
+
+/**
+ * The other deposits with the same receipt content (testid `deposit-receipt-match-<id>`, one
+ * `deposit-receipt-match-<id>-<other id>` per deposit listed); nothing when the receipt is unique.
+ */
+export function ReceiptMatches({ deposit }: { deposit: AdminDepositRow }) {
+  const { t } = useTranslation();
+  if (!deposit.receiptMatches.length) return null;
+  return (
+    <div className="receipt-match" role="note" data-testid={`deposit-receipt-match-${deposit.id}`}>
+      <strong>{t('admin.receiptMatch.title')}</strong>
+      <ul>
+        {deposit.receiptMatches.map((m) => (
+          <li key={m.id} data-testid={`deposit-receipt-match-${deposit.id}-${m.id}`}>
+            {t('admin.receiptMatch.item', {
+              id: m.id,
+              account: m.account,
+              status: t(`depositStatus.${m.status}`),
+            })}
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
 
 /** The deposit queue: a ReviewQueue with the channel, the amount and the receipt's thumbnail. */
 export function DepositsQueue() {
@@ -28,11 +57,14 @@ export function DepositsQueue() {
           key: 'receipt',
           title: t('admin.col.receipt'),
           render: (d) => (
-            <UploadThumb
-              id={d.receiptUploadId}
-              label={t('admin.col.receipt')}
-              testId={`deposit-receipt-${d.id}`}
-            />
+            <>
+              <UploadThumb
+                id={d.receiptUploadId}
+                label={t('admin.col.receipt')}
+                testId={`deposit-receipt-${d.id}`}
+              />
+              <ReceiptMatches deposit={d} />
+            </>
           ),
         },
       ]}

@@ -6,7 +6,8 @@
  *   uploads, receipts) is refused and nothing changes; A's uploads are served to A and to an
  *   operator only;
  * - every operator endpoint of the registry, called as a member (with or without an `is-admin`
- *   header), is refused with 403 forbidden and nothing changes;
+ *   header), is refused with 403 forbidden and nothing changes; every member endpoint and the
+ *   upload route, called with an operator's session, likewise (operators never act as members);
  * - the account flags an operator sets are enforced: disabled and login-banned members lose their
  *   session and cannot log in, withdrawal-banned ones cannot withdraw, trading-banned ones cannot
  *   place orders, frozen ones can neither deposit, withdraw, exchange nor trade; clearing the flag
@@ -19,7 +20,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { api, type EndpointName } from '../../contract/api';
 import { ERROR_KEYS } from '../../contract/errors';
-import { INVITE, startHarness, type Harness } from './harness';
+import { INVITE, OPERATOR, startHarness, type Harness } from './harness';
 import { idem, injectClient, newKey, uploadOk, type Answer, type ApiClient } from './support/client';
 import { png } from './support/files';
 import { ALL_TABLES, fingerprint } from './support/fingerprint';
@@ -382,6 +383,36 @@ describe('operator endpoints called by a member', () => {
     ).toBe('rejected');
     const users = ok(await c.call('admin/users', { q: A.account }, op), 'users');
     expect(users.items[0]).toMatchObject({ frozen: false, withdrawBanned: false });
+  });
+});
+
+describe('member endpoints called by an operator', () => {
+  it('refuses every one with 403 forbidden, and the upload route too, and changes nothing', async () => {
+    const names = (Object.keys(api) as EndpointName[]).filter((n) => api[n].access === 'member');
+    expect(names.length).toBeGreaterThan(20);
+    const before = await state();
+    const failures: string[] = [];
+    for (const name of names) {
+      // A body naming the operator's own view of real records: the refusal comes before any of it.
+      const body =
+        name === 'user/recharge' ? { channelId, amountMinor: 300_000, receiptUploadId: aReceipt } : {};
+      const a = await c.call(name, body, op, api[name].idempotent ? idem() : {});
+      const why = refused(a, [403], ['forbidden']);
+      if (why) failures.push(`${name}: ${why}`);
+    }
+    const upload = await c.upload(op, { purpose: 'receipt' }, png(300));
+    const why = refused(upload, [403], ['forbidden']);
+    if (why) failures.push(`upload: ${why}`);
+    expect(failures).toEqual([]);
+    expect(await state()).toEqual(before);
+  });
+
+  it('serves the endpoints every account has: logging out ends the operator session', async () => {
+    const names = (Object.keys(api) as EndpointName[]).filter((n) => api[n].access === 'any');
+    expect(names.sort()).toEqual(['user/loginPassword', 'user/logout']);
+    const token = ok(await c.call('admin/login', OPERATOR), 'admin/login').token as string;
+    ok(await c.call('user/logout', {}, token), 'logout');
+    expect(refused(await c.call('admin/users', {}, token), [401], ['notLoggedIn'])).toBeNull();
   });
 });
 

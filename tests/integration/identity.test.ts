@@ -341,6 +341,7 @@ describe('uploads', () => {
         mime: 'image/png',
         bytes: 1,
         sha256: '0'.repeat(64),
+        receivedSha256: '0'.repeat(64),
       })),
     );
     const file = { bytes: png(6), filename: 'a.png', contentType: 'image/png' };

@@ -44,6 +44,7 @@ const deposit: ResOf<'admin/deposits'>['items'][number] = {
   createdAt: at,
   channelName: 'Bank transfer',
   receiptUploadId: null,
+  receiptMatches: [],
 };
 const withdrawal: ResOf<'admin/withdrawals'>['items'][number] = {
   id: 31,
@@ -152,6 +153,41 @@ describe('review queues', () => {
     await waitFor(() => expect(screen.queryByTestId('deposit-approve-21')).toBeNull());
     expect(screen.getByTestId('deposit-row-21').textContent).toContain(en.depositStatus.approved);
     expect(calls.find((c) => c.name === 'admin/approveDeposit')?.body).toEqual({ id: 21 });
+  });
+
+  it('deposits: a receipt also used in other deposits is flagged with their ids and accounts', async () => {
+    replies['admin/deposits'] = {
+      items: [
+        {
+          ...deposit,
+          receiptMatches: [
+            { id: 19, userId: 4, account: '0933333333', status: 'approved' },
+            { id: 17, userId: 5, account: '0944444444', status: 'rejected' },
+          ],
+        },
+        { ...deposit, id: 22 },
+      ],
+      total: 2,
+      page: 1,
+      pageSize: 50,
+    };
+    try {
+      await show(<DepositsQueue />, 'deposit-row-21');
+      const flag = screen.getByTestId('deposit-receipt-match-21');
+      expect(flag.getAttribute('role')).toBe('note');
+      expect(flag.textContent).toContain(en.admin.receiptMatch.title);
+      expect(screen.getByTestId('deposit-receipt-match-21-19').textContent).toBe(
+        `#19 · 0933333333 · ${en.depositStatus.approved}`,
+      );
+      expect(screen.getByTestId('deposit-receipt-match-21-17').textContent).toBe(
+        `#17 · 0944444444 · ${en.depositStatus.rejected}`,
+      );
+      // A unique receipt carries no flag.
+      expect(screen.getByTestId('deposit-row-22')).toBeTruthy();
+      expect(screen.queryByTestId('deposit-receipt-match-22')).toBeNull();
+    } finally {
+      replies['admin/deposits'] = { items: [deposit], total: 1, page: 1, pageSize: 50 };
+    }
   });
 
   it('withdrawals: the card columns, and a reviewed row has no actions', async () => {

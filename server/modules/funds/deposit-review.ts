@@ -4,31 +4,84 @@
  * cash in the deposit's currency, in the same DB transaction as the status change) and reject
  * (with a reason; no money moves). Each review writes an audit entry with the row before and
  * after; the conditional status update makes a second review of the same deposit 409
- * operationFailed.
+ * operationFailed; an operator's own deposit is refused 403 selfReview with nothing changed, and
+ * the attempt audited (admin/four-eyes.ts). Each deposit lists the other deposits whose receipt
+ * has the same content (`receiptMatches`), so a receipt reused by another member is flagged.
  */
-import { count, desc, eq } from 'drizzle-orm';
+import { count, desc, eq, inArray, lte, sql } from 'drizzle-orm';
+import { RECEIPT_MATCHES_MAX } from '../../../contract/admin';
 import { depositChannels, deposits, users } from '../../db/schema';
 import { fail } from '../common/errors';
 import { requireUser, type Handlers } from '../common/context';
 import { audit } from '../admin/audit';
+import { auditSelfReview } from '../admin/four-eyes';
 import { reviewer } from './review';
 import { ensureMemberAccounts, post } from '../ledger/ledger';
 import type { Db, Tx } from '../../db/client';
 
 type DepositRow = typeof deposits.$inferSelect;
+type Status = 'pending' | 'approved' | 'rejected';
+type ReceiptMatch = { id: number; userId: number; account: string; status: Status };
 
-function adminDepositDto(d: DepositRow, account: string, channelName: string | null) {
+/**
+ * For each given deposit with a receipt hash, the other deposits with the same hash (any member,
+ * any status), newest first, at most RECEIPT_MATCHES_MAX each. One query: rows are numbered per
+ * hash so a receipt reused a thousand times still reads a bounded number of rows.
+ */
+async function receiptMatchesOf(db: Db | Tx, rows: DepositRow[]): Promise<Map<number, ReceiptMatch[]>> {
+  const hashes = [...new Set(rows.flatMap((r) => (r.receiptSha256 ? [r.receiptSha256] : [])))];
+  const out = new Map<number, ReceiptMatch[]>();
+  if (!hashes.length) return out;
+  const ranked = db
+    .select({
+      id: deposits.id,
+      userId: deposits.userId,
+      account: users.account,
+      status: deposits.status,
+      hash: deposits.receiptSha256,
+      n: sql<number>`row_number() over (partition by ${deposits.receiptSha256} order by ${deposits.id} desc)`.as(
+        'n',
+      ),
+    })
+    .from(deposits)
+    .innerJoin(users, eq(users.id, deposits.userId))
+    .where(inArray(deposits.receiptSha256, hashes))
+    .as('ranked');
+  // Each deposit skips itself: a page holding several deposits of one hash needs that many more rows.
+  const others = await db
+    .select()
+    .from(ranked)
+    .where(lte(ranked.n, RECEIPT_MATCHES_MAX + rows.length))
+    .orderBy(desc(ranked.id));
+  for (const r of rows) {
+    if (!r.receiptSha256) continue;
+    const same = others
+      .filter((o) => o.hash === r.receiptSha256 && o.id !== r.id)
+      .slice(0, RECEIPT_MATCHES_MAX)
+      .map((o) => ({ id: o.id, userId: o.userId, account: o.account, status: o.status as Status }));
+    if (same.length) out.set(r.id, same);
+  }
+  return out;
+}
+
+function adminDepositDto(
+  d: DepositRow,
+  account: string,
+  channelName: string | null,
+  receiptMatches: ReceiptMatch[] = [],
+) {
   return {
     id: d.id,
     userId: d.userId,
     account,
     amountMinor: d.amountMinor,
     currency: d.currency,
-    status: d.status as 'pending' | 'approved' | 'rejected',
+    status: d.status as Status,
     reason: d.reason,
     createdAt: d.createdAt.getTime(),
     channelName,
     receiptUploadId: d.receiptUploadId,
+    receiptMatches,
   };
 }
 
@@ -42,10 +95,11 @@ const selectAdminDeposit = (db: Db | Tx) =>
 async function adminDeposit(tx: Tx, id: number) {
   const [row] = await selectAdminDeposit(tx).where(eq(deposits.id, id));
   if (!row) throw fail('notFound');
-  return adminDepositDto(row.d, row.account, row.channelName);
+  const matches = await receiptMatchesOf(tx, [row.d]);
+  return adminDepositDto(row.d, row.account, row.channelName, matches.get(row.d.id));
 }
 
-const reviewDeposit = reviewer(deposits, adminDeposit);
+const reviewDeposit = reviewer(deposits, 'deposit', adminDeposit);
 
 /** admin/deposits, admin/approveDeposit, admin/rejectDeposit. */
 export const depositReviewHandlers: Pick<
@@ -60,8 +114,12 @@ export const depositReviewHandlers: Pick<
       .limit(body.pageSize)
       .offset((body.page - 1) * body.pageSize);
     const [total] = await ctx.db.select({ n: count() }).from(deposits).where(where);
+    const matches = await receiptMatchesOf(
+      ctx.db,
+      rows.map((r) => r.d),
+    );
     return {
-      items: rows.map((r) => adminDepositDto(r.d, r.account, r.channelName)),
+      items: rows.map((r) => adminDepositDto(r.d, r.account, r.channelName, matches.get(r.d.id))),
       total: total!.n,
       page: body.page,
       pageSize: body.pageSize,
@@ -70,7 +128,7 @@ export const depositReviewHandlers: Pick<
 
   async 'admin/approveDeposit'(body, ctx) {
     const op = requireUser(ctx);
-    return ctx.db.transaction(async (tx) => {
+    const reviewed = ctx.db.transaction(async (tx) => {
       const { before, row: d } = await reviewDeposit(tx, body.id, op.id, 'approved', null);
       await ensureMemberAccounts(tx, d.userId, d.currency);
       await post(tx, {
@@ -98,11 +156,12 @@ export const depositReviewHandlers: Pick<
       });
       return after;
     });
+    return reviewed.catch(auditSelfReview(ctx.db, op.id));
   },
 
   async 'admin/rejectDeposit'(body, ctx) {
     const op = requireUser(ctx);
-    return ctx.db.transaction(async (tx) => {
+    const reviewed = ctx.db.transaction(async (tx) => {
       const { before, row: d } = await reviewDeposit(tx, body.id, op.id, 'rejected', body.reason);
       const after = await adminDeposit(tx, d.id);
       await audit(tx, {
@@ -116,5 +175,6 @@ export const depositReviewHandlers: Pick<
       });
       return after;
     });
+    return reviewed.catch(auditSelfReview(ctx.db, op.id));
   },
 };

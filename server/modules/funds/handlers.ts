@@ -9,10 +9,15 @@
  * the channel's minimum/maximum → 400 belowMinDeposit / aboveMaxDeposit; outside deposit hours
  * (contract/deposit-hours.ts with the real TWSE calendar) → 422 notDepositTime; no receipt, or one
  * that is not the caller's own `receipt` upload or is already attached to another deposit → 422
- * uploadProofFirst; a channel with a password and a missing or wrong one → 422
- * channelPasswordWrong. The deposit's currency is the channel's.
+ * uploadProofFirst; a receipt with the same content (sha256 of the bytes sent,
+ * uploads.received_sha256) as one of the member's pending or approved deposits → 409
+ * receiptAlreadyUsed (race-safe: the partial unique index deposits_member_receipt_uq; a rejected
+ * deposit credited nothing, so its receipt may be sent again); a channel with a password and a
+ * missing or wrong one → 422 channelPasswordWrong. The deposit's currency is the channel's. The
+ * same receipt content in another member's deposit is accepted and flagged in the operator's
+ * queue (deposit-review.ts).
  */
-import { and, count, desc, eq, inArray } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, ne } from 'drizzle-orm';
 import { FUND_TABS, type FundFlowType } from '../../../contract/funds';
 import {
   bankCards,
@@ -26,7 +31,8 @@ import {
   withdrawals,
 } from '../../db/schema';
 import type { Db, Tx } from '../../db/client';
-import { fail } from '../common/errors';
+import { AppError, fail } from '../common/errors';
+import { isUniqueViolation } from '../common/db-errors';
 import { requireUser, type Handlers } from '../common/context';
 import { verifyPassword } from '../auth/passwords';
 import { depositWindowAt } from './channels';
@@ -34,6 +40,9 @@ import { exchangeDto } from '../fx/handlers';
 import { withdrawalDto } from './withdrawals';
 
 export type DepositRow = typeof deposits.$inferSelect;
+
+/** One live deposit per member and receipt content (migration 0007). */
+const SAME_RECEIPT_INDEX = 'deposits_member_receipt_uq';
 
 /** How many of the member's requests page 1 of a tab lists (newest first). */
 const REQUESTS_ON_PAGE_ONE = 50;
@@ -51,12 +60,19 @@ export const depositDto = (d: DepositRow, channelName: string | null) => ({
 });
 
 /**
- * The caller's own receipt upload not attached to any deposit yet, else uploadProofFirst (422).
- * Inside a transaction it locks the upload row, so two requests cannot both attach it.
+ * The caller's own receipt upload not attached to any deposit yet, else uploadProofFirst (422),
+ * whose content is in none of the caller's live (pending or approved) deposits, else
+ * receiptAlreadyUsed (409). Returns the receipt's content hash. Inside a transaction it locks the
+ * upload row, so two requests cannot both attach it.
  */
-async function requireFreeReceipt(db: Db | Tx, userId: number, uploadId: string, lock: boolean) {
+async function requireFreeReceipt(
+  db: Db | Tx,
+  userId: number,
+  uploadId: string,
+  lock: boolean,
+): Promise<string> {
   const q = db
-    .select({ id: uploads.id })
+    .select({ id: uploads.id, sha256: uploads.receivedSha256 })
     .from(uploads)
     .where(and(eq(uploads.id, uploadId), eq(uploads.userId, userId), eq(uploads.purpose, 'receipt')));
   const [upload] = lock ? await q.for('update') : await q;
@@ -67,6 +83,19 @@ async function requireFreeReceipt(db: Db | Tx, userId: number, uploadId: string,
     .where(eq(deposits.receiptUploadId, uploadId))
     .limit(1);
   if (used) throw fail('uploadProofFirst');
+  const [sameContent] = await db
+    .select({ id: deposits.id })
+    .from(deposits)
+    .where(
+      and(
+        eq(deposits.userId, userId),
+        eq(deposits.receiptSha256, upload.sha256),
+        ne(deposits.status, 'rejected'),
+      ),
+    )
+    .limit(1);
+  if (sameContent) throw fail('receiptAlreadyUsed');
+  return upload.sha256;
 }
 
 /** user/recharge and user/fundRecords handlers. */
@@ -87,23 +116,30 @@ export const fundsHandlers: Pick<Handlers, 'user/recharge' | 'user/fundRecords'>
     await requireFreeReceipt(ctx.db, user.id, receiptId, false);
     if (channel.passwordHash !== null) {
       const given = body.channelPassword ?? '';
-      if (!given || !(await verifyPassword(given, channel.passwordHash)))
-        throw fail('channelPasswordWrong');
+      if (!given || !(await verifyPassword(given, channel.passwordHash))) throw fail('channelPasswordWrong');
     }
-    return ctx.db.transaction(async (tx) => {
-      await requireFreeReceipt(tx, user.id, receiptId, true);
-      const [row] = await tx
-        .insert(deposits)
-        .values({
-          userId: user.id,
-          amountMinor: body.amountMinor,
-          currency: channel.currency,
-          channelId: channel.id,
-          receiptUploadId: receiptId,
-        })
-        .returning();
-      return depositDto(row!, channel.name);
-    });
+    return ctx.db
+      .transaction(async (tx) => {
+        const receiptSha256 = await requireFreeReceipt(tx, user.id, receiptId, true);
+        const [row] = await tx
+          .insert(deposits)
+          .values({
+            userId: user.id,
+            amountMinor: body.amountMinor,
+            currency: channel.currency,
+            channelId: channel.id,
+            receiptUploadId: receiptId,
+            receiptSha256,
+          })
+          .returning();
+        return depositDto(row!, channel.name);
+      })
+      .catch((err: unknown) => {
+        // Two uploads of one file raced past the check: the unique index refused the second.
+        if (!(err instanceof AppError) && isUniqueViolation(err, SAME_RECEIPT_INDEX))
+          throw fail('receiptAlreadyUsed');
+        throw err;
+      });
   },
 
   async 'user/fundRecords'(body, ctx) {

@@ -1,25 +1,33 @@
 /**
  * The operator's review of a pending deposit or withdrawal: one conditional update
  * (`where status = 'pending'`), so a second review of the same request, even concurrent, finds
- * nothing to update and is refused. Runs inside the caller's transaction, before its ledger posting.
+ * nothing to update and is refused; an operator's own request is refused before anything is
+ * written (admin/four-eyes.ts). Runs inside the caller's transaction, before its ledger posting.
  */
 import { and, eq } from 'drizzle-orm';
 import type { Tx } from '../../db/client';
 import type { deposits, withdrawals } from '../../db/schema';
 import { fail } from '../common/errors';
+import { refuseSelfReview, type ReviewTarget } from '../admin/four-eyes';
 
 /** A table of requests an operator reviews: id, status, reason, reviewedBy, reviewedAt. */
 type Reviewed = typeof deposits | typeof withdrawals;
 
 /**
- * The review step for requests of `table`: `load` reads one as the console shows it (and throws
- * 404 for an unknown id). The returned function reviews request `id`: load, then move it from
+ * The review step for requests of `table` (audit target type `type`): `load` reads one as the
+ * console shows it, with its owner's `userId` (and throws 404 for an unknown id). The returned
+ * function reviews request `id`: load, refuse the operator's own request, then move it from
  * pending to `status`, recording the operator and reason; it returns the console's view before
  * the review and the updated row.
- * @throws AppError operationFailed (409) when the request is no longer pending.
+ * @throws SelfReviewError selfReview (403) when the request is the operator's own; AppError
+ *   operationFailed (409) when the request is no longer pending.
  */
 export const reviewer =
-  <T extends Reviewed, B>(table: T, load: (tx: Tx, id: number) => Promise<B>) =>
+  <T extends Reviewed, B extends { userId: number }>(
+    table: T,
+    type: ReviewTarget['type'],
+    load: (tx: Tx, id: number) => Promise<B>,
+  ) =>
   async (
     tx: Tx,
     id: number,
@@ -28,6 +36,7 @@ export const reviewer =
     reason: string | null,
   ): Promise<{ before: B; row: T['$inferSelect'] }> => {
     const before = await load(tx, id);
+    refuseSelfReview(operatorId, before.userId, { type, id });
     // Both tables have the same review columns; the deposits type only names them for Drizzle.
     const t = table as typeof deposits;
     const [row] = await tx

@@ -16,7 +16,9 @@
  * pending withdrawal already → 409 otherFundOperation (race-safe: the partial unique index
  * withdrawals_one_pending_uq refuses a second pending row); not enough available cash → 422
  * insufficientBalance with nothing written.
- * Reviews update the row only while it is pending, so a second review is 409 operationFailed.
+ * Reviews update the row only while it is pending, so a second review is 409 operationFailed; an
+ * operator's own withdrawal is refused 403 selfReview with nothing changed, and the attempt audited
+ * (admin/four-eyes.ts).
  */
 import { count, desc, eq } from 'drizzle-orm';
 import { maskCardNumber } from '../../../contract/identity-rules';
@@ -25,6 +27,7 @@ import { bankCards, users, withdrawals } from '../../db/schema';
 import { AppError, fail } from '../common/errors';
 import { requireUser, type Handlers } from '../common/context';
 import { audit } from '../admin/audit';
+import { auditSelfReview } from '../admin/four-eyes';
 import { reviewer } from './review';
 import { siteSettings } from '../common/settings';
 import { requireOwnCard, type BankCardRow } from '../identity/cards';
@@ -80,7 +83,7 @@ async function adminWithdrawal(tx: Tx, id: number) {
   return adminWithdrawalDto(r.w, r.card, r.account);
 }
 
-const reviewWithdrawal = reviewer(withdrawals, adminWithdrawal);
+const reviewWithdrawal = reviewer(withdrawals, 'withdrawal', adminWithdrawal);
 
 /** user/withdraw and the operator's withdrawal queue. */
 export const withdrawalHandlers: Pick<
@@ -151,7 +154,7 @@ export const withdrawalHandlers: Pick<
 
   async 'admin/approveWithdrawal'(body, ctx) {
     const op = requireUser(ctx);
-    return ctx.db.transaction(async (tx) => {
+    const reviewed = ctx.db.transaction(async (tx) => {
       const { before, row: w } = await reviewWithdrawal(tx, body.id, op.id, 'approved', null);
       await post(tx, {
         type: 'withdrawalPaid',
@@ -176,11 +179,12 @@ export const withdrawalHandlers: Pick<
       });
       return after;
     });
+    return reviewed.catch(auditSelfReview(ctx.db, op.id));
   },
 
   async 'admin/rejectWithdrawal'(body, ctx) {
     const op = requireUser(ctx);
-    return ctx.db.transaction(async (tx) => {
+    const reviewed = ctx.db.transaction(async (tx) => {
       const { before, row: w } = await reviewWithdrawal(tx, body.id, op.id, 'rejected', body.reason);
       await post(tx, {
         type: 'withdrawalRejected',
@@ -206,5 +210,6 @@ export const withdrawalHandlers: Pick<
       });
       return after;
     });
+    return reviewed.catch(auditSelfReview(ctx.db, op.id));
   },
 };

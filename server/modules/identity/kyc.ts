@@ -17,6 +17,7 @@ import { kycRecords, uploads, users } from '../../db/schema';
 import { fail } from '../common/errors';
 import { requireUser, type Handlers } from '../common/context';
 import { audit } from '../admin/audit';
+import { auditSelfReview, refuseSelfReview } from '../admin/four-eyes';
 import { isUniqueViolation } from '../common/db-errors';
 
 export type KycRow = typeof kycRecords.$inferSelect;
@@ -108,8 +109,10 @@ const auditView = (row: KycRow) => ({
 /**
  * Moves a submission in review to `status` (conditional update: a second review of the same
  * submission finds nothing to update) and writes the audit entry.
- * @throws AppError notFound (404) when there is no such submission, forbidden (403) for the
- *   operator's own submission, operationFailed (409) when it is not in review, alreadyVerified (409) when approving an ID number verified for another user
+ * @throws AppError notFound (404) when there is no such submission, selfReview (403) for the
+ *   operator's own submission (nothing changes; the attempt is audited, admin/four-eyes.ts),
+ *   operationFailed (409) when it is not in review, alreadyVerified (409) when approving an ID
+ *   number verified for another user
  */
 async function review(
   db: Db,
@@ -122,8 +125,7 @@ async function review(
     return await db.transaction(async (tx) => {
       const [before] = await tx.select().from(kycRecords).where(eq(kycRecords.id, id)).for('update');
       if (!before) throw fail('notFound');
-      // Nobody reviews their own identity.
-      if (before.userId === operatorId) throw fail('forbidden');
+      refuseSelfReview(operatorId, before.userId, { type: 'kyc', id });
       const [after] = await tx
         .update(kycRecords)
         .set({ status, reason, reviewedBy: operatorId, reviewedAt: new Date() })
@@ -145,7 +147,7 @@ async function review(
   } catch (err) {
     // Another member's submission with this ID number was approved first.
     if (isUniqueViolation(err, 'kyc_verified_id_uq')) throw fail('alreadyVerified');
-    throw err;
+    return auditSelfReview(db, operatorId)(err);
   }
 }
 

@@ -3,6 +3,7 @@
  *
  * - `POST /api/vue/upload`, multipart/form-data with the field `purpose` (contract UPLOAD_PURPOSES)
  *   and the file field `file`; the session token in the `token` header as for the JSON API.
+ *   Members only: an operator's session is refused 403 forbidden (operators never act as members).
  *   At most UPLOAD_MAX_BYTES (else 400 fileTooLarge). The type is detected from the content
  *   (file-type's magic numbers), never from the file name or the part's content type, and must be
  *   one of UPLOAD_MIME_TYPES (else 400 unsupportedFileType); then the image is decoded in full
@@ -101,6 +102,15 @@ export async function reencodeImage(bytes: Buffer, mime: UploadMime): Promise<Bu
 
 const EXTENSION: Record<string, string> = { 'image/jpeg': 'jpg', 'image/png': 'png', 'image/webp': 'webp' };
 
+/**
+ * sha256 (hex) of an upload's bytes exactly as the member sent them, taken before any
+ * re-encoding: receipts are matched by it (funds/handlers.ts), so the same file sent twice has the
+ * same hash whatever the server stores.
+ */
+export function receivedSha256(sent: Buffer): string {
+  return createHash('sha256').update(sent).digest('hex');
+}
+
 /** Where an upload's bytes live. `id` has been checked against uploadIdSchema. */
 export function uploadPath(dataDir: string, id: string): string {
   return path.join(dataDir, 'uploads', id);
@@ -174,6 +184,8 @@ export async function registerUploadRoutes(app: FastifyInstance, services: Servi
       { schema: { summary: 'Upload an image (multipart)', tags: ['upload'] } },
       async (req, reply) => {
         const user = users.get(req)!;
+        // Uploads are a member's evidence (ID photos, receipts); operators only look at them.
+        if (user.role !== 'member') throw fail('forbidden');
         const { purpose, file } = await readForm(req);
         if (!purpose || !(UPLOAD_PURPOSES as readonly string[]).includes(purpose))
           throw fail('parameterError');
@@ -183,6 +195,8 @@ export async function registerUploadRoutes(app: FastifyInstance, services: Servi
         if (!mime) throw fail('unsupportedFileType');
         const stored = await reencodeImage(file, mime);
 
+        // Before any re-encoding: receipts are matched by what the member sent.
+        const received = receivedSha256(file);
         const [recent] = await db
           .select({ n: count() })
           .from(uploads)
@@ -201,7 +215,8 @@ export async function registerUploadRoutes(app: FastifyInstance, services: Servi
             purpose: purpose as UploadPurpose,
             mime,
             bytes: stored.length,
-            sha256: createHash('sha256').update(file).digest('hex'),
+            sha256: received,
+            receivedSha256: received,
           });
         } catch (err) {
           await unlink(file_).catch(() => undefined);

@@ -209,6 +209,9 @@ export async function setFundsPassword(
   );
 }
 
+/** Receipts sent by requestDeposit: each a different file, as a new transfer has a new receipt. */
+let receiptsSent = 0;
+
 /** Requests a deposit with a freshly uploaded receipt; returns the pending deposit's id. */
 export async function requestDeposit(
   c: ApiClient,
@@ -217,7 +220,7 @@ export async function requestDeposit(
   amountMinor: number,
   opts: { channelPassword?: string; key?: string } = {},
 ): Promise<number> {
-  const receiptUploadId = await uploadOk(c, token, 'receipt', png(3));
+  const receiptUploadId = await uploadOk(c, token, 'receipt', png(3_000_000 + ++receiptsSent));
   const data = ok(
     await c.call(
       'user/recharge',
