@@ -104,7 +104,7 @@ export function registerApiRoutes(app: FastifyInstance, handlers: Handlers, serv
       async (req: FastifyRequest, reply: FastifyReply) => {
         const user = authUsers.get(req) ?? null;
         const run = async () => {
-          const data = await handler(req.body, { ...services, user, token: tokenOf(req) });
+          const data = await handler(req.body, { ...services, user, token: tokenOf(req), ip: req.ip });
           return { status: 1, msg: SUCCESS_MSG[name] ?? 'ok', data };
         };
         if (!def.idempotent || !user) return reply.send(await run());
@@ -122,6 +122,7 @@ export function registerApiRoutes(app: FastifyInstance, handlers: Handlers, serv
               db: tx as unknown as Db,
               user,
               token: tokenOf(req),
+              ip: req.ip,
             });
             return { status: 1, msg: SUCCESS_MSG[name] ?? 'ok', data };
           },

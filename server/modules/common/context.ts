@@ -36,6 +36,8 @@ export interface Ctx extends Services {
   user: AuthUser | null;
   /** The raw session token of this request, if any. */
   token: string | null;
+  /** The client's address (Fastify `request.ip`): the key of per-client throttling. */
+  ip: string;
 }
 
 export type Handler<N extends EndpointName> = (body: z.output<Api[N]['req']>, ctx: Ctx) => Promise<ResOf<N>>;
