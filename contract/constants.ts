@@ -150,5 +150,7 @@ export const AUDIT_ACTIONS = [
   'config.update',
   'dayTrade.approve',
   'dayTrade.reject',
+  'invitation.create',
+  'invitation.disable',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
