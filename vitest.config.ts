@@ -14,7 +14,11 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'pglite',
-          include: ['tests/unit/**/*.test.{ts,tsx}', 'tests/integration/**/*.test.ts'],
+          include: [
+            'tests/unit/**/*.test.{ts,tsx}',
+            'tests/integration/**/*.test.ts',
+            'tests/security/**/*.test.ts',
+          ],
           // Restarts a killed server on the same database: PostgreSQL only (below).
           exclude: ['tests/integration/crash-recovery.test.ts'],
         },
@@ -25,7 +29,7 @@ export default defineConfig({
               extends: true as const,
               test: {
                 name: 'postgres',
-                include: ['tests/integration/**/*.test.ts'],
+                include: ['tests/integration/**/*.test.ts', 'tests/security/**/*.test.ts'],
                 env: { TEST_DB: 'postgres' },
               },
             },
