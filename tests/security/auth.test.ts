@@ -50,8 +50,8 @@ const median = (xs: number[]) => {
   return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
 };
 /**
- * Median of the differences a[i] − b[i] of interleaved pairs: the load of a shared machine moves
- * both members of a pair alike, so it cancels out, where a difference of two medians keeps it.
+ * Median of the differences a[i] − b[i] of paired tries: the load of a shared machine moves both
+ * members of a pair alike, so it cancels out, where a difference of two medians keeps it.
  */
 const pairedDifference = (a: number[], b: number[]) => median(a.map((x, i) => x - b[i]!));
 const timed = async <T>(f: () => Promise<T>): Promise<[number, T]> => {
@@ -60,7 +60,10 @@ const timed = async <T>(f: () => Promise<T>): Promise<[number, T]> => {
   return [performance.now() - t0, out];
 };
 
-/** Times `f` and `g`, `f` first on even rounds and `g` first on odd ones (no order bias). */
+/**
+ * Times `f` then `g` on even rounds and `g` then `f` on odd ones (ABBA, so neither kind always
+ * runs first, e.g. right after a garbage collection the other one caused).
+ */
 async function pair<A, B>(
   f: () => Promise<A>,
   g: () => Promise<B>,
@@ -167,7 +170,7 @@ describe('default limits', () => {
       expect((await login(h, '0930000001', `bad-again-${i}`)).body.msg).toBe('wrongCredentials');
   });
 
-  it('answers an unknown account and a wrong password alike, within 5 ms (median over 21 interleaved pairs)', async () => {
+  it('answers an unknown account and a wrong password alike, within 5 ms (median over 21 paired tries)', async () => {
     const N = 21;
     const known = Array.from({ length: N + 1 }, (_, i) => `09310000${String(i).padStart(2, '0')}`);
     for (const a of known) await h.register(a);
