@@ -226,3 +226,42 @@ export const reconcileRes = z.object({
   negativeBalances: z.array(z.object({ accountId: z.number().int(), balance: z.number().int() })),
   clean: z.boolean(),
 });
+
+/**
+ * Invitation codes (admin/invitations, admin/createInvitation, admin/disableInvitation): an owner
+ * (the operator or member who issued it), a use limit and an expiry. `state` says whether it still
+ * registers anyone: active, or disabled / expired / usedUp.
+ */
+export const INVITATION_STATES = ['active', 'disabled', 'expired', 'usedUp'] as const;
+export const invitationSchema = z.object({
+  code: z.string(),
+  ownerId: z.number().int().nullable(),
+  /** The owner's account. */
+  owner: z.string().nullable(),
+  maxUses: z.number().int(),
+  uses: z.number().int(),
+  /** Epoch ms. */
+  expiresAt: z.number().int(),
+  disabledAt: z.number().int().nullable(),
+  createdAt: z.number().int(),
+  state: z.enum(INVITATION_STATES),
+});
+export type InvitationView = z.infer<typeof invitationSchema>;
+export const invitationsRes = z.object({ items: z.array(invitationSchema) });
+
+/** Codes are typed by members: capitals and digits only (a random one when omitted). */
+export const invitationCodeSchema = z
+  .string()
+  .trim()
+  .toUpperCase()
+  .regex(/^[A-Z0-9]{4,32}$/, 'parameterError');
+export const createInvitationReq = z.object({
+  code: invitationCodeSchema.optional(),
+  /** Registrations it allows (INVITE_DEFAULT_MAX_USES when omitted). */
+  maxUses: z.number().int().min(1).max(100_000).optional(),
+  /** Whole days until it expires (INVITE_DEFAULT_DAYS when omitted). */
+  validDays: z.number().int().min(1).max(3_650).optional(),
+  /** The member or operator it is issued for (the calling operator when omitted). */
+  ownerAccount: z.string().trim().min(1).max(32).optional(),
+});
+export const disableInvitationReq = z.object({ code: z.string().trim().min(1).max(32) });

@@ -173,6 +173,19 @@ export const api = {
   ),
 
   'admin/login': ep('public', auth.loginReq, auth.sessionRes, 'Operator login'),
+  'admin/invitations': ep('operator', auth.emptyReq, admin.invitationsRes, 'Invitation codes'),
+  'admin/createInvitation': ep(
+    'operator',
+    admin.createInvitationReq,
+    admin.invitationSchema,
+    'Issue an invitation code',
+  ),
+  'admin/disableInvitation': ep(
+    'operator',
+    admin.disableInvitationReq,
+    admin.invitationSchema,
+    'Disable an invitation code',
+  ),
   'admin/deposits': ep('operator', admin.adminDepositsReq, admin.adminDepositsRes, 'Deposits to review'),
   'admin/approveDeposit': ep('operator', admin.reviewReq, admin.adminDepositSchema, 'Approve a deposit'),
   'admin/rejectDeposit': ep('operator', admin.rejectReq, admin.adminDepositSchema, 'Reject a deposit'),

@@ -163,5 +163,7 @@ export const AUDIT_ACTIONS = [
   'dayTrade.approve',
   'dayTrade.reject',
   'review.selfRefused',
+  'invitation.create',
+  'invitation.disable',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

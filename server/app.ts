@@ -31,6 +31,7 @@ import { createMarketFeed, type MarketFeed } from './market/feed';
 import { createStressFeed } from './market/stress';
 import { accountHandlers } from './modules/account/handlers';
 import { adminHandlers } from './modules/admin/handlers';
+import { invitationHandlers } from './modules/admin/invitations';
 import { authHandlers } from './modules/auth/handlers';
 import { firstRun, type FirstRunResult } from './modules/auth/first-run';
 import { commonHandlers } from './modules/common/handlers';
@@ -184,6 +185,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     ...dayTradingHandlers,
     ...riskHandlers,
     ...adminHandlers,
+    ...invitationHandlers,
   };
   registerApiRoutes(app, handlers, services);
   await registerUploadRoutes(app, services);

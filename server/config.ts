@@ -13,16 +13,18 @@
  * TRADE_MAX_LOTS (499) · TRADE_CLOSED (none; `all` or symbols) (modules/trading/config.ts) ·
  * MARGIN_CALL_BPS (13000 = 130 %: margin call below it) · MAINTENANCE_BPS (11000 = 110 %: forced
  * liquidation below it), both of equity ÷ used margin · OPENING_MARGIN_BPS (MARGIN_CALL_BPS: an
- * opening order leaves margin × (it − 100 %) available) (modules/risk/config.ts, contract/risk.ts).
+ * opening order leaves margin × (it − 100 %) available) (modules/risk/config.ts, contract/risk.ts) ·
+ * LOGIN_* / REGISTER_IP_* / *_INVITE_* throttling and invitation-code limits (modules/auth/config.ts).
  */
 import path from 'node:path';
 import { DEFAULT_LEVERAGES } from '../contract/market-rules';
 import { loadDayTradeConfig, type DayTradeConfig } from './modules/day-trading/config';
 import { loadTradingConfig, type TradingConfig } from './modules/trading/config';
 import { loadRiskConfig, type RiskConfig } from './modules/risk/config';
+import { loadAuthConfig, type AuthConfig } from './modules/auth/config';
 
 /** The server's settings; see the module docstring for the variable behind each field. */
-export interface Config extends DayTradeConfig, TradingConfig, RiskConfig {
+export interface Config extends DayTradeConfig, TradingConfig, RiskConfig, AuthConfig {
   port: number;
   host: string;
   dataDir: string;
@@ -91,5 +93,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ...loadDayTradeConfig(env),
     ...loadTradingConfig(env),
     ...loadRiskConfig(env),
+    ...loadAuthConfig(env),
   };
 }

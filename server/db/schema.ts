@@ -76,11 +76,47 @@ export const users = pgTable(
   (t) => [check('users_role_check', oneOf(t.role, ROLES))],
 );
 
-export const invitationCodes = pgTable('invitation_codes', {
-  code: text('code').primaryKey(),
-  createdBy: integer('created_by').references(() => users.id),
-  createdAt: createdAt(),
-});
+/**
+ * Invitation codes (migration 0006): registration consumes one use of a code that is neither
+ * expired, used up nor disabled (server/modules/auth/invitations.ts).
+ */
+export const invitationCodes = pgTable(
+  'invitation_codes',
+  {
+    code: text('code').primaryKey(),
+    /** The owner: the operator or member who issued the code. */
+    createdBy: integer('created_by').references(() => users.id),
+    createdAt: createdAt(),
+    /** Registrations the code allows in all. */
+    maxUses: integer('max_uses').notNull().default(1),
+    /** Registrations made with it so far (never above maxUses). */
+    uses: integer('uses').notNull().default(0),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    /** Set when an operator disabled the code; it refuses registrations from then on. */
+    disabledAt: timestamp('disabled_at', { withTimezone: true }),
+  },
+  (t) => [
+    check(
+      'invitation_codes_uses_check',
+      sql`${t.uses} >= 0 AND ${t.maxUses} > 0 AND ${t.uses} <= ${t.maxUses}`,
+    ),
+    index('invitation_codes_created_by_idx').on(t.createdBy),
+  ],
+);
+
+/**
+ * Login and registration throttling counters: the store of rate-limiter-flexible's
+ * RateLimiterDrizzle (server/modules/auth/throttle.ts), one row per limiter key.
+ */
+export const authThrottle = pgTable(
+  'auth_throttle',
+  {
+    key: text('key').primaryKey(),
+    points: integer('points').notNull(),
+    expire: timestamp('expire', { withTimezone: true }),
+  },
+  (t) => [index('auth_throttle_expire_idx').on(t.expire)],
+);
 
 export const sessions = pgTable(
   'sessions',

@@ -108,7 +108,7 @@ export function registerApiRoutes(app: FastifyInstance, handlers: Handlers, serv
         const user = authUsers.get(req) ?? null;
         const header = req.headers[IDEMPOTENCY_HEADER];
         const run = async (idempotency?: RowKey) => {
-          const data = await handler(req.body, { ...services, user, token: tokenOf(req), idempotency });
+          const data = await handler(req.body, { ...services, user, token: tokenOf(req), ip: req.ip, idempotency });
           return { status: 1, msg: SUCCESS_MSG[name] ?? 'ok', data };
         };
         if (!def.idempotent || !user) return reply.send(await run());
@@ -130,6 +130,7 @@ export function registerApiRoutes(app: FastifyInstance, handlers: Handlers, serv
               db: tx as unknown as Db,
               user,
               token: tokenOf(req),
+              ip: req.ip,
             });
             return { status: 1, msg: SUCCESS_MSG[name] ?? 'ok', data };
           },

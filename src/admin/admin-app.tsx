@@ -1,6 +1,6 @@
 /**
  * Operator console (admin.html): login, then one tab per area — the review queues (deposits,
- * withdrawals, KYC), users and their flags, deposit channels, exchange rates, site settings, the
+ * withdrawals, KYC), users and their flags, invitation codes, deposit channels, exchange rates, site settings, the
  * audit log and the ledger with its reconciliation. Works from 390 px (tables become cards) to a
  * desktop. The open tab is kept in the URL hash (`admin.html#withdrawals`).
  * Testids: `admin-tab-<tab>` for each tab title, `admin-logout`, login form `admin-account`,
@@ -21,6 +21,7 @@ import { AuditLog } from './audit-log';
 import { ChannelsPanel } from './channels-panel';
 import { DayTradingQueue } from './day-trading-queue';
 import { DepositsQueue } from './deposits-queue';
+import { InvitationsPanel } from './invitations-panel';
 import { KycQueue } from './kyc-queue';
 import { LedgerPanel } from './ledger-panel';
 import { RatesPanel } from './rates-panel';
@@ -35,6 +36,7 @@ export const ADMIN_TABS = [
   'kyc',
   'dayTrading',
   'users',
+  'invitations',
   'channels',
   'rates',
   'config',
@@ -134,6 +136,7 @@ function Console() {
         }}
       />
     ),
+    invitations: () => <InvitationsPanel />,
     channels: () => <ChannelsPanel />,
     rates: () => <RatesPanel />,
     config: () => <SettingsPanel />,

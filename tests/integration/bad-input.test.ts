@@ -500,8 +500,8 @@ const sliceOneCases = (): Case[] => {
           'passwordsDiffer',
         ],
         ['nine-digit account', { account: '094444444' }, 400, undefined],
-        ['unknown invitation code', { inviteCode: 'NOPE' }, 400, 'inviterNotFound'],
-        ['already registered', { account: member.account }, 409, 'accountExists'],
+        ['unknown invitation code', { inviteCode: 'NOPE' }, 400, 'registrationRefused'],
+        ['already registered', { account: member.account }, 400, 'registrationRefused'],
         ['agreement not accepted', { agree: false }, 400, undefined],
         ['short password', { password: 'abc', confirmPassword: 'abc' }, 400, undefined],
       ] as const

@@ -115,12 +115,12 @@ describe('deposit channels', () => {
       maxMinor: 5_000_000,
       hasPassword: true,
     });
-    expect(JSON.stringify(mine.body)).not.toContain('scrypt');
+    expect(JSON.stringify(mine.body)).not.toContain('$argon2');
     const all = await h.call('admin/channels', {}, op);
     expect(all.body.data.map((x: { id: number }) => x.id)).toEqual(
       expect.arrayContaining([locked, off.body.data.id]),
     );
-    expect(JSON.stringify(all.body)).not.toContain('scrypt');
+    expect(JSON.stringify(all.body)).not.toContain('$argon2');
     // A member cannot manage channels.
     expect((await h.call('admin/saveChannel', channel(), member)).http).toBe(403);
     expect((await h.call('admin/channels', {}, member)).http).toBe(403);
@@ -149,7 +149,7 @@ describe('deposit channels', () => {
     expect(JSON.parse(entries[1]!.before!)).toMatchObject({ name: 'Editable', maxMinor: 5_000_000 });
     expect(JSON.parse(entries[1]!.after!)).toMatchObject({ name: 'Edited', maxMinor: 6_000_000 });
     expect(JSON.parse(entries[2]!.after!)).toMatchObject({ hasPassword: false, passwordChanged: true });
-    for (const e of entries) expect(`${e.before}${e.after}`).not.toContain('scrypt');
+    for (const e of entries) expect(`${e.before}${e.after}`).not.toContain('$argon2');
     // Unknown id, min above max.
     expect((await h.call('admin/saveChannel', channel({ id: 999_999 }), op)).body.msg).toBe('notFound');
     const bad = await h.call('admin/saveChannel', channel({ minMinor: 10, maxMinor: 9 }), op);

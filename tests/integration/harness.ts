@@ -162,6 +162,10 @@ export async function startHarness(
     } as NodeJS.ProcessEnv),
     databaseUrl: 'memory://',
     importSymbols: TEST_SYMBOLS,
+    // Every member of a test file registers and logs in from 127.0.0.1 (app.inject): per-client
+    // limits this high never bite here; tests/security/auth.test.ts sets low ones.
+    loginIpMaxFailures: 1_000_000,
+    registerIpMax: 1_000_000,
     ...overrides,
   };
   const { database, drop } = await freshDatabase();

@@ -1,7 +1,9 @@
 /**
  * First start: creates the operator account and an invitation code when none exist, prints both
  * and writes them to `${DATA_DIR}/first-run.txt` (mode 0600). OPERATOR_ACCOUNT, OPERATOR_PASSWORD
- * and INVITE_CODE set your own; otherwise the password and code are random.
+ * and INVITE_CODE set your own; otherwise the password and code are random. The code is owned by
+ * the operator and allows FIRST_RUN_INVITE_MAX_USES registrations (1000) for FIRST_RUN_INVITE_DAYS
+ * (365) from the first start (modules/auth/config.ts); operators issue further codes in the console.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
@@ -39,7 +41,13 @@ export async function firstRun(db: Db, config: Config): Promise<FirstRunResult> 
       .returning();
     await ensureMemberAccounts(tx, op!.id);
     const existing = await tx.select().from(invitationCodes).where(eq(invitationCodes.code, inviteCode));
-    if (!existing.length) await tx.insert(invitationCodes).values({ code: inviteCode, createdBy: op!.id });
+    if (!existing.length)
+      await tx.insert(invitationCodes).values({
+        code: inviteCode,
+        createdBy: op!.id,
+        maxUses: config.firstRunInviteMaxUses,
+        expiresAt: new Date(Date.now() + config.firstRunInviteDays * 86_400_000),
+      });
   });
   if (!config.databaseUrl.startsWith('memory://')) {
     await mkdir(config.dataDir, { recursive: true });

@@ -41,6 +41,8 @@ export interface Ctx extends Services {
    * request's hash, to be written into the order row; absent on other endpoints.
    */
   idempotency?: { key: string; requestSha256: string };
+  /** The client's address (Fastify `request.ip`): the key of per-client throttling. */
+  ip: string;
 }
 
 export type Handler<N extends EndpointName> = (body: z.output<Api[N]['req']>, ctx: Ctx) => Promise<ResOf<N>>;

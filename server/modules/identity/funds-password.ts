@@ -8,7 +8,7 @@ import { FUNDS_PASSWORD_MAX_TRIES } from '../../../contract/constants';
 import type { Db, Tx } from '../../db/client';
 import { userSecurity } from '../../db/schema';
 import { fail } from '../common/errors';
-import { hashPassword, verifyPassword } from '../auth/passwords';
+import { hashPassword, needsRehash, verifyPassword } from '../auth/passwords';
 
 /** A member's funds-password state as user/security reports it. */
 export interface FundsPasswordState {
@@ -35,8 +35,8 @@ export async function fundsPasswordState(db: Db | Tx, userId: number): Promise<F
 /**
  * Checks a member's funds password in its own transaction (call it BEFORE the withdrawal's
  * transaction, so a wrong try is counted even though the withdrawal is refused).
- * A right password resets the counter. The member's user_security row is locked while checking,
- * so concurrent wrong tries are all counted.
+ * A right password resets the counter (and replaces a legacy scrypt hash by argon2id). The
+ * member's user_security row is locked while checking, so concurrent wrong tries are all counted.
  * @throws AppError fundsPasswordNotSet (422), fundsPasswordLocked (403) when already locked or
  *   when this wrong try reaches FUNDS_PASSWORD_MAX_TRIES, fundsPasswordWrong (422)
  */
@@ -52,10 +52,12 @@ export async function verifyFundsPassword(db: Db, userId: number, password: stri
     if (!row?.hash) return 'notSet' as const;
     if (row.fails >= FUNDS_PASSWORD_MAX_TRIES) return 'locked' as const;
     if (await verifyPassword(password, row.hash)) {
-      if (row.fails !== 0)
+      // A hash stored before argon2id is replaced now that the password is known to be right.
+      const rehash = needsRehash(row.hash) ? { fundsPasswordHash: await hashPassword(password) } : {};
+      if (row.fails !== 0 || 'fundsPasswordHash' in rehash)
         await tx
           .update(userSecurity)
-          .set({ fundsPasswordFails: 0, updatedAt: new Date() })
+          .set({ fundsPasswordFails: 0, updatedAt: new Date(), ...rehash })
           .where(eq(userSecurity.userId, userId));
       return 'ok' as const;
     }

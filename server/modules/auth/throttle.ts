@@ -1,0 +1,163 @@
+/**
+ * Login and registration throttling (rate-limiter-flexible, its "brute-force protection"
+ * pattern): consecutive failed logins per account and failed logins per client address, growing
+ * delays, a temporary lock that grows with each lock, and registrations per client address.
+ * Every refusal is the error key `tooFrequent` (429), the spec's "too frequent submission".
+ * The settings and their defaults are in ./config.ts.
+ *
+ * Store: RateLimiterDrizzle over our own database (table `auth_throttle`, migration 0006). One
+ * code path on embedded PGlite and on PostgreSQL, tested on both; the counters survive a restart
+ * (a lock cannot be lifted by crashing the server), and every server process sharing a
+ * PostgreSQL database shares them. Each step is one atomic upsert (INSERT … ON CONFLICT DO UPDATE),
+ * so concurrent attempts are all counted. Cost: one or two small writes per login, negligible next
+ * to the argon2id verification (tens of ms). A memory store would forget locks on restart and
+ * differ per process; Redis would add a service the product does not otherwise need.
+ *
+ * Attempts are counted before the password is checked and refunded on success, so a burst of
+ * parallel guesses cannot slip past the counters while the first ones are being verified.
+ * Unknown accounts are counted like known ones: a lock says nothing about whether one exists.
+ */
+import { lt } from 'drizzle-orm';
+import { RateLimiterDrizzle, RateLimiterRes } from 'rate-limiter-flexible';
+import type { Db } from '../../db/client';
+import { authThrottle } from '../../db/schema';
+import { fail } from '../common/errors';
+import type { AuthConfig } from './config';
+
+/** What a login attempt that passed the throttle reports back once the password was checked. */
+export interface LoginAttempt {
+  /** The password was right: the account's failures, delay and locks are cleared; the address's attempt refunded. */
+  succeeded(): Promise<void>;
+  /** The password (or account) was wrong: past the free failures, the account waits a growing delay. */
+  failed(): Promise<void>;
+}
+
+/** The throttle of one database (one per app). */
+export interface AuthThrottle {
+  /**
+   * Counts a login attempt for `account` from `ip`, before the password is checked.
+   * @throws AppError tooFrequent (429) while the account waits, is locked, or the address is blocked
+   */
+  beginLogin(account: string, ip: string): Promise<LoginAttempt>;
+  /**
+   * Counts a registration attempt from `ip`.
+   * @throws AppError tooFrequent (429) past REGISTER_IP_MAX attempts in the window
+   */
+  beginRegistration(ip: string): Promise<void>;
+}
+
+const sec = (ms: number) => ms / 1_000;
+/** Limiter rejections are RateLimiterRes; anything else (a database error) is rethrown. */
+const rejection = (e: unknown): RateLimiterRes => {
+  if (e instanceof RateLimiterRes) return e;
+  throw e;
+};
+/** Expired rows are swept at most this often (on a login), so the table stays small. */
+const SWEEP_EVERY_MS = 300_000;
+
+/** Builds the throttle on `db` with the limits of `cfg`. */
+export function createAuthThrottle(db: Db, cfg: AuthConfig): AuthThrottle {
+  const store = { storeClient: db, schema: authThrottle, clearExpiredByTimeout: false };
+  /** Consecutive failures per account; blocked explicitly (growing) when they pass the maximum. */
+  const accountFails = new RateLimiterDrizzle({
+    ...store,
+    keyPrefix: 'login-acct',
+    points: cfg.loginMaxFailures,
+    duration: sec(cfg.loginFailureWindowMs),
+  });
+  /** The wait after a failure past the free ones: present while it runs. */
+  const accountWait = new RateLimiterDrizzle({ ...store, keyPrefix: 'login-wait', points: 1, duration: 1 });
+  /** Locks of an account within a day: the n-th lock lasts loginLockMs × 2^(n−1). */
+  const accountLocks = new RateLimiterDrizzle({
+    ...store,
+    keyPrefix: 'login-locks',
+    points: 1_000_000,
+    duration: 86_400,
+  });
+  const ipFails = new RateLimiterDrizzle({
+    ...store,
+    keyPrefix: 'login-ip',
+    points: cfg.loginIpMaxFailures,
+    duration: sec(cfg.loginIpWindowMs),
+    blockDuration: sec(cfg.loginIpLockMs),
+  });
+  const ipRegistrations = new RateLimiterDrizzle({
+    ...store,
+    keyPrefix: 'register-ip',
+    points: cfg.registerIpMax,
+    duration: sec(cfg.registerIpWindowMs),
+  });
+
+  let lastSweep = Date.now();
+  const sweep = () => {
+    if (Date.now() - lastSweep < SWEEP_EVERY_MS) return;
+    lastSweep = Date.now();
+    void db
+      .delete(authThrottle)
+      .where(lt(authThrottle.expire, new Date()))
+      .catch(() => undefined);
+  };
+
+  return {
+    async beginLogin(account, ip) {
+      sweep();
+      const [ipState, waiting] = await Promise.all([ipFails.get(ip), accountWait.get(account)]);
+      if (ipState && ipState.consumedPoints > cfg.loginIpMaxFailures) throw fail('tooFrequent');
+      if (waiting && waiting.msBeforeNext > 0) throw fail('tooFrequent');
+      let failures: number;
+      try {
+        failures = (await accountFails.consume(account)).consumedPoints;
+      } catch (e) {
+        const res = rejection(e);
+        if (res.consumedPoints === cfg.loginMaxFailures + 1) {
+          // This attempt crossed the threshold: lock, longer for each lock within a day.
+          const locks = (await accountLocks.consume(account)).consumedPoints;
+          const lockMs = Math.min(cfg.loginLockMs * 2 ** (locks - 1), cfg.loginMaxLockMs);
+          await accountFails.block(account, sec(lockMs));
+        }
+        throw fail('tooFrequent');
+      }
+      try {
+        await ipFails.consume(ip);
+      } catch (e) {
+        rejection(e);
+        await accountFails.reward(account, 1);
+        throw fail('tooFrequent');
+      }
+      return {
+        async succeeded() {
+          await Promise.all([
+            accountFails.delete(account),
+            accountWait.delete(account),
+            accountLocks.delete(account),
+            ipFails.reward(ip, 1),
+          ]);
+        },
+        async failed() {
+          const past = failures - cfg.loginFreeFailures;
+          if (past <= 0 || failures >= cfg.loginMaxFailures) return;
+          const waitMs = Math.min(cfg.loginDelayMs * 2 ** (past - 1), cfg.loginLockMs);
+          await accountWait.set(account, 1, sec(waitMs));
+        },
+      };
+    },
+
+    async beginRegistration(ip) {
+      try {
+        await ipRegistrations.consume(ip);
+      } catch (e) {
+        rejection(e);
+        throw fail('tooFrequent');
+      }
+    },
+  };
+}
+
+const throttles = new WeakMap<Db, AuthThrottle>();
+
+/** The throttle of `db`, built on first use with `cfg` (one per database handle, i.e. per app). */
+export function authThrottleFor(db: Db, cfg: AuthConfig): AuthThrottle {
+  let t = throttles.get(db);
+  if (!t) throttles.set(db, (t = createAuthThrottle(db, cfg)));
+  return t;
+}
