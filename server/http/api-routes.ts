@@ -108,7 +108,13 @@ export function registerApiRoutes(app: FastifyInstance, handlers: Handlers, serv
         const user = authUsers.get(req) ?? null;
         const header = req.headers[IDEMPOTENCY_HEADER];
         const run = async (idempotency?: RowKey) => {
-          const data = await handler(req.body, { ...services, user, token: tokenOf(req), ip: req.ip, idempotency });
+          const data = await handler(req.body, {
+            ...services,
+            user,
+            token: tokenOf(req),
+            ip: req.ip,
+            idempotency,
+          });
           return { status: 1, msg: SUCCESS_MSG[name] ?? 'ok', data };
         };
         if (!def.idempotent || !user) return reply.send(await run());

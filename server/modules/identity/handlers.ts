@@ -140,8 +140,7 @@ export const identityHandlers: Pick<
       return bankCardDto(card!);
     } catch (err) {
       // Lost a race on bank_cards_number_live_uq: say whose card it now is.
-      if (isUniqueViolation(err, 'bank_cards_number_live_uq'))
-        throw (await taken()) ?? fail('duplicateCard');
+      if (isUniqueViolation(err, 'bank_cards_number_live_uq')) throw (await taken()) ?? fail('duplicateCard');
       throw err;
     }
   },
