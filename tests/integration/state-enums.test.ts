@@ -126,9 +126,9 @@ describe('state columns', () => {
     const u2 = 'b'.repeat(32);
     // One valid row per table that has an enum column (foreign keys satisfied in order).
     const setup = [
-      sql`insert into uploads (id, user_id, purpose, mime, bytes, sha256)
-          values (${u1}, ${uid}, 'kycFront', 'image/png', 1, ${'0'.repeat(64)}),
-                 (${u2}, ${uid}, 'kycBack', 'image/png', 1, ${'0'.repeat(64)})`,
+      sql`insert into uploads (id, user_id, purpose, mime, bytes, sha256, received_sha256)
+          values (${u1}, ${uid}, 'kycFront', 'image/png', 1, ${'0'.repeat(64)}, ${'0'.repeat(64)}),
+                 (${u2}, ${uid}, 'kycBack', 'image/png', 1, ${'0'.repeat(64)}, ${'0'.repeat(64)})`,
       sql`insert into kyc_records (user_id, name, id_number, front_upload_id, back_upload_id)
           values (${uid}, 'Test', 'A123456789', ${u1}, ${u2})`,
       sql`insert into deposits (user_id, amount_minor) values (${uid}, 100)`,

@@ -63,7 +63,11 @@ afterAll(async () => {
 });
 
 const tokenFor = (name: EndpointName) =>
-  api[name].access === 'operator' ? op : api[name].access === 'member' ? member : undefined;
+  api[name].access === 'operator'
+    ? op
+    : api[name].access === 'member' || api[name].access === 'any'
+      ? member
+      : undefined;
 
 /** Paths (key lists) of every string leaf of a zod request schema. */
 function stringPaths(schema: unknown, at: string[] = []): string[][] {
@@ -162,6 +166,8 @@ const SAMPLES: Partial<Record<EndpointName, Record<string, unknown>>> = {
     password: 'secret',
   },
   'admin/saveConfig': { name: 'title', value: 'TW Trade' },
+  'admin/createInvitation': { code: 'EDGES01', maxUses: 1, validDays: 1, ownerAccount: 'admin' },
+  'admin/disableInvitation': { code: 'EDGES01' },
 };
 
 /** `body` with `bad` inserted into the string at `at` (arrays: their first element). */
