@@ -79,11 +79,23 @@ function CreateForm() {
       </label>
       <label>
         <span className="muted">{t('admin.invitations.maxUses')}</span>
-        <TestIdInput testId="invite-max-uses" value={maxUses} onChange={setMaxUses} inputMode="numeric" />
+        <TestIdInput
+          testId="invite-max-uses"
+          value={maxUses}
+          onChange={setMaxUses}
+          inputMode="numeric"
+          placeholder={t('admin.invitations.defaultWhenEmpty')}
+        />
       </label>
       <label>
         <span className="muted">{t('admin.invitations.days')}</span>
-        <TestIdInput testId="invite-days" value={days} onChange={setDays} inputMode="numeric" />
+        <TestIdInput
+          testId="invite-days"
+          value={days}
+          onChange={setDays}
+          inputMode="numeric"
+          placeholder={t('admin.invitations.defaultWhenEmpty')}
+        />
       </label>
       <label>
         <span className="muted">{t('admin.invitations.owner')}</span>
