@@ -16,9 +16,65 @@ export const symbolSchema = z
   .trim()
   .regex(/^[0-9A-Z]{4,6}$/, 'symbol');
 
-/** What an instrument is (instruments.kind); innovation-board shares are stocks. */
+/**
+ * The trading-rule class of an instrument (instruments.kind): which tick table and tax rate apply
+ * (contract/market-rules.ts). ETNs and REITs trade on the ETF table and pay the ETF rate; TDRs and
+ * preferred shares are stocks here (SECURITY_TYPES says what the security is).
+ */
 export const INSTRUMENT_KINDS = ['stock', 'etf'] as const;
 export const instrumentKindSchema = z.enum(INSTRUMENT_KINDS);
+
+/**
+ * What a security is (instruments.security_type), as the exchanges list them: common shares
+ * (innovation-board shares included), ETFs, ETNs, REITs, Taiwan depositary receipts and preferred
+ * shares. Derived from the code's form where the listing file has no type (securityTypeOf).
+ */
+export const SECURITY_TYPES = ['stock', 'etf', 'etn', 'reit', 'tdr', 'preferred'] as const;
+export const securityTypeSchema = z.enum(SECURITY_TYPES);
+export type SecurityType = (typeof SECURITY_TYPES)[number];
+
+/**
+ * The exchange an instrument is listed on (instruments.market); 'SIM' marks the synthetic
+ * instruments only the stress source (benchmarks) creates.
+ */
+export const MARKETS = ['TWSE', 'TPEx', 'SIM'] as const;
+export const marketSchema = z.enum(MARKETS);
+
+/**
+ * The security type of a listed code, from the code's form (TWSE/TPEx coding rules): `02xxxx`
+ * ETN (`02001L`, `020012`), `01xxxT` REIT, `91xxxx` TDR, `00…` ETF (the listing file's `etf`), four digits and a
+ * letter preferred shares (e.g. 2881A), otherwise common shares.
+ *
+ * @param code the exchange code, e.g. '2330', '00679B', '020012', '01002T', '910322', '2881A'.
+ * @param listedType securities.csv `type` when the code is in it ('etf', 'stock',
+ *   'innovation_board_stock'); an 'etf' there wins.
+ */
+export function securityTypeOf(code: string, listedType?: string): SecurityType {
+  if (listedType === 'etf') return 'etf';
+  if (/^02\d{3}[0-9A-Z][A-Z]?$/.test(code)) return 'etn';
+  if (/^01\d{3}T$/.test(code)) return 'reit';
+  if (/^91\d{4}$/.test(code)) return 'tdr';
+  if (/^00\d{2,4}[A-Z]?$/.test(code)) return 'etf';
+  if (/^\d{4}[A-Z]$/.test(code)) return 'preferred';
+  return 'stock';
+}
+
+/** The trading-rule class of a security type: ETF, ETN and REIT → 'etf', the others → 'stock'. */
+export function ruleKindOf(type: SecurityType): (typeof INSTRUMENT_KINDS)[number] {
+  return type === 'etf' || type === 'etn' || type === 'reit' ? 'etf' : 'stock';
+}
+
+/** An instrument as the directory lists it (instruments table; the feed keeps them in memory). */
+export const instrumentSchema = z.object({
+  symbol: z.string(),
+  name: z.string(),
+  market: marketSchema,
+  industry: z.string().nullable(),
+  securityType: securityTypeSchema,
+  kind: instrumentKindSchema,
+  listingDate: z.string().nullable(),
+});
+export type Instrument = z.infer<typeof instrumentSchema>;
 
 /** Market phase of an instrument's session right now. */
 export const sessionPhaseSchema = z.enum(['open', 'closed']);

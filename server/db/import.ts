@@ -3,10 +3,15 @@
  * `instruments` and `daily_candles` tables.
  *
  * - instruments ← securities.csv (TWSE + TPEx stocks, ETFs, innovation-board stocks; snapshot
- *   2026-03-26). kind = 'etf' for type `etf`, otherwise 'stock' (innovation-board stocks are
- *   stocks, schema.ts). Empty industry → null.
- * - daily_candles ← four files under daily/, merged per (symbol, date) by priority
- *   (PROVENANCE §9 "official §2.1 > §2.2 > §2.4"):
+ *   2026-03-26), plus every code of the full-market window that securities.csv lacks (ETNs,
+ *   REITs, codes delisted since; name and market from full-market/codes_*.csv, no industry or
+ *   listing date). security_type from contract/market.ts securityTypeOf, kind (the rule class)
+ *   from ruleKindOf. Empty industry → null.
+ * - daily_candles ← five files, merged per (symbol, date) by priority
+ *   (PROVENANCE §9 "official §2.1 > §2.2 > §2.4"; §11 the full-market window, official too,
+ *   first so that a replayed day equals the exchanges' own row for every instrument):
+ *     0. full-market/tw_daily_2025-04-02_2025-07-18.csv.gz  source 'twse_mi_index' or
+ *        'tpex_quotes' by the code's market (official, with turnover; gzip)
  *     1. twse_stock_day_full_2015_2025.csv  source 'twse_stock_day' (official, with turnover)
  *     2. twse_ohlcv_2015_2025.csv           source 'twse_ohlcv'     (official OHLCV, no turnover)
  *     3. twse_stock_day_2330_2026.csv       source 'twse_stock_day' (official, with turnover)
@@ -21,11 +26,14 @@
  * Idempotent: `INSERT … ON CONFLICT DO NOTHING` in multi-row batches, so a second run inserts
  * nothing and never overwrites rows (e.g. an operator's `delisted` flag).
  */
+import { readFile } from 'node:fs/promises';
+import { gunzipSync } from 'node:zlib';
 import { inArray, sql } from 'drizzle-orm';
 import type { Db } from './client';
 import { dailyCandles, instruments } from './schema';
+import { ruleKindOf, securityTypeOf } from '../../contract/market';
 import { toMinor } from '../../contract/money';
-import { readCsvRecords, seedDataPath, type CsvRecord } from '../market/csv';
+import { parseCsv, readCsvRecords, seedDataPath, toRecords, type CsvRecord } from '../market/csv';
 
 /** Rows per INSERT statement (9 parameters per candle row, far below PostgreSQL's 65,535). */
 const BATCH_ROWS = 1000;
@@ -38,20 +46,57 @@ export const DAILY_SOURCES: ReadonlyArray<{ file: string; source: string }> = [
   { file: 'recent_ohlcv_2024_2026.csv', source: 'yahoo_recent' },
 ];
 
+/** The full-market window (PROVENANCE §11): every TWSE and TPEx security that traded, per day. */
+export const FULL_MARKET = {
+  daily: ['full-market', 'tw_daily_2025-04-02_2025-07-18.csv.gz'],
+  codes: ['full-market', 'codes_2025-04-02_2025-07-18.csv'],
+  firstDate: '2025-04-02',
+  lastDate: '2025-07-18',
+} as const;
+
 type InstrumentRow = typeof instruments.$inferInsert;
 type CandleRow = typeof dailyCandles.$inferInsert;
 
+function marketOf(v: string): 'TWSE' | 'TPEx' {
+  if (v === 'TWSE' || v === 'twse') return 'TWSE';
+  if (v === 'TPEx' || v === 'tpex') return 'TPEx';
+  throw new RangeError(`unknown market ${v}`);
+}
+
 /** securities.csv record → instruments row. */
 function toInstrument(r: CsvRecord): InstrumentRow {
+  const securityType = securityTypeOf(r.code!, r.type);
   return {
     symbol: r.code!,
     name: r.name!,
     isin: r.isin || null,
     listingDate: r.listing_date || null,
-    market: r.market!,
+    market: marketOf(r.market!),
     industry: r.industry || null,
-    kind: r.type === 'etf' ? 'etf' : 'stock',
+    kind: ruleKindOf(securityType),
+    securityType,
   };
+}
+
+/** full-market codes_*.csv record (a code securities.csv lacks) → instruments row. */
+function toWindowInstrument(r: CsvRecord): InstrumentRow {
+  const securityType = securityTypeOf(r.code!);
+  return {
+    symbol: r.code!,
+    name: r.name_latest!,
+    isin: null,
+    listingDate: null,
+    market: marketOf(r.market!),
+    industry: null,
+    kind: ruleKindOf(securityType),
+    securityType,
+  };
+}
+
+/** The full-market window's daily records (gunzipped and parsed; ~164,000 rows). */
+async function readFullMarketDaily(): Promise<CsvRecord[]> {
+  const text = gunzipSync(await readFile(seedDataPath(...FULL_MARKET.daily))).toString('utf8');
+  return toRecords(parseCsv(text), FULL_MARKET.daily[1]);
 }
 
 const PRICE_RE = /^\d+(\.\d{1,2})?$/;
@@ -129,9 +174,20 @@ export async function readSeedMarketData(opts?: { symbols?: string[] }): Promise
   const instRows = (await readCsvRecords(seedDataPath('securities.csv')))
     .filter((r) => !only || only.has(r.code!))
     .map(toInstrument);
-  const known = new Set(instRows.map((r) => r.symbol));
+  const listed = new Set(instRows.map((r) => r.symbol));
+  for (const r of await readCsvRecords(seedDataPath(...FULL_MARKET.codes))) {
+    if (listed.has(r.code!) || (only && !only.has(r.code!))) continue;
+    instRows.push(toWindowInstrument(r));
+  }
+  const known = new Map(instRows.map((r) => [r.symbol, r.market]));
 
   const merged = new Map<string, CandleRow>();
+  for (const r of await readFullMarketDaily()) {
+    const market = known.get(r.code!);
+    if (!market) continue;
+    const row = toCandle(r, market === 'TWSE' ? 'twse_mi_index' : 'tpex_quotes');
+    if (row) merged.set(`${r.code}|${r.date}`, row);
+  }
   for (const { file, source } of DAILY_SOURCES) {
     const records = await readCsvRecords(seedDataPath('daily', file));
     for (const r of records) {

@@ -31,7 +31,7 @@ import { ROLES } from '../../contract/auth';
 import { IDEMPOTENCY_STATES, KYC_RECORD_STATUSES, UPLOAD_PURPOSES } from '../../contract/constants';
 import { DAY_TRADE_APP_STATUSES, DAY_TRADE_GRANTS } from '../../contract/day-trading';
 import { DEPOSIT_STATUSES, WITHDRAWAL_STATUSES } from '../../contract/funds';
-import { INSTRUMENT_KINDS } from '../../contract/market';
+import { INSTRUMENT_KINDS, MARKETS, SECURITY_TYPES } from '../../contract/market';
 import { TIME_IN_FORCE } from '../../contract/market-rules';
 import { RISK_EVENT_KINDS } from '../../contract/risk-api';
 import {
@@ -146,14 +146,20 @@ export const instruments = pgTable(
     name: text('name').notNull(),
     isin: text('isin'),
     listingDate: date('listing_date', { mode: 'string' }),
-    /** TWSE | TPEx */
-    market: text('market').notNull(),
+    /** contract/market.ts MARKETS: TWSE | TPEx */
+    market: text('market', { enum: MARKETS }).notNull(),
     industry: text('industry'),
-    /** contract/market.ts INSTRUMENT_KINDS (innovation-board stocks are stocks). */
+    /** contract/market.ts INSTRUMENT_KINDS: the trading-rule class (tick table, tax). */
     kind: text('kind', { enum: INSTRUMENT_KINDS }).notNull(),
+    /** contract/market.ts SECURITY_TYPES: what the security is (innovation-board shares are stocks). */
+    securityType: text('security_type', { enum: SECURITY_TYPES }).notNull().default('stock'),
     delisted: boolean('delisted').notNull().default(false),
   },
-  (t) => [check('instruments_kind_check', oneOf(t.kind, INSTRUMENT_KINDS))],
+  (t) => [
+    check('instruments_kind_check', oneOf(t.kind, INSTRUMENT_KINDS)),
+    check('instruments_market_check', oneOf(t.market, MARKETS)),
+    check('instruments_security_type_check', oneOf(t.securityType, SECURITY_TYPES)),
+  ],
 );
 
 export const dailyCandles = pgTable(

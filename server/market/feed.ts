@@ -38,10 +38,18 @@
  * per instrument are held.
  */
 import { asc, desc, eq } from 'drizzle-orm';
-import type { Candle, CandlePeriod, ClockState, Depth, Quote, Trade } from '../../contract/market';
+import type {
+  Candle,
+  CandlePeriod,
+  ClockState,
+  Depth,
+  Instrument,
+  Quote,
+  Trade,
+} from '../../contract/market';
 import type { InstrumentKind } from '../../contract/market-rules';
 import type { Db } from '../db/client';
-import { dailyCandles, instruments } from '../db/schema';
+import { dailyCandles } from '../db/schema';
 import { SESSION_MS } from './calendar';
 import {
   aggregateDaily,
@@ -56,6 +64,7 @@ import {
 import type { Clock, ClockPosition } from './clock';
 import { createFeedListeners } from './feed-listeners';
 import { loadIndices, type IndexItem } from './indices';
+import { loadInstruments } from './instruments';
 import {
   bookAt,
   buildSession,
@@ -132,6 +141,8 @@ export interface MarketFeed {
   onTrade(fn: (symbol: string, t: Trade) => void): () => void;
   /** TAIEX latest official close and previous close, labelled with its date. */
   indices(): IndexItem[];
+  /** Every listed instrument (instruments.ts loadInstruments, loaded at start), symbol order. */
+  instruments(): readonly Instrument[];
 }
 
 /** createMarketFeed options. */
@@ -311,6 +322,7 @@ export function createMarketFeed(opts: MarketFeedOptions): MarketFeed {
   let order: SymbolState[] = [];
   const loadHistory = dailyRowsCache(db);
   let indexItems: IndexItem[] = [];
+  let directory: Instrument[] = [];
   let started = false;
   let ticking = false;
   const timer = feedTimer(tick, TICK_INTERVAL_MS);
@@ -538,11 +550,8 @@ export function createMarketFeed(opts: MarketFeedOptions): MarketFeed {
   return {
     async start(startOpts) {
       if (started) return;
-      const instRows = await db
-        .select({ symbol: instruments.symbol, name: instruments.name, kind: instruments.kind })
-        .from(instruments);
-      for (const r of instRows)
-        info.set(r.symbol, { name: r.name, kind: r.kind === 'etf' ? 'etf' : 'stock' });
+      directory = await loadInstruments(db);
+      for (const r of directory) info.set(r.symbol, { name: r.name, kind: r.kind });
       const only = opts.symbols ? new Set(opts.symbols) : null;
       const withCandles = (await db.selectDistinct({ symbol: dailyCandles.symbol }).from(dailyCandles))
         .map((r) => r.symbol)
@@ -628,6 +637,9 @@ export function createMarketFeed(opts: MarketFeedOptions): MarketFeed {
     onTrade: listeners.onTrade,
     indices() {
       return indexItems.map((x) => ({ ...x }));
+    },
+    instruments() {
+      return directory;
     },
   };
 }

@@ -39,7 +39,7 @@
  * trades/s without clients.
  */
 import { desc } from 'drizzle-orm';
-import type { Candle, ClockState, Depth, DepthLevel, Quote, Trade } from '../../contract/market';
+import type { Candle, ClockState, Depth, DepthLevel, Instrument, Quote, Trade } from '../../contract/market';
 import {
   floorToTick,
   limitDownMinor,
@@ -65,6 +65,7 @@ import {
 } from './feed';
 import { createFeedListeners } from './feed-listeners';
 import { loadIndices, type IndexItem } from './indices';
+import { loadInstruments } from './instruments';
 import { createRng, hashSeed, mix32 } from './prng';
 
 /** Wall ms between stress ticks. */
@@ -182,6 +183,7 @@ export function createStressFeed(opts: StressFeedOptions): MarketFeed {
   const bySymbol = new Map<string, Sym>();
   let order: Sym[] = [];
   const loadHistory = dailyRowsCache(db);
+  let directory: Instrument[] = [];
   let indexItems: IndexItem[] = [];
   let started = false;
   const timer = feedTimer(tick, STRESS_SLICE_MS);
@@ -346,20 +348,25 @@ export function createStressFeed(opts: StressFeedOptions): MarketFeed {
   return {
     async start(startOpts) {
       if (started) return;
-      const rows = await db
-        .select({ symbol: instruments.symbol, name: instruments.name, kind: instruments.kind })
-        .from(instruments)
-        .orderBy(instruments.symbol);
-      for (const r of rows) kinds.set(r.symbol, r.kind === 'etf' ? 'etf' : 'stock');
+      const rows = await loadInstruments(db);
+      for (const r of rows) kinds.set(r.symbol, r.kind);
       const universe = rows.slice(0, count).map((r) => ({ ...r, kind: kinds.get(r.symbol)! }));
       const synth: Array<typeof instruments.$inferInsert> = [];
       for (let i = 1; universe.length < count; i++) {
         const code = synthCode(i);
         if (kinds.has(code)) continue; // inserted by an earlier start: already in `rows`
-        const r = { symbol: code, name: `Stress ${code}`, kind: 'stock' as const };
+        const r = {
+          symbol: code,
+          name: `Stress ${code}`,
+          kind: 'stock' as const,
+          market: 'SIM' as const,
+          industry: null,
+          securityType: 'stock' as const,
+          listingDate: null,
+        };
         universe.push(r);
         kinds.set(code, 'stock');
-        synth.push({ ...r, market: 'SIM', industry: null, isin: null, listingDate: null });
+        synth.push({ ...r, isin: null });
       }
       for (let i = 0; i < synth.length; i += 1_000)
         await db
@@ -423,6 +430,9 @@ export function createStressFeed(opts: StressFeedOptions): MarketFeed {
         bySymbol.set(u.symbol, s);
       }
       order = universe.map((u) => bySymbol.get(u.symbol)!);
+      directory = [...rows, ...synth.map(({ isin: _isin, ...r }) => r as Instrument)].sort((a, b) =>
+        a.symbol < b.symbol ? -1 : a.symbol > b.symbol ? 1 : 0,
+      );
       indexItems = await loadIndices();
       lastMs = t0;
       started = true;
@@ -472,6 +482,9 @@ export function createStressFeed(opts: StressFeedOptions): MarketFeed {
     onTrade: listeners.onTrade,
     indices() {
       return indexItems.map((x) => ({ ...x }));
+    },
+    instruments() {
+      return directory;
     },
   };
 }

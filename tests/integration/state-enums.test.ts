@@ -41,7 +41,6 @@ const FREE_TEXT = new Set([
   'ledger_transactions.type',
   'ledger_transactions.ref_type',
   'ledger_accounts.purpose',
-  'instruments.market',
   'deposits.reason',
   'withdrawals.reason',
   'kyc_records.reason',

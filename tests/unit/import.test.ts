@@ -76,10 +76,12 @@ describe('importMarketData', () => {
       turnoverMinor: 2_109_201_500_000,
       source: 'twse_stock_day',
     });
-    // 2025-05-07: full 39,021,595 > twse_ohlcv 37,760,595 > recent 36,907,620 shares
+    // 2025-05-07 lies in the full-market window, which comes first: MI_INDEX's row (the same
+    // 39,021,595 shares as STOCK_DAY; twse_ohlcv 37,760,595, recent 36,907,620)
     expect(await candle('2330', '2025-05-07')).toMatchObject({
       volumeShares: 39_021_595,
-      source: 'twse_stock_day',
+      turnoverMinor: 3_601_180_646_900,
+      source: 'twse_mi_index',
       closeMinor: 92_800,
     });
   });
@@ -122,12 +124,13 @@ describe('importMarketData', () => {
       turnoverMinor: null,
       source: 'yahoo_recent',
     });
-    // 0050 has no rows after 2025-05-26 (pre-split history only)
+    // 0050's history ends with the full-market window (after its June 2025 split)
     const [last] = await database.db
       .select({ d: sql<string>`max(${dailyCandles.date})::text` })
       .from(dailyCandles)
       .where(eq(dailyCandles.symbol, '0050'));
-    expect(last!.d).toBe('2025-05-26');
+    expect(last!.d).toBe('2025-07-18');
+    expect(await candle('0050', '2025-06-18')).toMatchObject({ openMinor: 4_750, source: 'twse_mi_index' });
   });
 
   it('maps instruments (kind, empty industry → null)', async () => {
@@ -141,6 +144,7 @@ describe('importMarketData', () => {
         market: 'TWSE',
         industry: null,
         kind: 'etf',
+        securityType: 'etf',
         delisted: false,
       },
       {
@@ -151,6 +155,7 @@ describe('importMarketData', () => {
         market: 'TWSE',
         industry: '其他電子業',
         kind: 'stock',
+        securityType: 'stock',
         delisted: false,
       },
       {
@@ -161,9 +166,41 @@ describe('importMarketData', () => {
         market: 'TWSE',
         industry: '半導體業',
         kind: 'stock',
+        securityType: 'stock',
         delisted: false,
       },
     ]);
+  });
+});
+
+describe('full-market window', () => {
+  it('imports codes securities.csv lacks (an ETN, a REIT) with their window rows', async () => {
+    const db = await openDatabase('memory://');
+    try {
+      const r = await importMarketData(db.db, { symbols: ['020012', '01002T', '2881A'] });
+      expect(r.instruments).toBe(3);
+      const rows = await db.db.select().from(instruments).orderBy(instruments.symbol);
+      expect(rows.map((x) => [x.symbol, x.market, x.securityType, x.kind])).toEqual([
+        ['01002T', 'TWSE', 'reit', 'etf'],
+        ['020012', 'TWSE', 'etn', 'etf'],
+        ['2881A', 'TWSE', 'preferred', 'stock'],
+      ]);
+      // 2025-04-02,020012,10.89,10.93,10.89,10.93,501000,5472850,6 (the gzip file, verbatim)
+      const [etn] = await db.db
+        .select()
+        .from(dailyCandles)
+        .where(and(eq(dailyCandles.symbol, '020012'), eq(dailyCandles.date, '2025-04-02')));
+      expect(etn).toMatchObject({
+        openMinor: 1_089,
+        highMinor: 1_093,
+        closeMinor: 1_093,
+        volumeShares: 501_000,
+        turnoverMinor: 547_285_000,
+        source: 'twse_mi_index',
+      });
+    } finally {
+      await db.close();
+    }
   });
 });
 

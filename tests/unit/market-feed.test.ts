@@ -318,11 +318,11 @@ describe('daily, monthly and yearly candles', () => {
     const q = feed.quote('2317')!;
     const hist = rows['2317']!.filter((r) => r.date < q.replayDate!);
     const months = await feed.candles('2317', '1M', 2000);
-    // a full month well before the replay date, recomputed by hand from the rows
-    const may = hist.filter((r) => r.date.startsWith('2025-05'));
-    const m = months.find((c) => c.ts === tpe(2025, 5, 1))!;
+    // a full month before the replay date and the full-market window, recomputed by hand from the rows
+    const may = hist.filter((r) => r.date.startsWith('2025-03'));
+    const m = months.find((c) => c.ts === tpe(2025, 3, 1))!;
     expect(m).toEqual({
-      ts: tpe(2025, 5, 1),
+      ts: tpe(2025, 3, 1),
       openMinor: may[0]!.openMinor,
       highMinor: Math.max(...may.map((r) => r.highMinor)),
       lowMinor: Math.min(...may.map((r) => r.lowMinor)),
