@@ -64,6 +64,24 @@ export function ruleKindOf(type: SecurityType): (typeof INSTRUMENT_KINDS)[number
   return type === 'etf' || type === 'etn' || type === 'reit' ? 'etf' : 'stock';
 }
 
+/**
+ * ETF categories by the code's suffix (TWSE/TPEx ETF coding): B bond, L leveraged, R inverse,
+ * U futures-based (commodity, currency, VIX), otherwise equity (including active ETFs, suffix A).
+ */
+export const ETF_CATEGORIES = ['equity', 'bond', 'leveraged', 'inverse', 'futures'] as const;
+export const etfCategorySchema = z.enum(ETF_CATEGORIES);
+export type EtfCategory = (typeof ETF_CATEGORIES)[number];
+
+/** The ETF category of an ETF code (see ETF_CATEGORIES), e.g. '00679B' → 'bond', '00631L' → 'leveraged'. */
+export function etfCategoryOf(code: string): EtfCategory {
+  const last = code.at(-1);
+  if (last === 'B') return 'bond';
+  if (last === 'L') return 'leveraged';
+  if (last === 'R') return 'inverse';
+  if (last === 'U') return 'futures';
+  return 'equity';
+}
+
 /** An instrument as the directory lists it (instruments table; the feed keeps them in memory). */
 export const instrumentSchema = z.object({
   symbol: z.string(),
@@ -162,7 +180,17 @@ export type ClockState = z.infer<typeof clockStateSchema>;
 
 // ---- REST: market area ----
 
-export const marketListReq = pageQuery.extend({ sort: z.enum(MARKET_SORTS).default('all') });
+/**
+ * The market list: one page of the whole market, sorted and filtered server-side. Filters narrow
+ * by exchange, security type, ETF category (ETFs only) and industry (securities.csv's name).
+ */
+export const marketListReq = pageQuery.extend({
+  sort: z.enum(MARKET_SORTS).default('all'),
+  market: z.enum(['TWSE', 'TPEx']).optional(),
+  securityType: securityTypeSchema.optional(),
+  etfCategory: etfCategorySchema.optional(),
+  industry: z.string().trim().min(1).max(40).optional(),
+});
 export const marketListRes = paged(quoteSchema).extend({ clock: clockStateSchema });
 
 export const symbolReq = z.object({ symbol: symbolSchema });
