@@ -103,7 +103,15 @@ describe('diffDepth / applyDepthDelta (seeded fuzz)', () => {
 
 // ---------- a fake feed and fake sockets ----------
 
-const CLOCK: ClockState = { source: 'stress', mode: 'replay', phase: 'open', speed: 1, now: 0 };
+const CLOCK: ClockState = {
+  source: 'stress',
+  mode: 'replay',
+  phase: 'open',
+  tradingPhase: 'continuous',
+  speed: 1,
+  now: 0,
+  replayDate: null,
+};
 
 function quoteOf(symbol: string, lastMinor: number, ts: number): Quote {
   return {

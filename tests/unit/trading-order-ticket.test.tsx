@@ -96,8 +96,10 @@ const clock = (mode: ClockState['mode']): ClockState => ({
   source: 'replay',
   mode,
   phase: 'open',
+  tradingPhase: 'continuous',
   speed: 1,
   now: T0,
+  replayDate: null,
 });
 
 function renderTicket(mode: ClockState['mode'] = 'replay') {
