@@ -75,6 +75,23 @@ export async function replayTo(h: Harness, hh: number, mm: number, ss = 0, stepM
   await advanceMarket(h, target - now, stepMs);
 }
 
+/**
+ * Replay clock: moves to `hh:mm:ss` market time of the NEXT replayed day (each replayed day runs
+ * 08:30 → 14:30 and the next one starts at its 08:30; its date is the replay's, not known here).
+ */
+export async function replayNextDay(
+  h: Harness,
+  hh: number,
+  mm: number,
+  ss = 0,
+  stepMs = 60_000,
+): Promise<void> {
+  const now = marketNow(h);
+  const t = sessionTimes(taipeiIsoDate(now));
+  const intoNext = ((hh - 8) * 3600 + (mm - 30) * 60 + ss) * 1000;
+  await advanceMarket(h, t.afterHoursMatchMs - now + intoNext, stepMs);
+}
+
 /** Exchange clock: sets the wall clock to `iso` (an Asia/Taipei wall time, e.g. '2026-01-05T08:45'). */
 export async function exchangeAt(h: Harness, iso: string): Promise<void> {
   const t = Date.parse(`${iso}+08:00`);
