@@ -17,6 +17,7 @@ import { startHarness, type Harness } from './harness';
 import {
   balances,
   marketNow,
+  orderBody,
   net,
   orderPostings,
   recordQuotes,
@@ -31,14 +32,7 @@ beforeAll(async () => {
 });
 afterAll(async () => h?.close());
 
-const order = (o: Record<string, unknown>) => ({
-  symbol: '2330',
-  side: 'long',
-  orderType: 'limit',
-  lots: 1,
-  leverage: 10,
-  ...o,
-});
+const order = orderBody;
 
 async function member(account: string) {
   const token = await h.fundedMember(account, FUNDS);

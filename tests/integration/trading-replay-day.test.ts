@@ -12,7 +12,7 @@ import { isTradingDay } from '../../server/market/calendar';
 import { isClean, reconcile } from '../../server/modules/ledger/ledger';
 import type { MatchEvent } from '../../server/modules/trading/engine';
 import { startHarness, type Harness } from './harness';
-import { advanceMarket, balances, marketNow, replayTo } from './trading-support';
+import { advanceMarket, balances, marketNow, orderBody, orderDetail, replayTo } from './trading-support';
 
 let h: Harness;
 let token: string;
@@ -24,15 +24,8 @@ beforeAll(async () => {
 });
 afterAll(async () => h?.close());
 
-const order = (o: Record<string, unknown>) => ({
-  symbol: '2330',
-  side: 'long',
-  orderType: 'limit',
-  lots: 1,
-  leverage: 10,
-  ...o,
-});
-const detail = async (id: number) => (await h.call('trade/orderDetail', { orderId: id }, token)).body.data;
+const order = orderBody;
+const detail = (id: number) => orderDetail(h, token, id);
 
 describe('a replayed day from 08:30 to 14:30', () => {
   let day0 = '';

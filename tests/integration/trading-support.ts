@@ -47,6 +47,20 @@ export function net(postings: OrderPosting[], type: string, purpose: string): nu
 /** Member balances by purpose. */
 export const balances = (h: Harness, userId: number) => memberBalances(h.database.db, userId);
 
+/** A place-order body: one lot of 2330, long, limit, 10× leverage, with `o` overriding. */
+export const orderBody = (o: Record<string, unknown>) => ({
+  symbol: '2330',
+  side: 'long',
+  orderType: 'limit',
+  lots: 1,
+  leverage: 10,
+  ...o,
+});
+
+/** trade/orderDetail's data for the member's order `id`. */
+export const orderDetail = async (h: Harness, token: string, id: number) =>
+  (await h.call('trade/orderDetail', { orderId: id }, token)).body.data;
+
 /** Market time now (epoch ms). */
 export const marketNow = (h: Harness): number => h.feed.clock().now;
 
