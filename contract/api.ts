@@ -92,13 +92,20 @@ export const api = {
   'user/rates': ep('member', auth.emptyReq, funds.ratesRes, 'Exchange rates against USD'),
   'user/exchange': ep('member', funds.exchangeReq, funds.exchangeSchema, 'Exchange currency', true),
 
-  'market/list': ep('public', market.marketListReq, market.marketListRes, 'Market list (paged, sorted)'),
+  'market/list': ep(
+    'public',
+    market.marketListReq,
+    market.marketListRes,
+    'Market list: whole-market ranking (paged, filtered, refreshed at most once a second)',
+  ),
   'market/detail': ep('public', market.symbolReq, market.instrumentDetailRes, 'Instrument detail'),
   'market/depth': ep('public', market.symbolReq, market.depthSchema, 'Five-level depth'),
   'market/candles': ep('public', market.candlesReq, market.candlesRes, 'Candles'),
   'market/quotes': ep('public', market.quotesReq, market.quotesRes, 'Quote snapshots (polling fallback)'),
   'market/trades': ep('public', market.tradesReq, market.tradesRes, 'Latest trades, oldest first (tape)'),
   'market/indices': ep('public', auth.emptyReq, market.indicesRes, 'Index figures'),
+  'market/industries': ep('public', auth.emptyReq, market.industriesRes, 'Industries for the list filter'),
+  'market/breadth': ep('public', auth.emptyReq, market.breadthRes, 'Advancers, decliners, turnover'),
 
   'trade/placeOrder': ep('member', trading.placeOrderReq, trading.orderSchema, 'Place an order', 'orderRow'),
   'trade/cancelOrder': ep('member', trading.orderIdReq, trading.orderSchema, 'Cancel a pending order', true),

@@ -14,8 +14,13 @@ export const PAGE_SIZE = 20;
 /** Candle periods: 1, 3, 15, 30 minutes; day, month, year (product-spec §2 "Stock detail"). */
 export const CANDLE_PERIODS = ['1m', '3m', '15m', '30m', '1d', '1M', '1y'] as const;
 export type CandlePeriod = (typeof CANDLE_PERIODS)[number];
-/** Market list sorts: all, gainers, losers, volume (product-spec §2 "Market"). */
-export const MARKET_SORTS = ['all', 'gainers', 'losers', 'volume'] as const;
+/**
+ * Market list sorts (product-spec §2 "Market: lists: all, rise and fall, loss list, trading
+ * volume"): all (code order), gainers (漲幅榜), losers (跌幅榜, the "loss list"), volume (成交量,
+ * shares) and turnover (成交值, TWD), as Taiwan apps show both.
+ */
+export const MARKET_SORTS = ['all', 'gainers', 'losers', 'volume', 'turnover'] as const;
+export type MarketSort = (typeof MARKET_SORTS)[number];
 /**
  * Positions tabs built so far (product-spec §2 "Positions tabs"): holdings, orders (pending),
  * terminated (closed and cancelled) and ETF (holdings of ETFs). Bidding, auction and placement

@@ -199,7 +199,13 @@ export const marketListReq = pageQuery.extend({
   etfCategory: etfCategorySchema.optional(),
   industry: z.string().trim().min(1).max(40).optional(),
 });
-export const marketListRes = paged(quoteSchema).extend({ clock: clockStateSchema });
+export const marketListRes = paged(quoteSchema).extend({
+  clock: clockStateSchema,
+  /** Wall epoch ms of the ranking snapshot the order comes from (recomputed at most once a second). */
+  rankedAt: z.number().int(),
+  /** The real day every quote replays, or null when they do not share one. */
+  replayDate: z.string().nullable(),
+});
 
 export const symbolReq = z.object({ symbol: symbolSchema });
 
@@ -245,3 +251,29 @@ export const indexItemSchema = z.object({
   date: z.string(),
 });
 export const indicesRes = z.object({ items: z.array(indexItemSchema) });
+
+// ---- market screen: industries and breadth (server/modules/market/rankings.ts) ----
+
+/** Industries of the directory (securities.csv names, Chinese), by instrument count descending. */
+export const industriesRes = z.object({
+  items: z.array(z.object({ name: z.string(), count: z.number().int() })),
+});
+
+/** Advancers, decliners, unchanged and not-traded instruments; volume shares, turnover TWD minor. */
+export const breadthCountsSchema = z.object({
+  advancers: z.number().int(),
+  decliners: z.number().int(),
+  unchanged: z.number().int(),
+  notTraded: z.number().int(),
+  volumeShares: z.number().int(),
+  turnoverMinor: minor,
+});
+export type BreadthCounts = z.infer<typeof breadthCountsSchema>;
+
+/** Market breadth of the replayed day, whole market and per exchange, as of `rankedAt` (wall ms). */
+export const breadthRes = z.object({
+  replayDate: z.string().nullable(),
+  rankedAt: z.number().int(),
+  all: breadthCountsSchema,
+  byMarket: z.object({ TWSE: breadthCountsSchema, TPEx: breadthCountsSchema }),
+});

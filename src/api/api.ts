@@ -7,7 +7,7 @@ import { createApi } from '@reduxjs/toolkit/query/react';
 import type { EndpointName, ReqOf, ResOf } from '../../contract/api';
 import type { FundTab } from '../../contract/funds';
 import type { CandlePeriod } from '../../contract/market';
-import { PAGE_SIZE, type PositionTab } from '../../contract/constants';
+import { PAGE_SIZE, type MarketSort, type PositionTab } from '../../contract/constants';
 import { envelopeBaseQuery } from './base-query';
 import type { KeyedCall } from './idempotency';
 
@@ -152,11 +152,7 @@ export const api = createApi({
     }),
 
     // ---- market ----
-    marketList: b.infiniteQuery<
-      ResOf<'market/list'>,
-      { sort: 'all' | 'gainers' | 'losers' | 'volume' },
-      number
-    >({
+    marketList: b.infiniteQuery<ResOf<'market/list'>, { sort: MarketSort }, number>({
       infiniteQueryOptions: { initialPageParam: 1, getNextPageParam: (last) => nextPage(last) },
       query: ({ queryArg, pageParam }) => ({
         name: 'market/list',

@@ -25,6 +25,8 @@ const LOADERS: Record<string, () => Promise<ComponentType>> = {
   'market/marketDetail': () =>
     import('../features/market/routes/market-detail').then((m) => m.MarketDetailPage),
   'market/favo': () => import('../features/market/routes/favo').then((m) => m.FavoPage),
+  'market/stockHot/stockList': () =>
+    import('../features/market/routes/hot-stocks').then((m) => m.HotStocksPage),
   'position/position': () => import('../features/position/routes/position').then((m) => m.PositionPage),
   'position/positionDetail': () =>
     import('../features/position/routes/position-detail').then((m) => m.PositionDetailPage),

@@ -7,10 +7,7 @@ import type { Quote } from '../../../contract/market';
 import { instruments } from '../../db/schema';
 import { fail } from '../common/errors';
 import type { Ctx, Handlers } from '../common/context';
-
-/** Change in basis points of the previous close (integer arithmetic; for sorting only). */
-const changeBp = (q: Quote) =>
-  q.prevCloseMinor > 0 ? Math.trunc(((q.lastMinor - q.prevCloseMinor) * 10_000) / q.prevCloseMinor) : 0;
+import { rankingsFor } from './rankings';
 
 function quoteOr404(ctx: Ctx, symbol: string): Quote {
   const q = ctx.feed.quote(symbol);
@@ -28,20 +25,37 @@ export const marketHandlers: Pick<
   | 'market/quotes'
   | 'market/trades'
   | 'market/indices'
+  | 'market/industries'
+  | 'market/breadth'
 > = {
+  /**
+   * One page of a whole-market ranking (rankings.ts: order from a snapshot at most 1 s old,
+   * filters applied server-side); the page's quotes are the feed's latest.
+   */
   async 'market/list'(body, ctx) {
-    let items = ctx.feed.listQuotes();
-    if (body.sort === 'gainers') items = [...items].sort((a, b) => changeBp(b) - changeBp(a));
-    else if (body.sort === 'losers') items = [...items].sort((a, b) => changeBp(a) - changeBp(b));
-    else if (body.sort === 'volume') items = [...items].sort((a, b) => b.volumeShares - a.volumeShares);
+    const { snapshot, symbols } = rankingsFor(ctx.feed, ctx.now).list(body.sort, body);
     const start = (body.page - 1) * body.pageSize;
+    const items = symbols
+      .slice(start, start + body.pageSize)
+      .map((s) => ctx.feed.quote(s))
+      .filter((q): q is Quote => q !== undefined);
     return {
-      items: items.slice(start, start + body.pageSize),
-      total: items.length,
+      items,
+      total: symbols.length,
       page: body.page,
       pageSize: body.pageSize,
       clock: ctx.feed.clock(),
+      rankedAt: snapshot.computedAt,
+      replayDate: snapshot.replayDate,
     };
+  },
+  async 'market/industries'(_body, ctx) {
+    return { items: rankingsFor(ctx.feed, ctx.now).industries() };
+  },
+  /** Breadth of the replayed day from the same snapshot as the rankings. */
+  async 'market/breadth'(_body, ctx) {
+    const snap = rankingsFor(ctx.feed, ctx.now).snapshot();
+    return { replayDate: snap.replayDate, rankedAt: snap.computedAt, ...snap.breadth };
   },
   async 'market/detail'(body, ctx) {
     const quote = quoteOr404(ctx, body.symbol);

@@ -1,120 +1,44 @@
 /**
- * /market/market: Index tab (official daily index figures) and Market tab with All, Gainers,
- * Losers and Volume lists. Lists page through market/list, are virtualised with react-virtuoso,
- * and the rows on screen are kept live through the worker's `quotes` channel.
+ * /market/market (product-spec §2 "Market: index and market tabs; lists: all, rise and fall, loss
+ * list, trading volume"): the Index tab (TAIEX of the replayed day and the market's breadth) and
+ * the Market tab with whole-market rankings computed on the server: all, gainers (漲幅榜), losers
+ * (跌幅榜, the spec's loss list), volume (成交量) and turnover (成交值), filtered by exchange, kind
+ * and industry (components/ranking-panel.tsx).
  */
-import { CapsuleTabs, DotLoading, Tabs } from 'antd-mobile';
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { Tabs } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
-import { useDispatch } from 'react-redux';
 import { useNavigate, useSearchParams } from 'react-router-dom';
-import { Virtuoso } from 'react-virtuoso';
-import { useMarketListInfiniteQuery } from '../../../api/api';
-import { MarketStatusBar } from '../../../market/components/status-bar';
-import { QUOTE_ROW_HEIGHT_PX, QuoteRow } from '../../../market/components/quote-row';
-import { useQuoteStream } from '../../../market/hooks';
-import { clockSeen, quotesReceived } from '../../../market/quotes-slice';
 import { MARKET_SORTS } from '../../../../contract/constants';
-import { NoData } from '../../../ui/no-data';
+import { MarketStatusBar } from '../../../market/components/status-bar';
+import { useClock } from '../../../market/hooks';
 import { Page } from '../../../ui/page';
+import { BreadthCard } from '../components/breadth-card';
 import { IndexList } from '../components/index-list';
-
-const SORTS = MARKET_SORTS;
-type Sort = (typeof SORTS)[number];
-/** Rows beyond the visible range that are also kept live (smooth scrolling). */
-const OVERSCAN_ROWS = 5;
-const VISIBLE_DEBOUNCE_MS = 200;
-
-function MarketList({ sort }: { sort: Sort }) {
-  const { t } = useTranslation();
-  const navigate = useNavigate();
-  const dispatch = useDispatch();
-  const { data, isLoading, isError, hasNextPage, isFetchingNextPage, fetchNextPage } =
-    useMarketListInfiniteQuery({
-      sort,
-    });
-  const pages = data?.pages;
-  const symbols = useMemo(() => {
-    const seen = new Set<string>();
-    const out: string[] = [];
-    for (const p of pages ?? [])
-      for (const q of p.items) {
-        if (seen.has(q.symbol)) continue;
-        seen.add(q.symbol);
-        out.push(q.symbol);
-      }
-    return out;
-  }, [pages]);
-
-  // Seed the store with each page's snapshot and record the market clock.
-  const seededPages = useRef(new WeakSet<object>());
-  useEffect(() => {
-    for (const p of pages ?? []) {
-      if (seededPages.current.has(p)) continue;
-      seededPages.current.add(p);
-      dispatch(quotesReceived(p.items));
-      dispatch(clockSeen(p.clock));
-    }
-  }, [pages, dispatch]);
-
-  const [range, setRange] = useState({ startIndex: 0, endIndex: 15 });
-  const [visible, setVisible] = useState<string[]>([]);
-  useEffect(() => {
-    const timer = setTimeout(() => {
-      const from = Math.max(0, range.startIndex - OVERSCAN_ROWS);
-      const to = Math.min(symbols.length, range.endIndex + OVERSCAN_ROWS + 1);
-      setVisible(symbols.slice(from, to));
-    }, VISIBLE_DEBOUNCE_MS);
-    return () => clearTimeout(timer);
-  }, [range, symbols]);
-  useQuoteStream(visible);
-
-  const open = useCallback((symbol: string) => navigate(`/market/marketDetail?symbol=${symbol}`), [navigate]);
-
-  if (isLoading)
-    return (
-      <div className="center-fill">
-        <DotLoading color="primary" />
-      </div>
-    );
-  if (isError || symbols.length === 0) return <NoData />;
-
-  return (
-    <Virtuoso
-      useWindowScroll
-      data={symbols}
-      computeItemKey={(_, s) => s}
-      fixedItemHeight={QUOTE_ROW_HEIGHT_PX}
-      increaseViewportBy={200}
-      rangeChanged={setRange}
-      endReached={() => {
-        if (hasNextPage && !isFetchingNextPage) void fetchNextPage();
-      }}
-      itemContent={(_, symbol) => <QuoteRow symbol={symbol} onOpen={open} />}
-      components={{
-        Footer: () => (
-          <div className="list-footer">
-            {isFetchingNextPage ? <DotLoading /> : hasNextPage ? null : t('common.noMore')}
-          </div>
-        ),
-      }}
-    />
-  );
-}
+import { RankingPanel } from '../components/ranking-panel';
 
 export function MarketPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const [params, setParams] = useSearchParams();
   const tab = params.get('tab') === 'index' ? 'index' : 'market';
-  const sortParam = params.get('sort');
-  const sort: Sort = (SORTS as readonly string[]).includes(sortParam ?? '') ? (sortParam as Sort) : 'all';
+  const clock = useClock() as { replayDate?: string | null } | null;
 
-  const setParam = (k: string, v: string) => {
-    const next = new URLSearchParams(params);
-    next.set(k, v);
-    setParams(next, { replace: true });
-  };
+  const tabs = (
+    <>
+      <MarketStatusBar replayDate={clock?.replayDate} />
+      <Tabs
+        activeKey={tab}
+        onChange={(k) => {
+          const next = new URLSearchParams(params);
+          next.set('tab', k);
+          setParams(next, { replace: true });
+        }}
+      >
+        <Tabs.Tab title={<span data-testid="market-tab-index">{t('market.tabIndex')}</span>} key="index" />
+        <Tabs.Tab title={<span data-testid="market-tab-market">{t('market.tabMarket')}</span>} key="market" />
+      </Tabs>
+    </>
+  );
 
   return (
     <Page
@@ -126,35 +50,24 @@ export function MarketPage() {
         </span>
       }
     >
-      <div className="sticky-head">
-        <MarketStatusBar />
-        <Tabs activeKey={tab} onChange={(k) => setParam('tab', k)}>
-          <Tabs.Tab title={<span data-testid="market-tab-index">{t('market.tabIndex')}</span>} key="index" />
-          <Tabs.Tab
-            title={<span data-testid="market-tab-market">{t('market.tabMarket')}</span>}
-            key="market"
-          />
-        </Tabs>
-        {tab === 'market' && (
-          <CapsuleTabs activeKey={sort} onChange={(k) => setParam('sort', k)} className="sort-tabs">
-            {SORTS.map((s) => (
-              <CapsuleTabs.Tab
-                key={s}
-                title={<span data-testid={`market-sort-${s}`}>{t(`market.sort.${s}`)}</span>}
-              />
-            ))}
-          </CapsuleTabs>
-        )}
-        {tab === 'market' && (
-          <div className="quote-head">
-            <span>{t('market.colName')}</span>
-            <span>{t('market.colLast')}</span>
-            <span>{t('market.colChange')}</span>
-            <span>{t('market.colPct')}</span>
+      {tab === 'index' ? (
+        <>
+          <div className="sticky-head">{tabs}</div>
+          <IndexList />
+          <BreadthCard />
+          <div
+            className="hot-link"
+            role="link"
+            tabIndex={0}
+            data-testid="to-hot-stocks"
+            onClick={() => navigate('/market/stockHot/stockList')}
+          >
+            {t('ranking.hotTitle')} ›
           </div>
-        )}
-      </div>
-      {tab === 'index' ? <IndexList /> : <MarketList key={sort} sort={sort} />}
+        </>
+      ) : (
+        <RankingPanel sorts={MARKET_SORTS} fallback="all" top={tabs} />
+      )}
     </Page>
   );
 }

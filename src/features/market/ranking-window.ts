@@ -1,0 +1,224 @@
+/**
+ * The visible window of a whole-market ranking, kept in step with the server.
+ *
+ * The order lives on the server (server/modules/market/rankings.ts, a snapshot recomputed at most
+ * once a second); the client holds only the symbols of the pages around what is on screen. Every
+ * POLL_MS it fetches those pages of market/list (PAGE_SIZE rows each: the window is ~15 rows,
+ * so one or two pages, ≈ 20 KB), seeds the quote store with their quotes (the store keeps the
+ * fresher of a page's quote and a streamed one) and replaces the order. Scrolling to pages not yet
+ * loaded fetches them at once.
+ *
+ * No row jumps under the finger: while the list is held (a touch or pointer is down, it is
+ * scrolling, or either ended less than RELEASE_MS ago) a fresh order only fills rows that were
+ * still unknown; the rest waits and is applied on release. Rows update in place (the list keys
+ * rows by index), so a re-sort changes what a row shows, never where rows are.
+ *
+ * Polling, not streaming, because the order is small, changes at most once a second and is
+ * needed only for ~2 pages; a ranking stream would need a per-client filtered window on the
+ * gateway. Units: indices are 0-based list positions; times wall ms.
+ */
+import type { ThunkDispatch, UnknownAction } from '@reduxjs/toolkit';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { useDispatch } from 'react-redux';
+import type { ReqOf, ResOf } from '../../../contract/api';
+import { clockSeen, quotesReceived } from '../../market/quotes-slice';
+import { marketApi } from './api/market-api';
+
+/** Rows per fetched page. */
+export const PAGE_SIZE = 50;
+/** Wall ms between refreshes of the window's order. */
+export const POLL_MS = 1000;
+/** Wall ms after the last touch or scroll before a held re-sort is applied. */
+export const RELEASE_MS = 600;
+/** Rows beyond the visible range whose order is kept (and quotes subscribed). */
+export const OVERSCAN_ROWS = 5;
+
+type ListRes = ResOf<'market/list'>;
+/** Ranking and filters of one list (market/list without paging). */
+export type RankingArgs = Omit<ReqOf<'market/list'>, 'page' | 'pageSize'>;
+
+/** What the list shows: the whole list's length and the symbols known per index. */
+export interface RankingView {
+  total: number;
+  /** Symbol per list index; undefined where its page has not been fetched. */
+  symbols: ReadonlyArray<string | undefined>;
+  /** The replayed day of the snapshot (null: none shared). */
+  replayDate: string | null;
+}
+
+/** Touch or pointer down, scrolling, or either ended less than RELEASE_MS ago (wall clock). */
+function isHeld(h: { down: boolean; scrolling: boolean; releasedAt: number }): boolean {
+  return h.down || h.scrolling || Date.now() - h.releasedAt < RELEASE_MS;
+}
+
+/** Pages (1-based) covering rows [start − overscan, end + overscan]. */
+export function pagesFor(startIndex: number, endIndex: number, pageSize = PAGE_SIZE): number[] {
+  const first = Math.floor(Math.max(0, startIndex - OVERSCAN_ROWS) / pageSize) + 1;
+  const last = Math.floor(Math.max(0, endIndex + OVERSCAN_ROWS) / pageSize) + 1;
+  const out: number[] = [];
+  for (let p = first; p <= last; p++) out.push(p);
+  return out;
+}
+
+/**
+ * Merges fetched pages into the current view. `fillOnly`: keep every known index, fill unknown
+ * ones (a held list); otherwise the pages' indices take the fresh order. Indices outside the pages
+ * keep what they had (off screen; refreshed when they come into view). Pure.
+ */
+export function mergePages(
+  prev: RankingView | null,
+  pages: readonly ListRes[],
+  fillOnly: boolean,
+): RankingView {
+  const latest = pages.reduce<ListRes | undefined>(
+    (a, p) => (!a || p.rankedAt >= a.rankedAt ? p : a),
+    undefined,
+  );
+  const total = latest?.total ?? prev?.total ?? 0;
+  const symbols: Array<string | undefined> = new Array<string | undefined>(total);
+  if (prev) for (let i = 0; i < Math.min(total, prev.symbols.length); i++) symbols[i] = prev.symbols[i];
+  for (const p of pages) {
+    const base = (p.page - 1) * p.pageSize;
+    p.items.forEach((q, j) => {
+      const i = base + j;
+      if (i >= total) return;
+      if (!fillOnly || symbols[i] === undefined) symbols[i] = q.symbol;
+    });
+  }
+  return { total, symbols, replayDate: latest?.replayDate ?? prev?.replayDate ?? null };
+}
+
+/**
+ * Keeps the ranking `args` fresh around `range` (visible indices) and returns the view plus the
+ * handlers that mark the list held (touch, pointer, scrolling). `null` until the first page came.
+ */
+export function useRankingWindow(
+  args: RankingArgs,
+  range: { startIndex: number; endIndex: number },
+): {
+  view: RankingView | null;
+  error: boolean;
+  setScrolling: (scrolling: boolean) => void;
+  holdHandlers: {
+    onTouchStart: () => void;
+    onTouchEnd: () => void;
+    onPointerDown: () => void;
+    onPointerUp: () => void;
+    onTouchCancel: () => void;
+    onPointerCancel: () => void;
+  };
+} {
+  const dispatch = useDispatch<ThunkDispatch<unknown, unknown, UnknownAction>>();
+  const argsKey = JSON.stringify(args);
+  const [view, setView] = useState<RankingView | null>(null);
+  const [error, setError] = useState(false);
+  const viewRef = useRef<RankingView | null>(null);
+  const pending = useRef<ListRes[] | null>(null);
+  const hold = useRef({ down: false, scrolling: false, releasedAt: 0 });
+  const releaseTimer = useRef<ReturnType<typeof setTimeout> | null>(null);
+
+  const held = useCallback(() => isHeld(hold.current), []);
+
+  const apply = useCallback((next: RankingView) => {
+    viewRef.current = next;
+    setView(next);
+  }, []);
+
+  const flush = useCallback(() => {
+    if (held() || !pending.current) return;
+    const pages = pending.current;
+    pending.current = null;
+    apply(mergePages(viewRef.current, pages, false));
+  }, [apply, held]);
+
+  const release = useCallback(() => {
+    hold.current.releasedAt = Date.now();
+    if (releaseTimer.current) clearTimeout(releaseTimer.current);
+    releaseTimer.current = setTimeout(flush, RELEASE_MS + 10);
+  }, [flush]);
+
+  // A new ranking or filter starts from nothing.
+  useEffect(() => {
+    viewRef.current = null;
+    pending.current = null;
+    setView(null);
+    setError(false);
+  }, [argsKey]);
+
+  const pagesKey = pagesFor(range.startIndex, range.endIndex).join(',');
+  useEffect(() => {
+    let alive = true;
+    let timer: ReturnType<typeof setTimeout> | null = null;
+    const pages = pagesKey.split(',').map(Number);
+    const run = async () => {
+      try {
+        const results = await Promise.all(
+          pages.map((page) =>
+            dispatch(
+              marketApi.endpoints.rankingPage.initiate(
+                { ...(JSON.parse(argsKey) as RankingArgs), page, pageSize: PAGE_SIZE },
+                { subscribe: false, forceRefetch: true },
+              ),
+            ).unwrap(),
+          ),
+        );
+        if (!alive) return;
+        setError(false);
+        const quotes = results.flatMap((r) => r.items);
+        if (quotes.length) dispatch(quotesReceived(quotes));
+        if (results[0]) dispatch(clockSeen(results[0].clock));
+        if (held() && viewRef.current) {
+          apply(mergePages(viewRef.current, results, true));
+          pending.current = results;
+        } else {
+          pending.current = null;
+          apply(mergePages(viewRef.current, results, false));
+        }
+      } catch {
+        if (alive) setError(viewRef.current === null);
+      }
+      if (alive) timer = setTimeout(() => void run(), POLL_MS);
+    };
+    void run();
+    return () => {
+      alive = false;
+      if (timer) clearTimeout(timer);
+    };
+  }, [argsKey, pagesKey, dispatch, apply, held]);
+
+  useEffect(
+    () => () => {
+      if (releaseTimer.current) clearTimeout(releaseTimer.current);
+    },
+    [],
+  );
+
+  const setScrolling = useCallback(
+    (scrolling: boolean) => {
+      hold.current.scrolling = scrolling;
+      if (!scrolling) release();
+    },
+    [release],
+  );
+  const down = useCallback(() => {
+    hold.current.down = true;
+  }, []);
+  const up = useCallback(() => {
+    hold.current.down = false;
+    release();
+  }, [release]);
+
+  return {
+    view,
+    error,
+    setScrolling,
+    holdHandlers: {
+      onTouchStart: down,
+      onTouchEnd: up,
+      onTouchCancel: up,
+      onPointerDown: down,
+      onPointerUp: up,
+      onPointerCancel: up,
+    },
+  };
+}
