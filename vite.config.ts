@@ -8,19 +8,28 @@
  * klinecharts is its own `klinecharts` chunk, loaded with the detail screen only. The manifest
  * (dist/.vite/manifest.json) lets scripts/bundle-budget.mjs measure the first screen.
  *
- * First screen: index.html also modulepreloads the default language's strings and the landing
- * route's chunk (`preloadFirstScreen`), which main.tsx would otherwise request only after the
- * entry and vendor chunks have downloaded and run: one round trip less before the first paint.
+ * First screen: index.html carries the landing screen prerendered (`staticShell`) and links the
+ * stylesheets it needs (`firstScreenStyles`), so it paints before any module has loaded; the
+ * entry (src/app/entry.ts) then loads the app.
  *
  * Compression: after the bundle is written, `precompress` puts a brotli `.br` and a gzip `.gz`
  * next to every text file of dist/ (scripts/precompress.mjs); the server sends those variants
  * (server/http/static-client.ts), so nothing is compressed per request.
  */
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
-import { defineConfig, type HtmlTagDescriptor, type Plugin } from 'vite';
+import {
+  createServer,
+  defineConfig,
+  minifySync,
+  transformWithOxc,
+  type HtmlTagDescriptor,
+  type Plugin,
+} from 'vite';
 import { precompressDir } from './scripts/precompress.mjs';
+import type { renderLandingShell } from './src/app/static-shell';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 const API_TARGET = process.env.API_TARGET ?? 'http://127.0.0.1:3000';
@@ -29,24 +38,28 @@ const VENDOR =
   /node_modules[\\/](react|react-dom|scheduler|react-router|react-router-dom|@reduxjs[\\/]toolkit|immer|redux|redux-thunk|reselect|react-redux|use-sync-external-store|i18next|react-i18next)[\\/]/;
 
 /**
- * Modules index.html's first render waits for besides its entry: the landing route (`/` redirects
- * to /login/start, src/app/router.tsx) and the default language's two string chunks
- * (src/app/i18n.ts). The same list as scripts/bundle-budget.mjs's first screen.
+ * Modules the landing screen's first render waits for besides the entry: the app (./main, which
+ * the entry imports), the landing route (`/` redirects to /login/start, src/app/router.tsx) and
+ * the default language's two string chunks (src/app/i18n.ts). The same list as
+ * scripts/bundle-budget.mjs's first screen.
  */
 const FIRST_SCREEN = [
+  'src/app/main.tsx',
   'src/features/auth/routes/start.tsx',
   'locales/tw.json',
   'node_modules/antd-mobile/es/locales/zh-TW.js',
 ];
 
 /**
- * Adds `<link rel="modulepreload">` to index.html for FIRST_SCREEN's chunks and their static
- * imports (and `<link rel="preload" as="style">` for their CSS), skipping what the entry lists.
- * Fails the build when a module is missing, so a rename cannot silently drop the preloads.
+ * Links the CSS of FIRST_SCREEN's chunks and their static imports as stylesheets in index.html
+ * (skipping what the entry links): the static shell (`staticShell`) paints the landing screen
+ * with them before any script runs, and Vite's chunk loader then finds them already applied.
+ * Their scripts are not preloaded: a download or a module compile started before the first paint
+ * delays it (src/app/entry.ts asks for them). Fails the build when a module is missing.
  */
-function preloadFirstScreen(): Plugin {
+function firstScreenStyles(): Plugin {
   return {
-    name: 'tw-preload-first-screen',
+    name: 'tw-first-screen-styles',
     apply: 'build',
     transformIndexHtml: {
       order: 'post',
@@ -66,18 +79,98 @@ function preloadFirstScreen(): Plugin {
         for (const id of FIRST_SCREEN) {
           const chunk = chunks.find((c) => c.facadeModuleId?.replaceAll('\\', '/').endsWith(id));
           if (!chunk)
-            throw new Error(`preloadFirstScreen: no chunk for ${id} (renamed? update vite.config.ts)`);
+            throw new Error(`firstScreenStyles: no chunk for ${id} (renamed? update vite.config.ts)`);
           visit(chunk.fileName);
         }
-        // After the entry's own tags (charset first); CSS only preloaded, not render-blocking: the
-        // route's chunk loader applies it, and other landing routes do not need it.
-        const tags: HtmlTagDescriptor[] = [];
-        const link = (attrs: Record<string, string | boolean>) =>
-          tags.push({ tag: 'link', attrs: { crossorigin: true, ...attrs }, injectTo: 'head' });
-        for (const f of files) if (!html.includes(`/${f}"`)) link({ rel: 'modulepreload', href: `/${f}` });
-        for (const f of css)
-          if (!html.includes(`/${f}"`)) link({ rel: 'preload', as: 'style', href: `/${f}` });
+        const tags: HtmlTagDescriptor[] = [...css]
+          .filter((f) => !html.includes(`/${f}"`))
+          .map((f) => ({
+            tag: 'link',
+            attrs: { rel: 'stylesheet', crossorigin: true, href: `/${f}` },
+            injectTo: 'head',
+          }));
         return { html, tags };
+      },
+    },
+  };
+}
+
+/** The boot script of the static shell (a classic script, see its docstring). */
+const FIRST_PAINT_SRC = 'src/app/first-paint.ts';
+const FIRST_PAINT_NAME = 'first-paint.js';
+
+/**
+ * Static shell: index.html paints the landing screen before any module has run. The real landing
+ * screen is prerendered in each language with Vite's SSR loader (src/app/static-shell.tsx) into
+ * `#root`, one hidden copy per language, and FIRST_PAINT_SRC (compiled, hashed, linked
+ * render-blocking at the top of the head) shows the copy of the app's starting language on the
+ * landing route only. React's first render replaces the copy with the same markup.
+ */
+function staticShell(): Plugin {
+  let shells = '';
+  return {
+    name: 'tw-static-shell',
+    apply: 'build',
+    async buildStart() {
+      const { code } = await transformWithOxc(
+        readFileSync(resolve(root, FIRST_PAINT_SRC), 'utf8'),
+        FIRST_PAINT_SRC,
+        {
+          lang: 'ts',
+        },
+      );
+      this.emitFile({
+        type: 'asset',
+        name: FIRST_PAINT_NAME,
+        source: minifySync(FIRST_PAINT_NAME, code).code,
+      });
+      // A separate SSR-only Vite instance: no config file (this one), antd-mobile transformed
+      // (its ES modules import their CSS).
+      const ssr = await createServer({
+        root,
+        configFile: false,
+        logLevel: 'error',
+        appType: 'custom',
+        plugins: [react()],
+        server: { middlewareMode: true, hmr: false, ws: false },
+        ssr: { noExternal: ['antd-mobile'] },
+      });
+      try {
+        const mod = (await ssr.ssrLoadModule('/src/app/static-shell.tsx')) as {
+          renderLandingShell: typeof renderLandingShell;
+        };
+        const out: string[] = [];
+        for (const [lang, htmlLang] of [
+          ['tw', 'zh-Hant-TW'],
+          ['en', 'en'],
+        ] as const) {
+          const strings = JSON.parse(readFileSync(resolve(root, `locales/${lang}.json`), 'utf8'));
+          const markup = await mod.renderLandingShell(lang, strings);
+          // Test ids stay unique to the live app: a test never finds (and taps) the copy.
+          const copy = markup.replaceAll(/ data-testid="[^"]*"/g, '');
+          out.push(`<div class="static-shell" data-shell-lang="${lang}" lang="${htmlLang}">${copy}</div>`);
+        }
+        shells = out.join('');
+      } finally {
+        await ssr.close();
+      }
+    },
+    transformIndexHtml: {
+      order: 'post',
+      handler(html, ctx) {
+        if (!ctx.bundle || !ctx.filename.endsWith('index.html')) return html;
+        const boot = Object.values(ctx.bundle).find(
+          (f) => f.type === 'asset' && f.names.includes(FIRST_PAINT_NAME),
+        );
+        if (!boot || !shells) throw new Error('staticShell: no boot script or no prerendered shell');
+        const charset = '<meta charset="UTF-8" />';
+        if (!html.includes('<div id="root"></div>') || !html.includes(charset))
+          throw new Error('staticShell: index.html has no empty #root or no charset meta');
+        // Right after the charset: it runs before the stylesheets are parsed, and they block
+        // rendering anyway, so it costs the first paint no extra round trip.
+        return html
+          .replace(charset, `${charset}\n    <script src="/${boot.fileName}"></script>`)
+          .replace('<div id="root"></div>', `<div id="root">${shells}</div>`);
       },
     },
   };
@@ -101,7 +194,7 @@ function precompress(): Plugin {
 }
 
 export default defineConfig({
-  plugins: [react(), preloadFirstScreen(), precompress()],
+  plugins: [react(), staticShell(), firstScreenStyles(), precompress()],
   worker: { format: 'es' },
   server: {
     proxy: {

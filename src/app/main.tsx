@@ -1,12 +1,12 @@
 /**
- * Entry of index.html: the member app. The active language's strings are fetched first (one
- * small chunk, alongside the chunk of the screen the URL points at), then the app renders.
+ * The member app, imported by index.html's entry (./entry.ts). The active language's strings are
+ * fetched first (one small chunk, alongside the chunk of the screen the URL points at), then the
+ * app renders, as a transition (time-sliced).
  * antd-mobile's React 19 render hook (./antd-render, needed by Dialog and Toast only) loads right
  * after the first render, Toast once the browser is idle: neither is part of the first screen.
  */
 import '../lib/zod-no-eval';
-import './styles.css';
-import { StrictMode } from 'react';
+import { startTransition, StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { preloadToast } from '../ui/toast';
 import { ensureAllStrings, setupI18n } from './i18n';
@@ -20,12 +20,18 @@ if (!rootEl) throw new Error('#root missing from index.html');
 
 preloadScreen(location.hash);
 void setupI18n().then(() => {
-  createRoot(rootEl).render(
-    <StrictMode>
-      <AppProviders store={store}>
-        <AppRouter />
-      </AppProviders>
-    </StrictMode>,
+  const root = createRoot(rootEl);
+  // A transition renders in slices of a few milliseconds, yielding to the browser in between,
+  // instead of one task as long as the whole first render: a tap on the static shell (or the
+  // next frame) never waits behind it.
+  startTransition(() =>
+    root.render(
+      <StrictMode>
+        <AppProviders store={store}>
+          <AppRouter />
+        </AppProviders>
+      </StrictMode>,
+    ),
   );
   void import('./antd-render');
   const idle = window.requestIdleCallback ?? ((cb: () => void) => setTimeout(cb, 1_000));
