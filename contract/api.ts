@@ -14,6 +14,7 @@ import * as funds from './funds';
 import * as identity from './identity';
 import * as market from './market';
 import * as risk from './risk-api';
+import * as search from './search';
 import * as trading from './trading';
 
 /**
@@ -106,6 +107,13 @@ export const api = {
   'market/indices': ep('public', auth.emptyReq, market.indicesRes, 'Index figures'),
   'market/industries': ep('public', auth.emptyReq, market.industriesRes, 'Industries for the list filter'),
   'market/breadth': ep('public', auth.emptyReq, market.breadthRes, 'Advancers, decliners, turnover'),
+
+  // ---- issue 14: search (public: the directory is public data; history is the member's own) ----
+  'search/query': ep('public', search.searchReq, search.searchRes, 'Search instruments by code or name'),
+  'search/hot': ep('public', auth.emptyReq, search.hotSearchesRes, 'Hot searches (or the most traded)'),
+  'search/history': ep('member', auth.emptyReq, search.searchHistoryRes, 'Search history'),
+  'search/addHistory': ep('member', search.searchHistoryAddReq, auth.okRes, 'Record an opened result'),
+  'search/clearHistory': ep('member', auth.emptyReq, auth.okRes, 'Clear the search history'),
 
   'trade/placeOrder': ep('member', trading.placeOrderReq, trading.orderSchema, 'Place an order', 'orderRow'),
   'trade/cancelOrder': ep('member', trading.orderIdReq, trading.orderSchema, 'Cancel a pending order', true),

@@ -43,6 +43,7 @@ import { registerUploadRoutes } from './modules/identity/uploads';
 import { ensurePlatformAccounts } from './modules/ledger/ledger';
 import { seedFxRates } from './modules/fx/rate-source';
 import { marketHandlers } from './modules/market/handlers';
+import { searchHandlers } from './modules/search/handlers';
 import { createTradingEngine, type TradingEngine } from './modules/trading/engine';
 import { tradingHandlers } from './modules/trading/handlers';
 import { dayTradingHandlers } from './modules/day-trading/handlers';
@@ -181,6 +182,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     ...moneyHandlers,
     ...identityHandlers,
     ...marketHandlers,
+    ...searchHandlers,
     ...tradingHandlers,
     ...dayTradingHandlers,
     ...riskHandlers,

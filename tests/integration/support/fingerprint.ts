@@ -32,6 +32,7 @@ export const ALL_TABLES = [
   'exchanges',
   'idempotency_keys',
   'audit_log',
+  'search_history',
 ] as const;
 
 /** Rows of a raw query, on either driver (node-postgres answers {rows}, PGlite an array-like). */
