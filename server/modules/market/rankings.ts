@@ -5,7 +5,8 @@
  * One cached snapshot per feed, recomputed at most once per `maxAgeMs` (1 s) and only when asked:
  * a request finds a snapshot at most 1 s old, so under a live feed the lists move at least once a
  * second, and however many clients poll, the sorts run at most once a second (O(n log n) over the
- * ~2,300 quotes of feed.listQuotes(), ≈ 2–5 ms for the four sorts). Filtered lists are cached
+ * ~2,300 quotes of feed.listQuotes(): five sorts and the breadth measured at a median of 7.9 ms,
+ * p95 25 ms, on the shared 2-core machine at load average 10). Filtered lists are cached
  * inside the snapshot per (sort, filter), each an O(n) pass over a sorted order.
  *
  * Orders (symbols only; the page's quotes are read fresh from the feed by the handler):
