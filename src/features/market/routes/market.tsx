@@ -15,6 +15,7 @@ import { QUOTE_ROW_HEIGHT_PX, QuoteRow } from '../../../market/components/quote-
 import { useQuoteStream } from '../../../market/hooks';
 import { clockSeen, quotesReceived } from '../../../market/quotes-slice';
 import { MARKET_SORTS } from '../../../../contract/constants';
+import { SearchIcon } from '../../../ui/icons';
 import { NoData } from '../../../ui/no-data';
 import { Page } from '../../../ui/page';
 import { IndexList } from '../components/index-list';
@@ -121,8 +122,24 @@ export function MarketPage() {
       title={t('market.title')}
       back={false}
       right={
-        <span className="nav-link" role="link" onClick={() => navigate('/market/favo')} data-testid="to-favo">
-          {t('market.watchlist')}
+        <span style={{ display: 'inline-flex', alignItems: 'center', gap: 4 }}>
+          <button
+            type="button"
+            className="icon-button"
+            onClick={() => navigate('/home/searchIndex')}
+            aria-label={t('market.search')}
+            data-testid="to-search"
+          >
+            <SearchIcon />
+          </button>
+          <span
+            className="nav-link"
+            role="link"
+            onClick={() => navigate('/market/favo')}
+            data-testid="to-favo"
+          >
+            {t('market.watchlist')}
+          </span>
         </span>
       }
     >
