@@ -21,6 +21,9 @@ const LOADERS: Record<string, () => Promise<ComponentType>> = {
   'login/login': () => import('../features/auth/routes/login').then((m) => m.LoginPage),
   'login/register': () => import('../features/auth/routes/register').then((m) => m.RegisterPage),
   'home/index': () => import('../features/home/routes/home').then((m) => m.HomePage),
+  'home/search': () => import('../features/search/routes/search').then((m) => m.SearchPage),
+  'home/searchIndex': () => import('../features/search/routes/search-index').then((m) => m.SearchIndexPage),
+  'home/etf': () => import('../features/etf/routes/etf').then((m) => m.EtfPage),
   'market/market': () => import('../features/market/routes/market').then((m) => m.MarketPage),
   'market/marketDetail': () =>
     import('../features/market/routes/market-detail').then((m) => m.MarketDetailPage),

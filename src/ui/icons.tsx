@@ -74,3 +74,15 @@ export const StarIcon = ({ filled }: { filled?: boolean }) => (
     />
   </svg>
 );
+export const SearchIcon = () => (
+  <Svg>
+    <circle cx="11" cy="11" r="6.5" />
+    <path d="M16 16l4.5 4.5" />
+  </Svg>
+);
+export const EtfIcon = () => (
+  <Svg>
+    <path d="M12 3a9 9 0 1 0 9 9h-9z" />
+    <path d="M15 3.5A9 9 0 0 1 20.5 9H15z" />
+  </Svg>
+);

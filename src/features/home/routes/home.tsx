@@ -14,10 +14,12 @@ import { QuoteRow } from '../../../market/components/quote-row';
 import { useQuoteStream, useSeedQuotes } from '../../../market/hooks';
 import {
   DepositIcon,
+  EtfIcon,
   HoldingsIcon,
   MarketIcon,
   MineIcon,
   RecordsIcon,
+  SearchIcon,
   StarIcon,
   TradeIcon,
 } from '../../../ui/icons';
@@ -34,6 +36,8 @@ const SHORTCUTS: { key: string; to: string; icon: ReactNode }[] = [
   { key: 'member', to: '/user/usercenter', icon: <MineIcon /> },
   { key: 'market', to: '/market/market', icon: <MarketIcon /> },
   { key: 'watchlist', to: '/market/favo', icon: <StarIcon /> },
+  { key: 'search', to: '/home/searchIndex', icon: <SearchIcon /> },
+  { key: 'etf', to: '/home/etf', icon: <EtfIcon /> },
 ];
 
 function IndexCard() {

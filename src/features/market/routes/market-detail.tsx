@@ -31,7 +31,7 @@ import { DepthBook } from '../components/depth-book';
 import { KlineChart } from '../components/kline-chart';
 import { OrderPanel } from '../../../market/components/order-panel';
 import { TradeTape } from '../components/trade-tape';
-import { WatchToggle } from '../components/watch-toggle';
+import { WatchToggle } from '../../../market/components/watch-toggle';
 
 /** Connection states in which the quote on screen may be old: its age is shown. */
 const AGED_STATES: ReadonlySet<string> = new Set(['reconnecting', 'polling', 'stale', 'backgrounded']);

@@ -11,6 +11,7 @@ import { useNavigate, useSearchParams } from 'react-router-dom';
 import { MARKET_SORTS } from '../../../../contract/constants';
 import { MarketStatusBar } from '../../../market/components/status-bar';
 import { useClock } from '../../../market/hooks';
+import { SearchIcon } from '../../../ui/icons';
 import { Page } from '../../../ui/page';
 import { BreadthCard } from '../components/breadth-card';
 import { IndexList } from '../components/index-list';
@@ -45,8 +46,24 @@ export function MarketPage() {
       title={t('market.title')}
       back={false}
       right={
-        <span className="nav-link" role="link" onClick={() => navigate('/market/favo')} data-testid="to-favo">
-          {t('market.watchlist')}
+        <span style={{ display: 'inline-flex', alignItems: 'center', gap: 4 }}>
+          <button
+            type="button"
+            className="icon-button"
+            onClick={() => navigate('/home/searchIndex')}
+            aria-label={t('market.search')}
+            data-testid="to-search"
+          >
+            <SearchIcon />
+          </button>
+          <span
+            className="nav-link"
+            role="link"
+            onClick={() => navigate('/market/favo')}
+            data-testid="to-favo"
+          >
+            {t('market.watchlist')}
+          </span>
         </span>
       }
     >
