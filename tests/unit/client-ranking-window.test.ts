@@ -19,7 +19,15 @@ const page = (
   total,
   page: n,
   pageSize: size,
-  clock: { source: 'replay', mode: 'replay', phase: 'open', speed: 1, now: 0 },
+  clock: {
+    source: 'replay',
+    mode: 'replay',
+    phase: 'open',
+    tradingPhase: 'continuous',
+    speed: 1,
+    now: 0,
+    replayDate: '2025-05-02',
+  },
   rankedAt,
   replayDate: '2025-05-02',
 });

@@ -137,7 +137,15 @@ describe('the snapshot', () => {
   /** A feed double whose quotes the test changes; counts listQuotes calls (one per recompute). */
   function fakeFeed(quotes: Map<string, Quote>, dir: Instrument[]) {
     let builds = 0;
-    const clock: ClockState = { source: 'replay', mode: 'replay', phase: 'open', speed: 1, now: 0 };
+    const clock: ClockState = {
+      source: 'replay',
+      mode: 'replay',
+      phase: 'open',
+      tradingPhase: 'continuous',
+      speed: 1,
+      now: 0,
+      replayDate: null,
+    };
     const feed = {
       listQuotes: () => {
         builds++;
