@@ -29,11 +29,16 @@ function watchQuoteSubs(page: Page): Set<string> {
 }
 
 const rowSymbols = async (page: Page) =>
-  (await page.locator('[data-testid^="market-row-"]').evaluateAll((els) =>
-    els.map((e) => e.getAttribute('data-testid')!.slice('market-row-'.length)),
-  )) as string[];
+  (await page
+    .locator('[data-testid^="market-row-"]')
+    .evaluateAll((els) =>
+      els.map((e) => e.getAttribute('data-testid')!.slice('market-row-'.length)),
+    )) as string[];
 
-async function apiList(page: Page, body: object): Promise<{ total: number; items: Array<{ symbol: string }> }> {
+async function apiList(
+  page: Page,
+  body: object,
+): Promise<{ total: number; items: Array<{ symbol: string }> }> {
   const r = await page.request.post('/api/vue/market/list', { data: body });
   return ((await r.json()) as { data: { total: number; items: Array<{ symbol: string }> } }).data;
 }
@@ -99,7 +104,8 @@ test('index tab: breadth of the replayed day; hot stocks list', async ({ page })
   const n = async (k: string) => Number(await page.getByTestId(`breadth-all-${k}`).textContent());
   const api = await page.request.post('/api/vue/market/breadth', { data: {} });
   const b = ((await api.json()) as { data: { all: Record<string, number> } }).data.all;
-  const sum = (await n('advancers')) + (await n('decliners')) + (await n('unchanged')) + (await n('notTraded'));
+  const sum =
+    (await n('advancers')) + (await n('decliners')) + (await n('unchanged')) + (await n('notTraded'));
   expect(sum).toBe(b.advancers! + b.decliners! + b.unchanged! + b.notTraded!);
   await page.getByTestId('to-hot-stocks').click();
   await expect(page).toHaveURL(/stockHot\/stockList/);
