@@ -178,6 +178,13 @@ describe('order ticket', () => {
     expect(screen.getByTestId('trading-phase').getAttribute('data-phase')).toBe('continuous');
   });
 
+  it('opens on a limit order in the pre-open (a call phase takes limit ROD only)', async () => {
+    renderTicket('replay', 'preOpen');
+    await waitFor(() => expect(priceField()).toBeTruthy());
+    expect(text('order-phase-note')).toContain(en.order.phaseNote.preOpen);
+    expect(screen.getByTestId('trading-phase').textContent).toBe(en.tradingPhase.preOpen);
+  });
+
   it('opens on after hours at the close during the after-hours window of the replayed day', async () => {
     renderTicket('replay', 'afterHoursEntry');
     await waitFor(() => expect(text('order-fixed-price')).toBe(formatMinor(quote.lastMinor)));

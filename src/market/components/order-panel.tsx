@@ -444,7 +444,7 @@ export function OrderPanel({ symbol, quote, dayTrade, children }: OrderPanelProp
 
   const leverages = useMemo(() => parseLeverages(config?.leverages, DEFAULT_LEVERAGES), [config?.leverages]);
   const [side, setSide] = useState<Side>('long');
-  const [orderTypeChoice, setOrderType] = useState<OrderType>('market');
+  const [orderTypeChoice, setOrderType] = useState<OrderType | null>(null);
   const [tifChoice, setTif] = useState<TimeInForce>('ROD');
   const [sessionChoice, setSession] = useState<EntrySession | null>(null);
   const [lots, setLots] = useState(1);
@@ -466,7 +466,9 @@ export function OrderPanel({ symbol, quote, dayTrade, children }: OrderPanelProp
   const phaseSession: EntrySession = clock?.tradingPhase === 'afterHoursEntry' ? 'afterHours' : 'regular';
   const session: EntrySession = afterHoursOffered ? (sessionChoice ?? phaseSession) : 'regular';
   const afterHours = session === 'afterHours';
-  const orderType: OrderType = afterHours ? 'limit' : orderTypeChoice;
+  // Until the member picks: limit in a call phase (pre-open, closing call: limit ROD only), else market.
+  const callPhase = clock?.tradingPhase === 'preOpen' || clock?.tradingPhase === 'closingCall';
+  const orderType: OrderType = afterHours ? 'limit' : (orderTypeChoice ?? (callPhase ? 'limit' : 'market'));
   const tif: TimeInForce = afterHours ? 'ROD' : tifChoice;
 
   const kind = quote?.kind ?? 'stock';
