@@ -13,7 +13,7 @@ import type { AuthUser } from '../../server/modules/common/context';
 import { isClean, reconcile } from '../../server/modules/ledger/ledger';
 import { loadTradingConfig } from '../../server/modules/trading/config';
 import { startHarness, type Harness } from './harness';
-import { balances, replayNextDay, replayTo } from './trading-support';
+import { balances, replayNextDay } from './trading-support';
 
 let h: Harness;
 const FUNDS = 1_000_000_000;
