@@ -108,6 +108,17 @@ export function useClock() {
   return useSelector(selectClock);
 }
 
+/**
+ * True when the server's wall timestamps (an order's createdAt, openedAt, closedAt) are market
+ * times: on the exchange clock and the stress source. On the replay clock they are not (the
+ * market replays another date at any hour), so screens show the replayed trade date instead;
+ * also before the first clock arrives.
+ */
+export function useWallIsMarketTime(): boolean {
+  const clock = useClock();
+  return !!clock && (clock.mode === 'exchange' || clock.source === 'stress');
+}
+
 /** Seeds the store with REST snapshots (list pages, detail) so rows paint before the stream. */
 export function useSeedQuotes(quotes: readonly Quote[] | undefined): void {
   const dispatch = useDispatch();

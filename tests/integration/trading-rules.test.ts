@@ -8,11 +8,12 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { instruments } from '../../server/db/schema';
+import { nextTradingDay } from '../../server/market/calendar';
 import type { AuthUser } from '../../server/modules/common/context';
 import { isClean, reconcile } from '../../server/modules/ledger/ledger';
 import { loadTradingConfig } from '../../server/modules/trading/config';
 import { startHarness, type Harness } from './harness';
-import { balances, replayTo } from './trading-support';
+import { balances, replayNextDay } from './trading-support';
 
 let h: Harness;
 const FUNDS = 1_000_000_000;
@@ -154,10 +155,10 @@ describe('configurable trading rules', () => {
     const before = await balances(h, m.id);
     const refused = await h.call('trade/closePosition', { orderId: long.body.data.id }, m.token);
     expect(refused.http).toBe(422);
-    // The replay clock: the next trading day is the next replayed session (no calendar date).
+    // The replay clock replays consecutive trading days: sellable from the calendar's next one.
     expect(refused.body).toMatchObject({
       msg: 'tPlusOneCannotSell',
-      data: { fix: { rule: 'tPlusOne', tradeDate, sellableFrom: null } },
+      data: { fix: { rule: 'tPlusOne', tradeDate, sellableFrom: nextTradingDay(tradeDate) } },
     });
     expect(await balances(h, m.id)).toEqual(before);
 
@@ -183,7 +184,7 @@ describe('configurable trading rules', () => {
     );
 
     // The next session: sellable.
-    await replayTo(h, 13, 30, 30, 10 * 60_000);
+    await replayNextDay(h, 9, 0, 30, 10 * 60_000);
     expect(h.feed.quote('2330')!.replayDate).not.toBe(tradeDate);
     const sold = await h.call('trade/closePosition', { orderId: long.body.data.id }, m.token);
     expect(sold.body.data).toMatchObject({ status: 'closed' });

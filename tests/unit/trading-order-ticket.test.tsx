@@ -92,22 +92,28 @@ const quote: Quote = {
   replayDate: '2026-03-02',
   phase: 'open',
 };
-const clock = (mode: ClockState['mode']): ClockState => ({
+const clock = (
+  mode: ClockState['mode'],
+  tradingPhase: ClockState['tradingPhase'] = 'continuous',
+): ClockState => ({
   source: 'replay',
   mode,
   phase: 'open',
-  tradingPhase: 'continuous',
+  tradingPhase,
   speed: 1,
   now: T0,
   replayDate: null,
 });
 
-function renderTicket(mode: ClockState['mode'] = 'replay') {
+function renderTicket(
+  mode: ClockState['mode'] = 'replay',
+  tradingPhase: ClockState['tradingPhase'] = 'continuous',
+) {
   const store = createAppStore();
   store.dispatch(
     loggedIn({ token: 'tok', account: '0912345678', role: 'member', isAdmin: false, expiresAt: 0 }),
   );
-  store.dispatch(clockSeen(clock(mode)));
+  store.dispatch(clockSeen(clock(mode, tradingPhase)));
   const tree = (q: Quote) => (
     <Provider store={store}>
       <MemoryRouter initialEntries={['/market/marketDetail?symbol=2330']}>
@@ -164,8 +170,28 @@ describe('order ticket', () => {
     expect(text('order-preview-required')).toBe(formatMinor(p.totalRequiredMinor));
     expect(text('order-preview-margin')).toBe(formatMinor(p.marginMinor));
     expect(text('order-preview-available-after')).toBe(formatMinor(p.availableAfterMinor!));
-    // No after-hours choice on the replay clock.
-    expect(screen.queryByTestId('order-session-afterHours')).toBeNull();
+    // The replay clock has the whole day: the after-hours choice is offered, the ticket opens on
+    // the regular session in continuous trading and says which phase the market is in.
+    expect(screen.getByTestId('order-session-afterHours')).toBeTruthy();
+    expect(screen.queryByTestId('order-fixed-price')).toBeNull();
+    expect(text('order-phase-note')).toContain(en.order.phaseNote.continuous);
+    expect(screen.getByTestId('trading-phase').getAttribute('data-phase')).toBe('continuous');
+  });
+
+  it('opens on a limit order in the pre-open (a call phase takes limit ROD only)', async () => {
+    renderTicket('replay', 'preOpen');
+    await waitFor(() => expect(priceField()).toBeTruthy());
+    expect(text('order-phase-note')).toContain(en.order.phaseNote.preOpen);
+    expect(screen.getByTestId('trading-phase').textContent).toBe(en.tradingPhase.preOpen);
+  });
+
+  it('opens on after hours at the close during the after-hours window of the replayed day', async () => {
+    renderTicket('replay', 'afterHoursEntry');
+    await waitFor(() => expect(text('order-fixed-price')).toBe(formatMinor(quote.lastMinor)));
+    expect(text('order-phase-note')).toContain(en.order.phaseNote.afterHoursEntry);
+    // The member may still pick the regular session (refused by the server with when it opens).
+    fireEvent.click(screen.getByTestId('order-session-regular'));
+    expect(screen.queryByTestId('order-fixed-price')).toBeNull();
   });
 
   it('a quote tick re-prices the preview and leaves the inputs alone', async () => {

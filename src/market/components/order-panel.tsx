@@ -1,6 +1,6 @@
 /**
  * The order ticket: long/short, market/limit, time in force (ROD, IOC, FOK), the session (regular,
- * or after-hours fixed price where the market clock has one: MARKET_CLOCK=exchange), lots,
+ * or after-hours fixed price where the market clock has one: the exchange and replay clocks), lots,
  * leverage and a live preview computed with contract/market-rules.ts `orderPreview` — built on
  * `openCosts`/`closeResult`, the functions the server charges with, so the figures agree to the
  * cent — including the expected closing fee and tax, the break-even price, the available balance
@@ -49,6 +49,7 @@ import { selectLoggedIn } from '../../api/session';
 import { GREEN, RED } from '../../lib/colors';
 import { afterNextPaint } from '../../lib/after-paint';
 import { formatDateTime, formatMinor, minorToInput } from '../../lib/format';
+import { TradingPhaseTag } from './trading-phase';
 import { selectClock } from '../selectors';
 import { Segmented } from '../../ui/segmented';
 import { TestIdInput, TestIdStepper } from '../../ui/testid-input';
@@ -443,9 +444,9 @@ export function OrderPanel({ symbol, quote, dayTrade, children }: OrderPanelProp
 
   const leverages = useMemo(() => parseLeverages(config?.leverages, DEFAULT_LEVERAGES), [config?.leverages]);
   const [side, setSide] = useState<Side>('long');
-  const [orderTypeChoice, setOrderType] = useState<OrderType>('market');
+  const [orderTypeChoice, setOrderType] = useState<OrderType | null>(null);
   const [tifChoice, setTif] = useState<TimeInForce>('ROD');
-  const [sessionChoice, setSession] = useState<EntrySession>('regular');
+  const [sessionChoice, setSession] = useState<EntrySession | null>(null);
   const [lots, setLots] = useState(1);
   const [leverageChoice, setLeverage] = useState<number | null>(null);
   const leverage =
@@ -458,12 +459,16 @@ export function OrderPanel({ symbol, quote, dayTrade, children }: OrderPanelProp
   const regular = !dayTrade;
   const tid = (name: string) => `${regular ? 'order' : 'dt'}-${name}`;
 
-  // After hours exists only on the exchange clock; there the price is the day's close, limit ROD.
-  // A day-trade order is always entered in the regular session.
-  const afterHoursOffered = regular && clock?.mode === 'exchange';
-  const session: EntrySession = afterHoursOffered ? sessionChoice : 'regular';
+  // After hours exists on the exchange and replay clocks (not the stress source); the price is the
+  // day's close, limit ROD. Until the member picks, the ticket opens on the market taking orders
+  // now. A day-trade order is always entered in the regular session.
+  const afterHoursOffered = regular && !!clock && clock.source !== 'stress';
+  const phaseSession: EntrySession = clock?.tradingPhase === 'afterHoursEntry' ? 'afterHours' : 'regular';
+  const session: EntrySession = afterHoursOffered ? (sessionChoice ?? phaseSession) : 'regular';
   const afterHours = session === 'afterHours';
-  const orderType: OrderType = afterHours ? 'limit' : orderTypeChoice;
+  // Until the member picks: limit in a call phase (pre-open, closing call: limit ROD only), else market.
+  const callPhase = clock?.tradingPhase === 'preOpen' || clock?.tradingPhase === 'closingCall';
+  const orderType: OrderType = afterHours ? 'limit' : (orderTypeChoice ?? (callPhase ? 'limit' : 'market'));
   const tif: TimeInForce = afterHours ? 'ROD' : tifChoice;
 
   const kind = quote?.kind ?? 'stock';
@@ -619,6 +624,12 @@ export function OrderPanel({ symbol, quote, dayTrade, children }: OrderPanelProp
     <section className="card order-panel" aria-label={title} data-testid={tid('ticket')}>
       <h3 className="card-title">{title}</h3>
       {children}
+      {clock && clock.source !== 'stress' && (
+        <div className="order-phase-note" data-testid={tid('phase-note')}>
+          <TradingPhaseTag clock={clock} />
+          <span>{t(`order.phaseNote.${clock.tradingPhase}`)}</span>
+        </div>
+      )}
       <OrderControls
         regular={regular}
         side={side}

@@ -25,6 +25,16 @@ import { letVerticalSwipesScrollPage } from './vertical-swipe';
 
 const BARS_PER_LOAD = 300;
 
+/** Pane id of the volume indicator. */
+const VOL_PANE = 'vol';
+/** Height of the volume pane (px of the 320 px chart). */
+const VOL_PANE_HEIGHT = 110;
+/**
+ * Range added above the highest volume bar, as a ratio of the bars' range: 0.8 leaves the top
+ * 0.8 / 1.8 of the pane (≈ 49 px) to the legend's two lines of text (name with its MAs, volume).
+ */
+const VOL_TOP_GAP = 0.8;
+
 const PERIODS: Record<CandlePeriod, Period> = {
   '1m': { type: 'minute', span: 1 },
   '3m': { type: 'minute', span: 3 },
@@ -270,7 +280,13 @@ export const KlineChart = memo(function KlineChart({
         subs.delete(key);
       },
     });
-    chart.createIndicator('VOL');
+    // The VOL pane: its legend ("VOL(5,10,20) MA5 … / VOLUME: …") is drawn over the pane's top
+    // rows, so the pane's y axis keeps a top gap (klinecharts AxisGap: a ratio of the range added
+    // above the highest bar) that the legend sits in, clear of the bars; a fixed height keeps
+    // that band readable.
+    chart.createIndicator({ name: 'VOL', paneId: VOL_PANE });
+    chart.setPaneOptions({ id: VOL_PANE, height: VOL_PANE_HEIGHT, minHeight: VOL_PANE_HEIGHT });
+    chart.overrideYAxis({ paneId: VOL_PANE, gap: { top: VOL_TOP_GAP, bottom: 0 } });
 
     const releaseSwipes = letVerticalSwipesScrollPage(host);
     const onResize = () => chart.resize();

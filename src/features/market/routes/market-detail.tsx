@@ -3,7 +3,7 @@
  * streaming live, how old this quote is), five-level depth and the trade tape in tabs, candles,
  * watchlist toggle and the order ticket. Works without logging in (trading asks for it).
  */
-import { CapsuleTabs, DotLoading, Tabs } from 'antd-mobile';
+import { DotLoading, Tabs } from 'antd-mobile';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useDispatch } from 'react-redux';
@@ -11,7 +11,6 @@ import { useSearchParams } from 'react-router-dom';
 import type { CandlePeriod } from '../../../../contract/market';
 import { useMarketDetailQuery } from '../../../api/api';
 import { changeColor } from '../../../lib/colors';
-import { CANDLE_PERIODS } from '../../../../contract/constants';
 import {
   formatCompactMinor,
   formatLots,
@@ -21,7 +20,15 @@ import {
   langOf,
 } from '../../../lib/format';
 import { MarketStatusBar } from '../../../market/components/status-bar';
-import { useConn, useDepthStream, useQuote, useQuoteReceivedAt, useQuoteStream } from '../../../market/hooks';
+import { TradingPhaseTag } from '../../../market/components/trading-phase';
+import {
+  useClock,
+  useConn,
+  useDepthStream,
+  useQuote,
+  useQuoteReceivedAt,
+  useQuoteStream,
+} from '../../../market/hooks';
 import { clockSeen, quotesReceived } from '../../../market/quotes-slice';
 import { AGE_TICK_MS, formatAge } from '../../../ui/conn-badge';
 import { NoData } from '../../../ui/no-data';
@@ -29,6 +36,7 @@ import { Page } from '../../../ui/page';
 import { useNow } from '../../../ui/use-now';
 import { DepthBook } from '../components/depth-book';
 import { KlineChart } from '../components/kline-chart';
+import { PeriodSelector } from '../components/period-selector';
 import { OrderPanel } from '../../../market/components/order-panel';
 import { TradeTape } from '../components/trade-tape';
 import { WatchToggle } from '../../../market/components/watch-toggle';
@@ -63,6 +71,7 @@ function Stat({
 function DetailHead({ symbol }: { symbol: string }) {
   const { t, i18n } = useTranslation();
   const quote = useQuote(symbol);
+  const clock = useClock();
   const lang = langOf(i18n.language);
   const change = quote ? quote.lastMinor - quote.prevCloseMinor : 0;
   const color = changeColor(change);
@@ -77,7 +86,7 @@ function DetailHead({ symbol }: { symbol: string }) {
         {formatSignedMinor(change)} ({formatPercent(change, ref)})
       </div>
       <div className="detail-sub">
-        {quote?.phase && <span className="muted small">{t(`phase.${quote.phase}`)}</span>}
+        <TradingPhaseTag clock={clock} />
         <QuoteAge symbol={symbol} />
       </div>
       <div className="stats">
@@ -210,18 +219,7 @@ export function MarketDetailPage() {
           <DetailHead symbol={symbol} />
           <BookCard symbol={symbol} prevCloseMinor={detail?.quote.prevCloseMinor ?? 0} />
           <section className="card chart-card">
-            <CapsuleTabs
-              activeKey={period}
-              onChange={(k) => setPeriod(k as CandlePeriod)}
-              className="period-tabs"
-            >
-              {CANDLE_PERIODS.map((p) => (
-                <CapsuleTabs.Tab
-                  key={p}
-                  title={<span data-testid={`period-${p}`}>{t(`period.${p}`)}</span>}
-                />
-              ))}
-            </CapsuleTabs>
+            <PeriodSelector value={period} onChange={setPeriod} />
             <KlineChart symbol={symbol} period={period} />
           </section>
           <LiveOrderPanel symbol={symbol} />

@@ -18,7 +18,7 @@ import { useCancelOrderMutation, useClosePositionMutation } from '../../../api/a
 import { sendTap } from '../../../api/idempotency';
 import { changeColor, GREEN, RED } from '../../../lib/colors';
 import { formatDateTime, formatMinor, formatMinorOrDash, formatSignedMinor } from '../../../lib/format';
-import { useQuote } from '../../../market/hooks';
+import { useQuote, useWallIsMarketTime } from '../../../market/hooks';
 import { LiquidationPrice } from '../../../risk/components/liquidation-price';
 
 /** Unrealised P&L of a holding at `lastMinor`; null when not a holding or no price yet. */
@@ -117,6 +117,8 @@ function RowShell({
   action: ReactNode;
   children: ReactNode;
 }) {
+  const { t } = useTranslation();
+  const wallIsMarket = useWallIsMarketTime();
   return (
     <div
       className="pos-row"
@@ -128,7 +130,9 @@ function RowShell({
       <Head order={order} />
       <div className="pos-grid">{children}</div>
       <div className="pos-foot">
-        <span className="muted small">{formatDateTime(time)}</span>
+        <span className="muted small" data-testid={`position-time-${order.id}`}>
+          {wallIsMarket ? formatDateTime(time) : t('position.tradeDateOf', { date: order.tradeDate ?? '--' })}
+        </span>
         {action}
       </div>
     </div>

@@ -22,7 +22,7 @@ import {
   formatSignedMinor,
   shortenMiddle,
 } from '../../../lib/format';
-import { useQuote, useQuoteStream } from '../../../market/hooks';
+import { useQuote, useQuoteStream, useWallIsMarketTime } from '../../../market/hooks';
 import { LoginPrompt } from '../../../ui/login-prompt';
 import { NoData } from '../../../ui/no-data';
 import { Page } from '../../../ui/page';
@@ -39,6 +39,7 @@ export interface DetailRow {
 
 export function PositionDetailPage() {
   const { t } = useTranslation();
+  const wallIsMarket = useWallIsMarketTime();
   const [params] = useSearchParams();
   const id = Number(params.get('id'));
   const valid = Number.isInteger(id) && id > 0;
@@ -91,7 +92,9 @@ export function PositionDetailPage() {
     },
     { k: t('position.instrument'), v: `${o.name} (${o.symbol})` },
     { k: t('position.side'), v: t(`side.${o.side}`), testId: 'pd-side' },
-    { k: t('position.openTime'), v: formatDateTime(o.openedAt) },
+    wallIsMarket
+      ? { k: t('position.openTime'), v: formatDateTime(o.openedAt) }
+      : { k: t('position.openDate'), v: o.openedAt !== null ? (o.tradeDate ?? '--') : '--' },
     { k: t('position.openPrice'), v: formatMinorOrDash(o.openPriceMinor), testId: 'pd-open-price' },
     {
       k: t('position.quantity'),
@@ -110,7 +113,7 @@ export function PositionDetailPage() {
     { k: t('position.timeInForce'), v: t(`position.tif.${o.timeInForce}`), testId: 'pd-tif' },
     { k: t('position.entrySession'), v: t(`position.session.${o.entrySession}`), testId: 'pd-session' },
     { k: t('position.status'), v: t(`orderStatus.${o.status}`), testId: 'pd-status' },
-    { k: t('position.closeTime'), v: formatDateTime(o.closedAt) },
+    ...(wallIsMarket ? [{ k: t('position.closeTime'), v: formatDateTime(o.closedAt) }] : []),
     { k: t('position.closePrice'), v: formatMinorOrDash(o.closePriceMinor), testId: 'pd-close-price' },
     { k: t('position.closeReason'), v: reason(o.closeReason), testId: 'pd-close-reason' },
     ...riskRows,
@@ -132,7 +135,7 @@ export function PositionDetailPage() {
       v: t(o.dayTrade ? 'position.yes' : 'position.no'),
       testId: 'pd-day-trade',
     },
-    { k: t('position.createdAt'), v: formatDateTime(o.createdAt) },
+    ...(wallIsMarket ? [{ k: t('position.createdAt'), v: formatDateTime(o.createdAt) }] : []),
   ];
 
   return (
