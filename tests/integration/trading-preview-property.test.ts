@@ -61,7 +61,15 @@ const feed = {
     listeners.add(fn);
     return () => listeners.delete(fn);
   },
-  clock: () => ({ source: 'replay', mode: 'replay', phase: 'open', speed: 1, now: clockNow }),
+  clock: () => ({
+    source: 'replay',
+    mode: 'replay',
+    phase: 'open',
+    tradingPhase: 'continuous',
+    speed: 1,
+    now: clockNow,
+    replayDate: null,
+  }),
 } as unknown as MarketFeed;
 
 /** Publishes a quote the way the feed does: stored, then every listener called. */
@@ -80,8 +88,9 @@ function emit(symbol: string, at: number, p: { bid: number; ask: number; last: n
     limitDownMinor: priceLimitsMinor(p.ref, kind).downMinor,
     bidMinor: p.bid,
     askMinor: p.ask,
-    volumeShares: 0,
-    turnoverMinor: 0,
+    // A print has volume: the engine opens a replayed day only on a quote that traded.
+    volumeShares: 1_000,
+    turnoverMinor: p.last * 1_000,
     ts: at,
     replayDate: null,
     phase: 'open',

@@ -142,6 +142,8 @@ const SAMPLES: Partial<Record<EndpointName, Record<string, unknown>>> = {
   },
   'user/withdraw': { amountMinor: 100_000, fundsPassword: '246810', cardId: 1 },
   'market/list': { sort: 'gainers', market: 'TWSE', industry: '半導體業' },
+  'search/query': { q: '台積' },
+  'search/addHistory': { symbol: '2330' },
   'market/detail': { symbol: '2330' },
   'market/depth': { symbol: '2330' },
   'market/candles': { symbol: '2330', period: '1d' },

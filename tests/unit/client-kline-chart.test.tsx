@@ -82,6 +82,8 @@ class FakeChart {
     return this.data;
   }
   createIndicator() {}
+  setPaneOptions() {}
+  overrideYAxis() {}
   resize() {}
   setLocale() {}
 }

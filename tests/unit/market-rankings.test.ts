@@ -155,7 +155,7 @@ describe('the snapshot', () => {
       instruments: () => dir,
       clock: () => clock,
     } as unknown as MarketFeed;
-    return { feed, builds: () => builds };
+    return { feed, clock, builds: () => builds };
   }
 
   it('is recomputed at most once a second, and a change shows within a second', () => {
@@ -190,17 +190,13 @@ describe('the snapshot', () => {
     expect(builds()).toBe(2);
   });
 
-  it('labels the replayed day only when every quote shares it', () => {
-    const quotes = new Map([
-      ['1101', quote('1101', 1, 1)],
-      ['2330', quote('2330', 1, 1, { replayDate: '2025-05-05' })],
-    ]);
-    const wall = { ms: 0 };
-    const mixed = createRankings({ feed: fakeFeed(quotes, []).feed, now: () => wall.ms });
-    expect(mixed.snapshot().replayDate).toBeNull();
-    quotes.set('1101', quote('1101', 1, 1, { replayDate: '2025-05-05' }));
-    const same = createRankings({ feed: fakeFeed(quotes, []).feed, now: () => wall.ms });
-    expect(same.snapshot().replayDate).toBe('2025-05-05');
+  it("labels the snapshot with the clock's replayed day", () => {
+    const quotes = new Map([['2330', quote('2330', 1, 1, { replayDate: '2025-05-05' })]]);
+    const fake = fakeFeed(quotes, []);
+    const r = createRankings({ feed: fake.feed, now: () => 0 });
+    expect(r.snapshot().replayDate).toBeNull(); // the fake clock has none (a live or stress source)
+    fake.clock.replayDate = '2025-05-05';
+    expect(createRankings({ feed: fake.feed, now: () => 0 }).snapshot().replayDate).toBe('2025-05-05');
   });
 
   it('lists industries by count', () => {

@@ -161,19 +161,6 @@ export function computeBreadth(
   return { all, byMarket };
 }
 
-/** The replayed day all quotes share (ClockState.replayDate when the feed gives it), else null. */
-function sharedReplayDate(clock: ClockState, quotes: readonly Quote[]): string | null {
-  const fromClock = (clock as ClockState & { replayDate?: string | null }).replayDate;
-  if (fromClock !== undefined) return fromClock;
-  let day: string | null = null;
-  for (const q of quotes) {
-    if (q.replayDate === null) return null;
-    if (day === null) day = q.replayDate;
-    else if (q.replayDate !== day) return null;
-  }
-  return day;
-}
-
 /** An industry of the directory with its number of instruments. */
 export interface IndustryCount {
   name: string;
@@ -226,7 +213,7 @@ export function createRankings({ feed, now, maxAgeMs = 1000 }: RankingsOptions):
     const d = dir();
     return {
       computedAt: t,
-      replayDate: sharedReplayDate(feed.clock(), quotes),
+      replayDate: feed.clock().replayDate,
       orders: {
         all: rankQuotes(quotes, 'all'),
         gainers: rankQuotes(quotes, 'gainers'),
