@@ -23,7 +23,7 @@
  *
  * Units: prices and turnover TWD minor (1 NT$ = 100), volumes shares, times wall epoch ms.
  */
-import type { ClockState, Instrument, Quote } from '../../../contract/market';
+import type { Instrument, Quote } from '../../../contract/market';
 import { etfCategoryOf, type EtfCategory, type SecurityType } from '../../../contract/market';
 import type { MarketSort } from '../../../contract/constants';
 import type { MarketFeed } from '../../market/feed';
