@@ -118,6 +118,12 @@ export const quoteSchema = z.object({
   /** The real trading day this session replays (YYYY-MM-DD), or null for a live source. */
   replayDate: z.string().nullable(),
   phase: sessionPhaseSchema,
+  /**
+   * False when the instrument has no trade on the replayed day (its real day has no row): the
+   * quote shows the reference price, volume 0, no bid/ask (0), no depth; orders are refused
+   * (`notTradedToday`). The stress feed's quotes are always traded.
+   */
+  traded: z.boolean(),
 });
 export type Quote = z.infer<typeof quoteSchema>;
 
@@ -175,6 +181,8 @@ export const clockStateSchema = z.object({
   speed: z.number(),
   /** Market time now (epoch ms). */
   now: z.number().int(),
+  /** The one real day the whole market replays now (YYYY-MM-DD); null for a live or stress source. */
+  replayDate: z.string().nullable(),
 });
 export type ClockState = z.infer<typeof clockStateSchema>;
 
@@ -235,5 +243,10 @@ export const indexItemSchema = z.object({
   lastMinor: minor,
   prevCloseMinor: minor,
   date: z.string(),
+  /**
+   * True while the replayed session runs: `lastMinor` is an estimate derived from the replayed
+   * market (server/market/indices.ts), not the official value; false/absent: the official close.
+   */
+  estimate: z.boolean().optional(),
 });
 export const indicesRes = z.object({ items: z.array(indexItemSchema) });

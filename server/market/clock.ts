@@ -71,7 +71,7 @@ export interface Clock {
    * Contract ClockState at `pos`. In replay mode `now` is market time on `referenceDate` (the
    * replay date the feed presents as "today"); in exchange mode it is the wall time.
    */
-  state(pos: ClockPosition, referenceDate: string | null): Omit<ClockState, 'source'>;
+  state(pos: ClockPosition, referenceDate: string | null): Omit<ClockState, 'source' | 'replayDate'>;
 }
 
 /** createClock options (all optional). */

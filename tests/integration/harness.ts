@@ -116,7 +116,7 @@ export interface Harness extends BuiltApp {
 }
 
 /** A fresh PostgreSQL database on TEST_DATABASE_URL's server, dropped on close; or in-memory PGlite. */
-async function freshDatabase(): Promise<{ database: Database; drop: () => Promise<void> }> {
+export async function freshDatabase(): Promise<{ database: Database; drop: () => Promise<void> }> {
   const base = process.env.TEST_DB === 'postgres' ? process.env.TEST_DATABASE_URL : undefined;
   if (!base) {
     const database = await openDatabase('memory://');

@@ -20,6 +20,7 @@ const clock = (c: Pick<ClockState, 'source' | 'mode'>): ClockState => ({
   phase: 'open',
   speed: 1,
   now: 0,
+  replayDate: null,
 });
 
 it.each([

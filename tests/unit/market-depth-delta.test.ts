@@ -103,7 +103,14 @@ describe('diffDepth / applyDepthDelta (seeded fuzz)', () => {
 
 // ---------- a fake feed and fake sockets ----------
 
-const CLOCK: ClockState = { source: 'stress', mode: 'replay', phase: 'open', speed: 1, now: 0 };
+const CLOCK: ClockState = {
+  source: 'stress',
+  mode: 'replay',
+  phase: 'open',
+  speed: 1,
+  now: 0,
+  replayDate: null,
+};
 
 function quoteOf(symbol: string, lastMinor: number, ts: number): Quote {
   return {
@@ -124,6 +131,7 @@ function quoteOf(symbol: string, lastMinor: number, ts: number): Quote {
     ts,
     replayDate: null,
     phase: 'open',
+    traded: true,
   };
 }
 

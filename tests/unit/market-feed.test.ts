@@ -33,13 +33,24 @@ import {
 } from '../../server/market/feed';
 import { createRng } from '../../server/market/prng';
 import {
+  dayReference,
+  loadCorporateActions,
+  replayDayOf,
+  type CorporateActions,
+} from '../../server/market/reference';
+import {
   bookAt,
   buildSession,
   expectedTradeCount,
   lastTradeAt,
-  selectReplayDays,
   type ReplaySession,
 } from '../../server/market/replay';
+import {
+  replayWindow,
+  WINDOW_FIRST_DATE,
+  WINDOW_LAST_DATE,
+  type ReplayWindow,
+} from '../../server/market/window';
 
 const SYMBOLS = ['2330', '2317', '0050'];
 const KIND: Record<string, 'stock' | 'etf'> = { '2330': 'stock', '2317': 'stock', '0050': 'etf' };
@@ -49,6 +60,8 @@ const tpe = (y: number, mo: number, d: number, h = 0, mi = 0, s = 0) => Date.UTC
 let database: Database;
 const rows: Record<string, DailyRow[]> = {};
 const feeds: MarketFeed[] = [];
+let win: ReplayWindow;
+let actions: CorporateActions;
 
 beforeAll(async () => {
   database = await openDatabase('memory://');
@@ -56,17 +69,43 @@ beforeAll(async () => {
   for (const s of SYMBOLS) {
     rows[s] = await loadDailyRows(database.db, s);
   }
+  const inWindow = (d: string) => d >= WINDOW_FIRST_DATE && d <= WINDOW_LAST_DATE;
+  win = replayWindow(
+    [...new Set(SYMBOLS.flatMap((s) => rows[s]!.map((r) => r.date).filter(inWindow)))].sort(),
+  );
+  actions = await loadCorporateActions();
 });
+
+/** Trades printed once market time reaches `offsetMs` (feed.ts: prints strictly before it; the close at the end). */
+const printedAt = (s: ReplaySession, offsetMs: number): number =>
+  offsetMs >= SESSION_MS ? s.count : lastTradeAt(s, offsetMs - 1) + 1;
 afterAll(async () => {
   for (const f of feeds) f.stop();
   await database?.close();
 });
 
-/** The session the feed should be replaying for `symbol` in clock session k (independent rebuild). */
+/**
+ * The session the feed should be replaying for `symbol` in clock session k (independent rebuild:
+ * the window's day k, the previous traded row in the window as the previous close).
+ */
 function expectedSession(symbol: string, k: number): ReplaySession {
-  const days = selectReplayDays(rows[symbol]!, KIND[symbol]!);
-  const day = days[((k % days.length) + days.length) % days.length]!;
-  return buildSession({ seed: SEED, symbol, kind: KIND[symbol]!, day });
+  const date = win.dateOf(k);
+  const list = rows[symbol]!.filter((r) => r.date >= WINDOW_FIRST_DATE && r.date <= date);
+  const bar = list.at(-1)!;
+  if (bar.date !== date) throw new Error(`${symbol} not traded on ${date}`);
+  const prev = list.at(-2)!;
+  const d = win.dates.indexOf(date);
+  const ref = dayReference({
+    code: symbol,
+    date,
+    kind: KIND[symbol]!,
+    bar,
+    prevCloseMinor: prev.closeMinor,
+    afterGap: prev.date !== win.dates[d - 1],
+    listingDay: null,
+    actions,
+  })!;
+  return buildSession({ seed: SEED, symbol, kind: KIND[symbol]!, day: replayDayOf(bar, ref) });
 }
 
 async function replayFeed(wall: { ms: number }, speed = 60): Promise<MarketFeed> {
@@ -139,7 +178,7 @@ describe('live aggregation (seeded fuzz)', () => {
     // Before any tick: candles since 09:00 of session 3 are already there (start mid-session).
     for (const s of SYMBOLS) {
       const sess = expectedSession(s, 3);
-      const n = lastTradeAt(sess, clock.position().offsetMs) + 1;
+      const n = printedAt(sess, clock.position().offsetMs);
       const base = sessionStartMs(sess.day.date);
       for (const p of INTRADAY_PERIODS)
         expect(await feed.candles(s, p, 1000)).toEqual(aggregateTrades(sess, n, p, base));
@@ -155,7 +194,7 @@ describe('live aggregation (seeded fuzz)', () => {
       if (steps % 25 === 0) {
         const pos = clock.position();
         const sess = expectedSession('2330', pos.session);
-        const n = lastTradeAt(sess, pos.offsetMs) + 1;
+        const n = printedAt(sess, pos.offsetMs);
         expect(await feed.candles('2330', '3m', 1000)).toEqual(
           aggregateTrades(sess, n, '3m', sessionStartMs(sess.day.date)),
         );
@@ -212,7 +251,7 @@ describe('live aggregation (seeded fuzz)', () => {
       // Session 5 (in progress): live state equals the recomputation of the trades so far.
       const pos = clock.position();
       const s5 = expectedSession(s, 5);
-      const n5 = lastTradeAt(s5, pos.offsetMs) + 1;
+      const n5 = printedAt(s5, pos.offsetMs);
       for (const p of INTRADAY_PERIODS) {
         expect(await feed.candles(s, p, 1000)).toEqual(
           aggregateTrades(s5, n5, p, sessionStartMs(s5.day.date)),
@@ -497,7 +536,7 @@ describe('session builds spread over ticks', () => {
 
     for (const s of SYMBOLS) {
       const s1 = expectedSession(s, 1);
-      const n = lastTradeAt(s1, 10 * 60_000) + 1;
+      const n = printedAt(s1, 10 * 60_000);
       const q1 = seen.filter((q) => q.symbol === s && q.replayDate === s1.day.date);
       expect(q1, s).toHaveLength(n); // one quote per trade since 09:00, none skipped
       expect(q1[0]).toMatchObject({ lastMinor: s1.day.openMinor, ts: sessionStartMs(s1.day.date) });
@@ -512,7 +551,7 @@ describe('trades (the tape)', () => {
     const feed = await replayFeed(wall);
     const sess = expectedSession('2330', 0);
     const base = sessionStartMs(sess.day.date);
-    const startN = lastTradeAt(sess, 3_600_000) + 1;
+    const startN = printedAt(sess, 3_600_000);
 
     // Before any tick: the ring holds the latest prints up to the clock.
     const initial = feed.trades('2330', 50);
@@ -525,7 +564,7 @@ describe('trades (the tape)', () => {
       wall.ms += 200;
       feed.tick();
     }
-    const endN = lastTradeAt(sess, clockOffset(wall.ms)) + 1;
+    const endN = printedAt(sess, clockOffset(wall.ms));
     expect(prints).toHaveLength(endN - startN);
     prints.forEach((t, j) => {
       const i = startN + j;
@@ -553,7 +592,7 @@ describe('trades (the tape)', () => {
     feed.tick();
     const s1 = expectedSession('0050', 1);
     const tape = feed.trades('0050', 200);
-    expect(tape).toHaveLength(lastTradeAt(s1, 30_000) + 1);
+    expect(tape).toHaveLength(printedAt(s1, 30_000));
     expect(tape[0]).toMatchObject({ ts: sessionStartMs(s1.day.date), priceMinor: s1.day.openMinor });
   });
 });

@@ -26,7 +26,14 @@ import { createFeedListeners } from '../../server/market/feed-listeners';
 import { createRateLimiter } from '../../server/realtime/budget';
 import { createGatewayCore, MAX_QUEUED_MESSAGES, type GatewayFeed } from '../../server/realtime/gateway';
 
-const CLOCK: ClockState = { source: 'stress', mode: 'replay', phase: 'open', speed: 1, now: 0 };
+const CLOCK: ClockState = {
+  source: 'stress',
+  mode: 'replay',
+  phase: 'open',
+  speed: 1,
+  now: 0,
+  replayDate: null,
+};
 
 const quoteOf = (symbol: string, lastMinor: number, ts: number, name = symbol): Quote => ({
   symbol,
@@ -46,6 +53,7 @@ const quoteOf = (symbol: string, lastMinor: number, ts: number, name = symbol): 
   ts,
   replayDate: null,
   phase: 'open',
+  traded: true,
 });
 
 function fakeFeed() {

@@ -91,6 +91,7 @@ const quote: Quote = {
   ts: T0,
   replayDate: '2026-03-02',
   phase: 'open',
+  traded: true,
 };
 const clock = (mode: ClockState['mode']): ClockState => ({
   source: 'replay',
@@ -98,6 +99,7 @@ const clock = (mode: ClockState['mode']): ClockState => ({
   phase: 'open',
   speed: 1,
   now: T0,
+  replayDate: null,
 });
 
 function renderTicket(mode: ClockState['mode'] = 'replay') {

@@ -668,6 +668,7 @@ export function createTradingEngine(opts: TradingEngineOptions): TradingEngine {
     if (req.lots > rules.tradeMaxLots)
       throw refuse('exceedsOrderShares', { rule: 'maxLots', maxLots: rules.tradeMaxLots });
     if (!feed.isTradable(req.symbol)) throw fail('productNotFound');
+    if (feed.quote(req.symbol)?.traded === false) throw fail('notTradedToday');
     if (rules.tradeClosed === 'all' || rules.tradeClosed.includes(req.symbol)) throw fail('tradeClosed');
     const v = view();
     if (entryClosed(v, isTradingDay, req.session))
@@ -907,6 +908,7 @@ export function createTradingEngine(opts: TradingEngineOptions): TradingEngine {
     if (!feed.isTradable(order.symbol)) throw fail('productNotFound');
     const q = feed.quote(order.symbol);
     if (!q) throw fail('priceUnavailable');
+    if (!q.traded) throw fail('notTradedToday');
     if (v.shaped) {
       const st = dayOf(order.symbol);
       if (!st || st.date !== tradeDateFor(v, order.symbol) || q.ts >= st.closeMs)
