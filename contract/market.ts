@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { CANDLE_PERIODS, MARKET_SORTS } from './constants';
 import { pageQuery, paged } from './envelope';
+import { TRADING_PHASES } from './trading-session';
 
 export { CANDLE_PERIODS, MARKET_SORTS } from './constants';
 
@@ -178,10 +179,15 @@ export const clockStateSchema = z.object({
   source: z.enum(['replay', 'twse', 'stress']),
   mode: z.enum(['replay', 'exchange']),
   phase: sessionPhaseSchema,
+  /**
+   * The TWSE phase of the market time (contract/trading-session.ts): pre-open, continuous,
+   * closing call, intermission, after-hours entry or closed. The stress source: `continuous`.
+   */
+  tradingPhase: z.enum(TRADING_PHASES),
   speed: z.number(),
   /** Market time now (epoch ms). */
   now: z.number().int(),
-  /** The one real day the whole market replays now (YYYY-MM-DD); null for a live or stress source. */
+  /** The one replayed real date (YYYY-MM-DD) every screen labels; null for a live/stress source. */
   replayDate: z.string().nullable(),
 });
 export type ClockState = z.infer<typeof clockStateSchema>;

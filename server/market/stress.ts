@@ -443,7 +443,15 @@ export function createStressFeed(opts: StressFeedOptions): MarketFeed {
     stop: timer.stop,
     tick,
     clock(): ClockState {
-      return { source: 'stress', mode: 'replay', phase: 'open', speed: 1, now: now(), replayDate: null };
+      return {
+        source: 'stress',
+        mode: 'replay',
+        phase: 'open',
+        tradingPhase: 'continuous',
+        speed: 1,
+        now: now(),
+        replayDate: null,
+      };
     },
     listQuotes() {
       return order.map((s) => s.quote);

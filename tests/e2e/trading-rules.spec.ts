@@ -149,7 +149,7 @@ async function now(call: HttpCall, needWallS: number): Promise<Now> {
     )
       return { clock, quotes: list.data.items, offsetMs: pos.offsetMs, session: pos.session, wallMs };
     // Wait for the next session and a few seconds for the server to build it.
-    const waitMs = (SESSION_MS - pos.offsetMs) / list.data.clock.speed + 12_000;
+    const waitMs = clock.wallAt(pos.session + 1, 0) - wallMs + 12_000;
     await new Promise((r) => setTimeout(r, Math.min(waitMs, 200_000)));
   }
 }
@@ -169,8 +169,7 @@ function* trades(s: ReplaySession, fromMs: number, toMs: number) {
 }
 
 /** Wall ms at which the replay reaches market offset `offsetMs` of session `session`. */
-const wallAt = (n: Now, offsetMs: number) =>
-  n.clock.anchorMs + (n.session * SESSION_MS + offsetMs) / n.clock.speed;
+const wallAt = (n: Now, offsetMs: number) => n.clock.wallAt(n.session, offsetMs);
 
 interface LimitPlan {
   symbol: string;

@@ -9,12 +9,21 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openCosts, orderPreview, stepTicks } from '../../contract/market-rules';
 import { openingReserveMinor } from '../../contract/risk';
-import { sessionTimes } from '../../contract/trading-session';
+import { sessionTimes, taipeiIsoDate } from '../../contract/trading-session';
 import type { Quote } from '../../contract/market';
 import { isClean, reconcile } from '../../server/modules/ledger/ledger';
 import type { MatchEvent } from '../../server/modules/trading/engine';
 import { startHarness, type Harness } from './harness';
-import { balances, marketNow, net, orderPostings, recordQuotes, replayTo } from './trading-support';
+import {
+  balances,
+  marketNow,
+  orderBody,
+  net,
+  orderPostings,
+  recordQuotes,
+  replayNextDay,
+  replayTo,
+} from './trading-support';
 
 let h: Harness;
 const FUNDS = 1_000_000_000; // NT$10,000,000
@@ -23,14 +32,7 @@ beforeAll(async () => {
 });
 afterAll(async () => h?.close());
 
-const order = (o: Record<string, unknown>) => ({
-  symbol: '2330',
-  side: 'long',
-  orderType: 'limit',
-  lots: 1,
-  leverage: 10,
-  ...o,
-});
+const order = orderBody;
 
 async function member(account: string) {
   const token = await h.fundedMember(account, FUNDS);
@@ -147,7 +149,7 @@ describe('continuous trading', () => {
       m.token,
     );
     expect(fixed.body.status).toBe(1);
-    // The replay clock has no after-hours window: refused, and no opening time is promised.
+    // After-hours orders wait for the replayed day's 14:00 window: refused, with when it opens.
     const ah = await h.call(
       'trade/placeOrder',
       order({ session: 'afterHours', priceMinor: q.lastMinor }),
@@ -156,7 +158,14 @@ describe('continuous trading', () => {
     expect(ah.http).toBe(422);
     expect(ah.body).toMatchObject({
       msg: 'nonTradingTime',
-      data: { fix: { rule: 'outsideSession', market: 'afterHours', opensAtMs: null } },
+      data: {
+        fix: {
+          rule: 'outsideSession',
+          phase: 'continuous',
+          market: 'afterHours',
+          opensAtMs: sessionTimes(taipeiIsoDate(marketNow(h))).afterHoursEntryMs,
+        },
+      },
     });
     expect(isClean(await reconcile(h.database.db))).toBe(true);
   });
@@ -219,7 +228,7 @@ describe('closing call and the end of the trading day', () => {
     });
     const rec = recordQuotes(h, '2330');
     const rec2317 = recordQuotes(h, '2317');
-    await replayTo(h, 13, 30, 30, 10_000); // the next session begins: the 13:30 prints go out first
+    await replayTo(h, 13, 30, 30, 10_000); // the 13:30 closing prints: the call's single match
     off();
     rec.stop();
     rec2317.stop();
@@ -276,6 +285,7 @@ describe('closing call and the end of the trading day', () => {
 
 describe('opening reserve (OPENING_MARGIN_BPS, default the 130 % margin-call threshold)', () => {
   it('an order must leave margin × 30 % available: refused one minor unit short, accepted at it', async () => {
+    await replayNextDay(h, 9, 30); // continuous trading of the next replayed day
     const q = h.feed.quote('2330')!;
     const c = openCosts({ priceMinor: q.askMinor, lots: 1, leverage: 10, side: 'long', kind: 'stock' });
     const reserve = openingReserveMinor(c.marginMinor, h.config.openingMarginBps);

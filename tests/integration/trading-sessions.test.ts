@@ -11,7 +11,7 @@ import { orderPreview, priceLimitsMinor, stepTicks } from '../../contract/market
 import { sessionTimes } from '../../contract/trading-session';
 import { isClean, reconcile } from '../../server/modules/ledger/ledger';
 import { startHarness, type Harness } from './harness';
-import { balances, exchangeAt, net, orderPostings } from './trading-support';
+import { balances, exchangeAt, net, orderBody, orderDetail, orderPostings } from './trading-support';
 
 let h: Harness;
 const FUNDS = 1_000_000_000; // NT$10,000,000
@@ -24,15 +24,8 @@ beforeAll(async () => {
 });
 afterAll(async () => h?.close());
 
-const order = (o: Record<string, unknown>) => ({
-  symbol: '2330',
-  side: 'long',
-  orderType: 'limit',
-  lots: 1,
-  leverage: 10,
-  ...o,
-});
-const detail = async (id: number) => (await h.call('trade/orderDetail', { orderId: id }, token)).body.data;
+const order = orderBody;
+const detail = (id: number) => orderDetail(h, token, id);
 const MON = '2026-01-05';
 
 describe('pre-open and the opening match', () => {

@@ -47,6 +47,20 @@ export function net(postings: OrderPosting[], type: string, purpose: string): nu
 /** Member balances by purpose. */
 export const balances = (h: Harness, userId: number) => memberBalances(h.database.db, userId);
 
+/** A place-order body: one lot of 2330, long, limit, 10× leverage, with `o` overriding. */
+export const orderBody = (o: Record<string, unknown>) => ({
+  symbol: '2330',
+  side: 'long',
+  orderType: 'limit',
+  lots: 1,
+  leverage: 10,
+  ...o,
+});
+
+/** trade/orderDetail's data for the member's order `id`. */
+export const orderDetail = async (h: Harness, token: string, id: number) =>
+  (await h.call('trade/orderDetail', { orderId: id }, token)).body.data;
+
 /** Market time now (epoch ms). */
 export const marketNow = (h: Harness): number => h.feed.clock().now;
 
@@ -73,6 +87,23 @@ export async function replayTo(h: Harness, hh: number, mm: number, ss = 0, stepM
   const target = sessionTimes(date).preOpenMs + ((hh - 8) * 3600 + (mm - 30) * 60 + ss) * 1000;
   if (target < now) throw new Error(`market time is already past ${hh}:${mm}`);
   await advanceMarket(h, target - now, stepMs);
+}
+
+/**
+ * Replay clock: moves to `hh:mm:ss` market time of the NEXT replayed day (each replayed day runs
+ * 08:30 → 14:30 and the next one starts at its 08:30; its date is the replay's, not known here).
+ */
+export async function replayNextDay(
+  h: Harness,
+  hh: number,
+  mm: number,
+  ss = 0,
+  stepMs = 60_000,
+): Promise<void> {
+  const now = marketNow(h);
+  const t = sessionTimes(taipeiIsoDate(now));
+  const intoNext = ((hh - 8) * 3600 + (mm - 30) * 60 + ss) * 1000;
+  await advanceMarket(h, t.afterHoursMatchMs - now + intoNext, stepMs);
 }
 
 /** Exchange clock: sets the wall clock to `iso` (an Asia/Taipei wall time, e.g. '2026-01-05T08:45'). */

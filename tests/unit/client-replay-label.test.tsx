@@ -18,6 +18,7 @@ afterEach(cleanup);
 const clock = (c: Pick<ClockState, 'source' | 'mode'>): ClockState => ({
   ...c,
   phase: 'open',
+  tradingPhase: 'continuous',
   speed: 1,
   now: 0,
   replayDate: null,

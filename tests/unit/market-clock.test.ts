@@ -5,67 +5,115 @@
 import { describe, expect, it } from 'vitest';
 import { clockStateSchema } from '../../contract/market';
 import { SESSION_MS } from '../../server/market/calendar';
-import { createClock, DEFAULT_ANCHOR_MS } from '../../server/market/clock';
+import type { TradingPhase } from '../../contract/trading-session';
+import { createClock, DEFAULT_ANCHOR_MS, PRE_OPEN_MS, REPLAY_DAY_MS } from '../../server/market/clock';
 
 const tpe = (y: number, mo: number, d: number, h = 0, mi = 0, s = 0, ms = 0) =>
   Date.UTC(y, mo - 1, d, h - 8, mi, s, ms);
 const MIN = 60_000;
 
 describe('replay clock', () => {
-  it('default anchor is 2026-01-01T00:00+08:00', () => {
+  const H = 60 * MIN;
+  /** Wall instant of market time hh:mm(:ss.ms) of replayed day k, at `speed`. */
+  const wallOf = (k: number, hh: number, mm: number, speed = 1, ss = 0, ms = 0) =>
+    DEFAULT_ANCHOR_MS + (k * REPLAY_DAY_MS + (hh - 9) * H + mm * MIN + ss * 1000 + ms) / speed;
+
+  it('default anchor is 2026-01-01T00:00+08:00, the 09:00 of replayed day 0', () => {
     expect(DEFAULT_ANCHOR_MS).toBe(Date.UTC(2025, 11, 31, 16, 0));
-  });
-
-  it('maps wall time to session index and offset at speed 1', () => {
-    let wall = DEFAULT_ANCHOR_MS;
-    const c = createClock({ now: () => wall });
+    expect(REPLAY_DAY_MS).toBe(360 * MIN);
+    expect(PRE_OPEN_MS).toBe(30 * MIN);
+    const c = createClock({ now: () => DEFAULT_ANCHOR_MS });
     expect(c.mode).toBe('replay');
-    expect(c.position()).toMatchObject({ phase: 'open', session: 0, offsetMs: 0, sessionDate: null });
-    wall += 90 * MIN;
-    expect(c.position()).toMatchObject({ session: 0, offsetMs: 90 * MIN });
-    wall = DEFAULT_ANCHOR_MS + SESSION_MS - 1;
-    expect(c.position()).toMatchObject({ session: 0, offsetMs: SESSION_MS - 1 });
-    wall = DEFAULT_ANCHOR_MS + SESSION_MS;
-    expect(c.position()).toMatchObject({ session: 1, offsetMs: 0 });
-    wall = DEFAULT_ANCHOR_MS + 7 * SESSION_MS + 5;
-    expect(c.position()).toMatchObject({ session: 7, offsetMs: 5 });
-    wall = DEFAULT_ANCHOR_MS - 1; // before the anchor: the previous session's last ms
-    expect(c.position()).toMatchObject({ session: -1, offsetMs: SESSION_MS - 1 });
+    expect(c.position()).toMatchObject({
+      phase: 'open',
+      tradingPhase: 'continuous',
+      session: 0,
+      offsetMs: 0,
+      timeOfDayMs: 9 * H,
+      sessionDate: null,
+    });
   });
 
-  it('speed compresses sessions: 60 → one session per 4.5 wall minutes', () => {
+  // Every phase boundary of the replayed day, at speed 1 and 60: [hh, mm, ss, ms, phase, quote
+  // phase, offset after 09:00 as the feed sees it].
+  const boundaries: Array<[number, number, number, number, TradingPhase, 'open' | 'closed', number]> = [
+    [8, 30, 0, 0, 'preOpen', 'closed', 0],
+    [8, 59, 59, 999, 'preOpen', 'closed', 0],
+    [9, 0, 0, 0, 'continuous', 'open', 0],
+    [13, 24, 59, 999, 'continuous', 'open', 265 * MIN - 1],
+    [13, 25, 0, 0, 'closingCall', 'open', 265 * MIN],
+    [13, 29, 59, 999, 'closingCall', 'open', SESSION_MS - 1],
+    [13, 30, 0, 0, 'intermission', 'closed', SESSION_MS],
+    [13, 59, 59, 999, 'intermission', 'closed', SESSION_MS],
+    [14, 0, 0, 0, 'afterHoursEntry', 'closed', SESSION_MS],
+    [14, 29, 59, 999, 'afterHoursEntry', 'closed', SESSION_MS],
+  ];
+  for (const speed of [1, 60])
+    it(`phase boundaries of a replayed day at speed ${speed}`, () => {
+      let wall = 0;
+      const c = createClock({ speed, now: () => wall });
+      for (const k of [0, 3, -2])
+        for (const [hh, mm, ss, ms, tradingPhase, phase, offsetMs] of boundaries) {
+          wall = wallOf(k, hh, mm, speed, ss, ms);
+          const pos = c.position();
+          const label = `${k} ${hh}:${mm}:${ss}.${ms}`;
+          expect({ label, ...pos }).toMatchObject({ label, session: k, tradingPhase, phase, offsetMs });
+          expect(pos.timeOfDayMs).toBe(hh * H + mm * MIN + ss * 1000 + ms);
+          expect(c.wallAt(k, pos.timeOfDayMs - 9 * H)).toBe(wall);
+        }
+      // 14:30 of day k is 08:30 of day k + 1: the next replayed day starts with its pre-open.
+      wall = wallOf(3, 14, 30, speed);
+      expect(c.position()).toMatchObject({ session: 4, tradingPhase: 'preOpen', offsetMs: 0 });
+      expect(c.position().timeOfDayMs).toBe(8 * H + 30 * MIN);
+    });
+
+  it('speed compresses days: 60 → one 08:30–14:30 day per 6 wall minutes', () => {
     let wall = DEFAULT_ANCHOR_MS;
     const c = createClock({ speed: 60, now: () => wall });
     wall += MIN;
     expect(c.position()).toMatchObject({ session: 0, offsetMs: 60 * MIN });
-    wall = DEFAULT_ANCHOR_MS + 4.5 * MIN;
-    expect(c.position()).toMatchObject({ session: 1, offsetMs: 0 });
-    wall = DEFAULT_ANCHOR_MS + 9 * MIN + 200;
+    wall = DEFAULT_ANCHOR_MS + 6 * MIN;
+    expect(c.position()).toMatchObject({ session: 1, offsetMs: 0, tradingPhase: 'continuous' });
+    wall = DEFAULT_ANCHOR_MS + 12 * MIN + 200;
     expect(c.position()).toMatchObject({ session: 2, offsetMs: 12_000 });
     expect(c.speed).toBe(60);
   });
 
   it('honours a custom anchor and is restart-stable', () => {
     const anchorMs = tpe(2026, 3, 1);
-    const wall = anchorMs + 3 * SESSION_MS + 1234;
+    const wall = anchorMs + 3 * REPLAY_DAY_MS + 1234;
     const a = createClock({ anchorMs, now: () => wall }).position();
     const b = createClock({ anchorMs, now: () => wall }).position();
     expect(a).toEqual(b);
     expect(a).toMatchObject({ session: 3, offsetMs: 1234 });
   });
 
-  it('market timestamps are the replay date at 09:00 Asia/Taipei + offset', () => {
-    const wall = DEFAULT_ANCHOR_MS + 30 * MIN;
+  it('market time is the replayed date at its time of day; the state names the replayed date', () => {
+    let wall = DEFAULT_ANCHOR_MS + 30 * MIN;
     const c = createClock({ now: () => wall });
-    const pos = c.position();
+    let pos = c.position();
     expect(c.sessionBaseMs(pos, '2026-07-31')).toBe(tpe(2026, 7, 31, 9, 0));
-    const state = c.state(pos, '2026-07-31');
-    expect(clockStateSchema.parse({ source: 'replay', ...state })).toEqual({
+    expect(clockStateSchema.parse({ source: 'replay', ...c.state(pos, '2026-07-31') })).toEqual({
       source: 'replay',
       mode: 'replay',
       phase: 'open',
+      tradingPhase: 'continuous',
       speed: 1,
       now: tpe(2026, 7, 31, 9, 30),
+      replayDate: '2026-07-31',
+    });
+    wall = wallOf(1, 8, 45);
+    pos = c.position();
+    expect(c.state(pos, '2026-08-03')).toMatchObject({
+      phase: 'closed',
+      tradingPhase: 'preOpen',
+      now: tpe(2026, 8, 3, 8, 45),
+      replayDate: '2026-08-03',
+    });
+    wall = wallOf(1, 14, 10);
+    expect(c.state(c.position(), '2026-08-03')).toMatchObject({
+      tradingPhase: 'afterHoursEntry',
+      now: tpe(2026, 8, 3, 14, 10),
     });
   });
 
@@ -81,6 +129,7 @@ describe('exchange clock', () => {
   it('phase at 08:59 / 09:00 / 13:29 / 13:30 on a trading day', () => {
     expect(at(tpe(2026, 7, 9, 8, 59)).position()).toMatchObject({
       phase: 'closed',
+      tradingPhase: 'preOpen',
       sessionDate: '2026-07-08',
       offsetMs: SESSION_MS,
     });
@@ -96,6 +145,7 @@ describe('exchange clock', () => {
     });
     expect(at(tpe(2026, 7, 9, 13, 30)).position()).toMatchObject({
       phase: 'closed',
+      tradingPhase: 'intermission',
       sessionDate: '2026-07-09',
       offsetMs: SESSION_MS,
     });
@@ -138,6 +188,13 @@ describe('exchange clock', () => {
     expect(c.speed).toBe(1);
     expect(pos.offsetMs).toBe(75 * MIN + 30_000);
     expect(c.sessionBaseMs(pos, '2026-06-01')).toBe(tpe(2026, 7, 9, 9, 0));
-    expect(c.state(pos, '2026-06-01')).toEqual({ mode: 'exchange', phase: 'open', speed: 1, now: wall });
+    expect(c.state(pos, '2026-06-01')).toEqual({
+      mode: 'exchange',
+      phase: 'open',
+      tradingPhase: 'continuous',
+      speed: 1,
+      now: wall,
+      replayDate: '2026-06-01',
+    });
   });
 });

@@ -107,6 +107,7 @@ const CLOCK: ClockState = {
   source: 'stress',
   mode: 'replay',
   phase: 'open',
+  tradingPhase: 'continuous',
   speed: 1,
   now: 0,
   replayDate: null,

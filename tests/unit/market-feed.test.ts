@@ -162,8 +162,7 @@ describe('live aggregation (seeded fuzz)', () => {
   it('candles emitted through tick() at random steps equal a recomputation from the trades', async () => {
     const rng = createRng('feed-fuzz', 1);
     // start 37 % into session 3 at speed 60 (1 wall ms = 60 market ms)
-    const startMarket = 3 * SESSION_MS + Math.floor(0.37 * SESSION_MS);
-    const wall = { ms: DEFAULT_ANCHOR_MS + startMarket / 60 };
+    const wall = { ms: wallAt60(3, Math.floor(0.37 * SESSION_MS)) };
     const feed = await replayFeed(wall);
     const clock = createClock({ mode: 'replay', speed: 60, now: () => wall.ms });
 
@@ -270,7 +269,7 @@ describe('live aggregation (seeded fuzz)', () => {
 
 describe('session rollover and jumps', () => {
   it('moves to the next replay day with its own previous close', async () => {
-    const wall = { ms: DEFAULT_ANCHOR_MS + (SESSION_MS - 1_000) / 60 }; // 1 s before the end of session 0
+    const wall = { ms: wallAt60(0, SESSION_MS - 1_000) }; // 1 s before the end of session 0
     const feed = await replayFeed(wall);
     const before = feed.quote('2330')!;
     const s0 = expectedSession('2330', 0);
@@ -278,7 +277,9 @@ describe('session rollover and jumps', () => {
     expect(before.replayDate).toBe(s0.day.date);
     const seen: Quote[] = [];
     feed.onQuote((q) => q.symbol === '2330' && seen.push(q));
-    wall.ms += 200; // crosses into session 1
+    wall.ms += 200; // crosses 13:30: the closing print
+    feed.tick();
+    wall.ms = wallAt60(1, 1_000); // 09:00:01 of session 1
     feed.tick();
     const closing = seen.filter((q) => q.replayDate === s0.day.date).at(-1)!;
     expect(closing).toMatchObject({
@@ -300,7 +301,7 @@ describe('session rollover and jumps', () => {
     const feed = await replayFeed(wall);
     const seen: Quote[] = [];
     feed.onQuote((q) => seen.push(q));
-    wall.ms += (10 * SESSION_MS + 3_600_000) / 60; // + 10 sessions + 1 market hour
+    wall.ms = wallAt60(10, 61 * 60_000); // + 10 sessions + 1 market hour
     // Builds are spread over ticks (a per-tick budget): tick until every instrument has moved.
     for (let i = 0; i < 5 && seen.length < SYMBOLS.length; i++) feed.tick();
     expect(seen.map((q) => q.symbol).sort()).toEqual(['0050', '2317', '2330']);
@@ -409,8 +410,10 @@ describe('exchange mode', () => {
       source: 'replay',
       mode: 'exchange',
       phase: 'closed',
+      tradingPhase: 'closed',
       speed: 1,
       now: wall.ms,
+      replayDate: expect.any(String),
     });
     const k = clock.position().session;
     const s = expectedSession('2330', k);
@@ -516,7 +519,7 @@ describe('session builds spread over ticks', () => {
     const { feed, tick } = await countingFeed(wall, 1);
     const seen: Quote[] = [];
     feed.onQuote((q) => seen.push(q));
-    wall.ms = DEFAULT_ANCHOR_MS + (SESSION_MS + 10 * 60_000) / 60; // 09:10 of session 1, in one step
+    wall.ms = wallAt60(1, 10 * 60_000); // 09:10 of session 1, in one step
 
     const first = tick();
     expect(first.map((s) => s.symbol)).toEqual(['0050']);
@@ -586,9 +589,9 @@ describe('trades (the tape)', () => {
   });
 
   it('after a rollover the tape holds only the new session', async () => {
-    const wall = { ms: DEFAULT_ANCHOR_MS + (SESSION_MS - 1_000) / 60 };
+    const wall = { ms: wallAt60(0, SESSION_MS - 1_000) };
     const feed = await replayFeed(wall);
-    wall.ms = DEFAULT_ANCHOR_MS + (SESSION_MS + 30_000) / 60; // 09:00:30 of session 1
+    wall.ms = wallAt60(1, 30_000); // 09:00:30 of session 1
     feed.tick();
     const s1 = expectedSession('0050', 1);
     const tape = feed.trades('0050', 200);
@@ -613,6 +616,11 @@ describe('candles since', () => {
 });
 
 /** Offset into the session (market ms) of the speed-60 replay clock at a wall instant. */
+/** Wall ms at which the replay clock at speed 60 reaches `offsetMs` after 09:00 of session `k`. */
+function wallAt60(k: number, offsetMs: number): number {
+  return createClock({ mode: 'replay', speed: 60 }).wallAt(k, offsetMs);
+}
+
 function clockOffset(wallMs: number): number {
   return createClock({ mode: 'replay', speed: 60, now: () => wallMs }).position().offsetMs;
 }

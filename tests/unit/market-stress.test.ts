@@ -101,8 +101,10 @@ describe('stress source', () => {
       source: 'stress',
       mode: 'replay',
       phase: 'open',
+      tradingPhase: 'continuous',
       speed: 1,
       now: T0,
+      replayDate: null,
     });
     expect(feed.isTradable('S00017')).toBe(true);
     expect(feed.isTradable('S00018')).toBe(false);

@@ -97,6 +97,7 @@ const clock = (mode: ClockState['mode']): ClockState => ({
   source: 'replay',
   mode,
   phase: 'open',
+  tradingPhase: 'continuous',
   speed: 1,
   now: T0,
   replayDate: null,

@@ -12,7 +12,8 @@
  *   entry opens (trading-session.ts nextOpen).
  * - after-hours fixed price (`session: 'afterHours'`): 14:00–14:30, a limit ROD order at exactly
  *   the day's close (`afterHoursFixedPrice` otherwise), whole lots; filled once at 14:30 at that
- *   price (TW-MARKET-RULES "After-hours fixed price"). Only the exchange clock has this window.
+ *   price (TW-MARKET-RULES "After-hours fixed price"). The exchange and replay clocks have this
+ *   window; the stress source does not.
  * - prices: on the tick table and within the day's limits (priceRejection: the nearest valid
  *   prices, or the limit price, as the fix); no limits in a new listing's first five trading days
  *   (hasPriceLimits). In pre-open the reference is the last close the feed shows.
@@ -29,7 +30,8 @@
  * - IOC and FOK: fill at once or are cancelled (`close_reason` ioc / fok, nothing frozen). One
  *   order is one position here (no partial fills), so IOC ("fill what can be filled, cancel the
  *   rest") and FOK ("all or nothing") behave the same: the whole order fills at once or none.
- * - call auctions: at the opening print (first quote of a trading day) orders queued in pre-open
+ * - call auctions: at the opening print (the first print of a trading day seen once the pre-open is over;
+ *   quotes without volume or seen during the pre-open never match) orders queued in pre-open
  *   fill at the opening price when it crosses their limit (long: limit ≥ price, short: limit ≤
  *   price), else rest for continuous trading; at the 13:30 closing print resting orders that the
  *   closing price crosses fill at it (TWSE Art. 58-3). Positions closed during a call wait as
@@ -230,6 +232,12 @@ interface DayState {
   closePriceMinor: number | null;
   /** The previous day's closing match (for a close queued just before it ran). */
   prevClose: { date: string; priceMinor: number } | null;
+  /**
+   * The opening match of `date` has run. false while only pre-open quotes of the day were seen
+   * (the reference price before any print, or a print the feed showed before 09:00): orders of
+   * `date` queue for the opening match until the day's first print in continuous trading.
+   */
+  opened: boolean;
 }
 
 /** Refusal with a fix (the key's status from contract/errors.ts ERROR_STATUS). */
@@ -279,7 +287,7 @@ export function createTradingEngine(opts: TradingEngineOptions): TradingEngine {
 
   // ---------- trading days per instrument ----------
 
-  function newDayState(ts: number, prev: DayState | undefined): DayState {
+  function newDayState(ts: number, prev: DayState | undefined, opened = true): DayState {
     const date = marketDate(ts);
     const t = dayTimes(date);
     // Taipei is UTC+8 all year: the calendar day is [08:30 − 8.5 h, + 24 h).
@@ -292,6 +300,7 @@ export function createTradingEngine(opts: TradingEngineOptions): TradingEngine {
       closeMs: t.regularCloseMs,
       closeDone: false,
       closePriceMinor: null,
+      opened,
       prevClose:
         prev && prev.closeDone && prev.closePriceMinor !== null
           ? { date: prev.date, priceMinor: prev.closePriceMinor }
@@ -305,16 +314,30 @@ export function createTradingEngine(opts: TradingEngineOptions): TradingEngine {
     if (!st) {
       const q = feed.quote(symbol);
       if (!q) return undefined;
-      st = newDayState(q.ts, undefined);
+      st = newDayState(q.ts, undefined, !awaitingOpen(q, view()));
       days.set(symbol, st);
     }
     return st;
   }
 
-  /** The trading date an order entered now for `symbol` belongs to. */
+  /**
+   * The trading date an order entered now for `symbol` belongs to: the exchange clock's date; on
+   * the replay clock the replayed date of the instrument's session (its quotes' date).
+   */
   function tradeDateFor(v: SessionView, symbol: string): string {
-    if (v.fullDay || !v.shaped) return marketDate(v.nowMs);
+    if (!v.replay) return marketDate(v.nowMs);
     return dayOf(symbol)?.date ?? marketDate(v.nowMs);
+  }
+
+  /**
+   * True when `q` is not yet a print of an opened day: no volume yet (the reference price a feed
+   * shows before the opening), or a quote of an unfinished day seen during the pre-open (a feed
+   * that shows the 09:00 opening print early). Such quotes never match anything.
+   */
+  function awaitingOpen(q: Quote, v: SessionView): boolean {
+    if (!v.shaped) return false;
+    if (q.volumeShares === 0) return true;
+    return v.phase === 'preOpen' && q.ts < dayTimes(marketDate(q.ts)).regularCloseMs;
   }
 
   /** Whether daily price limits apply to `symbol` on `date` (none in a new listing's first 5 days). */
@@ -352,7 +375,11 @@ export function createTradingEngine(opts: TradingEngineOptions): TradingEngine {
   function admit(row: OrderRow, shaped: boolean): void {
     const st = shaped ? dayOf(row.symbol) : undefined;
     const date = row.tradeDate ?? st?.date ?? '';
-    if (!st || date === st.date) {
+    if (st && !st.opened && date >= st.date) {
+      // Entered in the pre-open of the instrument's day: waits for its opening match.
+      openingQueue.add(resting(row));
+      restingDate.set(row.id, date);
+    } else if (!st || date === st.date) {
       if (st?.closeDone) {
         enqueue(`expiry of order ${row.id}`, () => expire(row.id));
         return;
@@ -447,7 +474,16 @@ export function createTradingEngine(opts: TradingEngineOptions): TradingEngine {
     return [...set];
   }
 
-  /** A quote of a later trading day: expire what missed its close, run the opening match. */
+  /**
+   * Replay clock: a quote of an earlier date than the instrument's day that is the clock's own
+   * date is the replay starting its window over, a new day (not a late quote).
+   */
+  function windowRestarted(q: Quote): boolean {
+    const v = view();
+    return v.replay && marketDate(q.ts) === marketDate(v.nowMs);
+  }
+
+  /** A quote of a new trading day: expire what missed its close, run the opening match. */
   function openDay(q: Quote, prev: DayState | undefined): DayState {
     const st = newDayState(q.ts, prev);
     days.set(q.symbol, st);
@@ -458,8 +494,10 @@ export function createTradingEngine(opts: TradingEngineOptions): TradingEngine {
     const open = q.openMinor;
     const expiring: number[] = [];
     const fills: number[] = [];
+    // The trigger index holds the orders of the day that has ended (or of this one): the others
+    // missed their close. A replay that starts its window over goes back in date, hence `!==`.
     for (const o of stale) {
-      if ((restingDate.get(o.id) ?? '') < st.date) expiring.push(o.id);
+      if ((restingDate.get(o.id) ?? '') !== st.date) expiring.push(o.id);
       else index.add(o);
     }
     for (const o of queued) {
@@ -513,8 +551,17 @@ export function createTradingEngine(opts: TradingEngineOptions): TradingEngine {
   function onQuote(q: Quote): void {
     if (!shapedSource) return continuous(q);
     let st = days.get(q.symbol);
-    if (st && q.ts < st.startMs) return; // a late quote of an earlier day
-    if (!st || q.ts >= st.endMs) st = openDay(q, st);
+    if (st && q.ts < st.startMs && !windowRestarted(q)) return; // a late quote of an earlier day
+    const newDay = !st || q.ts >= st.endMs || q.ts < st.startMs;
+    if (newDay || !st!.opened) {
+      if (awaitingOpen(q, view())) {
+        // Pre-open: the day exists (orders queue for its opening) but nothing matches yet.
+        if (newDay) days.set(q.symbol, newDayState(q.ts, st, false));
+        return;
+      }
+      st = openDay(q, st);
+    }
+    st = st!;
     if (q.ts >= st.closeMs) {
       if (!st.closeDone) closeDay(q, st);
       return;
@@ -671,7 +718,7 @@ export function createTradingEngine(opts: TradingEngineOptions): TradingEngine {
     if (feed.quote(req.symbol)?.traded === false) throw fail('notTradedToday');
     if (rules.tradeClosed === 'all' || rules.tradeClosed.includes(req.symbol)) throw fail('tradeClosed');
     const v = view();
-    if (entryClosed(v, isTradingDay, req.session))
+    if (entryClosed(v, req.session))
       throw refuse('nonTradingTime', {
         rule: 'outsideSession',
         phase: v.phase,
@@ -707,8 +754,10 @@ export function createTradingEngine(opts: TradingEngineOptions): TradingEngine {
       if (!st || st.date !== tradeDate || q.ts >= st.closeMs) throw fail('priceUnavailable');
     }
     const limits = limitsApply(req.symbol, tradeDate);
-    // Pre-open: today's reference is the last close the feed shows.
-    const reference = v.phase === 'preOpen' ? q.lastMinor : q.prevCloseMinor;
+    // Pre-open: today's reference is the last close the feed shows (the exchange clock shows the
+    // finished previous day), or the new day's own reference price when the feed already shows it.
+    const finished = q.ts >= dayTimes(marketDate(q.ts)).regularCloseMs;
+    const reference = v.phase === 'preOpen' && finished ? q.lastMinor : q.prevCloseMinor;
 
     let fillPrice: number | null = null;
     let kill = false;
@@ -770,7 +819,7 @@ export function createTradingEngine(opts: TradingEngineOptions): TradingEngine {
     v: SessionView,
     entry: EntryColumns,
   ): Promise<OrderRow> {
-    const tradeDate = marketDate(v.nowMs);
+    const tradeDate = tradeDateFor(v, req.symbol);
     const q = feed.quote(req.symbol);
     const st = dayOf(req.symbol);
     // The fixed price is the day's close: the session must have ended with its closing print.
@@ -877,7 +926,7 @@ export function createTradingEngine(opts: TradingEngineOptions): TradingEngine {
     const row = await within.transaction(async (tx) => {
       const order = await ownOrder(tx, user, orderId);
       if (order.status !== 'holding') throw fail('orderNotHolding');
-      if (entryClosed(v, isTradingDay, 'regular'))
+      if (entryClosed(v, 'regular'))
         throw refuse('nonTradingTime', {
           rule: 'outsideSession',
           phase: v.phase,

@@ -11,13 +11,14 @@
  *   The replay feed on this clock prints the replayed day's trades 09:00–13:30 (its 09:00 print
  *   is the opening auction's price, its 13:30 print the closing auction's) and shows the finished
  *   session outside those hours, so the day's close is known after 13:30.
- * - `replay` clock (default): one 270-minute session (09:00–13:30 market time of the replayed
- *   date) follows the next with no gap (server/market/clock.ts). So there is no pre-open and no
- *   after-hours window: the phase is `continuous` until 13:25 and `closingCall` 13:25–13:30 of each
- *   replayed session; after-hours orders are refused (`nonTradingTime`, opening time null) rather
- *   than pretending a window the replay does not have. The replay prints trades during its
- *   13:25–13:30 minutes (it simulates a continuous tape); the engine treats them as the call's
- *   indicative prices and matches once at the 13:30 print, as the exchange does.
+ * - `replay` clock (default): the same whole day, on the replayed date: each replayed day runs
+ *   08:30 → 14:30 market time (compressed by the speed) and the next one starts at its 08:30
+ *   (server/market/clock.ts), so pre-open entry and the 09:00 opening match, continuous trading,
+ *   the closing call matched at 13:30, the intermission and the after-hours window with its
+ *   14:30 match all happen, with the exchange clock's rules (`fullDay`). The phase comes from the
+ *   market time of day (a replayed date is a real trading day); when entry next opens comes from
+ *   the TWSE calendar (the replay window is consecutive trading days, so the next replayed day
+ *   is the calendar's next trading day, except where the window starts over).
  * - `stress` source: synthetic, always open, wall-clock times with no session shape: always
  *   `continuous`, no calls, no expiry at a close.
  *
@@ -27,8 +28,8 @@
  */
 import type { ClockState, Quote } from '../../../contract/market';
 import {
+  acceptsOrders,
   nextOpen,
-  orderEntryRejection,
   sessionTimes,
   taipeiIsoDate,
   tradingPhaseAt,
@@ -43,8 +44,13 @@ export interface SessionView {
   /** Market time (epoch ms). */
   nowMs: number;
   phase: TradingPhase;
-  /** The clock has the whole TWSE day (pre-open, after-hours): the exchange clock. */
+  /** The clock has the whole TWSE day (pre-open, after-hours): the exchange and replay clocks. */
   fullDay: boolean;
+  /**
+   * The replay clock: an instrument's trading date is the replayed date of its session (its
+   * quotes' date), and the replay may start its window over (dates go back).
+   */
+  replay: boolean;
   /** The source has session times at all (false for the stress source). */
   shaped: boolean;
 }
@@ -54,36 +60,42 @@ const always: IsTradingDay = () => true;
 /** The session view for a feed clock state (see the module docstring). */
 export function sessionView(clock: ClockState, isTradingDay: IsTradingDay): SessionView {
   if (clock.source === 'stress')
-    return { nowMs: clock.now, phase: 'continuous', fullDay: false, shaped: false };
+    return { nowMs: clock.now, phase: 'continuous', fullDay: false, replay: false, shaped: false };
   if (clock.mode === 'exchange')
-    return { nowMs: clock.now, phase: tradingPhaseAt(clock.now, isTradingDay), fullDay: true, shaped: true };
-  // Replay: market time is always inside a replayed (real) trading day's 09:00–13:30.
-  const phase = tradingPhaseAt(clock.now, always);
+    return {
+      nowMs: clock.now,
+      phase: tradingPhaseAt(clock.now, isTradingDay),
+      fullDay: true,
+      replay: false,
+      shaped: true,
+    };
+  // Replay: market time is 08:30–14:30 of a replayed (real) trading day.
   return {
     nowMs: clock.now,
-    phase: phase === 'closingCall' ? 'closingCall' : 'continuous',
-    fullDay: false,
+    phase: tradingPhaseAt(clock.now, always),
+    fullDay: true,
+    replay: true,
     shaped: true,
   };
 }
 
 /**
- * When `market` next takes orders, for the fix of a `nonTradingTime` refusal: the exchange
- * calendar's next opening on the exchange clock; null where this clock never opens that market
- * (after-hours on the replay clock or the stress source; their regular market never closes).
+ * When `market` next takes orders (market time, epoch ms), for the fix of a `nonTradingTime`
+ * refusal: the exchange calendar's next opening on the exchange and replay clocks; null on the
+ * stress source (its regular market never closes, its after-hours market never opens).
  */
 export function opensAt(view: SessionView, isTradingDay: IsTradingDay, market: EntryMarket): number | null {
   return view.fullDay ? nextOpen(view.nowMs, isTradingDay, market) : null;
 }
 
 /**
- * True when `market` does not take orders now (trading-session.ts PHASE_RULES on the exchange
- * clock; on the replay clock and the stress source the regular market always does and the
- * after-hours market never does).
+ * True when `market` does not take orders now: trading-session.ts PHASE_RULES of the view's
+ * phase on the exchange and replay clocks; on the stress source the regular market always does
+ * and the after-hours market never does.
  */
-export function entryClosed(view: SessionView, isTradingDay: IsTradingDay, market: EntryMarket): boolean {
+export function entryClosed(view: SessionView, market: EntryMarket): boolean {
   if (!view.fullDay) return market === 'afterHours';
-  return orderEntryRejection(view.nowMs, isTradingDay, market) !== null;
+  return !acceptsOrders(view.phase, market);
 }
 
 /** Session boundaries of a date, memoised (dates repeat all day). */
