@@ -666,7 +666,8 @@ export function createMarketFeed(opts: MarketFeedOptions): MarketFeed {
         const adjacent = st.sessionIndex === p.session - 1;
         if (adjacent) advance(st, SESSION_MS, true);
         installDay(st, p, adjacent);
-        if (!st.session) emitSnapshot(st);
+        // Every subscriber sees the new day at once: its reference at cursor 0 (pre-open).
+        emitSnapshot(st);
       }
       if (!st.day) continue;
       if (!st.session) {
