@@ -16,7 +16,7 @@ import type { Quote } from '../../contract/market';
 import type { Database } from '../../server/db/client';
 import { importMarketData, readSeedMarketData } from '../../server/db/import';
 import { SESSION_MS } from '../../server/market/calendar';
-import { createClock, DEFAULT_ANCHOR_MS } from '../../server/market/clock';
+import { createClock } from '../../server/market/clock';
 import { createMarketFeed, type MarketFeed } from '../../server/market/feed';
 import { loadWindowDates, replayWindow, type ReplayWindow } from '../../server/market/window';
 import { freshDatabase } from './harness';
@@ -51,8 +51,9 @@ const sessionOf = (date: string): number => {
 
 /** A feed (no timer) at market offset `offsetMs` of the session replaying `date`. */
 async function feedAt(date: string, offsetMs: number): Promise<{ feed: MarketFeed; wall: { ms: number } }> {
-  const wall = { ms: DEFAULT_ANCHOR_MS + (sessionOf(date) * SESSION_MS + offsetMs) / SPEED };
+  const wall = { ms: 0 };
   const clock = createClock({ mode: 'replay', speed: SPEED, now: () => wall.ms });
+  wall.ms = clock.wallAt(sessionOf(date), offsetMs);
   const feed = createMarketFeed({ db: database.db, clock, seed: 11 });
   await feed.start({ timer: false });
   return { feed, wall };
@@ -101,7 +102,7 @@ describe('one market day for every instrument', () => {
       expect(mismatches.slice(0, 10)).toEqual([]);
       // every row of the file is an instrument of the feed that traded
       expect(traded).toBe(rows.size);
-    });
+    }, 300_000);
   }
 
   it('the split day (0050 2025-06-18) and an ex-dividend day (2330 2025-06-12) open at the exchange reference', async () => {
@@ -125,7 +126,7 @@ describe('one market day for every instrument', () => {
       limitDownMinor: limitDownMinor(106_049),
       openMinor: fileRows.get('2025-06-12')!.get('2330')!.o,
     });
-  });
+  }, 300_000);
 
   it('before the first print every listed instrument quotes its reference; breadth and TAIEX of the day', async () => {
     const { feed, wall } = await feedAt('2025-04-07', 0);
@@ -152,6 +153,8 @@ describe('one market day for every instrument', () => {
     });
     wall.ms += 2_000 / SPEED;
     feed.tick();
+    // the day is done: the official close of 2025-04-07 (19,232.35)
+    expect(feed.indices()[0]).toMatchObject({ lastMinor: 1_923_235, estimate: false });
     feed.stop();
-  });
+  }, 300_000);
 });

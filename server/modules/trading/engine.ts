@@ -15,8 +15,10 @@
  *   price (TW-MARKET-RULES "After-hours fixed price"). The exchange and replay clocks have this
  *   window; the stress source does not.
  * - prices: on the tick table and within the day's limits (priceRejection: the nearest valid
- *   prices, or the limit price, as the fix); no limits in a new listing's first five trading days
- *   (hasPriceLimits). In pre-open the reference is the last close the feed shows.
+ *   prices, or the limit price, as the fix) — the quote's own limitUpMinor/limitDownMinor (the
+ *   feed's band of the day, widened where reference.ts says so); no limits in a new listing's first
+ *   five trading days (hasPriceLimits). In pre-open before the new day shows, the reference is the
+ *   last close the feed shows and the band is ±10 % of it.
  * - configurable rules (config.ts, all off by default: the spec gives no values): most lots per
  *   order (`exceedsOrderShares`), orders per member per trading day (`dailyPurchaseLimit`),
  *   instruments closed to trading (`tradeClosed`); delisted instruments (`productDelisted`).
@@ -61,6 +63,7 @@ import {
   SHARES_PER_LOT,
   type FeeSchedule,
   type InstrumentKind,
+  type PriceLimits,
 } from '../../../contract/market-rules';
 import type { CloseReason, OrderFix, PlaceOrderInput, PlaceOrderReq } from '../../../contract/trading';
 import { nextOpen, type IsTradingDay } from '../../../contract/trading-session';
@@ -595,8 +598,9 @@ export function createTradingEngine(opts: TradingEngineOptions): TradingEngine {
     kind: InstrumentKind,
     referenceMinor: number,
     limits: boolean,
+    band?: PriceLimits,
   ): { key: 'priceOffTick' | 'exceedsPriceLimit' | 'parameterError'; fix: OrderFix | null } | null {
-    const r = priceRejection(priceMinor, { kind, referenceMinor, hasPriceLimits: limits });
+    const r = priceRejection(priceMinor, { kind, referenceMinor, hasPriceLimits: limits, limits: band });
     if (!r) return null;
     switch (r.rule) {
       case 'offTick':
@@ -768,7 +772,13 @@ export function createTradingEngine(opts: TradingEngineOptions): TradingEngine {
       else if (req.timeInForce === 'ROD') throw fail(best > 0 ? 'exceedsPriceLimit' : 'priceUnavailable');
       else kill = true;
     } else {
-      const bad = priceFix(req.priceMinor!, kind, reference, limits);
+      // The day's own band from the feed (widened on leveraged ETFs and capital-change days,
+      // server/market/reference.ts) unless the reference is the finished previous day's close.
+      const band =
+        reference === q.prevCloseMinor && q.limitUpMinor > 0 && q.limitDownMinor > 0
+          ? { upMinor: q.limitUpMinor, downMinor: q.limitDownMinor }
+          : undefined;
+      const bad = priceFix(req.priceMinor!, kind, reference, limits, band);
       if (bad) throw bad.fix ? refuse(bad.key, bad.fix) : fail(bad.key);
       const limit = req.priceMinor!;
       if (!isCall) {
