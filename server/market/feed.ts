@@ -44,7 +44,7 @@
  * Memory: 12 bytes a trade (replay.ts); two days held during the pre-build window; the window's
  * rows ≈ 40 bytes per instrument-day (~7 MB). Measured numbers: docs/decisions.md "Replay feed".
  */
-import { and, asc, eq, gte, inArray, lte } from 'drizzle-orm';
+import { and, asc, eq, gte, lte } from 'drizzle-orm';
 import type {
   Candle,
   CandlePeriod,
@@ -308,8 +308,16 @@ export function feedTimer(tick: () => void, intervalMs: number): { start(): void
   };
 }
 
-/** Window dates per row-loading query (74 days → 8 queries of ~20,000 rows). */
-const LOAD_DATES_PER_QUERY = 10;
+/**
+ * Instruments per row-loading query. The window loads by symbol ranges through the primary key
+ * (symbol, date) — daily_candles has no date index, and on PGlite (in-process) a date-range query
+ * scans all ~315k rows while blocking the event loop — in small chunks (~60 × 74 ≈ 4,400 rows)
+ * with a setImmediate yield between them, so the server answers requests while the market loads.
+ */
+const LOAD_SYMBOLS_PER_QUERY = 60;
+
+/** Lets queued I/O and timers run between load chunks. */
+const yieldToLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 /** The window's rows of every instrument, struct of arrays indexed [instrument × days + day]. */
 interface WindowRows {
@@ -386,7 +394,10 @@ export function createMarketFeed(opts: MarketFeedOptions): MarketFeed {
 
   // ---------- loading ----------
 
-  /** The window's rows in date-chunked queries (LOAD_DATES_PER_QUERY days each). */
+  /**
+   * The window's rows of `symbols`, loaded by ascending symbol ranges (LOAD_SYMBOLS_PER_QUERY
+   * instruments a query, primary-key range scans) with a yield to the event loop between chunks.
+   */
   async function loadRows(symbols: string[], dates: readonly string[]): Promise<WindowRows> {
     const days = dates.length;
     const n = symbols.length * days;
@@ -401,10 +412,12 @@ export function createMarketFeed(opts: MarketFeedOptions): MarketFeed {
     };
     const symRow = new Map(symbols.map((s, i) => [s, i]));
     const dayIdx = new Map(dates.map((d, i) => [d, i]));
-    const only = opts.symbols;
-    for (let c = 0; c < days; c += LOAD_DATES_PER_QUERY) {
-      const from = dates[c]!;
-      const to = dates[Math.min(days, c + LOAD_DATES_PER_QUERY) - 1]!;
+    const sorted = [...symbols].sort();
+    const from = dates[0]!;
+    const to = dates[days - 1]!;
+    for (let c = 0; c < sorted.length; c += LOAD_SYMBOLS_PER_QUERY) {
+      const part = sorted.slice(c, c + LOAD_SYMBOLS_PER_QUERY);
+      if (c > 0) await yieldToLoop();
       const chunk = await db
         .select({
           symbol: dailyCandles.symbol,
@@ -419,9 +432,10 @@ export function createMarketFeed(opts: MarketFeedOptions): MarketFeed {
         .from(dailyCandles)
         .where(
           and(
+            gte(dailyCandles.symbol, part[0]!),
+            lte(dailyCandles.symbol, part.at(-1)!),
             gte(dailyCandles.date, from),
             lte(dailyCandles.date, to),
-            only ? inArray(dailyCandles.symbol, only) : undefined,
           ),
         );
       for (const r of chunk) {

@@ -1,7 +1,7 @@
 /**
  * The engine checks order prices against the day's own limits from the replay feed
  * (quote.limitUpMinor/limitDownMinor, server/market/reference.ts), not ±10 % of the reference:
- * 00631L (a 2× leveraged ETF, band ±20 %) on 2025-04-07 (session 0 of the harness clock) closed
+ * 00631L (a 2× leveraged ETF, band ±20 %) on 2025-04-07 (replay clock session 0) closed
  * at 160.25, 20 % under its 200.30 reference — a real price the ±10 % band (180.30 … 220.30)
  * would refuse. PGlite and PostgreSQL.
  */
@@ -13,6 +13,10 @@ import { orderBody } from './trading-support';
 let h: Harness;
 beforeAll(async () => {
   h = await startHarness({ importSymbols: [...TEST_SYMBOLS, '00631L'] });
+  // back to 10:00 of session 0 (2025-04-07) at speed 1; builds are budgeted per tick
+  h.wall.now = Date.UTC(2025, 11, 31, 16, 0, 0) + 60 * 60_000;
+  for (let i = 0; i < 20 && h.feed.quote('00631L')?.replayDate !== '2025-04-07'; i++) h.feed.tick();
+  for (let i = 0; i < 20; i++) h.feed.tick();
 });
 afterAll(async () => h?.close());
 
