@@ -12,7 +12,7 @@ import type { AuthUser } from '../../server/modules/common/context';
 import { isClean, reconcile } from '../../server/modules/ledger/ledger';
 import { loadTradingConfig } from '../../server/modules/trading/config';
 import { startHarness, type Harness } from './harness';
-import { balances, replayTo } from './trading-support';
+import { balances, replayNextDay } from './trading-support';
 
 let h: Harness;
 const FUNDS = 1_000_000_000;
@@ -185,7 +185,7 @@ describe('configurable trading rules', () => {
     );
 
     // The next session: sellable.
-    await replayTo(h, 13, 30, 30, 10 * 60_000);
+    await replayNextDay(h, 9, 0, 30, 10 * 60_000);
     expect(h.feed.quote('2330')!.replayDate).not.toBe(tradeDate);
     const sold = await h.call('trade/closePosition', { orderId: long.body.data.id }, m.token);
     expect(sold.body.data).toMatchObject({ status: 'closed' });

@@ -816,9 +816,10 @@ export function createTradingEngine(opts: TradingEngineOptions): TradingEngine {
     });
     if (row.status === 'pending') {
       admit(row, v.shaped);
-      // The quote may already have moved through the limit while we were writing.
+      // The quote may already have moved through the limit while we were writing. Not in a call
+      // auction: the quote then is the last continuous print (before 13:25), which must not match.
       const now = feed.quote(row.symbol);
-      if (now && index.has(row.id)) onQuote(now);
+      if (now && index.has(row.id) && !isCall) onQuote(now);
     }
     return row;
   }
