@@ -194,6 +194,9 @@ export type PriceRejection =
  * ("Tick size, stocks / ETFs"; nearestValidPrices). Limits are checked first, since their fix is a
  * valid tick whatever the typed price. Limits are skipped when `referenceMinor` is null/absent or
  * `hasPriceLimits` is false (new listing, see hasPriceLimits). `limitMultiple` as in priceLimitsMinor.
+ * `limits`: the day's own band when the source knows it (the replay feed's quote.limitUpMinor /
+ * limitDownMinor: a widened band on a leveraged ETF or a capital-change day, server/market/
+ * reference.ts); it takes precedence over the band computed from `referenceMinor`.
  */
 export function priceRejection(
   priceMinor: Minor,
@@ -202,14 +205,16 @@ export function priceRejection(
     referenceMinor?: Minor | null;
     hasPriceLimits?: boolean;
     limitMultiple?: number;
+    limits?: PriceLimits;
   } = {},
 ): PriceRejection | null {
   const kind = opts.kind ?? 'stock';
   if (!Number.isSafeInteger(priceMinor) || priceMinor <= 0) {
     return { rule: 'invalidPrice', error: 'parameterError' };
   }
-  if (opts.referenceMinor != null && opts.hasPriceLimits !== false) {
-    const { upMinor, downMinor } = priceLimitsMinor(opts.referenceMinor, kind, opts.limitMultiple ?? 1);
+  if ((opts.limits || opts.referenceMinor != null) && opts.hasPriceLimits !== false) {
+    const { upMinor, downMinor } =
+      opts.limits ?? priceLimitsMinor(opts.referenceMinor!, kind, opts.limitMultiple ?? 1);
     if (priceMinor > upMinor)
       return { rule: 'aboveLimitUp', error: 'exceedsPriceLimit', limitUpMinor: upMinor };
     if (priceMinor < downMinor) {

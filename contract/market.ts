@@ -119,6 +119,12 @@ export const quoteSchema = z.object({
   /** The real trading day this session replays (YYYY-MM-DD), or null for a live source. */
   replayDate: z.string().nullable(),
   phase: sessionPhaseSchema,
+  /**
+   * False when the instrument has no trade on the replayed day (its real day has no row): the
+   * quote shows the reference price, volume 0, no bid/ask (0), no depth; orders are refused
+   * (`notTradedToday`). The stress feed's quotes are always traded.
+   */
+  traded: z.boolean(),
 });
 export type Quote = z.infer<typeof quoteSchema>;
 
@@ -249,6 +255,11 @@ export const indexItemSchema = z.object({
   lastMinor: minor,
   prevCloseMinor: minor,
   date: z.string(),
+  /**
+   * True while the replayed session runs: `lastMinor` is an estimate derived from the replayed
+   * market (server/market/indices.ts), not the official value; false/absent: the official close.
+   */
+  estimate: z.boolean().optional(),
 });
 export const indicesRes = z.object({ items: z.array(indexItemSchema) });
 

@@ -31,6 +31,7 @@ export const QUOTE_DELTA_FIELDS = [
   'ts',
   'replayDate',
   'phase',
+  'traded',
 ] as const satisfies readonly (keyof QuoteDelta)[];
 
 /** The fields of `next` that differ from `prev` (same symbol). */
@@ -71,5 +72,6 @@ export function applyQuoteDelta(prev: Quote, delta: unknown): Quote {
     ts: 'ts' in d ? d.ts! : prev.ts,
     replayDate: 'replayDate' in d ? (d.replayDate as Quote['replayDate']) : prev.replayDate,
     phase: 'phase' in d ? d.phase! : prev.phase,
+    traded: 'traded' in d ? d.traded! : prev.traded,
   };
 }

@@ -117,7 +117,7 @@ export interface PackedCandleUpdate {
 /**
  * What a quote carries besides numbers, sent once per subscription for each symbol (and again
  * when one of them changes, e.g. a new replay day): `[slot, symbol, name, kind, replayDate,
- * phase]`. Later rows name the symbol by its slot.
+ * phase, traded]`. Later rows name the symbol by its slot.
  */
 export type QuoteDef = [
   slot: number,
@@ -126,6 +126,7 @@ export type QuoteDef = [
   kind: Quote['kind'],
   replayDate: string | null,
   phase: Quote['phase'],
+  traded: boolean,
 ];
 
 /**

@@ -132,9 +132,16 @@ export function createQuotePacker(): (
     for (let i = 0; i < n; i++) {
       const q = items[i]!;
       let def = sent.get(q.symbol);
-      if (!def || def[2] !== q.name || def[3] !== q.kind || def[4] !== q.replayDate || def[5] !== q.phase) {
+      if (
+        !def ||
+        def[2] !== q.name ||
+        def[3] !== q.kind ||
+        def[4] !== q.replayDate ||
+        def[5] !== q.phase ||
+        def[6] !== q.traded
+      ) {
         // A fresh slot even for a known symbol: rows earlier in this batch keep the old def.
-        def = [nextSlot++, q.symbol, q.name, q.kind, q.replayDate, q.phase];
+        def = [nextSlot++, q.symbol, q.name, q.kind, q.replayDate, q.phase, q.traded];
         sent.set(q.symbol, def);
         defs.push(def);
       }
@@ -193,6 +200,7 @@ export function createQuoteUnpacker(): (p: PackedQuotes) => { items: Quote[]; re
         ts: rows[o + 13]!,
         replayDate: d[4],
         phase: d[5],
+        traded: d[6],
       };
     }
     return { items, receivedAt };

@@ -107,7 +107,7 @@ export interface Clock {
    * replay date the feed presents as "today": 08:30 … 14:30 of it); in exchange mode it is the
    * wall time. `replayDate` is `referenceDate` (the one replayed date every screen labels).
    */
-  state(pos: ClockPosition, referenceDate: string | null): Omit<ClockState, 'source'>;
+  state(pos: ClockPosition, referenceDate: string | null): Omit<ClockState, 'source' | 'replayDate'>;
 }
 
 /** createClock options (all optional). */

@@ -1,43 +1,50 @@
 /**
- * The market feed the rest of the server uses: quotes, 5-level depth, candles and the market
- * clock for every tradable instrument, produced by replaying real trading days (replay.ts) on the
+ * The market feed the rest of the server uses: quotes, 5-level depth, candles, breadth, the
+ * TAIEX and the market clock for every instrument of the full-market window, produced by
+ * replaying ONE real trading day for the whole market at a time (replay.ts, window.ts) on the
  * market clock (clock.ts).
  *
- * - Tradable instruments: those with rows in daily_candles (optionally restricted by `symbols`)
- *   that have at least one replay day (replay.ts selectReplayDays: up to the 20 most recent real
- *   trading days whose OHLC lies within the daily limits of the previous close).
- * - Each clock session k, an instrument replays its day (k mod its number of replay days). When
- *   the session rolls over, the remaining trades of the old session are emitted (so its closing
- *   print at 13:30:00 goes out), then the next day starts with its own real previous close as
- *   reference price and limits. A jump of more than one session (server paused, clock moved)
- *   rebuilds silently and emits one snapshot per instrument instead of every trade.
+ * - The day: clock session k replays window.dateOf(k) (2025-04-07 → 2025-07-18, cycling; the
+ *   window's first day only supplies reference prices) for every instrument at once. An
+ *   instrument with a row that day trades: its session (replay.ts buildSession) ends exactly at
+ *   the row's O/H/L/C and volume. Without a row it is not traded: its quote shows the reference
+ *   price, volume 0, bid/ask 0 and `traded: false`; no prints, no depth. An instrument with no
+ *   earlier row in the window and none that day is not listed yet: no quote, not tradable.
+ * - Reference price and limits of each day: reference.ts dayReference (previous traded close,
+ *   the exchange's ex-rights reference, a split's reference; classes for days that do not fit).
+ * - Print timing: trade i prints once market time has passed its offset (offset < offsetMs), so
+ *   at offsetMs 0 (before 09:00, the pre-open) every instrument shows its cursor-0 quote; the
+ *   09:00:00 print (the opening call) goes out just after 09:00, and the 13:30:00 closing-call
+ *   print when offsetMs reaches SESSION_MS. No prints fall in 13:25–13:30 (replay.ts).
+ * - When the session changes, the remaining trades of the old session are emitted (its closing
+ *   print), every instrument installs the new day at cursor 0 and emits that quote; a jump of
+ *   more than one session (server paused, start) rebuilds silently and emits one snapshot.
  * - tick() emits every trade whose market time has passed: onTrade and onQuote once per trade;
  *   onDepth once per instrument per tick (the latest book); onCandle once per changed candle per
- *   tick for 1m/3m/15m/30m (including the final state of a bucket that closed during the tick)
- *   and 1d.
- * - Trades (the tape): each trade's aggressor side is inferred from the book just before it (at
- *   or above the ask: buy; at or below the bid: sell; in between: null). trades() serves the
- *   latest TRADES_RING prints of the current session per instrument from a ring.
+ *   tick for 1m/3m/15m/30m and 1d.
+ * - Trades (the tape): aggressor side inferred from the book just before the print; trades()
+ *   serves the latest TRADES_RING prints of the current session per instrument.
  * - Session builds are spread over ticks: a tick builds sessions worth at most
- *   `buildTradesPerTick` expected trades (default MAX_BUILD_TRADES_PER_TICK ≈ 16 ms; always at
- *   least one session so it progresses). In the last PREBUILD_WINDOW_MS of a session the spare
- *   budget pre-builds the next session, so a rollover normally swaps in ready sessions and costs
- *   nothing. An instrument whose next session is not built yet keeps showing its finished
- *   session until a later tick builds it; it then catches up (adjacent session: emits every
- *   trade since 09:00; jump: silent rebuild plus one snapshot), so no tick blocks for long.
- * - Candles: intraday periods come from the current session's trades only (candles.ts buckets,
- *   ts = period start in market time). 1d/1M/1y come from daily_candles strictly before the
- *   replay date plus the in-progress replayed day (ts = 00:00 Asia/Taipei of the replay date —
- *   also in exchange mode, so the daily series has no gap; there intraday ts are real wall time).
- * - indices(): the TAIEX's latest official close (indices.ts); nothing simulated.
+ *   `buildTradesPerTick` expected trades (≈ 16 ms; at least one). In the last PREBUILD_WINDOW_MS
+ *   of a session the spare budget pre-builds the next day, so a rollover swaps in ready sessions.
+ *   An instrument whose session is not built yet shows its cursor-0 quote until a later tick
+ *   builds it and catches up. While builds are pending the feed runs extra ticks on
+ *   setImmediate (timer mode), so the whole market is caught up within seconds at start while
+ *   the event loop keeps serving requests between slices.
+ * - start(): the directory, the window's days and its rows in a few date-chunked queries (not
+ *   per instrument), corporate actions and the TAIEX file; with the timer it returns as soon as
+ *   the data are in (sessions then build in slices); without (tests) it builds them all first.
+ * - Candles: intraday periods from the current session's trades (candles.ts; ts = period start
+ *   in market time). 1d/1M/1y from daily_candles strictly before the replay date plus the
+ *   in-progress day (ts = 00:00 Asia/Taipei of the replay date).
+ * - indices(): the TAIEX of the replayed date (indices.ts; an estimate pinned to the official
+ *   close while the session runs). breadth(): breadth.ts over the current quotes.
  *
  * Units: prices minor (1 NT$ = 100), volumes shares, depth volumes lots, times epoch ms.
- * CPU: a tick costs O(new trades) plus its bounded share of session builds (~0.27 µs per trade
- * built; all 59 sessions ≈ 1.1 M trades ≈ 0.3–0.6 s, now spread over ~20 ticks before the
- * rollover). Memory: a session ≈ 40 bytes per trade; during the pre-build window two sessions
- * per instrument are held.
+ * Memory: 12 bytes a trade (replay.ts); two days held during the pre-build window; the window's
+ * rows ≈ 40 bytes per instrument-day (~7 MB). Measured numbers: docs/decisions.md "Replay feed".
  */
-import { asc, desc, eq } from 'drizzle-orm';
+import { and, asc, eq, gte, lte } from 'drizzle-orm';
 import type {
   Candle,
   CandlePeriod,
@@ -47,10 +54,11 @@ import type {
   Quote,
   Trade,
 } from '../../contract/market';
-import type { InstrumentKind } from '../../contract/market-rules';
+import { listingTradingDayNumber, type InstrumentKind } from '../../contract/market-rules';
 import type { Db } from '../db/client';
 import { dailyCandles } from '../db/schema';
-import { SESSION_MS } from './calendar';
+import { breadthOf, marketLookup, type Breadth } from './breadth';
+import { isTradingDay, SESSION_MS } from './calendar';
 import {
   aggregateDaily,
   dailyCandle,
@@ -63,23 +71,35 @@ import {
 } from './candles';
 import type { Clock, ClockPosition } from './clock';
 import { createFeedListeners } from './feed-listeners';
-import { loadIndices, type IndexItem } from './indices';
+import { loadTaiexCloses, taiexEstimate, taiexItem, type IndexItem, type TaiexCloses } from './indices';
 import { loadInstruments } from './instruments';
+import {
+  dayReference,
+  loadCorporateActions,
+  replayDayOf,
+  type CorporateActions,
+  type DayReference,
+} from './reference';
 import {
   bookAt,
   buildSession,
   depthAt,
   expectedTradeCount,
   lastTradeAt,
-  REPLAY_DAYS,
-  selectReplayDays,
-  type DailyBar,
   type ReplayDay,
   type ReplaySession,
 } from './replay';
+import {
+  loadWindowDates,
+  replayWindow,
+  WINDOW_FIRST_DATE,
+  WINDOW_LAST_DATE,
+  type ReplayWindow,
+} from './window';
 
 /** Re-exported so consumers import the feed's types from one module. */
 export type { IndexItem } from './indices';
+export type { Breadth, BreadthCounts } from './breadth';
 
 /** Wall ms between timer ticks. */
 export const TICK_INTERVAL_MS = 200;
@@ -96,9 +116,11 @@ export const PREBUILD_WINDOW_MS = SESSION_MS / 4;
 /** The market data interface the rest of the server uses (see the module docstring). */
 export interface MarketFeed {
   /**
-   * Loads instruments and recent daily candles from the DB, selects replay days, builds the
-   * current sessions up to the clock's position (without emitting), and unless `timer: false`
-   * starts a TICK_INTERVAL_MS timer calling tick().
+   * Loads the directory, the window's rows (a few queries), corporate actions and the TAIEX;
+   * installs the current day for every instrument. Unless `timer: false`, starts a
+   * TICK_INTERVAL_MS timer calling tick() and returns: sessions build in slices meanwhile
+   * (instruments show their cursor-0 quote until built). With `timer: false` it builds every
+   * current session up to the clock's position (without emitting) before returning.
    */
   start(opts?: { timer?: boolean }): Promise<void>;
   /** Stops the timer (state is kept; tick() still works when called directly). */
@@ -107,12 +129,13 @@ export interface MarketFeed {
   tick(): void;
   /** Contract ClockState at the last tick. */
   clock(): ClockState;
-  /** Quotes of all tradable instruments, symbol order. */
+  /** Quotes of all listed instruments (traded today or not), symbol order. */
   listQuotes(): Quote[];
   quote(symbol: string): Quote | undefined;
   depth(symbol: string): Depth | undefined;
   /** Kind of any known instrument (tradable or not). */
   kind(symbol: string): InstrumentKind | undefined;
+  /** Known to the feed and listed on the replayed day (it may still be not traded today: quote.traded). */
   isTradable(symbol: string): boolean;
   /**
    * The last `limit` candles (ascending) with `since` ≤ ts < `before` (each bound optional);
@@ -139,8 +162,10 @@ export interface MarketFeed {
   onCandle(fn: (symbol: string, period: CandlePeriod, c: Candle) => void): () => void;
   /** Called for every print, after trades() includes it (returns unsubscribe). */
   onTrade(fn: (symbol: string, t: Trade) => void): () => void;
-  /** TAIEX latest official close and previous close, labelled with its date. */
+  /** TAIEX of the replayed day (replay) or its latest official close (stress), labelled with its date. */
   indices(): IndexItem[];
+  /** Advancers/decliners/unchanged/not traded and turnover of the replayed day so far (breadth.ts). */
+  breadth(): Breadth;
   /** Every listed instrument (instruments.ts loadInstruments, loaded at start), symbol order. */
   instruments(): readonly Instrument[];
 }
@@ -201,35 +226,6 @@ export function inferSide(priceMinor: number, bidMinor: number, askMinor: number
   if (priceMinor <= bidMinor) return 'sell';
   return null;
 }
-
-interface InstrumentInfo {
-  name: string;
-  kind: InstrumentKind;
-}
-
-interface SymbolState {
-  symbol: string;
-  name: string;
-  kind: InstrumentKind;
-  days: ReplayDay[];
-  /** The clock session `session` replays. */
-  sessionIndex: number;
-  session: ReplaySession;
-  /** 09:00 market time of the session (epoch ms). */
-  baseMs: number;
-  /** Trades applied so far (≥ 1 once advanced). */
-  cursor: number;
-  agg: IntradayAggregator;
-  /** The latest prints of `session`. */
-  tape: TradeRing;
-  /** The next session, pre-built during the pre-build window. */
-  next: { sessionIndex: number; session: ReplaySession } | null;
-}
-
-/** Rows fetched per symbol when selecting replay days (enough for 20 valid days in practice). */
-const RECENT_ROWS = 60;
-
-const mod = (a: number, n: number) => ((a % n) + n) % n;
 
 /** An instrument's whole daily history from the database, oldest first (prices minor, volume shares). */
 export function loadDailyRows(db: Db, symbol: string): Promise<DailyRow[]> {
@@ -312,107 +308,249 @@ export function feedTimer(tick: () => void, intervalMs: number): { start(): void
   };
 }
 
+/**
+ * Instruments per row-loading query. The window loads by symbol ranges through the primary key
+ * (symbol, date) — daily_candles has no date index, and on PGlite (in-process) a date-range query
+ * scans all ~315k rows while blocking the event loop — in small chunks (~60 × 74 ≈ 4,400 rows)
+ * with a setImmediate yield between them, so the server answers requests while the market loads.
+ */
+const LOAD_SYMBOLS_PER_QUERY = 60;
+
+/** Lets queued I/O and timers run between load chunks. */
+const yieldToLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+/** The window's rows of every instrument, struct of arrays indexed [instrument × days + day]. */
+interface WindowRows {
+  days: number;
+  open: Int32Array;
+  high: Int32Array;
+  low: Int32Array;
+  /** 0: no row (not traded that day). */
+  close: Int32Array;
+  volume: Float64Array;
+  /** NaN: the source has no turnover. */
+  turnover: Float64Array;
+}
+
+interface SymbolState {
+  symbol: string;
+  name: string;
+  kind: InstrumentKind;
+  market: Instrument['market'];
+  listingDate: string | null;
+  /** Row of this instrument in WindowRows. */
+  row: number;
+  /** The clock session installed. */
+  sessionIndex: number;
+  date: string;
+  /** Reference and limits of `date`; null: not listed yet (no earlier row, none today). */
+  ref: DayReference | null;
+  /** The real day with its reference; null: not traded on `date`. */
+  day: ReplayDay | null;
+  /** The built session of `day`; null until built (or when not traded). */
+  session: ReplaySession | null;
+  /** When the session is built late: emit its trades since 09:00 (adjacent rollover) or snapshot. */
+  emitCatchUp: boolean;
+  /** 09:00 market time of the session (epoch ms). */
+  baseMs: number;
+  /** Trades applied so far. */
+  cursor: number;
+  /** Running totals after `cursor` trades. */
+  volume: number;
+  turnover: number;
+  high: number;
+  low: number;
+  agg: IntradayAggregator;
+  tape: TradeRing;
+  /** The next day's session, pre-built during the pre-build window. */
+  next: { sessionIndex: number; session: ReplaySession } | null;
+}
+
 /** Creates the feed; call start() before use. */
 export function createMarketFeed(opts: MarketFeedOptions): MarketFeed {
   const { db, clock, seed } = opts;
   const build = opts.buildSession ?? buildSession;
   const buildBudget = opts.buildTradesPerTick ?? MAX_BUILD_TRADES_PER_TICK;
-  const info = new Map<string, InstrumentInfo>();
   const states = new Map<string, SymbolState>();
   let order: SymbolState[] = [];
   const loadHistory = dailyRowsCache(db);
-  let indexItems: IndexItem[] = [];
+  let taiex: TaiexCloses = new Map();
   let directory: Instrument[] = [];
+  let marketOf: (symbol: string) => Instrument['market'] | undefined = () => undefined;
+  let win: ReplayWindow | null = null;
+  let rows: WindowRows | null = null;
+  let actions: CorporateActions = { exRights: new Map(), splits: new Map() };
   let started = false;
   let ticking = false;
+  let timerOn = false;
+  let catchUpScheduled = false;
   const timer = feedTimer(tick, TICK_INTERVAL_MS);
   let pos: ClockPosition | null = null;
   let currentSession = 0;
-  let referenceDate: string | null = null;
+  let replayDate: string | null = null;
 
   const listeners = createFeedListeners('market feed');
   const { quoteFns, depthFns, candleFns, tradeFns, emitQuote, emitDepth, emitCandle, emitTrade } = listeners;
 
-  // ---------- building state ----------
+  // ---------- loading ----------
 
-  async function loadBars(symbol: string, limit: number): Promise<DailyBar[]> {
-    const rows = await db
-      .select({
-        date: dailyCandles.date,
-        openMinor: dailyCandles.openMinor,
-        highMinor: dailyCandles.highMinor,
-        lowMinor: dailyCandles.lowMinor,
-        closeMinor: dailyCandles.closeMinor,
-        volumeShares: dailyCandles.volumeShares,
-      })
-      .from(dailyCandles)
-      .where(eq(dailyCandles.symbol, symbol))
-      .orderBy(desc(dailyCandles.date))
-      .limit(limit);
-    return rows.reverse();
+  /**
+   * The window's rows of `symbols`, loaded by ascending symbol ranges (LOAD_SYMBOLS_PER_QUERY
+   * instruments a query, primary-key range scans) with a yield to the event loop between chunks.
+   */
+  async function loadRows(symbols: string[], dates: readonly string[]): Promise<WindowRows> {
+    const days = dates.length;
+    const n = symbols.length * days;
+    const out: WindowRows = {
+      days,
+      open: new Int32Array(n),
+      high: new Int32Array(n),
+      low: new Int32Array(n),
+      close: new Int32Array(n),
+      volume: new Float64Array(n),
+      turnover: new Float64Array(n).fill(NaN),
+    };
+    const symRow = new Map(symbols.map((s, i) => [s, i]));
+    const dayIdx = new Map(dates.map((d, i) => [d, i]));
+    const sorted = [...symbols].sort();
+    const from = dates[0]!;
+    const to = dates[days - 1]!;
+    for (let c = 0; c < sorted.length; c += LOAD_SYMBOLS_PER_QUERY) {
+      const part = sorted.slice(c, c + LOAD_SYMBOLS_PER_QUERY);
+      if (c > 0) await yieldToLoop();
+      const chunk = await db
+        .select({
+          symbol: dailyCandles.symbol,
+          date: dailyCandles.date,
+          openMinor: dailyCandles.openMinor,
+          highMinor: dailyCandles.highMinor,
+          lowMinor: dailyCandles.lowMinor,
+          closeMinor: dailyCandles.closeMinor,
+          volumeShares: dailyCandles.volumeShares,
+          turnoverMinor: dailyCandles.turnoverMinor,
+        })
+        .from(dailyCandles)
+        .where(
+          and(
+            gte(dailyCandles.symbol, part[0]!),
+            lte(dailyCandles.symbol, part.at(-1)!),
+            gte(dailyCandles.date, from),
+            lte(dailyCandles.date, to),
+          ),
+        );
+      for (const r of chunk) {
+        const i = symRow.get(r.symbol);
+        const d = dayIdx.get(r.date);
+        if (i === undefined || d === undefined) continue;
+        const k = i * days + d;
+        out.open[k] = r.openMinor;
+        out.high[k] = r.highMinor;
+        out.low[k] = r.lowMinor;
+        out.close[k] = r.closeMinor;
+        out.volume[k] = r.volumeShares;
+        if (r.turnoverMinor !== null) out.turnover[k] = r.turnoverMinor;
+      }
+    }
+    return out;
   }
 
-  const dayOf = (st: { days: ReplayDay[] }, k: number): ReplayDay => st.days[mod(k, st.days.length)]!;
+  // ---------- days ----------
 
-  const buildFor = (st: { symbol: string; kind: InstrumentKind; days: ReplayDay[] }, k: number) =>
-    build({ seed, symbol: st.symbol, kind: st.kind, day: dayOf(st, k) });
+  /** Reference and (when traded) the replay day of `st` on window day d. */
+  function dayFor(st: SymbolState, d: number): { ref: DayReference | null; day: ReplayDay | null } {
+    const R = rows!;
+    const base = st.row * R.days;
+    let j = d - 1;
+    while (j >= 0 && R.close[base + j] === 0) j--;
+    const traded = R.close[base + d]! > 0;
+    const date = win!.dates[d]!;
+    let listingDay: number | null = null;
+    if (st.listingDate && st.listingDate <= date)
+      listingDay = listingTradingDayNumber({ listingDate: st.listingDate, today: date, isTradingDay });
+    const bar = traded
+      ? {
+          openMinor: R.open[base + d]!,
+          highMinor: R.high[base + d]!,
+          lowMinor: R.low[base + d]!,
+          closeMinor: R.close[base + d]!,
+        }
+      : null;
+    const ref = dayReference({
+      code: st.symbol,
+      date,
+      kind: st.kind,
+      bar,
+      prevCloseMinor: j >= 0 ? R.close[base + j]! : null,
+      afterGap: j >= 0 && j !== d - 1,
+      listingDay,
+      actions,
+    });
+    if (!ref || !bar) return { ref, day: null };
+    return { ref, day: replayDayOf({ date, ...bar, volumeShares: R.volume[base + d]! }, ref) };
+  }
 
-  /** Makes `session` (clock session k) the instrument's current one, at cursor 0. */
-  function install(st: SymbolState, k: number, session: ReplaySession, p: ClockPosition): void {
-    st.sessionIndex = k;
-    st.session = session;
-    st.baseMs = clock.sessionBaseMs(p, session.day.date);
+  const buildFor = (st: SymbolState, day: ReplayDay) =>
+    build({ seed, symbol: st.symbol, kind: st.kind, day });
+
+  /** Installs clock session p.session's day at cursor 0 (the pre-built session when there is one). */
+  function installDay(st: SymbolState, p: ClockPosition, emitCatchUp: boolean): void {
+    const d = win!.dayIndexOf(p.session);
+    const { ref, day } = dayFor(st, d);
+    st.sessionIndex = p.session;
+    st.date = win!.dates[d]!;
+    st.ref = ref;
+    st.day = day;
+    st.session = day && st.next?.sessionIndex === p.session ? st.next.session : null;
+    st.next = null;
+    st.emitCatchUp = emitCatchUp;
+    st.baseMs = clock.sessionBaseMs(p, st.date);
     st.cursor = 0;
+    st.volume = 0;
+    st.turnover = 0;
+    st.high = 0;
+    st.low = 0;
     st.agg = new IntradayAggregator(st.baseMs);
     st.tape.clear();
-    if (st.next && st.next.sessionIndex <= k) st.next = null;
   }
 
-  /** Moves to clock session p.session: picks the reference date (no building here). */
+  /** Moves to clock session p.session: the replayed date. */
   function rollover(p: ClockPosition): void {
-    // ClockState.now in replay mode: the replay date most instruments share (ties → latest).
-    const counts = new Map<string, number>();
-    for (const st of order) {
-      const d = dayOf(st, p.session).date;
-      counts.set(d, (counts.get(d) ?? 0) + 1);
-    }
-    let best: string | null = null;
-    let bestN = 0;
-    for (const [d, n] of counts)
-      if (n > bestN || (n === bestN && best !== null && d > best)) [best, bestN] = [d, n];
-    referenceDate = best;
     currentSession = p.session;
+    replayDate = win!.dateOf(p.session);
   }
 
   // ---------- snapshots ----------
 
-  function quoteAt(st: SymbolState, i: number): Quote {
+  function quoteAt(st: SymbolState): Quote {
+    const ref = st.ref!;
     const s = st.session;
-    const { bidMinor, askMinor } = bookAt(s, i);
+    const i = st.cursor - 1;
+    const book = s && i >= 0 ? bookAt(s, i) : { bidMinor: 0, askMinor: 0 };
+    const printed = s !== null && i >= 0;
     return {
       symbol: st.symbol,
       name: st.name,
       kind: st.kind,
-      lastMinor: s.prices[i]!,
-      openMinor: s.prices[0]!,
-      highMinor: s.runHigh[i]!,
-      lowMinor: s.runLow[i]!,
-      prevCloseMinor: s.day.prevCloseMinor,
-      limitUpMinor: s.day.limitUpMinor,
-      limitDownMinor: s.day.limitDownMinor,
-      bidMinor,
-      askMinor,
-      volumeShares: s.cumVolume[i]!,
-      turnoverMinor: s.cumTurnover[i]!,
-      ts: st.baseMs + s.offsets[i]!,
-      replayDate: s.day.date,
+      lastMinor: printed ? s.prices[i]! : ref.referenceMinor,
+      openMinor: printed ? s.prices[0]! : ref.referenceMinor,
+      highMinor: printed ? st.high : ref.referenceMinor,
+      lowMinor: printed ? st.low : ref.referenceMinor,
+      prevCloseMinor: ref.referenceMinor,
+      limitUpMinor: ref.limitUpMinor,
+      limitDownMinor: ref.limitDownMinor,
+      bidMinor: book.bidMinor,
+      askMinor: book.askMinor,
+      volumeShares: st.volume,
+      turnoverMinor: st.turnover,
+      ts: printed ? st.baseMs + s.offsets[i]! : st.baseMs,
+      replayDate: st.date,
       phase: pos?.phase ?? 'closed',
+      traded: st.day !== null,
     };
   }
 
   /** Print i, its side judged against the book after print i − 1 (the first print: its own book). */
-  function tradeAt(st: SymbolState, i: number): Trade {
-    const s = st.session;
+  function tradeAt(st: SymbolState, s: ReplaySession, i: number): Trade {
     const { bidMinor, askMinor } = bookAt(s, i > 0 ? i - 1 : 0);
     const priceMinor = s.prices[i]!;
     return {
@@ -423,28 +561,34 @@ export function createMarketFeed(opts: MarketFeedOptions): MarketFeed {
     };
   }
 
-  function depthOf(st: SymbolState): Depth {
-    const i = Math.max(0, st.cursor - 1);
-    const { bids, asks } = depthAt(st.session, i);
-    return { symbol: st.symbol, bids, asks, ts: st.baseMs + st.session.offsets[i]! };
+  /** The latest book: after the last print; empty before the first; undefined when not traded. */
+  function depthOf(st: SymbolState): Depth | undefined {
+    if (!st.day) return undefined;
+    const s = st.session;
+    if (!s || st.cursor === 0) return { symbol: st.symbol, bids: [], asks: [], ts: st.baseMs };
+    const i = st.cursor - 1;
+    const { bids, asks } = depthAt(s, i);
+    return { symbol: st.symbol, bids, asks, ts: st.baseMs + s.offsets[i]! };
   }
 
   /** The in-progress replayed day as a daily row (after `cursor` trades). */
-  function todayRow(st: SymbolState): DailyRow {
-    const s = st.session;
-    const i = Math.max(0, st.cursor - 1);
+  function todayRow(st: SymbolState, s: ReplaySession): DailyRow {
     return {
-      date: s.day.date,
+      date: st.date,
       openMinor: s.prices[0]!,
-      highMinor: s.runHigh[i]!,
-      lowMinor: s.runLow[i]!,
-      closeMinor: s.prices[i]!,
-      volumeShares: s.cumVolume[i]!,
-      turnoverMinor: s.cumTurnover[i]!,
+      highMinor: st.high,
+      lowMinor: st.low,
+      closeMinor: s.prices[st.cursor - 1]!,
+      volumeShares: st.volume,
+      turnoverMinor: st.turnover,
     };
   }
 
   // ---------- advancing ----------
+
+  /** Number of trades printed by market time `offsetMs` (prints strictly before it; the close at SESSION_MS). */
+  const printedBy = (s: ReplaySession, offsetMs: number): number =>
+    offsetMs >= SESSION_MS ? s.count : lastTradeAt(s, offsetMs - 1) + 1;
 
   /**
    * Applies trades up to `offsetMs`; when `emit`, emits per-trade prints and quotes and per-tick
@@ -452,7 +596,8 @@ export function createMarketFeed(opts: MarketFeedOptions): MarketFeed {
    */
   function advance(st: SymbolState, offsetMs: number, emit: boolean): void {
     const s = st.session;
-    const end = lastTradeAt(s, offsetMs) + 1;
+    if (!s) return;
+    const end = printedBy(s, offsetMs);
     if (end <= st.cursor) return;
     const lenBefore: Record<IntradayPeriod, number> = {
       '1m': st.agg.series['1m'].length,
@@ -464,85 +609,147 @@ export function createMarketFeed(opts: MarketFeedOptions): MarketFeed {
     const wantTrades = emit && tradeFns.size > 0;
     const tapeFrom = emit ? st.cursor : Math.max(st.cursor, end - st.tape.cap);
     for (let i = st.cursor; i < end; i++) {
-      st.agg.add(s.offsets[i]!, s.prices[i]!, s.shares[i]!);
+      const p = s.prices[i]!;
+      const sh = s.shares[i]!;
+      st.agg.add(s.offsets[i]!, p, sh);
+      st.volume += sh;
+      st.turnover += p * sh;
+      if (i === 0 || p > st.high) st.high = p;
+      if (i === 0 || p < st.low) st.low = p;
+      st.cursor = i + 1;
       if (i >= tapeFrom) {
-        const t = tradeAt(st, i);
+        const t = tradeAt(st, s, i);
         st.tape.push(t);
         if (wantTrades) emitTrade(st.symbol, t);
       }
-      if (wantQuotes) {
-        st.cursor = i + 1;
-        emitQuote(quoteAt(st, i));
-      }
+      if (wantQuotes) emitQuote(quoteAt(st));
     }
-    st.cursor = end;
     if (!emit) return;
-    if (depthFns.size > 0) emitDepth(depthOf(st));
+    if (depthFns.size > 0) emitDepth(depthOf(st)!);
     if (candleFns.size > 0) {
       for (const p of INTRADAY_PERIODS) {
         const list = st.agg.series[p];
         for (let k = Math.max(0, lenBefore[p] - 1); k < list.length; k++)
           emitCandle(st.symbol, p, { ...list[k]! });
       }
-      emitCandle(st.symbol, '1d', dailyCandle(todayRow(st)));
+      emitCandle(st.symbol, '1d', dailyCandle(todayRow(st, s)));
     }
   }
 
-  /** Emits the current state of one instrument (after a silent rebuild). */
+  /** Emits the current state of one instrument (a new day at cursor 0, or after a silent rebuild). */
   function emitSnapshot(st: SymbolState): void {
-    if (st.cursor === 0) return;
-    emitQuote(quoteAt(st, st.cursor - 1));
-    if (depthFns.size > 0) emitDepth(depthOf(st));
+    if (!st.ref) return;
+    emitQuote(quoteAt(st));
+    const d = depthOf(st);
+    if (d && depthFns.size > 0) emitDepth(d);
+    const s = st.session;
+    if (!s || st.cursor === 0) return;
     for (const p of INTRADAY_PERIODS) {
       const c = st.agg.current(p);
       if (c) emitCandle(st.symbol, p, { ...c });
     }
-    emitCandle(st.symbol, '1d', dailyCandle(todayRow(st)));
+    emitCandle(st.symbol, '1d', dailyCandle(todayRow(st, s)));
+  }
+
+  /** Runs another tick on setImmediate while sessions are still unbuilt (timer mode only). */
+  function scheduleCatchUp(): void {
+    if (catchUpScheduled || !timerOn) return;
+    catchUpScheduled = true;
+    setImmediate(() => {
+      catchUpScheduled = false;
+      tick();
+    });
+  }
+
+  /** One pass; `budget` in expected trades of session builds (Infinity: build everything due). */
+  function step(budget: number): void {
+    const p = clock.position();
+    pos = p;
+    if (p.session !== currentSession) rollover(p);
+    let used = 0;
+    const affordable = (day: ReplayDay): boolean => {
+      const est = expectedTradeCount(day);
+      if (used > 0 && used + est > budget) return false;
+      used += est;
+      return true;
+    };
+    let pending = 0;
+    for (const st of order) {
+      if (st.sessionIndex !== p.session) {
+        // Finish the previous session (its closing print), then install today's day at cursor 0.
+        const adjacent = st.sessionIndex === p.session - 1;
+        if (adjacent) advance(st, SESSION_MS, true);
+        installDay(st, p, adjacent);
+        // Every subscriber sees the new day at once: its reference at cursor 0 (pre-open).
+        emitSnapshot(st);
+      }
+      if (!st.day) continue;
+      if (!st.session) {
+        if (!affordable(st.day)) {
+          pending++;
+          continue;
+        }
+        st.session = buildFor(st, st.day);
+        advance(st, p.offsetMs, st.emitCatchUp);
+        if (!st.emitCatchUp) emitSnapshot(st);
+        continue;
+      }
+      advance(st, p.offsetMs, true);
+    }
+    if (p.offsetMs >= SESSION_MS - PREBUILD_WINDOW_MS && pending === 0) {
+      const k = p.session + 1;
+      const d = win!.dayIndexOf(k);
+      for (const st of order) {
+        if (st.next?.sessionIndex === k) continue;
+        const { day } = dayFor(st, d);
+        if (!day) continue;
+        if (!affordable(day)) {
+          pending++;
+          break;
+        }
+        st.next = { sessionIndex: k, session: buildFor(st, day) };
+      }
+    }
+    if (pending > 0) scheduleCatchUp();
   }
 
   function tick(): void {
     if (!started || ticking) return;
     ticking = true;
     try {
-      const p = clock.position();
-      pos = p;
-      if (p.session !== currentSession) rollover(p);
-      // Build budget of this tick, in expected trades; the first build always goes ahead.
-      let used = 0;
-      const affordable = (day: ReplayDay): boolean => {
-        const est = expectedTradeCount(day);
-        if (used > 0 && used + est > buildBudget) return false;
-        used += est;
-        return true;
-      };
-      for (const st of order) {
-        if (st.sessionIndex === p.session) {
-          advance(st, p.offsetMs, true);
-          continue;
-        }
-        // Stale: finish the previous session (its closing prints), then start this one when
-        // it is pre-built or the budget allows; otherwise a later tick does.
-        const adjacent = st.sessionIndex === p.session - 1;
-        if (adjacent) advance(st, SESSION_MS, true);
-        let session: ReplaySession;
-        if (st.next?.sessionIndex === p.session) session = st.next.session;
-        else if (affordable(dayOf(st, p.session))) session = buildFor(st, p.session);
-        else continue;
-        install(st, p.session, session, p);
-        advance(st, p.offsetMs, adjacent);
-        if (!adjacent) emitSnapshot(st);
-      }
-      if (p.offsetMs >= SESSION_MS - PREBUILD_WINDOW_MS) {
-        const k = p.session + 1;
-        for (const st of order) {
-          if (st.sessionIndex !== p.session || st.next?.sessionIndex === k) continue;
-          if (!affordable(dayOf(st, k))) break;
-          st.next = { sessionIndex: k, session: buildFor(st, k) };
-        }
-      }
+      step(buildBudget);
     } finally {
       ticking = false;
     }
+  }
+
+  function currentTaiex(): IndexItem[] {
+    if (!replayDate) return [];
+    const official = taiex.get(replayDate);
+    if (!official) return [];
+    const members: Array<{ lastMinor: number; referenceMinor: number; closeMinor: number; weight: number }> =
+      [];
+    for (const st of order) {
+      if (!st.day || st.market !== 'TWSE') continue;
+      const ref = st.day.prevCloseMinor;
+      const s = st.session;
+      members.push({
+        lastMinor: s && st.cursor > 0 ? s.prices[st.cursor - 1]! : ref,
+        referenceMinor: ref,
+        closeMinor: st.day.closeMinor,
+        weight: ref * st.day.volumeShares,
+      });
+    }
+    const elapsed = (pos?.offsetMs ?? 0) / SESSION_MS;
+    const done = elapsed >= 1;
+    return [
+      taiexItem(
+        replayDate,
+        done ? official.closeMinor : taiexEstimate(official, members, elapsed),
+        official.prevCloseMinor,
+        !done,
+      ),
+    ];
   }
 
   // ---------- public API ----------
@@ -551,82 +758,101 @@ export function createMarketFeed(opts: MarketFeedOptions): MarketFeed {
     async start(startOpts) {
       if (started) return;
       directory = await loadInstruments(db);
-      for (const r of directory) info.set(r.symbol, { name: r.name, kind: r.kind });
+      marketOf = marketLookup(directory);
+      const dates = await loadWindowDates(db);
+      win = replayWindow(dates);
       const only = opts.symbols ? new Set(opts.symbols) : null;
-      const withCandles = (await db.selectDistinct({ symbol: dailyCandles.symbol }).from(dailyCandles))
-        .map((r) => r.symbol)
-        .filter((s) => (!only || only.has(s)) && info.has(s))
-        .sort();
-      const p = clock.position();
-      pos = p;
-      for (const symbol of withCandles) {
-        const inst = info.get(symbol)!;
-        let bars = await loadBars(symbol, RECENT_ROWS);
-        let days = selectReplayDays(bars, inst.kind);
-        if (days.length < REPLAY_DAYS && bars.length === RECENT_ROWS) {
-          bars = await loadBars(symbol, RECENT_ROWS * 10);
-          days = selectReplayDays(bars, inst.kind);
-        }
-        if (days.length === 0) continue;
-        const st: SymbolState = {
-          symbol,
+      const candidates = directory.filter((r) => !only || only.has(r.symbol));
+      const loaded = await loadRows(
+        candidates.map((r) => r.symbol),
+        dates,
+      );
+      actions = await loadCorporateActions();
+      taiex = await loadTaiexCloses();
+      rows = loaded;
+      candidates.forEach((inst, row) => {
+        let any = false;
+        for (let d = 0; d < loaded.days && !any; d++) any = loaded.close[row * loaded.days + d]! > 0;
+        if (!any) return;
+        states.set(inst.symbol, {
+          symbol: inst.symbol,
           name: inst.name,
           kind: inst.kind,
-          days,
-          sessionIndex: p.session,
-          session: undefined as unknown as ReplaySession, // set by install() below
+          market: inst.market,
+          listingDate: inst.listingDate,
+          row,
+          sessionIndex: Number.NaN,
+          date: '',
+          ref: null,
+          day: null,
+          session: null,
+          emitCatchUp: false,
           baseMs: 0,
           cursor: 0,
+          volume: 0,
+          turnover: 0,
+          high: 0,
+          low: 0,
           agg: new IntradayAggregator(0),
           tape: new TradeRing(),
           next: null,
-        };
-        // Start-up may block (no tick runs yet): build the current session, and the next one
-        // too when the pre-build window is already open.
-        install(st, p.session, buildFor(st, p.session), p);
-        if (p.offsetMs >= SESSION_MS - PREBUILD_WINDOW_MS)
-          st.next = { sessionIndex: p.session + 1, session: buildFor(st, p.session + 1) };
-        states.set(symbol, st);
-      }
+        });
+      });
       order = [...states.keys()].sort().map((s) => states.get(s)!);
+      const p = clock.position();
+      pos = p;
       rollover(p);
-      for (const st of order) advance(st, p.offsetMs, false);
-      indexItems = await loadIndices();
+      for (const st of order) installDay(st, p, false);
       started = true;
-      if (startOpts?.timer !== false) timer.start();
+      if (startOpts?.timer !== false) {
+        timerOn = true;
+        timer.start();
+        scheduleCatchUp();
+      } else {
+        step(Number.POSITIVE_INFINITY);
+      }
     },
-    stop: timer.stop,
+    stop() {
+      timerOn = false;
+      timer.stop();
+    },
     tick,
     clock() {
-      return { source: 'replay' as const, ...clock.state(pos ?? clock.position(), referenceDate) };
+      return {
+        source: 'replay' as const,
+        ...clock.state(pos ?? clock.position(), replayDate),
+        replayDate,
+      };
     },
     listQuotes() {
-      return order.filter((st) => st.cursor > 0).map((st) => quoteAt(st, st.cursor - 1));
+      const out: Quote[] = [];
+      for (const st of order) if (st.ref) out.push(quoteAt(st));
+      return out;
     },
     quote(symbol) {
       const st = states.get(symbol);
-      return st && st.cursor > 0 ? quoteAt(st, st.cursor - 1) : undefined;
+      return st?.ref ? quoteAt(st) : undefined;
     },
     depth(symbol) {
       const st = states.get(symbol);
-      return st && st.cursor > 0 ? depthOf(st) : undefined;
+      return st?.ref ? depthOf(st) : undefined;
     },
     kind(symbol) {
-      return info.get(symbol)?.kind;
+      return states.get(symbol)?.kind ?? directory.find((r) => r.symbol === symbol)?.kind;
     },
     isTradable(symbol) {
-      return states.has(symbol);
+      return states.get(symbol)?.ref != null;
     },
     async candles(symbol, period, limit, before, since) {
       const st = states.get(symbol);
       if (!st || limit <= 0) return [];
       if (isIntradayPeriod(period)) return candleWindow(st.agg.series[period], limit, before, since);
-      const replayDate = st.session.day.date;
-      const rows = dailyRowsBefore(await loadHistory(symbol), replayDate);
+      const date = st.date;
+      const history = dailyRowsBefore(await loadHistory(symbol), date);
       // Re-read after the await: the session may have rolled over meanwhile.
-      const cur = states.get(symbol)!;
-      const today = cur.session.day.date === replayDate && cur.cursor > 0 ? [todayRow(cur)] : [];
-      return candleWindow(dailyCandlesOf([...rows, ...today], period), limit, before, since);
+      const s = st.session;
+      const today = st.date === date && s && st.cursor > 0 ? [todayRow(st, s)] : [];
+      return candleWindow(dailyCandlesOf([...history, ...today], period), limit, before, since);
     },
     trades(symbol, limit) {
       return states.get(symbol)?.tape.latest(Math.min(limit, TRADES_RING)) ?? [];
@@ -636,10 +862,16 @@ export function createMarketFeed(opts: MarketFeedOptions): MarketFeed {
     onCandle: listeners.onCandle,
     onTrade: listeners.onTrade,
     indices() {
-      return indexItems.map((x) => ({ ...x }));
+      return currentTaiex();
+    },
+    breadth() {
+      return breadthOf(order.filter((st) => st.ref).map(quoteAt), marketOf);
     },
     instruments() {
       return directory;
     },
   };
 }
+
+/** Re-exported for scripts and tests: the window's bounds. */
+export { WINDOW_FIRST_DATE, WINDOW_LAST_DATE };

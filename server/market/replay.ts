@@ -7,21 +7,27 @@
  * PROVENANCE §4 "Not found"), but pinned so the session's O/H/L/C and volume equal the real day's
  * exactly once it ends:
  *
- * - trade 0 at 09:00:00.000 (offset 0) at the real open; the last trade at 13:30:00.000
- *   (offset SESSION_MS) at the real close; one trade at the real high and one at the real low,
- *   at seeded random times (uniform over the session); every other trade on a piecewise Brownian bridge through those four
+ * - trade 0 at 09:00:00.000 (offset 0) at the real open: the opening call's print; the last
+ *   trade at 13:30:00.000 (offset SESSION_MS) at the real close: the closing call's single print
+ *   (no continuous prints in the closing call 13:25–13:30, TW-MARKET-RULES "Opening and
+ *   closing"); one trade at the real high and one at the real low, at seeded random times
+ *   (uniform over the continuous session); every other trade on a piecewise Brownian bridge through those four
  *   anchors, reflected into [low, high] ∩ [limitDown, limitUp]; each trade prints at the valid
  *   price just above the path (a buyer lifting the ask) or just below it (a seller hitting the
  *   bid), seeded 50/50, on the instrument's tick table (contract/market-rules.ts,
  *   TW-MARKET-RULES "Tick size"): the bid-ask bounce of a real tape.
  *   Floats exist only inside this generator, before snapping; prices leave it as integers.
- * - trade times: an inhomogeneous Poisson process (U-shaped intensity, busier near the open and
- *   the close) with an expected count of one trade per lot (real tape: 0.6–2.1 lots a trade in
+ * - trade times: an inhomogeneous Poisson process over 09:00–13:25 (U-shaped intensity, busier
+ *   near the open and the close) with an expected count of one trade per lot (real tape: 0.6–2.1 lots a trade in
  *   TWSE STOCK_DAY 2025) clamped to 200…60,000 (and never more trades than lots).
  * - sizes: whole lots (TW-MARKET-RULES "Trading unit": 1 lot = 1,000 shares), at least 1 lot per
  *   trade, the opening and closing prints larger (auction-like); they sum exactly to the real
  *   volume_shares, the last trade taking the odd-share remainder when the volume is not a
- *   multiple of 1,000 (official volumes include odd-lot trades, PROVENANCE §2.1).
+ *   multiple of 1,000 (official volumes include odd-lot trades, PROVENANCE §2.1). A thin day
+ *   with fewer lots than the four anchor prints (4,628 of the window's 163,942 rows; the smallest
+ *   volume is 100 shares) prints four trades that split the volume in shares.
+ * - memory: 12 bytes a trade (Int32 offsets, prices, shares); running totals (volume, turnover,
+ *   high, low) are the consumer's (the feed keeps them at its cursor; sessionStats recomputes).
  *
  * Everything is a pure function of (seed, symbol, date) and the day's bar: same seed → same
  * trades, prices and book.
@@ -31,24 +37,19 @@
 import {
   ceilToTick,
   floorToTick,
-  limitDownMinor,
-  limitUpMinor,
-  isOnTick,
   stepTicks,
   SHARES_PER_LOT,
   type InstrumentKind,
 } from '../../contract/market-rules';
 import type { DepthLevel } from '../../contract/market';
-import { previousTradingDay, SESSION_MS } from './calendar';
+import { SESSION_MS } from './calendar';
 import { createRng, hashSeed, mix32, type Rng } from './prng';
 
-/** How many recent valid days each instrument cycles through. */
-export const REPLAY_DAYS = 20;
 /** Lower bound of the expected number of trades per session (fewer only when volume has fewer lots). */
 export const MIN_TRADES = 200;
 /**
  * Upper bound of the expected number of trades per session (Poisson: the actual count varies
- * ~±1 %): bounds memory (~36 bytes a trade) and the session build time.
+ * ~±1 %): bounds memory (12 bytes a trade) and the session build time.
  */
 export const MAX_TRADES = 60_000;
 /**
@@ -70,46 +71,14 @@ export interface DailyBar {
   volumeShares: number;
 }
 
-/** A bar chosen for replay, with its reference price (the previous trading day's close) and limits. */
+/**
+ * A bar chosen for replay, with its reference price (`prevCloseMinor`: reference.ts dayReference,
+ * the previous close or the exchange's adjusted reference) and the published limits.
+ */
 export interface ReplayDay extends DailyBar {
   prevCloseMinor: number;
   limitUpMinor: number;
   limitDownMinor: number;
-}
-
-/**
- * Picks the replay days of one instrument: the most recent `maxDays` bars (returned in date
- * order) such that
- * - the previous bar is the previous TWSE trading day (calendar.ts), so its close is the real
- *   reference price (prevCloseMinor);
- * - open/high/low/close lie within limitDown…limitUp computed from that close
- *   (TW-MARKET-RULES "Daily price limit", "Limit price rounding"). Ex-rights/ex-dividend days
- *   whose reference was adjusted (PROVENANCE §9) usually fail this and are skipped;
- * - prices are on the tick table, low ≤ open, close ≤ high, and the volume is at least 4 lots
- *   (room for the four anchor trades).
- *
- * @param bars the instrument's daily bars, ascending by date.
- */
-export function selectReplayDays(
-  bars: readonly DailyBar[],
-  kind: InstrumentKind,
-  maxDays = REPLAY_DAYS,
-): ReplayDay[] {
-  const out: ReplayDay[] = [];
-  for (let i = bars.length - 1; i >= 1 && out.length < maxDays; i--) {
-    const b = bars[i]!;
-    const prev = bars[i - 1]!;
-    if (prev.date !== previousTradingDay(b.date)) continue;
-    const up = limitUpMinor(prev.closeMinor, kind);
-    const down = limitDownMinor(prev.closeMinor, kind);
-    const prices = [b.openMinor, b.highMinor, b.lowMinor, b.closeMinor];
-    if (!prices.every((p) => p >= down && p <= up && isOnTick(p, kind))) continue;
-    if (b.lowMinor > Math.min(b.openMinor, b.closeMinor) || b.highMinor < Math.max(b.openMinor, b.closeMinor))
-      continue;
-    if (!Number.isSafeInteger(b.volumeShares) || b.volumeShares < 4 * SHARES_PER_LOT) continue;
-    out.push({ ...b, prevCloseMinor: prev.closeMinor, limitUpMinor: up, limitDownMinor: down });
-  }
-  return out.reverse();
 }
 
 /** The trades of one replayed session, as parallel arrays indexed by trade number. */
@@ -124,15 +93,8 @@ export interface ReplaySession {
   offsets: Int32Array;
   /** Trade price, minor, on the tick table (Int32: up to NT$21,474,836.47). */
   prices: Int32Array;
-  /** Trade size, shares (whole lots except the last trade's odd remainder). */
-  shares: Float64Array;
-  /** Cumulative volume (shares) after trade i. */
-  cumVolume: Float64Array;
-  /** Cumulative turnover Σ price × shares (minor) after trade i; exact (integers < 2^53). */
-  cumTurnover: Float64Array;
-  /** Running session high / low (minor) after trade i. */
-  runHigh: Int32Array;
-  runLow: Int32Array;
+  /** Trade size, shares (whole lots except the last trade's odd remainder and thin days). */
+  shares: Int32Array;
   /** Indices of the trades pinned at the real high and low. */
   highIndex: number;
   lowIndex: number;
@@ -159,10 +121,13 @@ function reflect(x: number, lo: number, hi: number): number {
   return lo + (y <= w ? y : 2 * w - y);
 }
 
-/** Interior trade times (ms in (0, SESSION_MS)), ascending, by thinning a Poisson process. */
+/** Market ms after 09:00 when the closing call starts (13:25): no continuous prints from here. */
+export const CLOSING_CALL_MS = SESSION_MS - 5 * 60_000;
+
+/** Interior trade times (ms in (0, CLOSING_CALL_MS)), ascending, by thinning a Poisson process. */
 function arrivalTimes(rng: Rng, expected: number): number[] {
   // intensity λ(t) = base · (1 + 2u²), u = 2t/T − 1: 3× busier at the edges than at midday.
-  const T = SESSION_MS;
+  const T = CLOSING_CALL_MS;
   const base = expected / (T * (5 / 3));
   const lambdaMax = 3 * base;
   const out: number[] = [];
@@ -191,7 +156,8 @@ export function expectedTradeCount(day: Pick<DailyBar, 'volumeShares'>): number 
 
 /**
  * Builds the deterministic session for (seed, symbol, day). O(trades); MAX_TRADES at most.
- * Throws if the day violates selectReplayDays' conditions.
+ * Throws RangeError when the real OHLC lies outside the day's published limits (reference.ts
+ * never publishes such a day), when a price exceeds Int32, or when the volume is under 4 shares.
  */
 export function buildSession(args: {
   seed: number;
@@ -212,15 +178,26 @@ export function buildSession(args: {
   if (H > 0x7fffffff) throw new RangeError(`${symbol} ${day.date}: price exceeds the Int32 price arrays`);
   const volume = day.volumeShares;
   const lots = Math.floor(volume / SHARES_PER_LOT);
-  if (lots < 4) throw new RangeError(`${symbol} ${day.date}: volume below 4 lots`);
+  if (!Number.isSafeInteger(volume) || volume < 4)
+    throw new RangeError(`${symbol} ${day.date}: volume below 4 shares`);
 
   const rng = createRng(seed, symbol, day.date, 'trades');
 
   // ---- times ----
   const expected = expectedTradeCount(day);
   const interior = arrivalTimes(rng, Math.max(2, expected - 2));
-  while (interior.length > lots - 2) interior.splice(rng.int(interior.length), 1);
-  while (interior.length < 2) interior.push(1 + rng.int(SESSION_MS - 1));
+  const maxInterior = Math.max(2, lots - 2);
+  if (interior.length > maxInterior) {
+    // Thin to maxInterior by a seeded partial shuffle (one splice each would be O(n²)).
+    for (let i = 0; i < maxInterior; i++) {
+      const j = i + rng.int(interior.length - i);
+      const t = interior[i]!;
+      interior[i] = interior[j]!;
+      interior[j] = t;
+    }
+    interior.length = maxInterior;
+  }
+  while (interior.length < 2) interior.push(1 + rng.int(CLOSING_CALL_MS - 1));
   interior.sort((a, b) => a - b);
   const n = interior.length + 2;
   const offsets = new Int32Array(n);
@@ -229,7 +206,7 @@ export function buildSession(args: {
   offsets[n - 1] = SESSION_MS;
 
   // ---- anchors: open at 0, high and low at the first trades after two uniform random times
-  // (30 s … 269.5 min, so a spike does not land in the opening seconds by construction), close at n-1 ----
+  // (30 s … 264.5 min, so a spike does not land in the opening seconds by construction), close at n-1 ----
   const interiorAt = (t: number): number => {
     let lo = 1;
     let hi = n - 2;
@@ -240,7 +217,7 @@ export function buildSession(args: {
     }
     return lo;
   };
-  const pickTime = () => 30_000 + rng.next() * (SESSION_MS - 60_000);
+  const pickTime = () => 30_000 + rng.next() * (CLOSING_CALL_MS - 60_000);
   const a = interiorAt(pickTime());
   let b = interiorAt(pickTime());
   if (b === a) b = a < n - 2 ? a + 1 : a - 1;
@@ -285,46 +262,36 @@ export function buildSession(args: {
   }
 
   // ---- sizes: ≥ 1 lot each, remainder by random weights; odd shares to the last trade ----
-  const weights = new Float64Array(n);
-  let wsum = 0;
-  for (let i = 0; i < n; i++) {
-    const w = rng.exp() * (i === 0 ? 25 : i === n - 1 ? 40 : 1);
-    weights[i] = w;
-    wsum += w;
+  const shares = new Int32Array(n);
+  if (lots >= n) {
+    const weights = new Float64Array(n);
+    let wsum = 0;
+    for (let i = 0; i < n; i++) {
+      const w = rng.exp() * (i === 0 ? 25 : i === n - 1 ? 40 : 1);
+      weights[i] = w;
+      wsum += w;
+    }
+    const lotSizes = new Float64Array(n).fill(1);
+    const extra = lots - n;
+    let given = 0;
+    for (let i = 0; i < n; i++) {
+      const add = Math.floor((extra * weights[i]!) / wsum);
+      lotSizes[i]! += add;
+      given += add;
+    }
+    for (let r = extra - given; r > 0; r--) lotSizes[rng.int(n)]! += 1;
+    for (let i = 0; i < n; i++) shares[i] = lotSizes[i]! * SHARES_PER_LOT;
+    shares[n - 1]! += volume - lots * SHARES_PER_LOT;
+  } else {
+    // Thin day: fewer lots than prints; equal shares, the remainder to the closing print.
+    const each = Math.floor(volume / n);
+    shares.fill(each);
+    shares[n - 1] = volume - each * (n - 1);
   }
-  const lotSizes = new Float64Array(n).fill(1);
-  const extra = lots - n;
-  let given = 0;
-  for (let i = 0; i < n; i++) {
-    const add = Math.floor((extra * weights[i]!) / wsum);
-    lotSizes[i]! += add;
-    given += add;
-  }
-  for (let r = extra - given; r > 0; r--) lotSizes[rng.int(n)]! += 1;
-  const shares = new Float64Array(n);
-  for (let i = 0; i < n; i++) shares[i] = lotSizes[i]! * SHARES_PER_LOT;
-  shares[n - 1]! += volume - lots * SHARES_PER_LOT;
-
-  // ---- cumulative statistics ----
-  const cumVolume = new Float64Array(n);
-  const cumTurnover = new Float64Array(n);
-  const runHigh = new Int32Array(n);
-  const runLow = new Int32Array(n);
-  let v = 0;
+  if (shares.some((v) => v <= 0 || v > 0x7fffffff))
+    throw new RangeError(`${symbol} ${day.date}: trade size outside the Int32 share array`);
   let tv = 0;
-  let h = -Infinity;
-  let l = Infinity;
-  for (let i = 0; i < n; i++) {
-    const p = prices[i]!;
-    v += shares[i]!;
-    tv += p * shares[i]!;
-    if (p > h) h = p;
-    if (p < l) l = p;
-    cumVolume[i] = v;
-    cumTurnover[i] = tv;
-    runHigh[i] = h;
-    runLow[i] = l;
-  }
+  for (let i = 0; i < n; i++) tv += prices[i]! * shares[i]!;
   if (!Number.isSafeInteger(tv)) throw new RangeError(`${symbol} ${day.date}: turnover exceeds 2^53`);
 
   return {
@@ -336,13 +303,9 @@ export function buildSession(args: {
     offsets,
     prices,
     shares,
-    cumVolume,
-    cumTurnover,
-    runHigh,
-    runLow,
     highIndex,
     lowIndex,
-    avgLots: lots / n,
+    avgLots: Math.max(lots, 1) / n,
     salt: hashSeed(seed, symbol, day.date, 'book')[0],
   };
 }
@@ -404,4 +367,28 @@ export function lastTradeAt(s: ReplaySession, offsetMs: number): number {
     else hi = mid - 1;
   }
   return lo;
+}
+
+/** Running totals after trades [0, end): volume (shares), turnover (minor), high and low (minor). */
+export interface SessionStats {
+  volumeShares: number;
+  turnoverMinor: number;
+  highMinor: number;
+  lowMinor: number;
+}
+
+/** SessionStats of the first `end` trades, recomputed in O(end) (tests and rebuilds). */
+export function sessionStats(s: ReplaySession, end: number): SessionStats {
+  let v = 0;
+  let tv = 0;
+  let h = 0;
+  let l = 0;
+  for (let i = 0; i < end; i++) {
+    const p = s.prices[i]!;
+    v += s.shares[i]!;
+    tv += p * s.shares[i]!;
+    if (i === 0 || p > h) h = p;
+    if (i === 0 || p < l) l = p;
+  }
+  return { volumeShares: v, turnoverMinor: tv, highMinor: h, lowMinor: l };
 }

@@ -50,6 +50,7 @@ import {
 } from '../../contract/market-rules';
 import type { Db } from '../db/client';
 import { dailyCandles, instruments } from '../db/schema';
+import { breadthOf, marketLookup } from './breadth';
 import { taipeiDate } from './calendar';
 import { dailyCandle, INTRADAY_PERIOD_MS, type DailyRow } from './candles';
 import {
@@ -215,6 +216,7 @@ export function createStressFeed(opts: StressFeedOptions): MarketFeed {
       ts,
       replayDate: null,
       phase: 'open',
+      traded: true,
     };
   }
 
@@ -490,6 +492,12 @@ export function createStressFeed(opts: StressFeedOptions): MarketFeed {
     onTrade: listeners.onTrade,
     indices() {
       return indexItems.map((x) => ({ ...x }));
+    },
+    breadth() {
+      return breadthOf(
+        order.map((s) => s.quote),
+        marketLookup(directory),
+      );
     },
     instruments() {
       return directory;

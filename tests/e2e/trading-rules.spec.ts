@@ -31,13 +31,9 @@ import { importMarketData } from '../../server/db/import';
 import { dailyCandles } from '../../server/db/schema';
 import { SESSION_MS, sessionStartMs } from '../../server/market/calendar';
 import { createClock, type Clock } from '../../server/market/clock';
-import {
-  bookAt,
-  buildSession,
-  lastTradeAt,
-  selectReplayDays,
-  type ReplaySession,
-} from '../../server/market/replay';
+import { bookAt, buildSession, lastTradeAt, type ReplaySession } from '../../server/market/replay';
+import { dayReference, loadCorporateActions, replayDayOf } from '../../server/market/reference';
+import { previousTradingDay } from '../../server/market/calendar';
 import { depositApproved, httpApi, type HttpCall } from '../support/http-funding';
 
 /** Wall seconds allowed between choosing and the order reaching the server (UI steps). */
@@ -101,8 +97,22 @@ class ReplayOracle {
       closeMinor: r.closeMinor,
       volumeShares: r.volumeShares,
     }));
-    const day = selectReplayDays(bars, kind).find((x) => x.date === date);
-    if (!day) return null;
+    // As the feed: the reference of `date` from the previous traded close (reference.ts).
+    const bar = bars[bars.length - 1];
+    const prev = bars[bars.length - 2];
+    if (!bar || bar.date !== date) return null;
+    const ref = dayReference({
+      code: symbol,
+      date,
+      kind,
+      bar,
+      prevCloseMinor: prev?.closeMinor ?? null,
+      afterGap: !!prev && prev.date !== previousTradingDay(date),
+      listingDay: null,
+      actions: await loadCorporateActions(),
+    });
+    if (!ref) return null;
+    const day = replayDayOf(bar, ref);
     const s = buildSession({ seed: MARKET_SEED, symbol, kind, day });
     this.sessions.set(key, s);
     return s;

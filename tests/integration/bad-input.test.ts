@@ -93,8 +93,8 @@ beforeAll(async () => {
   h = await startHarness({ dataDir });
   c = injectClient(h.app);
   op = await h.operatorToken();
-  // Open 00:30–23:30 every day: the harness clock stands at 01:00 Taipei, inside the window; the
-  // "outside deposit hours" case moves the clock to 00:15.
+  // Open 00:30–23:30 every day: the harness clock stands at 07:00 Taipei, inside the window; the
+  // "outside deposit hours" case moves the clock to 00:15 of that date.
   await openDepositHours(c, op, '00:30', '23:30');
   channelId = await createChannel(c, op, { name: 'Main', minMinor: 100_000, maxMinor: 1_000_000_000 });
   pwChannelId = await createChannel(c, op, {
@@ -1068,7 +1068,9 @@ const moneyCases = (): Case[] => {
       body: dep({}),
       token: m,
       ...k,
-      wallAt: () => h.wall.now - 45 * 60_000,
+      // 00:15 Taipei of the harness clock's wall date (UTC+8 all year)
+      wallAt: () =>
+        Math.floor((h.wall.now + 8 * 3_600_000) / 86_400_000) * 86_400_000 - 8 * 3_600_000 + 15 * 60_000,
       http: [400, 403, 409, 422],
       msg: 'notDepositTime',
     },

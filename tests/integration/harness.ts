@@ -18,6 +18,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import pg from 'pg';
 import { buildApp, type BuiltApp } from '../../server/app';
+import { REPLAY_DAY_MS } from '../../server/market/clock';
 import { loadConfig, type Config } from '../../server/config';
 import { openDatabase, type Database } from '../../server/db/client';
 import { users } from '../../server/db/schema';
@@ -35,6 +36,8 @@ import {
 import { png } from './support/files';
 
 export const TEST_SYMBOLS = ['2330', '2317', '0050'];
+/** The replay clock session the harness starts in (10:00 of 2025-04-14, see startHarness). */
+export const HARNESS_SESSION = 5;
 export { FUNDS_PASSWORD };
 
 /** Headers carrying an idempotency key (a fresh UUID unless given). */
@@ -169,8 +172,10 @@ export async function startHarness(
     ...overrides,
   };
   const { database, drop } = await freshDatabase();
-  // 10:00 market time into the first replayed session (replay anchor 2026-01-01T00:00+08:00).
-  const wall = { now: Date.UTC(2025, 11, 31, 16, 0, 0) + 60 * 60_000 };
+  // 10:00 market time of replayed session 5 = 2025-04-14 (replay anchor 2026-01-01T00:00+08:00,
+  // 08:30 → 14:30 days): an ordinary day for 2330 (895 → 865, inside its limits) — sessions 0–3
+  // (2025-04-07 … 04-10, the tariff crash and rebound) sit at the limits all day.
+  const wall = { now: Date.UTC(2025, 11, 31, 16, 0, 0) + HARNESS_SESSION * REPLAY_DAY_MS + 60 * 60_000 };
   const log = { logger: false, logStream: opts.logStream };
   const built = opts.realClock
     ? await buildApp(config, { database, ...log })

@@ -74,6 +74,7 @@ async function quote(symbol: string, priceMinor: number) {
     ts: MARKET_NOW,
     replayDate: '2026-07-31',
     phase: 'open',
+    traded: true,
   };
   quotes.set(symbol, q);
   wall += 1_000; // past the per-account throttle

@@ -181,7 +181,14 @@ describe('margin call and liquidation on a falling replay', () => {
     fallBps = Math.floor(((marks[entry]!.ask - marks[low]!.last) * 1000 * 10_000) / margin);
     // The replay must fall at least 1 % (10 % of a 10× margin) for the scenario to mean anything.
     expect(fallBps, `2330 falls ${fallBps} bps of margin in the replay window`).toBeGreaterThanOrEqual(1_000);
-    const half = Math.min(1_000, Math.floor(fallBps / 2));
+    // A opens `half` above the margin-call line and must cross it but never maintenance: half
+    // below the fall and above (fall − the 2,000 bps between the two lines), with 200 bps to spare
+    // (the harness day, 2025-04-14, falls ~3,400 bps of a 10× margin).
+    const half = Math.max(
+      Math.min(1_000, Math.floor(fallBps / 2)),
+      fallBps - (T.marginCallBps - T.maintenanceBps) + 200,
+    );
+    expect(half).toBeLessThan(fallBps);
     while (minute < entry) await tick();
     A = await openLong('0921000001', T.marginCallBps + half);
     B = await openLong('0921000002', T.maintenanceBps + half);

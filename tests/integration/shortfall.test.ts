@@ -54,6 +54,7 @@ const at = (priceMinor: number): Quote => ({
   ts: 0,
   replayDate: '2026-07-31',
   phase: 'open',
+  traded: true,
 });
 
 beforeAll(async () => {

@@ -94,6 +94,7 @@ function emit(symbol: string, at: number, p: { bid: number; ask: number; last: n
     ts: at,
     replayDate: null,
     phase: 'open',
+    traded: true,
   };
   quotes.set(symbol, q);
   for (const fn of listeners) fn(q);

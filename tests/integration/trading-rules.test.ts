@@ -8,7 +8,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { instruments } from '../../server/db/schema';
-import { nextTradingDay } from '../../server/market/calendar';
 import type { AuthUser } from '../../server/modules/common/context';
 import { isClean, reconcile } from '../../server/modules/ledger/ledger';
 import { loadTradingConfig } from '../../server/modules/trading/config';
@@ -155,10 +154,12 @@ describe('configurable trading rules', () => {
     const before = await balances(h, m.id);
     const refused = await h.call('trade/closePosition', { orderId: long.body.data.id }, m.token);
     expect(refused.http).toBe(422);
-    // The replay clock replays consecutive trading days: sellable from the calendar's next one.
+    // The replay clock replays real dates: sellable from the next trading day after the replayed
+    // one (the harness replays 2025-04-14, a Monday; the next trading day is 2025-04-15).
+    expect(tradeDate).toBe('2025-04-14');
     expect(refused.body).toMatchObject({
       msg: 'tPlusOneCannotSell',
-      data: { fix: { rule: 'tPlusOne', tradeDate, sellableFrom: nextTradingDay(tradeDate) } },
+      data: { fix: { rule: 'tPlusOne', tradeDate, sellableFrom: '2025-04-15' } },
     });
     expect(await balances(h, m.id)).toEqual(before);
 

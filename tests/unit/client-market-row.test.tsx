@@ -66,6 +66,7 @@ function quote(symbol: string, lastMinor: number, ts: number): Quote {
     ts,
     replayDate: '2024-05-16',
     phase: 'open',
+    traded: true,
   };
 }
 

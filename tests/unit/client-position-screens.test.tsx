@@ -111,6 +111,7 @@ function quote(symbol: string, lastMinor: number): Quote {
     ts: T0,
     replayDate: '2026-03-02',
     phase: 'open',
+    traded: true,
   };
 }
 

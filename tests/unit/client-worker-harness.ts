@@ -42,6 +42,7 @@ export function quote(symbol: string, lastMinor: number, ts = 1): Quote {
     ts,
     replayDate: '2024-05-16',
     phase: 'open',
+    traded: true,
   };
 }
 

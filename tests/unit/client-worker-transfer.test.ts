@@ -142,6 +142,7 @@ describe('packing for transfer', () => {
       ts: 1,
       replayDate: null,
       phase: 'open',
+      traded: true,
     };
     const encode = createBatchEncoder();
     encode({ channel: 'quotes', items: [q] }, [1]);

@@ -132,6 +132,7 @@ function quoteOf(symbol: string, lastMinor: number, ts: number): Quote {
     ts,
     replayDate: null,
     phase: 'open',
+    traded: true,
   };
 }
 

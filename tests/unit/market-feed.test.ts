@@ -33,13 +33,24 @@ import {
 } from '../../server/market/feed';
 import { createRng } from '../../server/market/prng';
 import {
+  dayReference,
+  loadCorporateActions,
+  replayDayOf,
+  type CorporateActions,
+} from '../../server/market/reference';
+import {
   bookAt,
   buildSession,
   expectedTradeCount,
   lastTradeAt,
-  selectReplayDays,
   type ReplaySession,
 } from '../../server/market/replay';
+import {
+  replayWindow,
+  WINDOW_FIRST_DATE,
+  WINDOW_LAST_DATE,
+  type ReplayWindow,
+} from '../../server/market/window';
 
 const SYMBOLS = ['2330', '2317', '0050'];
 const KIND: Record<string, 'stock' | 'etf'> = { '2330': 'stock', '2317': 'stock', '0050': 'etf' };
@@ -49,6 +60,8 @@ const tpe = (y: number, mo: number, d: number, h = 0, mi = 0, s = 0) => Date.UTC
 let database: Database;
 const rows: Record<string, DailyRow[]> = {};
 const feeds: MarketFeed[] = [];
+let win: ReplayWindow;
+let actions: CorporateActions;
 
 beforeAll(async () => {
   database = await openDatabase('memory://');
@@ -56,17 +69,43 @@ beforeAll(async () => {
   for (const s of SYMBOLS) {
     rows[s] = await loadDailyRows(database.db, s);
   }
+  const inWindow = (d: string) => d >= WINDOW_FIRST_DATE && d <= WINDOW_LAST_DATE;
+  win = replayWindow(
+    [...new Set(SYMBOLS.flatMap((s) => rows[s]!.map((r) => r.date).filter(inWindow)))].sort(),
+  );
+  actions = await loadCorporateActions();
 });
+
+/** Trades printed once market time reaches `offsetMs` (feed.ts: prints strictly before it; the close at the end). */
+const printedAt = (s: ReplaySession, offsetMs: number): number =>
+  offsetMs >= SESSION_MS ? s.count : lastTradeAt(s, offsetMs - 1) + 1;
 afterAll(async () => {
   for (const f of feeds) f.stop();
   await database?.close();
 });
 
-/** The session the feed should be replaying for `symbol` in clock session k (independent rebuild). */
+/**
+ * The session the feed should be replaying for `symbol` in clock session k (independent rebuild:
+ * the window's day k, the previous traded row in the window as the previous close).
+ */
 function expectedSession(symbol: string, k: number): ReplaySession {
-  const days = selectReplayDays(rows[symbol]!, KIND[symbol]!);
-  const day = days[((k % days.length) + days.length) % days.length]!;
-  return buildSession({ seed: SEED, symbol, kind: KIND[symbol]!, day });
+  const date = win.dateOf(k);
+  const list = rows[symbol]!.filter((r) => r.date >= WINDOW_FIRST_DATE && r.date <= date);
+  const bar = list.at(-1)!;
+  if (bar.date !== date) throw new Error(`${symbol} not traded on ${date}`);
+  const prev = list.at(-2)!;
+  const d = win.dates.indexOf(date);
+  const ref = dayReference({
+    code: symbol,
+    date,
+    kind: KIND[symbol]!,
+    bar,
+    prevCloseMinor: prev.closeMinor,
+    afterGap: prev.date !== win.dates[d - 1],
+    listingDay: null,
+    actions,
+  })!;
+  return buildSession({ seed: SEED, symbol, kind: KIND[symbol]!, day: replayDayOf(bar, ref) });
 }
 
 async function replayFeed(wall: { ms: number }, speed = 60): Promise<MarketFeed> {
@@ -105,16 +144,28 @@ describe('feed basics', () => {
     expect(clock.now).toBe(sessionStartMs(feed.quote('2330')!.replayDate!) + 60 * 60_000);
   });
 
-  it('TAIEX: latest official close and the previous close, labelled with the date', async () => {
-    const feed = await replayFeed({ ms: DEFAULT_ANCHOR_MS });
+  it('TAIEX of the replayed date: its previous close before the open (an estimate), its official close once the day is done', async () => {
+    const wall = { ms: DEFAULT_ANCHOR_MS }; // 09:00 of session 0 = 2025-04-07
+    const feed = await replayFeed(wall);
     const items = feed.indices();
     expect(items).toHaveLength(1);
     expect(indexItemSchema.parse(items[0])).toEqual({
       code: 'TAIEX',
       name: '發行量加權股價指數',
-      lastMinor: 4_311_975, // 2026-07-31 close 43,119.75
-      prevCloseMinor: 3_993_330, // 2026-07-30 close 39,933.30
-      date: '2026-07-31',
+      lastMinor: 2_129_822, // nothing printed yet: the previous close
+      prevCloseMinor: 2_129_822, // 2025-04-02 close 21,298.22 (04-03/04 were holidays)
+      date: '2025-04-07',
+      estimate: true,
+    });
+    wall.ms = wallAt60(0, SESSION_MS); // 13:30: the day is done
+    feed.tick();
+    expect(indexItemSchema.parse(feed.indices()[0])).toEqual({
+      code: 'TAIEX',
+      name: '發行量加權股價指數',
+      lastMinor: 1_923_235, // 2025-04-07 official close 19,232.35
+      prevCloseMinor: 2_129_822,
+      date: '2025-04-07',
+      estimate: false,
     });
   });
 });
@@ -138,7 +189,7 @@ describe('live aggregation (seeded fuzz)', () => {
     // Before any tick: candles since 09:00 of session 3 are already there (start mid-session).
     for (const s of SYMBOLS) {
       const sess = expectedSession(s, 3);
-      const n = lastTradeAt(sess, clock.position().offsetMs) + 1;
+      const n = printedAt(sess, clock.position().offsetMs);
       const base = sessionStartMs(sess.day.date);
       for (const p of INTRADAY_PERIODS)
         expect(await feed.candles(s, p, 1000)).toEqual(aggregateTrades(sess, n, p, base));
@@ -154,7 +205,7 @@ describe('live aggregation (seeded fuzz)', () => {
       if (steps % 25 === 0) {
         const pos = clock.position();
         const sess = expectedSession('2330', pos.session);
-        const n = lastTradeAt(sess, pos.offsetMs) + 1;
+        const n = printedAt(sess, pos.offsetMs);
         expect(await feed.candles('2330', '3m', 1000)).toEqual(
           aggregateTrades(sess, n, '3m', sessionStartMs(sess.day.date)),
         );
@@ -174,10 +225,15 @@ describe('live aggregation (seeded fuzz)', () => {
           .filter((c) => c.ts >= base4 && c.ts < base4 + SESSION_MS)
           .sort((a, b) => a.ts - b.ts);
         expect(got, `${s} ${p}`).toEqual(expected);
-        expect(expected).toHaveLength(270 / Number.parseInt(p, 10));
+        // 1m: the closing call (13:25–13:30) has no continuous prints, so the buckets 13:25–13:28
+        // are empty and the 13:30 close lands in the 13:29 bucket: 270 − 4; longer periods all print.
+        expect(expected).toHaveLength(p === '1m' ? 266 : 270 / Number.parseInt(p, 10));
       }
       // one quote per trade; the last one reproduces the real day
-      const q4 = quotes.get(s)!.filter((q) => q.replayDate === s4.day.date);
+      // the new day's reference quote (cursor 0, pre-open), then one quote per trade
+      const q4all = quotes.get(s)!.filter((q) => q.replayDate === s4.day.date);
+      expect(q4all[0]).toMatchObject({ lastMinor: s4.day.prevCloseMinor, volumeShares: 0 });
+      const q4 = q4all.slice(1);
       expect(q4).toHaveLength(s4.count);
       expect(q4.at(-1)).toMatchObject({
         openMinor: s4.day.openMinor,
@@ -211,13 +267,13 @@ describe('live aggregation (seeded fuzz)', () => {
       // Session 5 (in progress): live state equals the recomputation of the trades so far.
       const pos = clock.position();
       const s5 = expectedSession(s, 5);
-      const n5 = lastTradeAt(s5, pos.offsetMs) + 1;
+      const n5 = printedAt(s5, pos.offsetMs);
       for (const p of INTRADAY_PERIODS) {
         expect(await feed.candles(s, p, 1000)).toEqual(
           aggregateTrades(s5, n5, p, sessionStartMs(s5.day.date)),
         );
       }
-      const q5 = quotes.get(s)!.filter((q) => q.replayDate === s5.day.date);
+      const q5 = quotes.get(s)!.filter((q) => q.replayDate === s5.day.date && q.volumeShares > 0);
       expect(q5[0]).toMatchObject({
         prevCloseMinor: s5.day.prevCloseMinor,
         lastMinor: s5.day.openMinor,
@@ -264,10 +320,25 @@ describe('session rollover and jumps', () => {
     feed.onQuote((q) => seen.push(q));
     wall.ms = wallAt60(10, 61 * 60_000); // + 10 sessions + 1 market hour
     // Builds are spread over ticks (a per-tick budget): tick until every instrument has moved.
-    for (let i = 0; i < 5 && seen.length < SYMBOLS.length; i++) feed.tick();
-    expect(seen.map((q) => q.symbol).sort()).toEqual(['0050', '2317', '2330']);
-    const s10 = expectedSession('2330', 10);
-    expect(feed.quote('2330')!.replayDate).toBe(s10.day.date);
+    const moved = () => SYMBOLS.every((s) => seen.some((q) => q.symbol === s && q.volumeShares > 0));
+    for (let i = 0; i < 5 && !moved(); i++) feed.tick();
+    for (const s of SYMBOLS) {
+      const sk = expectedSession(s, 10);
+      const mine = seen.filter((q) => q.symbol === s);
+      // at most the new day's reference quote (cursor 0, not built yet), then one snapshot
+      expect(mine.length, s).toBeLessThanOrEqual(2);
+      if (mine.length === 2)
+        expect(mine[0]).toMatchObject({
+          replayDate: sk.day.date,
+          lastMinor: sk.day.prevCloseMinor,
+          volumeShares: 0,
+        });
+      expect(mine.at(-1)).toMatchObject({
+        replayDate: sk.day.date,
+        volumeShares: sk.shares.slice(0, printedAt(sk, 61 * 60_000)).reduce((a, b) => a + b, 0),
+      });
+      expect(feed.quote(s)).toEqual(mine.at(-1));
+    }
   });
 
   it('stays deterministic across feeds with the same seed', async () => {
@@ -346,16 +417,17 @@ describe('daily, monthly and yearly candles', () => {
   });
 
   it('official rows keep their turnover', async () => {
-    const feed = await replayFeed({ ms: DEFAULT_ANCHOR_MS });
-    const all = await feed.candles('2330', '1d', 2000, tpe(2025, 8, 20));
+    const feed = await replayFeed({ ms: DEFAULT_ANCHOR_MS }); // replaying 2025-04-07
+    const all = await feed.candles('2330', '1d', 2000, tpe(2025, 4, 3));
+    // the full-market file's row: 2025-04-02,2330,949.00,952.00,938.00,942.00,25959820,24527234468
     expect(all.at(-1)).toEqual({
-      ts: tpe(2025, 8, 19),
-      openMinor: 118_000,
-      highMinor: 118_500,
-      lowMinor: 117_500,
-      closeMinor: 118_500,
-      volumeShares: 17_835_000,
-      turnoverMinor: 2_109_201_500_000,
+      ts: tpe(2025, 4, 2),
+      openMinor: 94_900,
+      highMinor: 95_200,
+      lowMinor: 93_800,
+      closeMinor: 94_200,
+      volumeShares: 25_959_820,
+      turnoverMinor: 2_452_723_446_800,
     });
   });
 });
@@ -394,14 +466,24 @@ describe('exchange mode', () => {
     wall.ms = tpe(2026, 7, 13, 9, 0);
     feed.tick();
     const next = expectedSession('2330', k + 1);
+    // 09:00:00.000: the new day at its reference, nothing printed yet (prints strictly before now)
     expect(feed.quote('2330')).toMatchObject({
       phase: 'open',
       replayDate: next.day.date,
-      lastMinor: next.day.openMinor,
+      lastMinor: next.day.prevCloseMinor,
+      volumeShares: 0,
+      prevCloseMinor: next.day.prevCloseMinor,
+    });
+    expect(seen.filter((q) => q.symbol === '2330')).toHaveLength(1);
+    wall.ms = tpe(2026, 7, 13, 9, 0, 1);
+    feed.tick();
+    expect(seen.filter((q) => q.symbol === '2330')[1]).toMatchObject({
+      phase: 'open',
+      replayDate: next.day.date,
+      lastMinor: next.day.openMinor, // the opening call's print
       prevCloseMinor: next.day.prevCloseMinor,
       ts: tpe(2026, 7, 13, 9, 0),
     });
-    expect(seen.filter((q) => q.symbol === '2330')).toHaveLength(1);
     wall.ms = tpe(2026, 7, 13, 13, 30);
     feed.tick();
     expect(feed.quote('2330')).toMatchObject({
@@ -492,18 +574,30 @@ describe('session builds spread over ticks', () => {
         volumeShares: s0.day.volumeShares,
       });
     }
-    // … and the ones not built yet still show it
-    expect(feed.quote('2330')!.replayDate).toBe(expectedSession('2330', 0).day.date);
+    // … and the ones not built yet show the new day at its reference (cursor 0, nothing printed)
+    const s1ref = expectedSession('2330', 1).day;
+    expect(feed.quote('2330')).toMatchObject({
+      replayDate: s1ref.date,
+      lastMinor: s1ref.prevCloseMinor,
+      volumeShares: 0,
+    });
     expect(tick().map((s) => s.symbol)).toEqual(['2317']);
     expect(tick().map((s) => s.symbol)).toEqual(['2330']);
     expect(tick()).toEqual([]);
 
     for (const s of SYMBOLS) {
       const s1 = expectedSession(s, 1);
-      const n = lastTradeAt(s1, 10 * 60_000) + 1;
+      const n = printedAt(s1, 10 * 60_000);
       const q1 = seen.filter((q) => q.symbol === s && q.replayDate === s1.day.date);
-      expect(q1, s).toHaveLength(n); // one quote per trade since 09:00, none skipped
-      expect(q1[0]).toMatchObject({ lastMinor: s1.day.openMinor, ts: sessionStartMs(s1.day.date) });
+      // at most one quote at the reference (cursor 0, before the build), then one per trade since
+      // 09:00, none skipped
+      const atRef = q1.filter((q) => q.volumeShares === 0);
+      expect(atRef.length, s).toBeLessThanOrEqual(1);
+      for (const q of atRef) expect(q).toEqual(q1[0]);
+      for (const q of atRef) expect(q.lastMinor).toBe(s1.day.prevCloseMinor);
+      const printed = q1.slice(atRef.length);
+      expect(printed, s).toHaveLength(n);
+      expect(printed[0]).toMatchObject({ lastMinor: s1.day.openMinor, ts: sessionStartMs(s1.day.date) });
       expect(feed.quote(s)).toEqual(q1.at(-1));
     }
   });
@@ -511,11 +605,12 @@ describe('session builds spread over ticks', () => {
 
 describe('trades (the tape)', () => {
   it('one print per trade, side judged against the book before it; trades() returns the emitted prints', async () => {
-    const wall = { ms: DEFAULT_ANCHOR_MS + 60_000 }; // 10:00 of session 0 at speed 60
+    // 10:00 of session 5 at speed 60 (session 0, 2025-04-07, sat at the limit down: sells only)
+    const wall = { ms: wallAt60(5, 3_600_000) };
     const feed = await replayFeed(wall);
-    const sess = expectedSession('2330', 0);
+    const sess = expectedSession('2330', 5);
     const base = sessionStartMs(sess.day.date);
-    const startN = lastTradeAt(sess, 3_600_000) + 1;
+    const startN = printedAt(sess, 3_600_000);
 
     // Before any tick: the ring holds the latest prints up to the clock.
     const initial = feed.trades('2330', 50);
@@ -528,7 +623,7 @@ describe('trades (the tape)', () => {
       wall.ms += 200;
       feed.tick();
     }
-    const endN = lastTradeAt(sess, clockOffset(wall.ms)) + 1;
+    const endN = printedAt(sess, clockOffset(wall.ms));
     expect(prints).toHaveLength(endN - startN);
     prints.forEach((t, j) => {
       const i = startN + j;
@@ -556,7 +651,7 @@ describe('trades (the tape)', () => {
     feed.tick();
     const s1 = expectedSession('0050', 1);
     const tape = feed.trades('0050', 200);
-    expect(tape).toHaveLength(lastTradeAt(s1, 30_000) + 1);
+    expect(tape).toHaveLength(printedAt(s1, 30_000));
     expect(tape[0]).toMatchObject({ ts: sessionStartMs(s1.day.date), priceMinor: s1.day.openMinor });
   });
 });

@@ -18,8 +18,8 @@ const quote = (
   symbol: string,
   lastMinor: number,
   prevCloseMinor: number,
-  extra: Partial<Quote> & { traded?: boolean } = {},
-): Quote & { traded?: boolean } => ({
+  extra: Partial<Quote> = {},
+): Quote => ({
   symbol,
   name: symbol,
   kind: 'stock',
@@ -37,6 +37,7 @@ const quote = (
   ts: 0,
   replayDate: '2025-05-02',
   phase: 'open',
+  traded: true,
   ...extra,
 });
 

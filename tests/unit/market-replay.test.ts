@@ -1,7 +1,9 @@
 /**
  * Replay source (server/market/replay.ts) on real 2330 and 0050 days (the merged seed rows that
- * importMarketData stores): day selection, the simulated trades (inside the real [low, high], on the tick table,
- * O/H/L/C and volume equal to the real day at the end), determinism, and the synthesized book.
+ * importMarketData stores) with their reference prices (server/market/reference.ts): reference
+ * classes, the simulated trades (inside the real [low, high], on the tick table, O/H/L/C and
+ * volume equal to the real day at the end, no prints in the closing call), thin days,
+ * determinism, and the synthesized book.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -12,28 +14,62 @@ import {
   stepTicks,
 } from '../../contract/market-rules';
 import { readSeedMarketData } from '../../server/db/import';
-import { SESSION_MS } from '../../server/market/calendar';
+import { previousTradingDay, SESSION_MS } from '../../server/market/calendar';
+import {
+  dayReference,
+  loadCorporateActions,
+  replayDayOf,
+  type CorporateActions,
+} from '../../server/market/reference';
 import {
   bookAt,
   buildSession,
+  CLOSING_CALL_MS,
   depthAt,
   lastTradeAt,
   MAX_TRADES,
   MIN_TRADES,
-  REPLAY_DAYS,
-  selectReplayDays,
+  sessionStats,
   type DailyBar,
   type ReplayDay,
   type ReplaySession,
 } from '../../server/market/replay';
 
 const bars: Record<string, DailyBar[]> = {};
+let actions: CorporateActions;
 
 beforeAll(async () => {
   // The rows importMarketData would store (same merge), without a database.
   const { candles } = await readSeedMarketData({ symbols: ['2330', '0050'] });
   for (const symbol of ['2330', '0050']) bars[symbol] = candles.filter((c) => c.symbol === symbol);
+  actions = await loadCorporateActions();
 });
+
+/**
+ * Every bar of `symbol` after its first as a ReplayDay with its reference (reference.ts, the
+ * previous row as the previous traded day), keeping the last 20 days whose band is the exchange's rule.
+ */
+function replayDays(symbol: string, kind: 'stock' | 'etf'): ReplayDay[] {
+  const list = bars[symbol]!;
+  const out: ReplayDay[] = [];
+  for (let i = 1; i < list.length; i++) {
+    const bar = list[i]!;
+    const prev = list[i - 1]!;
+    if (bar.volumeShares < 4) continue;
+    const ref = dayReference({
+      code: symbol,
+      date: bar.date,
+      kind,
+      bar,
+      prevCloseMinor: prev.closeMinor,
+      afterGap: prev.date !== previousTradingDay(bar.date),
+      listingDay: null,
+      actions,
+    })!;
+    if (ref.limitClass === 'rule') out.push(replayDayOf(bar, ref));
+  }
+  return out.slice(-20);
+}
 
 /** Checks every invariant of a built session against its real day. */
 function checkSession(s: ReplaySession): void {
@@ -46,6 +82,8 @@ function checkSession(s: ReplaySession): void {
   expect(s.prices[0]).toBe(day.openMinor);
   expect(s.offsets[s.count - 1]).toBe(SESSION_MS);
   expect(s.prices[s.count - 1]).toBe(day.closeMinor);
+  // The closing call: no prints in 13:25–13:30 but the single 13:30:00 print.
+  expect(s.offsets[s.count - 2]).toBeLessThan(CLOSING_CALL_MS);
   expect(s.prices[s.highIndex]).toBe(day.highMinor);
   expect(s.prices[s.lowIndex]).toBe(day.lowMinor);
   let volume = 0;
@@ -64,94 +102,152 @@ function checkSession(s: ReplaySession): void {
       throw new Error(`trade ${i}: ${p} outside the daily limits`);
     if (i > 0 && s.offsets[i]! < s.offsets[i - 1]!) throw new Error(`offsets not ascending at ${i}`);
     const sh = s.shares[i]!;
-    if (i < s.count - 1 && (sh <= 0 || sh % SHARES_PER_LOT !== 0))
+    const thin = day.volumeShares < s.count * SHARES_PER_LOT;
+    if (sh <= 0 || (!thin && i < s.count - 1 && sh % SHARES_PER_LOT !== 0))
       throw new Error(`trade ${i}: ${sh} shares is not whole lots`);
     volume += sh;
     turnover += p * sh;
     hi = Math.max(hi, p);
     lo = Math.min(lo, p);
   }
-  expect(s.shares[s.count - 1]! % SHARES_PER_LOT).toBe(day.volumeShares % SHARES_PER_LOT);
+  if (day.volumeShares >= s.count * SHARES_PER_LOT)
+    expect(s.shares[s.count - 1]! % SHARES_PER_LOT).toBe(day.volumeShares % SHARES_PER_LOT);
   expect(volume).toBe(day.volumeShares);
-  expect(s.cumVolume[s.count - 1]).toBe(day.volumeShares);
-  expect(s.cumTurnover[s.count - 1]).toBe(turnover);
+  expect(sessionStats(s, s.count)).toEqual({
+    volumeShares: day.volumeShares,
+    turnoverMinor: turnover,
+    highMinor: day.highMinor,
+    lowMinor: day.lowMinor,
+  });
   expect(Number.isSafeInteger(turnover)).toBe(true);
   expect([hi, lo]).toEqual([day.highMinor, day.lowMinor]);
-  expect(s.runHigh[s.count - 1]).toBe(day.highMinor);
-  expect(s.runLow[s.count - 1]).toBe(day.lowMinor);
 }
 
-describe('selectReplayDays', () => {
-  it('2330: the 20 most recent valid days, previous close from the previous trading day', () => {
-    const days = selectReplayDays(bars['2330']!, 'stock');
-    expect(days).toHaveLength(REPLAY_DAYS);
-    // Data: 2330 official July 2026 (22 rows, 07-10 closed); 07-01's previous row is 06-23
-    // (gap 06-24 … 06-30), so 07-01 has no reference price and the window is 07-03 … 07-31.
-    expect(days[0]!.date).toBe('2026-07-03');
-    expect(days.at(-1)!.date).toBe('2026-07-31');
-    expect(days.map((d) => d.date)).not.toContain('2026-07-10');
-    const jul13 = days.find((d) => d.date === '2026-07-13')!;
-    const jul09 = bars['2330']!.find((b) => b.date === '2026-07-09')!;
-    expect(jul13.prevCloseMinor).toBe(jul09.closeMinor);
-    const jul31 = days.at(-1)!;
-    // Real day: prev close 2205 → limit-up 2425, and 2330 closed limit-up at 2425 (MIS fixture).
-    expect(jul31).toMatchObject({
-      prevCloseMinor: 220_500,
-      limitUpMinor: 242_500,
-      limitDownMinor: 198_500,
-      closeMinor: 242_500,
+describe('reference prices (reference.ts)', () => {
+  const bar = (o: number, h: number, l: number, c: number) => ({
+    openMinor: o,
+    highMinor: h,
+    lowMinor: l,
+    closeMinor: c,
+  });
+  const base = { kind: 'stock' as const, afterGap: false, listingDay: null };
+
+  it('previous close; an ex-dividend day opens on the exchange reference (2330 2025-06-12: 1,065 → 1,060.49)', () => {
+    const normal = dayReference({
+      ...base,
+      code: '9999',
+      date: '2026-07-09',
+      bar: bar(8_900, 9_790, 8_900, 9_790),
+      prevCloseMinor: 8_900,
+      actions,
     });
-    for (let i = 1; i < days.length; i++) expect(days[i]!.date > days[i - 1]!.date).toBe(true);
+    expect(normal).toMatchObject({ referenceMinor: 8_900, limitUpMinor: 9_790, limitDownMinor: 8_010 });
+    expect(normal).toMatchObject({ basis: 'previousClose', limitClass: 'rule' });
+    const jun12 = bars['2330']!.find((b) => b.date === '2025-06-12')!;
+    const ex = dayReference({
+      ...base,
+      code: '2330',
+      date: '2025-06-12',
+      bar: jun12,
+      prevCloseMinor: 106_500,
+      actions,
+    })!;
+    expect(ex).toMatchObject({ referenceMinor: 106_049, basis: 'exRights', limitClass: 'rule' });
+    expect([ex.limitUpMinor, ex.limitDownMinor]).toEqual([limitUpMinor(106_049), limitDownMinor(106_049)]);
   });
 
-  it('skips days outside the limits of the previous close (ex-rights) and days without a previous trading day', () => {
-    const mk = (date: string, o: number, h: number, l: number, c: number): DailyBar => ({
-      date,
-      openMinor: o,
-      highMinor: h,
-      lowMinor: l,
-      closeMinor: c,
-      volumeShares: 5_000_000,
-    });
-    const series = [
-      mk('2026-07-06', 10_000, 10_100, 9_950, 10_000),
-      mk('2026-07-07', 8_600, 8_800, 8_500, 8_700), // −14 % gap: below limit-down 90.00 → skipped
-      mk('2026-07-08', 8_700, 9_000, 8_600, 8_900),
-      mk('2026-07-09', 8_900, 9_790, 8_900, 9_790), // 8.9 × 1.1 = 97.9 limit-up exactly → kept
-      mk('2026-07-13', 9_790, 9_800, 9_700, 9_750), // previous trading day 07-09 (07-10 closed) → kept
-      mk('2026-07-15', 9_750, 9_800, 9_700, 9_750), // 07-14 missing → no reference → skipped
-    ];
-    const days = selectReplayDays(series, 'stock');
-    expect(days.map((d) => d.date)).toEqual(['2026-07-08', '2026-07-09', '2026-07-13']);
-    expect(days[1]).toMatchObject({ prevCloseMinor: 8_900, limitUpMinor: 9_790, limitDownMinor: 8_010 });
+  it('a split day (0050 2025-06-18, 1:4) takes last close ÷ 4, not a band around 188.65', () => {
+    const jun18 = bars['0050']!.find((b) => b.date === '2025-06-18')!;
+    const r = dayReference({
+      ...base,
+      kind: 'etf',
+      afterGap: true,
+      code: '0050',
+      date: '2025-06-18',
+      bar: jun18,
+      prevCloseMinor: 18_865,
+      actions,
+    })!;
+    expect(r).toMatchObject({ referenceMinor: 4_716, basis: 'split', limitClass: 'rule' });
+    expect([r.limitUpMinor, r.limitDownMinor]).toEqual([
+      limitUpMinor(4_716, 'etf'),
+      limitDownMinor(4_716, 'etf'),
+    ]);
+    expect(jun18.openMinor).toBeGreaterThanOrEqual(r.limitDownMinor);
   });
 
-  it('0050 (ETF): limits and ticks of the ETF table', () => {
-    const days = selectReplayDays(bars['0050']!, 'etf');
-    expect(days).toHaveLength(REPLAY_DAYS);
-    for (const d of days) {
-      expect(d.limitUpMinor).toBe(limitUpMinor(d.prevCloseMinor, 'etf'));
-      expect(d.limitDownMinor).toBe(limitDownMinor(d.prevCloseMinor, 'etf'));
-    }
+  it('classes of days outside ±10 %: capital change after a gap, product limits, new listings; never a clamp', () => {
+    const after = dayReference({
+      ...base,
+      afterGap: true,
+      code: '9999',
+      date: '2026-07-09',
+      bar: bar(1_165, 1_235, 1_105, 1_125),
+      prevCloseMinor: 317,
+      actions,
+    })!;
+    expect(after).toMatchObject({ referenceMinor: 1_165, basis: 'open', limitClass: 'capitalChange' });
+    const etf = dayReference({
+      ...base,
+      kind: 'etf',
+      code: '00631L',
+      date: '2026-07-09',
+      bar: bar(16_025, 16_025, 16_025, 16_025),
+      prevCloseMinor: 20_030,
+      actions,
+    })!;
+    expect(etf).toMatchObject({ referenceMinor: 20_030, limitClass: 'productLimit', limitMultiple: 2 });
+    expect(etf.limitDownMinor).toBeLessThanOrEqual(16_025);
+    const listing = dayReference({
+      ...base,
+      listingDay: 2,
+      code: '9999',
+      date: '2026-07-09',
+      bar: bar(1_500, 1_700, 1_450, 1_650),
+      prevCloseMinor: 1_200,
+      actions,
+    })!;
+    expect(listing.limitClass).toBe('newListing');
+    expect(listing.limitUpMinor).toBeGreaterThanOrEqual(1_700);
+    expect(
+      dayReference({ ...base, code: '9999', date: '2026-07-09', bar: null, prevCloseMinor: null, actions }),
+    ).toBeNull();
   });
 });
 
 describe('buildSession', () => {
   it('2330: every replay day replays inside the real [low, high], on ticks, with exact O/H/L/C and volume', () => {
-    const days = selectReplayDays(bars['2330']!, 'stock');
+    const days = replayDays('2330', 'stock');
     for (const day of days) checkSession(buildSession({ seed: 1, symbol: '2330', kind: 'stock', day }));
   });
 
   it('0050: ETF tick table', () => {
-    const days = selectReplayDays(bars['0050']!, 'etf');
+    const days = replayDays('0050', 'etf');
     for (const day of days.slice(-5))
       checkSession(buildSession({ seed: 3, symbol: '0050', kind: 'etf', day }));
   });
 
   it('many seeds on one day keep every invariant', () => {
-    const day = selectReplayDays(bars['2330']!, 'stock').at(-3)!;
+    const day = replayDays('2330', 'stock').at(-3)!;
     for (let seed = 100; seed < 115; seed++)
       checkSession(buildSession({ seed, symbol: '2330', kind: 'stock', day }));
+  });
+
+  it('a thin day (3 lots): four prints split the shares, exact O/H/L/C and volume', () => {
+    const day: ReplayDay = {
+      date: '2026-07-09',
+      openMinor: 2_000,
+      highMinor: 2_050,
+      lowMinor: 1_990,
+      closeMinor: 2_010,
+      volumeShares: 3_100,
+      prevCloseMinor: 2_000,
+      limitUpMinor: limitUpMinor(2_000),
+      limitDownMinor: limitDownMinor(2_000),
+    };
+    const s = buildSession({ seed: 9, symbol: '9999', kind: 'stock', day });
+    expect(s.count).toBe(4);
+    checkSession(s);
   });
 
   it('a low-volume day: fewer trades than lots, odd-share remainder on the last trade', () => {
@@ -173,7 +269,7 @@ describe('buildSession', () => {
   });
 
   it('same seed → identical trades; different seed → different path (same O/H/L/C)', () => {
-    const day = selectReplayDays(bars['2330']!, 'stock').at(-1)!;
+    const day = replayDays('2330', 'stock').at(-1)!;
     const a = buildSession({ seed: 42, symbol: '2330', kind: 'stock', day });
     const b = buildSession({ seed: 42, symbol: '2330', kind: 'stock', day });
     const c = buildSession({ seed: 43, symbol: '2330', kind: 'stock', day });
@@ -191,11 +287,12 @@ describe('buildSession', () => {
       seed: 5,
       symbol: '2330',
       kind: 'stock',
-      day: selectReplayDays(bars['2330']!, 'stock')[0]!,
+      day: replayDays('2330', 'stock')[0]!,
     });
     expect(lastTradeAt(s, 0)).toBe(0);
     expect(lastTradeAt(s, SESSION_MS)).toBe(s.count - 1);
     expect(lastTradeAt(s, SESSION_MS - 1)).toBe(s.count - 2);
+    expect(lastTradeAt(s, CLOSING_CALL_MS)).toBe(s.count - 2);
     const mid = s.offsets[500]!;
     const i = lastTradeAt(s, mid);
     expect(s.offsets[i]).toBe(mid);
@@ -234,7 +331,7 @@ describe('depth', () => {
   }
 
   it('book invariants after every trade of 2330 and 0050 days', () => {
-    for (const day of selectReplayDays(bars['2330']!, 'stock').slice(-2)) {
+    for (const day of replayDays('2330', 'stock').slice(-2)) {
       const s = buildSession({ seed: 1, symbol: '2330', kind: 'stock', day });
       for (let i = 0; i < s.count; i++) checkDepth(s, i);
     }
@@ -242,13 +339,13 @@ describe('depth', () => {
       seed: 1,
       symbol: '0050',
       kind: 'etf',
-      day: selectReplayDays(bars['0050']!, 'etf').at(-1)!,
+      day: replayDays('0050', 'etf').at(-1)!,
     });
     for (let i = 0; i < s2.count; i++) checkDepth(s2, i);
   });
 
   it('at limit-up (2330 on 2026-07-31) the ask side stops at the limit', () => {
-    const day = selectReplayDays(bars['2330']!, 'stock').at(-1)!;
+    const day = replayDays('2330', 'stock').at(-1)!;
     const s = buildSession({ seed: 1, symbol: '2330', kind: 'stock', day });
     const last = s.count - 1;
     expect(s.prices[last]).toBe(242_500);

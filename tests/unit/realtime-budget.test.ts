@@ -54,6 +54,7 @@ const quoteOf = (symbol: string, lastMinor: number, ts: number, name = symbol): 
   ts,
   replayDate: null,
   phase: 'open',
+  traded: true,
 });
 
 function fakeFeed() {

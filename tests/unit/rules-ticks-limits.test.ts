@@ -225,3 +225,28 @@ describe('time in force', () => {
     expect(TIME_IN_FORCE).toEqual(['ROD', 'IOC', 'FOK']);
   });
 });
+
+describe('priceRejection with the day’s own band', () => {
+  it('checks against the given limits instead of ±10 % of the reference (a 2× ETF’s ±20 % day)', () => {
+    const ref = 20_030; // 00631L, 2025-04-02 close 200.30
+    const band = { upMinor: 24_035, downMinor: 16_025 };
+    expect(priceRejection(16_025, { kind: 'etf', referenceMinor: ref })).toMatchObject({
+      rule: 'belowLimitDown',
+      limitDownMinor: 18_030,
+    });
+    expect(priceRejection(16_025, { kind: 'etf', referenceMinor: ref, limits: band })).toBeNull();
+    expect(priceRejection(24_035, { kind: 'etf', referenceMinor: ref, limits: band })).toBeNull();
+    expect(priceRejection(16_020, { kind: 'etf', referenceMinor: ref, limits: band })).toEqual({
+      rule: 'belowLimitDown',
+      error: 'exceedsPriceLimit',
+      limitDownMinor: 16_025,
+    });
+    expect(priceRejection(24_040, { kind: 'etf', referenceMinor: ref, limits: band })).toEqual({
+      rule: 'aboveLimitUp',
+      error: 'exceedsPriceLimit',
+      limitUpMinor: 24_035,
+    });
+    // a new listing's free days: no limits at all, band or not
+    expect(priceRejection(99_900, { kind: 'etf', limits: band, hasPriceLimits: false })).toBeNull();
+  });
+});

@@ -91,6 +91,7 @@ const quote: Quote = {
   ts: T0,
   replayDate: '2026-03-02',
   phase: 'open',
+  traded: true,
 };
 const clock = (
   mode: ClockState['mode'],

@@ -16,8 +16,7 @@
  * - `volume` (成交量): shares traded, descending;
  * - `turnover` (成交值): TWD traded, descending.
  * Ties are broken by symbol (ascending), so equal rows never swap between snapshots. Instruments
- * that have not traded in the replayed day (Quote.traded false, or no volume while the feed does
- * not say) and instruments without a reference price go last in every ranking, in symbol order.
+ * that have no trade in the replayed day (Quote.traded false) and instruments without a reference price go last in every ranking, in symbol order.
  * Change % is compared as the exact quotient of two integers (IEEE division rounds correctly, so
  * equal fractions compare equal and distinct fractions of prices below 10^7 minor never collide).
  *
@@ -67,13 +66,9 @@ export interface RankingSnapshot {
   breadth: Breadth;
 }
 
-/** The feed's quote with the same-day replay's fields, present once the feed provides them. */
-type FeedQuote = Quote & { traded?: boolean };
-
-/** Whether the instrument traded in its session: Quote.traded when the feed says, else volume > 0. */
+/** Whether the instrument trades in the replayed day (Quote.traded: false = no trade that day). */
 export function isTraded(q: Quote): boolean {
-  const t = (q as FeedQuote).traded;
-  return t ?? q.volumeShares > 0;
+  return q.traded;
 }
 
 /** Change as a fraction of the reference price, or null when unranked (not traded, no reference). */

@@ -15,8 +15,10 @@
  *   price (TW-MARKET-RULES "After-hours fixed price"). The exchange and replay clocks have this
  *   window; the stress source does not.
  * - prices: on the tick table and within the day's limits (priceRejection: the nearest valid
- *   prices, or the limit price, as the fix); no limits in a new listing's first five trading days
- *   (hasPriceLimits). In pre-open the reference is the last close the feed shows.
+ *   prices, or the limit price, as the fix) — the quote's own limitUpMinor/limitDownMinor (the
+ *   feed's band of the day, widened where reference.ts says so); no limits in a new listing's first
+ *   five trading days (hasPriceLimits). In pre-open before the new day shows, the reference is the
+ *   last close the feed shows and the band is ±10 % of it.
  * - configurable rules (config.ts, all off by default: the spec gives no values): most lots per
  *   order (`exceedsOrderShares`), orders per member per trading day (`dailyPurchaseLimit`),
  *   instruments closed to trading (`tradeClosed`); delisted instruments (`productDelisted`).
@@ -61,6 +63,7 @@ import {
   SHARES_PER_LOT,
   type FeeSchedule,
   type InstrumentKind,
+  type PriceLimits,
 } from '../../../contract/market-rules';
 import type { CloseReason, OrderFix, PlaceOrderInput, PlaceOrderReq } from '../../../contract/trading';
 import { nextOpen, type IsTradingDay } from '../../../contract/trading-session';
@@ -595,8 +598,9 @@ export function createTradingEngine(opts: TradingEngineOptions): TradingEngine {
     kind: InstrumentKind,
     referenceMinor: number,
     limits: boolean,
+    band?: PriceLimits,
   ): { key: 'priceOffTick' | 'exceedsPriceLimit' | 'parameterError'; fix: OrderFix | null } | null {
-    const r = priceRejection(priceMinor, { kind, referenceMinor, hasPriceLimits: limits });
+    const r = priceRejection(priceMinor, { kind, referenceMinor, hasPriceLimits: limits, limits: band });
     if (!r) return null;
     switch (r.rule) {
       case 'offTick':
@@ -715,6 +719,7 @@ export function createTradingEngine(opts: TradingEngineOptions): TradingEngine {
     if (req.lots > rules.tradeMaxLots)
       throw refuse('exceedsOrderShares', { rule: 'maxLots', maxLots: rules.tradeMaxLots });
     if (!feed.isTradable(req.symbol)) throw fail('productNotFound');
+    if (feed.quote(req.symbol)?.traded === false) throw fail('notTradedToday');
     if (rules.tradeClosed === 'all' || rules.tradeClosed.includes(req.symbol)) throw fail('tradeClosed');
     const v = view();
     if (entryClosed(v, req.session))
@@ -767,7 +772,13 @@ export function createTradingEngine(opts: TradingEngineOptions): TradingEngine {
       else if (req.timeInForce === 'ROD') throw fail(best > 0 ? 'exceedsPriceLimit' : 'priceUnavailable');
       else kill = true;
     } else {
-      const bad = priceFix(req.priceMinor!, kind, reference, limits);
+      // The day's own band from the feed (widened on leveraged ETFs and capital-change days,
+      // server/market/reference.ts) unless the reference is the finished previous day's close.
+      const band =
+        reference === q.prevCloseMinor && q.limitUpMinor > 0 && q.limitDownMinor > 0
+          ? { upMinor: q.limitUpMinor, downMinor: q.limitDownMinor }
+          : undefined;
+      const bad = priceFix(req.priceMinor!, kind, reference, limits, band);
       if (bad) throw bad.fix ? refuse(bad.key, bad.fix) : fail(bad.key);
       const limit = req.priceMinor!;
       if (!isCall) {
@@ -805,9 +816,10 @@ export function createTradingEngine(opts: TradingEngineOptions): TradingEngine {
     });
     if (row.status === 'pending') {
       admit(row, v.shaped);
-      // The quote may already have moved through the limit while we were writing.
+      // The quote may already have moved through the limit while we were writing. Not in a call
+      // auction: the quote then is the last continuous print (before 13:25), which must not match.
       const now = feed.quote(row.symbol);
-      if (now && index.has(row.id)) onQuote(now);
+      if (now && index.has(row.id) && !isCall) onQuote(now);
     }
     return row;
   }
@@ -956,6 +968,7 @@ export function createTradingEngine(opts: TradingEngineOptions): TradingEngine {
     if (!feed.isTradable(order.symbol)) throw fail('productNotFound');
     const q = feed.quote(order.symbol);
     if (!q) throw fail('priceUnavailable');
+    if (!q.traded) throw fail('notTradedToday');
     if (v.shaped) {
       const st = dayOf(order.symbol);
       if (!st || st.date !== tradeDateFor(v, order.symbol) || q.ts >= st.closeMs)

@@ -27,5 +27,6 @@ export function quoteArb(symbols: readonly [string, ...string[]]): fc.Arbitrary<
     ts: exactInt,
     replayDate: fc.constantFrom(null, '2026-11-20', '2026-11-19'),
     phase: fc.constantFrom('open' as const, 'closed' as const),
+    traded: fc.boolean(),
   });
 }

@@ -26,10 +26,6 @@ export type RankingColumns = 'change' | 'volume' | 'turnover';
 const rowStyle = { height: QUOTE_ROW_HEIGHT_PX };
 const NOT_TRADED_GREY = '#6b6b6b';
 
-/** Whether the quote traded in its session (Quote.traded once the feed sends it, else volume > 0). */
-export function tradedOf(q: Quote): boolean {
-  return (q as Quote & { traded?: boolean }).traded ?? q.volumeShares > 0;
-}
 
 /** A row not known yet (its page is on its way): same height, no figures. */
 export function PlaceholderRow() {
@@ -50,7 +46,7 @@ export const RankingRow = memo(function RankingRow({
   const q = useQuote(symbol);
   const clock = useClock() as { replayDate?: string | null } | null;
   const date = clock?.replayDate ?? q?.replayDate ?? null;
-  const traded = q ? tradedOf(q) : true;
+  const traded = q ? q.traded : true;
   const change = q ? q.lastMinor - q.prevCloseMinor : 0;
   const color = traded ? changeColor(change) : NOT_TRADED_GREY;
   const pct = !q ? '--' : traded ? formatPercent(change, q.prevCloseMinor) : t('ranking.notTraded');

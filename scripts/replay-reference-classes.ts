@@ -1,0 +1,64 @@
+/**
+ * Enumerates every instrument-day of the full-market window by its reference class
+ * (server/market/reference.ts dayReference, the function the feed uses): the days whose real
+ * OHLC fits ±10 % of the reference, and each class of those that do not, with counts and the
+ * instrument-days themselves (docs/decisions.md "Replay reference prices" quotes the counts).
+ *
+ *   npx tsx scripts/replay-reference-classes.ts [--list]
+ *
+ * No database: reads the seed files as importMarketData would merge them.
+ */
+import { listingTradingDayNumber } from '../contract/market-rules';
+import { readSeedMarketData } from '../server/db/import';
+import { isTradingDay } from '../server/market/calendar';
+import { dayReference, loadCorporateActions } from '../server/market/reference';
+import { WINDOW_FIRST_DATE, WINDOW_LAST_DATE } from '../server/market/window';
+
+const list = process.argv.includes('--list');
+const { instruments, candles } = await readSeedMarketData();
+const actions = await loadCorporateActions();
+const inst = new Map(instruments.map((r) => [r.symbol, r]));
+const inWindow = candles.filter((c) => c.date >= WINDOW_FIRST_DATE && c.date <= WINDOW_LAST_DATE);
+const dates = [...new Set(inWindow.map((c) => c.date))].sort();
+const bySymbol = new Map<string, typeof inWindow>();
+for (const c of inWindow) {
+  let l = bySymbol.get(c.symbol);
+  if (!l) bySymbol.set(c.symbol, (l = []));
+  l.push(c);
+}
+const counts = new Map<string, string[]>();
+let total = 0;
+for (const [symbol, rows] of bySymbol) {
+  const i = inst.get(symbol)!;
+  for (let k = 0; k < rows.length; k++) {
+    const bar = rows[k]!;
+    if (bar.date === dates[0]) continue; // the reference day, not replayed
+    total++;
+    const prev = rows[k - 1];
+    const listingDay =
+      i.listingDate && i.listingDate <= bar.date
+        ? listingTradingDayNumber({ listingDate: i.listingDate, today: bar.date, isTradingDay })
+        : null;
+    const r = dayReference({
+      code: symbol,
+      date: bar.date,
+      kind: i.kind,
+      bar,
+      prevCloseMinor: prev?.closeMinor ?? null,
+      afterGap: !!prev && dates.indexOf(prev.date) !== dates.indexOf(bar.date) - 1,
+      listingDay,
+      actions,
+    })!;
+    const key = `${r.limitClass} (reference: ${r.basis}${r.limitMultiple && r.limitMultiple > 1 ? `, band ±${r.limitMultiple * 10} %` : ''})`;
+    let l = counts.get(key);
+    if (!l) counts.set(key, (l = []));
+    l.push(
+      `${symbol} ${bar.date} ${i.securityType} prev ${prev ? `${prev.date} ${prev.closeMinor / 100}` : '-'} ref ${r.referenceMinor / 100} O ${bar.openMinor / 100} H ${bar.highMinor / 100} L ${bar.lowMinor / 100} C ${bar.closeMinor / 100}`,
+    );
+  }
+}
+console.log(`replayed instrument-days: ${total} (${dates.length - 1} days)`);
+for (const [k, v] of [...counts.entries()].sort()) {
+  console.log(`${String(v.length).padStart(7)}  ${k}`);
+  if (list && !k.startsWith('rule')) for (const x of v) console.log(`           ${x}`);
+}

@@ -1,0 +1,109 @@
+/**
+ * Whole-market replay smoke and measurement (not a test): imports the market into a PGlite
+ * directory (reused across runs), starts the replay feed with its timer at a chosen clock
+ * position and speed, and prints the start time, the longest event-loop stall (perf_hooks
+ * monitorEventLoopDelay), RSS, trades per wall second and the feed's CPU share over `seconds`.
+ *
+ *   npx tsx scripts/replay-smoke.ts [dataDir=/tmp/replay-smoke] [speed=60] [startFraction=0.95] [seconds=120]
+ *
+ * startFraction: where between 09:00 and 13:30 the clock starts (0.95 ≈ 13:16: at speed 60 the
+ * run crosses 14:30 → the next day's 08:30 after ~74 s and its 09:00 open after ~104 s). Also
+ * prints the longest stall of an idle baseline process measured over the same period (the
+ * machine is shared) and the load average.
+ */
+import { spawn } from 'node:child_process';
+import { loadavg } from 'node:os';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { openDatabase } from '../server/db/client';
+import { importMarketData } from '../server/db/import';
+import { SESSION_MS } from '../server/market/calendar';
+import { createClock, REPLAY_DAY_MS } from '../server/market/clock';
+import { createMarketFeed } from '../server/market/feed';
+
+/** The 1/5/15-minute load averages. */
+const loadAverage = (): string =>
+  loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ');
+
+const [dir = '/tmp/replay-smoke', speedArg = '60', fracArg = '0.95', secArg = '120'] = process.argv.slice(2);
+const speed = Number(speedArg);
+const seconds = Number(secArg);
+
+// Baseline: an idle process with a 100 ms interval on the same machine, same period.
+const baseline = spawn(
+  process.execPath,
+  [
+    '-e',
+    `const h=require('node:perf_hooks').monitorEventLoopDelay({resolution:10});h.enable();` +
+      `setInterval(()=>{},100);process.on('SIGTERM',()=>{console.log((h.max/1e6).toFixed(1));process.exit(0)});`,
+  ],
+  { stdio: ['ignore', 'pipe', 'inherit'] },
+);
+let baselineOut = '';
+baseline.stdout.on('data', (d) => (baselineOut += String(d)));
+
+const database = await openDatabase(dir);
+let t = performance.now();
+await importMarketData(database.db);
+console.log(`import ${((performance.now() - t) / 1000).toFixed(1)} s`);
+// Wall time such that the replay clock (08:30 → 14:30 days) is at session 10, `startFraction` of
+// the way from 09:00 to 13:30, now.
+const wallStart = Date.now();
+const anchorMs = wallStart - (10 * REPLAY_DAY_MS + Number(fracArg) * SESSION_MS) / speed;
+const clock = createClock({ mode: 'replay', speed, anchorMs });
+const feed = createMarketFeed({ db: database.db, clock, seed: 1 });
+let trades = 0;
+feed.onTrade(() => trades++);
+feed.onQuote(() => {});
+const h = monitorEventLoopDelay({ resolution: 10 });
+h.enable();
+t = performance.now();
+await feed.start();
+console.log(
+  `start() returned after ${(performance.now() - t).toFixed(0)} ms; quotes ${feed.listQuotes().length}; ` +
+    `loop max during start ${(h.max / 1e6).toFixed(1)} ms; load ${loadAverage()}`,
+);
+const startStall = h.max / 1e6;
+h.reset();
+const cpu0 = process.cpuUsage();
+const w0 = performance.now();
+let maxStall = 0;
+let maxRss = 0;
+/** Longest stall of the seconds within ±3 s of a session change (the 08:30 rollover, the 09:00 open). */
+let changeStall = 0;
+const perSecond: Array<{ s: number; max: number; session: number; phase: string }> = [];
+for (let s = 1; s <= seconds; s++) {
+  await new Promise((r) => setTimeout(r, 1000));
+  const secMax = h.max / 1e6;
+  h.reset();
+  maxStall = Math.max(maxStall, secMax);
+  maxRss = Math.max(maxRss, process.memoryUsage().rss);
+  const p = clock.position();
+  perSecond.push({ s, max: secMax, session: p.session, phase: p.tradingPhase });
+  if (s % 10 === 0 || s === 1) {
+    const q = feed.quote('2330');
+    console.log(
+      `${s}s session ${p.session} ${p.tradingPhase} offset ${(p.offsetMs / 60000).toFixed(1)} min · date ${feed.clock().replayDate} · 2330 ${q?.lastMinor} vol ${q?.volumeShares} · trades/s ${(trades / s).toFixed(0)} · loop max (this s) ${secMax.toFixed(1)} ms · rss ${(process.memoryUsage().rss / 2 ** 20).toFixed(0)} MiB · load ${loadAverage()}`,
+    );
+  }
+}
+for (let i = 1; i < perSecond.length; i++) {
+  const a = perSecond[i - 1]!;
+  const b = perSecond[i]!;
+  if (a.session !== b.session || (a.phase !== b.phase && b.phase === 'continuous')) {
+    for (let j = Math.max(0, i - 3); j <= Math.min(perSecond.length - 1, i + 3); j++)
+      changeStall = Math.max(changeStall, perSecond[j]!.max);
+    console.log(`change at ${b.s}s: ${a.session}/${a.phase} → ${b.session}/${b.phase}`);
+  }
+}
+const cpu = process.cpuUsage(cpu0);
+const wall = performance.now() - w0;
+baseline.kill('SIGTERM');
+await new Promise((r) => baseline.on('exit', r));
+console.log(
+  `RESULT speed ${speed}: start stall ${startStall.toFixed(1)} ms, max stall ±3 s of a session change ${changeStall.toFixed(1)} ms, max stall ${maxStall.toFixed(1)} ms (idle baseline process: ${baselineOut.trim()} ms), trades/s ${(trades / seconds).toFixed(0)}, CPU ${(((cpu.user + cpu.system) / 1000 / wall) * 100).toFixed(1)} % of a core, max RSS ${(maxRss / 2 ** 20).toFixed(0)} MiB, load ${loadAverage()}`,
+);
+feed.stop();
+await database.close();
+process.exit(0);
