@@ -7,7 +7,6 @@
  */
 import { memo } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { Quote } from '../../../../contract/market';
 import { changeColor } from '../../../lib/colors';
 import {
   formatCompactMinor,
