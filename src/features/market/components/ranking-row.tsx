@@ -25,7 +25,6 @@ export type RankingColumns = 'change' | 'volume' | 'turnover';
 const rowStyle = { height: QUOTE_ROW_HEIGHT_PX };
 const NOT_TRADED_GREY = '#6b6b6b';
 
-
 /** A row not known yet (its page is on its way): same height, no figures. */
 export function PlaceholderRow() {
   return <div className="quote-row ranking-row placeholder" style={rowStyle} aria-hidden />;
