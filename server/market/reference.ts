@@ -163,8 +163,10 @@ export function dayReference(input: DayReferenceInput): DayReference | null {
       limitMultiple: multiple,
     };
   const newListing = input.listingDay !== null && input.listingDay <= 5;
-  if (!newListing && input.afterGap && basis === 'previousClose') {
+  if (!newListing && input.afterGap && basis === 'previousClose' && kind !== 'etf') {
     // A new reference after a capital change we have no record of: the day's opening call price.
+    // Shares only: an ETF, ETN or REIT that misses a day keeps its previous close (its own band,
+    // `productLimit`, below), e.g. leveraged ETN 020037 on 2025-04-09 after no trade on 04-08.
     const open = bar.openMinor;
     const w = widest(open, kind, bar);
     if (w)

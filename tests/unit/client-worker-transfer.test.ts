@@ -112,7 +112,7 @@ describe('packing for transfer', () => {
           // A def travels exactly when the symbol's non-numeric fields are new to this subscription.
           const expectedDefs: string[] = [];
           for (const q of items) {
-            const key = JSON.stringify([q.name, q.kind, q.replayDate, q.phase]);
+            const key = JSON.stringify([q.name, q.kind, q.replayDate, q.phase, q.traded]);
             if (lastSent.get(q.symbol) !== key) expectedDefs.push(q.symbol);
             lastSent.set(q.symbol, key);
           }

@@ -81,8 +81,8 @@ describe('rankQuotes', () => {
     expect(rankQuotes(quotes, 'all')).toEqual(['1101', '1216', '1301', '2002', '2330', '3008']);
   });
 
-  it('without `traded`, no volume means not traded; no reference price is unranked', () => {
-    const q = [quote('1111', 1000, 900, { volumeShares: 0 }), quote('2222', 100, 100), quote('3333', 50, 0)];
+  it('an instrument with no trade that day goes after the traded ones; no reference price is unranked', () => {
+    const q = [quote('1111', 1000, 900, { traded: false }), quote('2222', 100, 100), quote('3333', 50, 0)];
     expect(rankQuotes(q, 'gainers')).toEqual(['2222', '1111', '3333']);
   });
 });
