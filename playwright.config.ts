@@ -37,7 +37,9 @@ export default defineConfig({
   webServer: {
     command: 'npx tsx server/main.ts',
     url: `http://127.0.0.1:${port}/api/docs`,
-    timeout: 180_000,
+    // A first start imports the whole market (~315k daily rows) and loads the replay: minutes on a
+    // loaded machine.
+    timeout: 420_000,
     reuseExistingServer: false,
     env: {
       PORT: String(port),
