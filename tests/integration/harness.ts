@@ -177,8 +177,11 @@ export async function startHarness(
   // (2025-04-07 … 04-10, the tariff crash and rebound) sit at the limits all day.
   const wall = { now: Date.UTC(2025, 11, 31, 16, 0, 0) + HARNESS_SESSION * REPLAY_DAY_MS + 60 * 60_000 };
   const log = { logger: false, logStream: opts.logStream };
+  // realClock: market time runs with the wall clock from that same 10:00, so a streaming test
+  // never lands in a phase without prints (pre-open, intermission, after-hours) at the hour CI runs.
+  const startedAt = Date.now();
   const built = opts.realClock
-    ? await buildApp(config, { database, ...log })
+    ? await buildApp(config, { database, now: () => wall.now + (Date.now() - startedAt), ...log })
     : await buildApp(config, { database, now: () => wall.now, feedTimer: false, ...log });
   if (!opts.realClock) built.feed.tick();
 
