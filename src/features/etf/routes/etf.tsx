@@ -14,7 +14,6 @@ import { MarketStatusBar } from '../../../market/components/status-bar';
 import { PagedQuoteList } from '../../../market/components/paged-quote-list';
 import { Page } from '../../../ui/page';
 import { useEtfListInfiniteQuery, type EtfListArg } from '../api/etf-api';
-import '../etf.css';
 
 /** The filter tabs: every ETF, then each category. */
 const FILTERS = ['all', ...ETF_CATEGORIES] as const;
@@ -22,6 +21,9 @@ type Filter = (typeof FILTERS)[number];
 /** Sorts offered: by volume (market/list 'volume') or by code ('all' is code order). */
 const SORTS = ['volume', 'all'] as const;
 type Sort = (typeof SORTS)[number];
+
+/** The count line above the rows (inline: no stylesheet chunk for one rule). */
+const COUNT_STYLE = { background: '#fafafa', padding: '6px 14px' };
 
 function EtfList({ arg }: { arg: EtfListArg }) {
   const { t } = useTranslation();
@@ -34,7 +36,7 @@ function EtfList({ arg }: { arg: EtfListArg }) {
       onOpen={open}
       emptyTestId="etf-empty"
       header={(total) => (
-        <div className="list-count" data-testid="etf-count">
+        <div className="hint-text" style={COUNT_STYLE} data-testid="etf-count">
           {t('etf.count', { count: total })}
         </div>
       )}

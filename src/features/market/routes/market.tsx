@@ -51,7 +51,7 @@ export function MarketPage() {
             type="button"
             className="icon-button"
             onClick={() => navigate('/home/searchIndex')}
-            aria-label={t('market.search')}
+            aria-label={t('search.title')}
             data-testid="to-search"
           >
             <SearchIcon />

@@ -5,7 +5,7 @@
  * (rows paint at once), are virtualized, and only the rows on screen stream live prices. Each row
  * has the watchlist star; tapping a row opens the detail and records it in the member's history.
  */
-import { DotLoading, SearchBar } from 'antd-mobile';
+import { DotLoading, Input } from 'antd-mobile';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router-dom';
@@ -14,6 +14,7 @@ import { SEARCH_LIMIT_DEFAULT, SEARCH_QUERY_MAX } from '../../../../contract/sea
 import { MarketStatusBar } from '../../../market/components/status-bar';
 import { useSeedQuotes } from '../../../market/hooks';
 import { useVisibleQuotes } from '../../../market/visible-rows';
+import { SearchIcon } from '../../../ui/icons';
 import { NoData } from '../../../ui/no-data';
 import { Page, useBack } from '../../../ui/page';
 import { useSearchInstrumentsQuery } from '../api/search-api';
@@ -50,18 +51,23 @@ export function SearchPage() {
   return (
     <Page title={t('search.title')} className="search-page">
       <div className="sticky-head search-head">
-        <div className="search-box" data-testid="search-input">
-          <SearchBar
-            value={text}
-            onChange={setText}
-            maxLength={SEARCH_QUERY_MAX}
-            placeholder={t('search.placeholder')}
-            autoFocus={!q}
-            showCancelButton
-            cancelText={t('common.cancel')}
-            onCancel={back}
-            aria-label={t('search.placeholder')}
-          />
+        <div className="search-box">
+          <div className="search-field" data-testid="search-input">
+            <SearchIcon />
+            <Input
+              value={text}
+              onChange={setText}
+              maxLength={SEARCH_QUERY_MAX}
+              placeholder={t('search.placeholder')}
+              autoFocus={!q}
+              clearable
+              aria-label={t('search.placeholder')}
+              enterKeyHint="search"
+            />
+          </div>
+          <button type="button" className="link-button" onClick={back} data-testid="search-cancel">
+            {t('common.cancel')}
+          </button>
         </div>
         <MarketStatusBar replayDate={shown?.quotes[0]?.replayDate} />
         {shown && shown.total > 0 && (
