@@ -108,7 +108,7 @@ export const api = {
   'market/industries': ep('public', auth.emptyReq, market.industriesRes, 'Industries for the list filter'),
   'market/breadth': ep('public', auth.emptyReq, market.breadthRes, 'Advancers, decliners, turnover'),
 
-  // ---- issue 14: search (public: the directory is public data; history is the member's own) ----
+  // ---- search (public: the directory is public data; history is the member's own) ----
   'search/query': ep('public', search.searchReq, search.searchRes, 'Search instruments by code or name'),
   'search/hot': ep('public', auth.emptyReq, search.hotSearchesRes, 'Hot searches (or the most traded)'),
   'search/history': ep('member', auth.emptyReq, search.searchHistoryRes, 'Search history'),

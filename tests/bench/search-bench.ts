@@ -1,5 +1,5 @@
 /**
- * `npm run bench:search` — search time over the whole directory (issue 14 item 5: under 50 ms of
+ * `npm run bench:search` — search time over the whole directory (under 50 ms of
  * server time per query over ~2,200 instruments).
  *
  * Directory: every instrument the shipped seed data defines (server/db/seed-data, ~2,400), with

@@ -1,5 +1,5 @@
 /**
- * The market screen over the whole market (issue 14 items 4 and 8): the gainers list is the
+ * The market screen over the whole market: the gainers list is the
  * server's ranking, the virtualized list renders and subscribes only the rows around the screen
  * (counted on the worker's WebSocket: `sub`/`unsub` frames of the quotes channel), scrolling far
  * down unsubscribes the rows that left, the volume list has its volume column, and the exchange

@@ -1,5 +1,5 @@
 /**
- * Search in Chromium at 390×844 on the real server (issue 14 item 5): a member starts from the
+ * Search in Chromium at 390×844 on the real server: a member starts from the
  * home screen's search shortcut (/home/searchIndex: no history yet, hot searches shown with what
  * they are based on), types '台積' on /home/search and sees 2330 with a live price and a watchlist
  * star, opens its detail, comes back to the same results, comes back again and finds 2330 in the

@@ -1,5 +1,5 @@
 /**
- * The market screen's server side over the API (issue 14 item 4): market/list ranks the whole
+ * The market screen's server side over the API: market/list ranks the whole
  * market with the filters applied server-side (exchange, security type, ETF category, industry),
  * pages through one snapshot that is refreshed once a second, market/industries and
  * market/breadth. Then the acceptance "the gainers list of a finished session equals the ranking

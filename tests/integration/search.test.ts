@@ -1,5 +1,5 @@
 /**
- * Search through the API (issue 14 item 5; contract/search.ts), on PGlite and PostgreSQL:
+ * Search through the API (contract/search.ts), on PGlite and PostgreSQL:
  * - search/query is public and ranks what a user expects first ('2330', '23', '台積' → 2330;
  *   '0050' → 0050; '878' → 00878), with the current quote of each hit;
  * - history is the member's own: an opened result is listed newest first, once per instrument;
