@@ -39,9 +39,11 @@ test('register → deposit → approve → trade 2330 with leverage → close �
   page,
   browser,
 }) => {
+  test.setTimeout(900_000); // up to 5 trades, each may wait for the replay's continuous session
   const creds = firstRun();
 
-  // Market list: prices move within 5 seconds, at any hour.
+  // Market list: prices move within 5 seconds in the replay's continuous session, at any wall hour.
+  await waitForContinuous(test.info().project.use.baseURL!, 5);
   await page.goto('/#/market/market');
   await expect(page.getByTestId('replay-label')).toBeVisible();
   const rows = page.locator('[data-testid^="quote-last-"]');

@@ -8,6 +8,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
+import { waitForContinuous } from '../support/market-clock';
 
 const shots = path.resolve('tests/e2e/screenshots');
 mkdirSync(shots, { recursive: true });
@@ -70,6 +71,8 @@ test('five levels a side, each with a volume bar', async ({ page }) => {
 });
 
 test('the trade tape lists prints, newest first, and keeps moving', async ({ page }) => {
+  test.setTimeout(420_000);
+  await waitForContinuous(test.info().project.use.baseURL!, 5); // prints only in the continuous session
   await page.getByTestId('book-tab-trades').click();
   const rows = page.getByTestId('tape-row');
   await expect(rows.first()).toBeVisible();

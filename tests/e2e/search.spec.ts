@@ -9,6 +9,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { httpApi } from '../support/http-funding';
+import { waitForContinuous } from '../support/market-clock';
 
 const PRICE = /^\d{1,3}(,\d{3})*\.\d{2}$/;
 
@@ -19,6 +20,7 @@ function inviteCode(): string {
 }
 
 test('search → live results → detail → back → history → clear', async ({ page, baseURL }) => {
+  test.setTimeout(420_000);
   const account = `09${String(Date.now()).slice(-8)}`;
   const reg = await httpApi(baseURL!)<{ token: string }>('user/register', {
     account,
@@ -64,7 +66,9 @@ test('search → live results → detail → back → history → clear', async 
   await expect(row.getByTestId('watch-toggle')).toBeVisible();
   await expect(page.getByTestId('search-count')).toBeVisible();
 
-  // The price keeps moving (the row is subscribed to the stream): wait for a change.
+  // The price keeps moving (the row is subscribed to the stream): wait for a change, in the
+  // continuous session (the replay prints nothing between 13:30 and the next day's 09:00).
+  await waitForContinuous(test.info().project.use.baseURL!, 5);
   const first = await row.getByTestId('quote-last-2330').textContent();
   await expect
     .poll(async () => row.getByTestId('quote-last-2330').textContent(), { timeout: 60_000 })

@@ -19,6 +19,7 @@ import type { AddressInfo } from 'node:net';
 import net from 'node:net';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
+import { waitForContinuous } from '../support/market-clock';
 
 const shots = path.resolve('tests/e2e/screenshots');
 mkdirSync(shots, { recursive: true });
@@ -153,7 +154,9 @@ test('socket cut: reconnecting → polling (prices move) → stale → live, no 
   page,
   request,
 }) => {
-  test.setTimeout(240_000);
+  test.setTimeout(480_000);
+  // Prices must move while the socket is down: start in the replay's continuous session.
+  await waitForContinuous(test.info().project.use.baseURL!, 40);
   const badge = page.getByTestId('conn-badge');
   const age = page.getByTestId('conn-age');
   const last = page.getByTestId('detail-last');

@@ -148,9 +148,10 @@ async function now(call: HttpCall, needWallS: number): Promise<Now> {
       pos.offsetMs > 10 * list.data.clock.speed * 1_000
     )
       return { clock, quotes: list.data.items, offsetMs: pos.offsetMs, session: pos.session, wallMs };
-    // Wait for the next session and a few seconds for the server to build it.
-    const waitMs = clock.wallAt(pos.session + 1, 0) - wallMs + 12_000;
-    await new Promise((r) => setTimeout(r, Math.min(waitMs, 200_000)));
+    // Wait for the next 09:00 (this day's, during its pre-open) and a few seconds for the server
+    // to build the session (12 s at 30× is 6 market minutes, past the 5 required above).
+    const nextOpen = clock.wallAt(pos.tradingPhase === 'preOpen' ? pos.session : pos.session + 1, 0);
+    await new Promise((r) => setTimeout(r, Math.max(1_000, nextOpen - wallMs + 12_000)));
   }
 }
 
@@ -339,7 +340,7 @@ test.afterAll(async () => oracle?.close());
 test('a limit buy below the market waits as pending, fills when the replay reaches it, shows in holdings', async ({
   page,
 }) => {
-  test.setTimeout(360_000);
+  test.setTimeout(600_000); // may wait ~5 min for the next continuous session
   const plan = await planLimit(oracle, call);
   const cost = openCosts({
     priceMinor: plan.limitMinor,
@@ -385,7 +386,7 @@ test('a limit buy below the market waits as pending, fills when the replay reach
 });
 
 test('a 10× long is liquidated by a falling replay and the member sees why', async ({ page }) => {
-  test.setTimeout(360_000);
+  test.setTimeout(600_000); // may wait ~5 min for the next continuous session
   const plan = await planFall(oracle, call);
   const m = await member(page, call, creds, plan.depositMinor);
   await placeLong(page, plan.symbol, null);
