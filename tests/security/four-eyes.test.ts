@@ -1,6 +1,7 @@
 /**
  * Four eyes on money and identity, replayed as an attacker inside the firm would try it:
- * - an operator reviewing their own deposit, withdrawal or KYC submission (approve or reject) is
+ * - an operator reviewing their own deposit, withdrawal, KYC submission or day-trading application
+ *   (approve or reject) is
  *   refused 403 selfReview, every table but the audit log is byte-for-byte unchanged, and each
  *   attempt leaves one `review.selfRefused` audit entry; another operator can still decide them;
  * - an operator's session on any member endpoint (and on the upload route) is refused 403
@@ -50,12 +51,13 @@ interface PromotedOperator {
   id: number;
   token: string;
 }
-/** Owns a pending deposit and a pending withdrawal. */
+/** Owns a pending deposit, a pending withdrawal and a pending day-trading application. */
 let P: PromotedOperator;
 /** Owns a KYC submission in review. */
 let Q: PromotedOperator;
 let pDepositId: number;
 let pWithdrawalId: number;
+let pDayTradeId: number;
 let qKycId: number;
 
 /** A file no other test in this file sends (distinct bytes per call). */
@@ -99,6 +101,10 @@ beforeAll(async () => {
     'withdraw',
   ).id;
   pDepositId = await h.deposit(pToken, 3_000_000);
+  // A new account is not eligible at once: its application waits for an operator.
+  const dayTrade = ok(await c.call('dayTrade/apply', {}, pToken), 'dayTrade/apply');
+  expect(dayTrade.status).toBe('pending');
+  pDayTradeId = dayTrade.id;
 
   const qAccount = '0931000002';
   const qToken = await register(c, qAccount, INVITE);
@@ -140,7 +146,7 @@ const selfRefusals = (actor: number) =>
     .orderBy(auditLog.id);
 
 describe('an operator reviewing their own request', () => {
-  it('is refused 403 selfReview for deposits, withdrawals and KYC, changes nothing, and is audited', async () => {
+  it('is refused 403 selfReview for deposits, withdrawals, KYC and day trading, changes nothing, and is audited', async () => {
     const attempts: Array<{ by: PromotedOperator; name: EndpointName; body: object; target: string }> = [
       { by: P, name: 'admin/approveDeposit', body: { id: pDepositId }, target: `deposit:${pDepositId}` },
       {
@@ -160,6 +166,18 @@ describe('an operator reviewing their own request', () => {
         name: 'admin/rejectWithdrawal',
         body: { id: pWithdrawalId, reason: 'mine' },
         target: `withdrawal:${pWithdrawalId}`,
+      },
+      {
+        by: P,
+        name: 'admin/approveDayTrade',
+        body: { id: pDayTradeId },
+        target: `dayTradeApplication:${pDayTradeId}`,
+      },
+      {
+        by: P,
+        name: 'admin/rejectDayTrade',
+        body: { id: pDayTradeId, reason: 'mine' },
+        target: `dayTradeApplication:${pDayTradeId}`,
       },
       { by: Q, name: 'admin/approveKyc', body: { id: qKycId }, target: `kyc:${qKycId}` },
       { by: Q, name: 'admin/rejectKyc', body: { id: qKycId, reason: 'mine' }, target: `kyc:${qKycId}` },
@@ -186,10 +204,12 @@ describe('an operator reviewing their own request', () => {
     );
     // The console's audit log names the refusals too.
     const log = ok(await c.call('admin/auditLog', { page: 1, pageSize: 20 }, admin), 'auditLog');
-    expect(log.items.filter((e: { action: string }) => e.action === 'review.selfRefused')).toHaveLength(6);
+    expect(log.items.filter((e: { action: string }) => e.action === 'review.selfRefused')).toHaveLength(
+      attempts.length,
+    );
   });
 
-  it("is no obstacle to another operator: P decides Q's KYC, the admin P's deposit and withdrawal", async () => {
+  it("is no obstacle to another operator: P decides Q's KYC, the admin P's deposit, withdrawal and day trading", async () => {
     expect(ok(await c.call('admin/approveKyc', { id: qKycId }, P.token), 'approveKyc').status).toBe(
       'verified',
     );
@@ -202,6 +222,9 @@ describe('an operator reviewing their own request', () => {
         'reject',
       ).status,
     ).toBe('rejected');
+    expect(
+      ok(await c.call('admin/approveDayTrade', { id: pDayTradeId }, admin), 'approveDayTrade').status,
+    ).toBe('approved');
   });
 });
 

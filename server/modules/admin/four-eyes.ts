@@ -1,6 +1,6 @@
 /**
- * Four eyes on money and identity: an operator never reviews their own deposit, withdrawal or KYC
- * submission (an account that was a member and was later promoted keeps its requests, and only
+ * Four eyes on money and identity: an operator never reviews their own deposit, withdrawal, KYC
+ * submission or day-trading application (an account that was a member and was later promoted keeps its requests, and only
  * another operator may decide them).
  *
  * The check runs inside the review's transaction, on the row the review reads, before anything is
@@ -13,7 +13,7 @@ import { AppError } from '../common/errors';
 import { audit } from './audit';
 
 /** What an operator reviews. */
-export type ReviewTarget = { type: 'deposit' | 'withdrawal' | 'kyc'; id: number };
+export type ReviewTarget = { type: 'deposit' | 'withdrawal' | 'kyc' | 'dayTradeApplication'; id: number };
 
 /** The refusal of a self-review: key `selfReview` (403, contract/errors.ts); names its target for the audit. */
 export class SelfReviewError extends AppError {
@@ -25,7 +25,7 @@ export class SelfReviewError extends AppError {
 /**
  * Throws SelfReviewError when the operator reviewing is the request's owner.
  * @param operatorId the reviewing operator's user id
- * @param ownerId the user id the deposit, withdrawal or KYC submission belongs to
+ * @param ownerId the user id the request under review belongs to
  */
 export function refuseSelfReview(operatorId: number, ownerId: number, target: ReviewTarget): void {
   if (operatorId === ownerId) throw new SelfReviewError(target);

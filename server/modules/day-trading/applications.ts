@@ -17,6 +17,7 @@ import { dayTradeApplications, users } from '../../db/schema';
 import type { AuthUser } from '../common/context';
 import { fail } from '../common/errors';
 import { audit } from '../admin/audit';
+import { auditSelfReview, refuseSelfReview } from '../admin/four-eyes';
 import { isUniqueViolation } from '../common/db-errors';
 import type { DayTradeConfig } from './config';
 import { eligibilityOf } from './eligibility';
@@ -178,7 +179,8 @@ const auditView = (r: ApplicationRow) => ({
  * An operator's decision on a pending application (conditional update: a second decision on the
  * same application finds nothing to update), with its audit entry (`dayTrade.approve` /
  * `dayTrade.reject`).
- * @throws notFound (404) for no such application; forbidden (403) for the operator's own;
+ * @throws notFound (404) for no such application; selfReview (403) for the operator's own (the
+ *   attempt audited as `review.selfRefused`, admin/four-eyes.ts);
  *   dayTradeNotPending (409) when it was already decided
  */
 export async function reviewApplication(
@@ -192,36 +194,38 @@ export async function reviewApplication(
     nowMs: number;
   },
 ): Promise<AdminDayTradeApplication> {
-  return db.transaction(async (tx) => {
-    const [before] = await tx
-      .select()
-      .from(dayTradeApplications)
-      .where(eq(dayTradeApplications.id, args.id))
-      .for('update');
-    if (!before) throw fail('notFound');
-    if (before.userId === args.operatorId) throw fail('forbidden');
-    const [after] = await tx
-      .update(dayTradeApplications)
-      .set({
-        status: args.decision,
-        grantedBy: args.decision === 'approved' ? 'operator' : null,
+  return db
+    .transaction(async (tx) => {
+      const [before] = await tx
+        .select()
+        .from(dayTradeApplications)
+        .where(eq(dayTradeApplications.id, args.id))
+        .for('update');
+      if (!before) throw fail('notFound');
+      refuseSelfReview(args.operatorId, before.userId, { type: 'dayTradeApplication', id: args.id });
+      const [after] = await tx
+        .update(dayTradeApplications)
+        .set({
+          status: args.decision,
+          grantedBy: args.decision === 'approved' ? 'operator' : null,
+          reason: args.reason,
+          reviewedBy: args.operatorId,
+          reviewedAt: new Date(args.nowMs),
+        })
+        .where(and(eq(dayTradeApplications.id, args.id), eq(dayTradeApplications.status, 'pending')))
+        .returning();
+      if (!after) throw fail('dayTradeNotPending');
+      await audit(tx, {
+        actorUserId: args.operatorId,
+        action: args.decision === 'approved' ? 'dayTrade.approve' : 'dayTrade.reject',
+        targetType: 'dayTradeApplication',
+        targetId: args.id,
+        before: auditView(before),
+        after: auditView(after),
         reason: args.reason,
-        reviewedBy: args.operatorId,
-        reviewedAt: new Date(args.nowMs),
-      })
-      .where(and(eq(dayTradeApplications.id, args.id), eq(dayTradeApplications.status, 'pending')))
-      .returning();
-    if (!after) throw fail('dayTradeNotPending');
-    await audit(tx, {
-      actorUserId: args.operatorId,
-      action: args.decision === 'approved' ? 'dayTrade.approve' : 'dayTrade.reject',
-      targetType: 'dayTradeApplication',
-      targetId: args.id,
-      before: auditView(before),
-      after: auditView(after),
-      reason: args.reason,
-    });
-    const [u] = await tx.select({ account: users.account }).from(users).where(eq(users.id, after.userId));
-    return (await adminViews(tx, cfg, [{ a: after, account: u!.account }], args.nowMs))[0]!;
-  });
+      });
+      const [u] = await tx.select({ account: users.account }).from(users).where(eq(users.id, after.userId));
+      return (await adminViews(tx, cfg, [{ a: after, account: u!.account }], args.nowMs))[0]!;
+    })
+    .catch(auditSelfReview(db, args.operatorId));
 }
