@@ -29,7 +29,7 @@ import {
   type Plugin,
 } from 'vite';
 import { precompressDir } from './scripts/precompress.mjs';
-import type { renderLandingShell } from './src/app/static-shell';
+import type { renderShell } from './src/app/static-shell';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 const API_TARGET = process.env.API_TARGET ?? 'http://127.0.0.1:3000';
@@ -51,7 +51,15 @@ const FIRST_SCREEN = [
 ];
 
 /**
- * Links the CSS of FIRST_SCREEN's chunks and their static imports as stylesheets in index.html
+ * Screens index.html carries prerendered (`staticShell`), by the name src/app/first-paint.ts
+ * gives them: the landing screen and the market screen's frame (its rows come with the data).
+ */
+const SHELL_ROUTES = { start: '/login/start', market: '/market/market' } as const;
+/** The prerendered screens' route modules, whose CSS index.html links with FIRST_SCREEN's. */
+const SHELL_SCREENS = ['src/features/market/routes/market.tsx', 'src/app/tab-nav.tsx'];
+
+/**
+ * Links the CSS of FIRST_SCREEN's and SHELL_SCREENS' chunks and their static imports as stylesheets in index.html
  * (skipping what the entry links): the static shell (`staticShell`) paints the landing screen
  * with them before any script runs, and Vite's chunk loader then finds them already applied.
  * Their scripts are not preloaded: a download or a module compile started before the first paint
@@ -76,7 +84,7 @@ function firstScreenStyles(): Plugin {
           for (const f of chunk?.viteMetadata?.importedCss ?? []) css.add(f);
           for (const dep of chunk?.imports ?? []) visit(dep);
         };
-        for (const id of FIRST_SCREEN) {
+        for (const id of [...FIRST_SCREEN, ...SHELL_SCREENS]) {
           const chunk = chunks.find((c) => c.facadeModuleId?.replaceAll('\\', '/').endsWith(id));
           if (!chunk)
             throw new Error(`firstScreenStyles: no chunk for ${id} (renamed? update vite.config.ts)`);
@@ -137,19 +145,22 @@ function staticShell(): Plugin {
       });
       try {
         const mod = (await ssr.ssrLoadModule('/src/app/static-shell.tsx')) as {
-          renderLandingShell: typeof renderLandingShell;
+          renderShell: typeof renderShell;
         };
         const out: string[] = [];
-        for (const [lang, htmlLang] of [
-          ['tw', 'zh-Hant-TW'],
-          ['en', 'en'],
-        ] as const) {
-          const strings = JSON.parse(readFileSync(resolve(root, `locales/${lang}.json`), 'utf8'));
-          const markup = await mod.renderLandingShell(lang, strings);
-          // Test ids stay unique to the live app: a test never finds (and taps) the copy.
-          const copy = markup.replaceAll(/ data-testid="[^"]*"/g, '');
-          out.push(`<div class="static-shell" data-shell-lang="${lang}" lang="${htmlLang}">${copy}</div>`);
-        }
+        for (const [name, route] of Object.entries(SHELL_ROUTES))
+          for (const [lang, htmlLang] of [
+            ['tw', 'zh-Hant-TW'],
+            ['en', 'en'],
+          ] as const) {
+            const strings = JSON.parse(readFileSync(resolve(root, `locales/${lang}.json`), 'utf8'));
+            const markup = await mod.renderShell(lang, strings, route);
+            // Test ids stay unique to the live app: a test never finds (and taps) the copy.
+            const copy = markup.replaceAll(/ data-testid="[^"]*"/g, '');
+            out.push(
+              `<div class="static-shell" data-shell-lang="${lang}" data-shell-route="${name}" lang="${htmlLang}">${copy}</div>`,
+            );
+          }
         shells = out.join('');
       } finally {
         await ssr.close();

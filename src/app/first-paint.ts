@@ -1,17 +1,19 @@
 /**
  * index.html's first paint, before any module runs: a classic script (no imports or exports, all
  * inside one function) that the build compiles and links render-blocking in index.html's head
- * (vite.config.ts `staticShell`). It decides which of the landing screen's prerendered copies
- * (src/app/static-shell.tsx, one per language) index.html shows while the app's modules load:
+ * (vite.config.ts `staticShell`). It decides which of the prerendered copies (src/app/
+ * static-shell.tsx, one per screen and language) index.html shows while the app's modules load:
  *
- * - only on the landing route (`#/`, `#/login/start` or no hash) and for a guest (no stored
- *   session token: a member's start screen has one more button than the copy), else none;
+ * - the landing screen on the landing route (`#/`, `#/login/start` or no hash) for a guest only
+ *   (no stored session token: a member's start screen has one more button than the copy);
+ * - the market screen's frame on `#/market/market` (the same for guests and members before its
+ *   data comes); else none;
  * - in the language the app will start in: `?lang=` before or after the hash, else the stored
  *   `lang`, else tw (the same rule as src/app/i18n.ts `detectLang`, which stores a `?lang=`;
  *   tests/unit/first-paint.test.ts checks that both agree).
  *
- * The choice is written on <html> (`data-shell="tw|en"`, and `lang`); styles.css shows the copy
- * whose `data-shell-lang` matches. React's first render replaces the copy (createRoot clears #root).
+ * The choice is written on <html> (`data-shell="tw|en"`, `data-shell-route="start|market"`, and
+ * `lang`); styles.css shows the copy whose `data-shell-lang` and `data-shell-route` match. React's first render replaces the copy (createRoot clears #root).
  */
 (() => {
   const langOf = (v: string | null | undefined): 'tw' | 'en' | null => (v === 'tw' || v === 'en' ? v : null);
@@ -32,5 +34,10 @@
   const path = (q >= 0 ? hash.slice(0, q) : hash).replace(/^#?\/?/, '');
   const html = document.documentElement;
   html.lang = lang === 'tw' ? 'zh-Hant-TW' : 'en';
-  if ((path === '' || path === 'login/start') && !token) html.dataset.shell = lang;
+  const route =
+    (path === '' || path === 'login/start') && !token ? 'start' : path === 'market/market' ? 'market' : null;
+  if (route) {
+    html.dataset.shell = lang;
+    html.dataset.shellRoute = route;
+  }
 })();

@@ -1,36 +1,38 @@
 /**
- * Build-time only (vite.config.ts `staticShell`, through Vite's SSR loader): the landing screen's
- * markup as the app's first render draws it for a guest, so index.html can paint it before any
- * script has run. It is the real route table (`AppRoutes`, the shell and /login/start) under the
- * app's own providers, prerendered with react-dom/static (which waits for the lazy chunks),
- * with no site configuration yet (its request starts in the browser), exactly like React's first
- * frame in the browser.
+ * Build-time only (vite.config.ts `staticShell`, through Vite's SSR loader): a screen's markup as
+ * the app's first render draws it before any data has come (the landing screen for a guest, the
+ * market screen's frame: header, tabs, status bar, list heads), so index.html can paint it before
+ * any script has run. It is the real route table (`AppRoutes`) under the app's own providers,
+ * prerendered with react-dom/static (which waits for the lazy chunks), with no site
+ * configuration, clock or quotes yet (their requests start in the browser), exactly like React's
+ * first frame in the browser.
  */
 import type { ResourceKey } from 'i18next';
 import i18next from 'i18next';
 import { prerenderToNodeStream } from 'react-dom/static';
 import { MemoryRouter } from 'react-router-dom';
 import type { Lang } from '../lib/format';
-import { setupI18n } from './i18n';
+import { ensureAllStrings, setupI18n } from './i18n';
 import { AppProviders } from './providers';
 import { AppRoutes } from './router';
 import { createAppStore } from './store';
 
-/** The landing route, as src/app/router.tsx redirects `/` to it. */
-const LANDING_PATH = '/login/start';
-
 /**
- * The landing screen's HTML in `lang`, with `strings` the language's first-screen strings
- * (locales/{lang}.json). Resolves once every lazy part has rendered.
+ * The HTML of the screen at `path` (a route of src/app/router.tsx, e.g. '/login/start') in `lang`,
+ * with `strings` the language's first-screen strings (locales/{lang}.json; a screen that needs
+ * the rest loads them as in the browser). Resolves once every lazy part has rendered.
  */
-export async function renderLandingShell(lang: Lang, strings: ResourceKey): Promise<string> {
+export async function renderShell(lang: Lang, strings: ResourceKey, path: string): Promise<string> {
   await setupI18n(lang, { [lang]: strings });
   if (!i18next.hasResourceBundle(lang, 'translation'))
     i18next.addResourceBundle(lang, 'translation', strings, true, true);
   await i18next.changeLanguage(lang);
+  // A screen past the landing one needs the rest of the strings. Its lazy chunk asks for them
+  // only when it first loads (in the first language rendered), so ask here for each language.
+  if (path !== '/login/start') await ensureAllStrings(lang);
   const { prelude } = await prerenderToNodeStream(
     <AppProviders store={createAppStore()}>
-      <MemoryRouter initialEntries={[LANDING_PATH]}>
+      <MemoryRouter initialEntries={[path]}>
         <AppRoutes />
       </MemoryRouter>
     </AppProviders>,

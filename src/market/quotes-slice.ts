@@ -159,7 +159,9 @@ export interface MarketStatusState {
   lastDataAt: number | null;
 }
 
-const initialStatus: MarketStatusState = { conn: 'stopped', clock: null, attempt: 0, lastDataAt: null };
+// 'connecting' before the worker's first status: every screen that shows the badge starts the
+// market bridge, so the first frame (and index.html's prerendered copy) never says "not connected".
+const initialStatus: MarketStatusState = { conn: 'connecting', clock: null, attempt: 0, lastDataAt: null };
 
 /** Connection state and market clock (rare events: notified at once). */
 export const marketStatusSlice = createSlice({

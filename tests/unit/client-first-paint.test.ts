@@ -1,7 +1,8 @@
 // @vitest-environment jsdom
 /**
  * index.html's first-paint script (src/app/first-paint.ts) shows the static shell in the language
- * the app will start in, on the landing route only, for guests only: it agrees with
+ * the app will start in, on the landing route for guests and on the market route for anyone: it
+ * agrees with
  * src/app/i18n.ts `detectLang` on every combination of `?lang=` (search or hash), stored `lang`
  * and route, and hides the shell from a stored session.
  */
@@ -14,12 +15,13 @@ const SRC = 'src/app/first-paint.ts';
 const script = (await transformWithOxc(readFileSync(SRC, 'utf8'), SRC, { lang: 'ts' })).code;
 
 /** Runs the compiled script as index.html does (a classic script on the current document). */
-function runFirstPaint(): { lang: string; shell: string | undefined } {
+function runFirstPaint(): { lang: string; shell: string | undefined; route: string | undefined } {
   const html = document.documentElement;
   delete html.dataset.shell;
+  delete html.dataset.shellRoute;
   html.lang = '';
   new Function(script)();
-  return { lang: html.lang, shell: html.dataset.shell };
+  return { lang: html.lang, shell: html.dataset.shell, route: html.dataset.shellRoute };
 }
 
 const URLS = [
@@ -47,16 +49,24 @@ describe('first-paint script', () => {
       it(`${url} with stored lang ${stored}: the language detectLang starts in`, () => {
         history.replaceState(null, '', url);
         if (stored) localStorage.setItem('lang', stored);
-        const { lang, shell } = runFirstPaint();
+        const { lang, shell, route } = runFirstPaint();
         const expected = detectLang();
         expect(lang).toBe(expected === 'tw' ? 'zh-Hant-TW' : 'en');
         const landing = /^\/(\?[^#]*)?(#\/?(login\/start)?(\?.*)?)?$/.test(url);
-        expect(shell).toBe(landing ? expected : undefined);
+        const market = /#\/market\/market(\?.*)?$/.test(url);
+        expect(shell).toBe(landing || market ? expected : undefined);
+        expect(route).toBe(landing ? 'start' : market ? 'market' : undefined);
       });
 
   it('shows no shell to a member with a stored session (their start screen differs)', () => {
     history.replaceState(null, '', '/#/login/start');
     localStorage.setItem('tokend', 'abc');
     expect(runFirstPaint().shell).toBeUndefined();
+  });
+
+  it("shows the market screen's frame to a member too (it is the same before its data comes)", () => {
+    history.replaceState(null, '', '/#/market/market?tab=index');
+    localStorage.setItem('tokend', 'abc');
+    expect(runFirstPaint()).toMatchObject({ shell: 'tw', route: 'market' });
   });
 });

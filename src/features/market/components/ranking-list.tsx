@@ -64,11 +64,12 @@ export function RankingList({ args }: { args: RankingArgs }) {
   useQuoteStream(visible);
 
   const open = useCallback((symbol: string) => navigate(`/market/marketDetail?symbol=${symbol}`), [navigate]);
+  // The end-of-list footer only once the end is in range: drawn before the rows have measured,
+  // it would sit under the heads and then jump ~2,000 rows down (a layout shift on first load).
+  const atEnd = !!view && range.endIndex >= view.total - 1;
   const components = useMemo(
-    () => ({
-      Footer: () => <div className="list-footer">{t('common.noMore')}</div>,
-    }),
-    [t],
+    () => (atEnd ? { Footer: () => <div className="list-footer">{t('common.noMore')}</div> } : {}),
+    [atEnd, t],
   );
 
   if (!view)
