@@ -72,6 +72,15 @@ const moreLoaded: Partial<Record<Lang, Promise<void>>> = {};
 let wantMore = false;
 
 /**
+ * Starts downloading the rest of the strings for `lang` (default: the starting language) without
+ * adding them yet: a deep link past the landing screen fetches them alongside the app's chunks,
+ * and its screen's `ensureAllStrings` then finds the module loaded.
+ */
+export function prefetchAllStrings(lang: Lang = detectLang()): void {
+  void MORE[lang]().catch(() => undefined);
+}
+
+/**
  * Loads the rest of the member app's strings for `lang` (default: the current language) into
  * i18next, once. Route chunks await it; main.tsx starts it after first paint.
  */

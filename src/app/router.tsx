@@ -9,7 +9,7 @@
  */
 import { lazy, type ComponentType } from 'react';
 import { HashRouter, Navigate, Route, Routes } from 'react-router-dom';
-import { ensureAllStrings } from './i18n';
+import { ensureAllStrings, prefetchAllStrings } from './i18n';
 import { Shell } from './shell';
 
 /** Where `/` goes (product-spec §2: the root redirects to /login/start). */
@@ -60,12 +60,16 @@ const SCREENS = Object.entries(LOADERS).map(([path, load]) => ({
 }));
 
 /**
- * Starts fetching the chunk of the screen a URL hash points at (`#/market/market?x=1`), so it
- * downloads alongside the language strings instead of after them. Unknown paths: nothing.
+ * Starts fetching the chunk of the screen a URL hash points at (`#/market/market?x=1`), and past
+ * the landing screen the rest of the strings, so both download alongside the first-screen
+ * strings instead of after them. Unknown paths: nothing.
  */
 export function preloadScreen(hash: string): void {
   const path = hash.replace(/^#?\/?/, '').split('?')[0] || LANDING;
-  void LOADERS[path]?.().catch(() => undefined);
+  const load = LOADERS[path];
+  if (!load) return;
+  void load().catch(() => undefined);
+  if (path !== LANDING) prefetchAllStrings();
 }
 
 /** The route table under the shell (exported for tests with a MemoryRouter). */
