@@ -9,7 +9,7 @@ import type { Db } from '../../db/client';
 import type { IpoAnnouncement } from '../../db/import';
 import type { Clock } from '../../market/clock';
 import type { ReplayWindow } from '../../market/window';
-import { loadBusinessDays, scheduleSeeded, seedSchedule, type SeedSchedule } from './schedule';
+import { scheduleSeeded, seedSchedule, type SeedSchedule } from './schedule';
 import { runDue, type IpoCalendar } from './service';
 
 /** Wall ms between runs (a replayed day lasts minutes even at high speeds). */
@@ -71,8 +71,7 @@ export function createIpoRunner(opts: {
   const runner: IpoRunner = {
     calendar,
     async start(o = {}) {
-      if (clock && opts.announcements.length)
-        schedule = seedSchedule(opts.announcements, await loadBusinessDays());
+      if (clock && opts.announcements.length) schedule = seedSchedule(opts.announcements);
       await run();
       if (o.timer ?? true)
         timer = setInterval(() => {

@@ -6,18 +6,20 @@
  * counted from the anchor 2026-01-01, or, on the exchange clock, trading days since that date);
  * the app labels day k with the date it replays, `window.dateOf(k)` (server/market/window.ts).
  *
- * A real announcement (seed-data/corporate-actions/ipo_subscriptions.csv, 2026) is placed on the
- * day whose number is its real first apply day's business-day number in 2026 (the TWSE 2026
- * trading-day list; the three weekdays of 2025-12-29 … 31 count as −3 … −1), so on the exchange
- * clock an offering opens on its real day. The announcements span about 150 business days; to
- * keep open, upcoming and ended offerings at every point of the endless replay, the whole
- * schedule repeats every `period` days (round r adds r × period). Only rounds whose first apply
- * day lies within SCHEDULE_HORIZON_DAYS of the current day are created (idempotent: one row per
- * announcement and round, ipo_offerings_source_round_uq).
+ * The real announcements (seed-data/corporate-actions/ipo_subscriptions.csv, 2026) keep their
+ * real order but not their real spacing: the distinct real first apply dates, ascending, open on
+ * consecutive business days (the n-th distinct date on day n of a round; announcements that opened
+ * the same real day open the same day here). The real calendar has gaps of up to ten business days
+ * (Lunar New Year); compressed this way a new offering opens every replayed day, so at any moment
+ * some are open (apply days 1–3), some upcoming and some ended. The schedule repeats every
+ * `period` days (the number of distinct dates: round r adds r × period), like the replay itself.
+ * Only rounds whose first apply day lies within SCHEDULE_HORIZON_DAYS of today are created
+ * (idempotent: one row per announcement and round, ipo_offerings_source_round_uq). The real dates
+ * stay on the offering (real_apply_start, real_draw_date) and are shown beside the replayed ones.
  *
- * The steps: apply days 1–3 are the announcement's own spacing compressed to the rule's three
- * days (contract/ipo.ts IPO_STEP_OFFSETS), deduction day 4, draw day 5, refund day 6; the source
- * has no listing date, so the listing day is LISTING_AFTER_DRAW_DAYS business days after the draw.
+ * The steps: apply days 1–3, deduction day 4, draw day 5, refund day 6 (contract/ipo.ts
+ * IPO_STEP_OFFSETS); the source has no listing date, so the listing day is
+ * LISTING_AFTER_DRAW_DAYS business days after the draw.
  */
 import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
@@ -30,46 +32,11 @@ import {
 import type { Db, Tx } from '../../db/client';
 import type { IpoAnnouncement } from '../../db/import';
 import { ipoDraws, ipoOfferings } from '../../db/schema';
-import { readCsvRecords, seedDataPath } from '../../market/csv';
 
 /** Business days from the draw to the listing day when the announcement gives none. */
 export const LISTING_AFTER_DRAW_DAYS = 5;
 /** Seeded rounds are created when their first apply day is within this many days of today. */
 export const SCHEDULE_HORIZON_DAYS = 40;
-/** Days between the last announcement's listing and the first one's next round. */
-const ROUND_GAP_DAYS = 10;
-
-/** Business-day numbers of real dates (2026 TWSE trading days; late-December 2025 weekdays negative). */
-export interface BusinessDays {
-  dayOf(isoDate: string): number;
-}
-
-/** The 2026 TWSE trading-day list (seed-data/calendar/twse_trading_days_2026.csv) as BusinessDays. */
-export async function loadBusinessDays(): Promise<BusinessDays> {
-  const days = (await readCsvRecords(seedDataPath('calendar', 'twse_trading_days_2026.csv'))).map(
-    (r) => r.date!,
-  );
-  const index = new Map(days.map((d, i) => [d, i + 1]));
-  return {
-    dayOf(iso) {
-      const at = index.get(iso);
-      if (at !== undefined) return at;
-      if (iso < days[0]!) {
-        // Weekdays from iso up to 2025-12-31 count back from 0.
-        let n = 0;
-        for (let t = Date.parse(`${iso}T00:00Z`); t < Date.parse('2026-01-01T00:00Z'); t += 86_400_000) {
-          const wd = new Date(t).getUTCDay();
-          if (wd !== 0 && wd !== 6) n++;
-        }
-        return 1 - n;
-      }
-      // A non-trading day inside the year: the next trading day's number.
-      const next = days.find((d) => d > iso);
-      if (!next) throw new RangeError(`date outside the 2026 calendar: ${iso}`);
-      return index.get(next)!;
-    },
-  };
-}
 
 /** What an offering is created with (seeded or one-off). */
 export interface NewOffering {
@@ -127,15 +94,16 @@ export interface SeedSchedule {
 }
 
 /** Places the announcements on business days (see the module docstring). */
-export function seedSchedule(announcements: readonly IpoAnnouncement[], days: BusinessDays): SeedSchedule {
-  const items = announcements
-    .filter((a) => a.sharesOffered >= (a.sharesPerApplication ?? IPO_DEFAULT_SHARES_PER_APPLICATION))
-    .map((a) => ({ a, startDay: days.dayOf(a.applyStart) }));
-  if (!items.length) return { items, period: 1 };
-  const first = Math.min(...items.map((i) => i.startDay));
-  const last = Math.max(...items.map((i) => i.startDay));
-  const period = last - first + IPO_STEP_OFFSETS.draw + LISTING_AFTER_DRAW_DAYS + ROUND_GAP_DAYS;
-  return { items, period };
+export function seedSchedule(announcements: readonly IpoAnnouncement[]): SeedSchedule {
+  const usable = announcements.filter(
+    (a) => a.sharesOffered >= (a.sharesPerApplication ?? IPO_DEFAULT_SHARES_PER_APPLICATION),
+  );
+  const dates = [...new Set(usable.map((a) => a.applyStart))].sort();
+  const rank = new Map(dates.map((d, i) => [d, i]));
+  return {
+    items: usable.map((a) => ({ a, startDay: rank.get(a.applyStart)! })),
+    period: Math.max(1, dates.length),
+  };
 }
 
 /**
