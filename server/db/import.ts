@@ -327,19 +327,15 @@ export async function readIpoAnnouncements(): Promise<IpoAnnouncement[]> {
  * instrument (a first listing) is added with its announced name, the market its 發行市場 names
  * (上櫃 → TPEx, otherwise TWSE), kind and security type from its code, and no price history.
  * Idempotent (ON CONFLICT DO NOTHING; an existing row is never changed).
- * @param opts.symbols a restricted import (tests): only announcements of these codes are kept and
- *   no instrument is added.
+ * @param opts.symbols a restricted import (tests): only announcements of these codes are kept.
  * @returns the announcements whose instrument exists afterwards (the ones to schedule).
  */
 export async function importIpoAnnouncements(
   db: Db,
   opts?: { symbols?: string[] },
 ): Promise<IpoAnnouncement[]> {
-  const all = await readIpoAnnouncements();
-  if (opts?.symbols) {
-    const only = new Set(opts.symbols);
-    return all.filter((a) => only.has(a.code));
-  }
+  const only = opts?.symbols ? new Set(opts.symbols) : null;
+  const all = (await readIpoAnnouncements()).filter((a) => !only || only.has(a.code));
   const rows: InstrumentRow[] = [];
   const seen = new Set<string>();
   for (const a of all) {

@@ -36,8 +36,13 @@ export function DrawCard({ draw, application }: { draw: IpoDraw; application: Ip
     <section className="card" data-testid="ipo-draw">
       <h3 className="card-title">{t('ipo.draw.title')}</h3>
       <p className="muted small">{t('ipo.draw.how')}</p>
-      <Line label={t('ipo.draw.commitment')} value={<span className="ipo-hash">{draw.commitment}</span>} />
       <Line
+        block
+        label={t('ipo.draw.commitment')}
+        value={<span className="ipo-hash">{draw.commitment}</span>}
+      />
+      <Line
+        block={drawn}
         label={t('ipo.draw.seed')}
         value={
           drawn ? (

@@ -47,10 +47,20 @@ export function PhaseTag({ phase }: { phase: IpoPhase }) {
   );
 }
 
-/** One label–value line; an empty value shows '--'. */
-export function Line({ label, value, testId }: { label: string; value: ReactNode; testId?: string }) {
+/** One label–value line (`block`: the value under its label, for hashes); an empty value shows '--'. */
+export function Line({
+  label,
+  value,
+  testId,
+  block,
+}: {
+  label: string;
+  value: ReactNode;
+  testId?: string;
+  block?: boolean;
+}) {
   return (
-    <div className="kv">
+    <div className={block ? 'kv ipo-kv-block' : 'kv'}>
       <div className="kv-k">{label}</div>
       <div className="kv-v" data-testid={testId}>
         {value === '' || value === null || value === undefined ? '--' : value}
