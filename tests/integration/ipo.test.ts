@@ -18,9 +18,10 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { drawCommitment, drawWinners } from '../../contract/ipo';
 import { REPLAY_DAY_MS } from '../../server/market/clock';
-import { ipoApplications, orders } from '../../server/db/schema';
+import { ipoApplications, ipoOfferings, orders } from '../../server/db/schema';
 import { isClean, memberBalances, platformBalance, reconcile } from '../../server/modules/ledger/ledger';
 import { createOffering } from '../../server/modules/ipo/schedule';
+import { runDue } from '../../server/modules/ipo/service';
 import { idem, startHarness, type Harness } from './harness';
 
 const FUNDS = 20_000_000; // NT$200,000
@@ -254,6 +255,59 @@ describe('one application per member', () => {
       available: FUNDS - PAYABLE,
       frozen: PAYABLE,
     });
+    await clean();
+  });
+});
+
+describe('money held at apply never overdraws', () => {
+  it('concurrent applications of one member to several offerings hold only what is available', async () => {
+    const ids = await Promise.all([1, 2, 3, 4, 5].map((i) => newOffering(`test:overdraw:${i}`, 2000)));
+    const token = await h.fundedMember('0930000002', 2 * PAYABLE + 1_000);
+    const uid = await h.userId('0930000002');
+    const answers = await Promise.all(ids.map((id) => applyFor(token, id)));
+    expect(answers.every((r) => r.body.status === 1)).toBe(true);
+    const statuses = answers.map((r) => r.body.data.status as string).sort();
+    expect(statuses).toEqual(['unpaid', 'unpaid', 'unpaid', 'waitingDraw', 'waitingDraw']);
+    expect(await memberBalances(h.database.db, uid)).toMatchObject({ available: 1_000, frozen: 2 * PAYABLE });
+    await clean();
+  });
+});
+
+describe('a step that fails half-way', () => {
+  it('is rolled back whole and runs once on the next run: no holding skipped or doubled', async () => {
+    const id = await newOffering('test:crash', 2000);
+    const tokens = [await h.fundedMember('0960000001', FUNDS), await h.fundedMember('0960000002', FUNDS)];
+    for (const t of tokens) expect((await applyFor(t, id)).body.status).toBe(1);
+    const [o] = await h.database.db.select().from(ipoOfferings).where(eq(ipoOfferings.id, id));
+    await advance(o!.listingDay - today() - 1);
+    const [before] = await h.database.db.select().from(ipoOfferings).where(eq(ipoOfferings.id, id));
+    expect(before!.stage).toBe('refunded');
+    // The listing step dies after delivering the first winner (the label of the second throws).
+    let labels = 0;
+    const dying = {
+      today: () => o!.listingDay,
+      label: () => {
+        if (++labels === 2) throw new Error('process killed');
+        return '2025-04-30';
+      },
+      now: () => Date.now(),
+    };
+    await expect(runDue(h.database.db, dying)).rejects.toThrow('process killed');
+    const held = () => h.database.db.select().from(ipoApplications).where(eq(ipoApplications.offeringId, id));
+    expect((await held()).map((a) => a.status)).toEqual(['won', 'won']);
+    expect((await held()).every((a) => a.orderId === null)).toBe(true);
+    const [after] = await h.database.db.select().from(ipoOfferings).where(eq(ipoOfferings.id, id));
+    expect(after!.stage).toBe('refunded');
+    await clean();
+    // The restarted runner delivers both, once (other offerings' steps fall due too).
+    await advance(1);
+    expect(await h.ipo.run()).toBe(0);
+    const rows = await held();
+    expect(rows.map((a) => a.status)).toEqual(['subscribed', 'subscribed']);
+    for (const a of rows) {
+      const mine = await h.database.db.select().from(orders).where(eq(orders.userId, a.userId));
+      expect(mine).toHaveLength(1);
+    }
     await clean();
   });
 });
