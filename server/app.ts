@@ -1,8 +1,9 @@
 /**
  * buildApp(config): the whole server as a Fastify instance, started in-process by tests
  * (`app.inject`) and by main.ts. Opens the database (unless one is passed), imports market data
- * on first start, creates the first-run operator and invitation code, starts the market feed
- * (MARKET_SOURCE: the replay feed, or the stress source) and the trading engine, registers `/api/vue/*`, `/ws`, `/api/docs` and the built client.
+ * and the public-subscription announcements on first start, creates the first-run operator and
+ * invitation code, starts the market feed (MARKET_SOURCE: the replay feed, or the stress source),
+ * the trading engine and the public-subscription steps on the market clock, registers `/api/vue/*`, `/ws`, `/api/docs` and the built client.
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
