@@ -12,6 +12,7 @@ import * as common from './common';
 import * as dayTrading from './day-trading';
 import * as funds from './funds';
 import * as identity from './identity';
+import * as ipo from './ipo';
 import * as market from './market';
 import * as risk from './risk-api';
 import * as search from './search';
@@ -114,6 +115,25 @@ export const api = {
   'search/history': ep('member', auth.emptyReq, search.searchHistoryRes, 'Search history'),
   'search/addHistory': ep('member', search.searchHistoryAddReq, auth.okRes, 'Record an opened result'),
   'search/clearHistory': ep('member', auth.emptyReq, auth.okRes, 'Clear the search history'),
+
+  // ---- public IPO subscription (公開申購) ----
+  'ipo/list': ep('member', ipo.ipoListReq, ipo.ipoListRes, 'Public subscriptions: open, upcoming, ended'),
+  'ipo/detail': ep('member', ipo.ipoIdReq, ipo.ipoDetailRes, 'Public subscription detail with the draw'),
+  'ipo/apply': ep(
+    'member',
+    ipo.ipoApplyReq,
+    ipo.ipoApplicationSchema,
+    'Apply for a public subscription',
+    true,
+  ),
+  'ipo/pay': ep('member', ipo.ipoPayReq, ipo.ipoApplicationSchema, 'Pay an unpaid subscription', true),
+  'ipo/records': ep('member', ipo.ipoRecordsReq, ipo.ipoRecordsRes, 'Subscription records'),
+  'ipo/draw': ep(
+    'public',
+    ipo.ipoIdReq,
+    ipo.ipoDrawSchema,
+    'Published draw: commitment, seed, list, winners',
+  ),
 
   'trade/placeOrder': ep('member', trading.placeOrderReq, trading.orderSchema, 'Place an order', 'orderRow'),
   'trade/cancelOrder': ep('member', trading.orderIdReq, trading.orderSchema, 'Cancel a pending order', true),

@@ -59,6 +59,16 @@ export const FUND_FLOW_TYPES = [
   'withdrawalPaid',
   /** A currency exchange (one transaction balanced per currency through fx_conversion). */
   'exchange',
+  /**
+   * New share subscription and payment (public subscription, contract/ipo.ts): the application's
+   * amount held (available → frozen), the NT$20 processing fee on deduction day, the winner's
+   * shares paid on the listing day (frozen → margin).
+   */
+  'subscriptionPayment',
+  /** Unsuccessful-subscription refund: price × shares + NT$50 back to a member who did not win. */
+  'subscriptionRefund',
+  /** Lottery: a winner's NT$50 notification fee on refund day. */
+  'lottery',
 ] as const;
 export type FundFlowType = (typeof FUND_FLOW_TYPES)[number];
 
@@ -76,6 +86,9 @@ export const FUND_TABS = {
     'tradeFee',
     'transactionTax',
     'lossShortfall',
+    'subscriptionPayment',
+    'subscriptionRefund',
+    'lottery',
   ],
 } as const satisfies Record<string, readonly FundFlowType[]>;
 export type FundTab = keyof typeof FUND_TABS;

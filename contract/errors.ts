@@ -84,6 +84,11 @@ export const ERROR_KEYS = [
   'dayTradeAlreadyApplied',
   'dayTradeNotPending',
   'dayTradeNotApproved',
+  // public IPO subscription
+  'ipoNotFound',
+  'ipoNotOpen',
+  'ipoAlreadyApplied',
+  'ipoNotPayable',
   // generic
   'parameterError',
   'operationFailed',
@@ -177,6 +182,10 @@ export const ERROR_STATUS: Record<ErrorKey, ErrorStatus> = {
   dayTradeAlreadyApplied: 409,
   dayTradeNotPending: 409,
   dayTradeNotApproved: 403,
+  ipoNotFound: 404,
+  ipoNotOpen: 422,
+  ipoAlreadyApplied: 409,
+  ipoNotPayable: 409,
   parameterError: 400,
   operationFailed: 409,
   systemBusy: 500,

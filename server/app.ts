@@ -1,8 +1,9 @@
 /**
  * buildApp(config): the whole server as a Fastify instance, started in-process by tests
  * (`app.inject`) and by main.ts. Opens the database (unless one is passed), imports market data
- * on first start, creates the first-run operator and invitation code, starts the market feed
- * (MARKET_SOURCE: the replay feed, or the stress source) and the trading engine, registers `/api/vue/*`, `/ws`, `/api/docs` and the built client.
+ * and the public-subscription announcements on first start, creates the first-run operator and
+ * invitation code, starts the market feed (MARKET_SOURCE: the replay feed, or the stress source),
+ * the trading engine and the public-subscription steps on the market clock, registers `/api/vue/*`, `/ws`, `/api/docs` and the built client.
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -14,7 +15,7 @@ import fastifyWebsocket from '@fastify/websocket';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config';
 import { openDatabase, type Database } from './db/client';
-import { importMarketData } from './db/import';
+import { importIpoAnnouncements, importMarketData } from './db/import';
 import type { Handlers, Services } from './modules/common/context';
 import { registerApiRoutes } from './http/api-routes';
 import { registerResponseCompression, staticClientOptions } from './http/static-client';
@@ -28,6 +29,7 @@ import {
 } from './http/edges';
 import { createClock } from './market/clock';
 import { createMarketFeed, type MarketFeed } from './market/feed';
+import { loadWindowDates, replayWindow } from './market/window';
 import { createStressFeed } from './market/stress';
 import { accountHandlers } from './modules/account/handlers';
 import { adminHandlers } from './modules/admin/handlers';
@@ -51,6 +53,8 @@ import { createDayTradeCloser } from './modules/day-trading/auto-close';
 import { settleDayTradeClose } from './modules/day-trading/tax';
 import { riskHandlers } from './modules/risk/handlers';
 import { createRiskMonitor, type RiskMonitor } from './modules/risk/monitor';
+import { ipoHandlers } from './modules/ipo/handlers';
+import { createIpoRunner, type IpoRunner } from './modules/ipo/runner';
 import { registerGateway, WS_MAX_MESSAGE_BYTES, type Gateway } from './realtime/gateway';
 
 /** What buildApp returns: the Fastify app plus the services tests drive directly. */
@@ -61,6 +65,8 @@ export interface BuiltApp {
   trading: TradingEngine;
   /** The margin-call and liquidation monitor (tests await `risk.idle()` after a tick). */
   risk: RiskMonitor;
+  /** Public-subscription steps on the market clock (tests call `ipo.run()` after moving it). */
+  ipo: IpoRunner;
   /** The `/ws` gateway (tests read its stats). */
   gateway: Gateway;
   firstRun: FirstRunResult;
@@ -91,8 +97,16 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   await seedFxRates(db);
   const first = await firstRun(db, config);
 
-  const feed =
+  const ipoAnnouncements = await importIpoAnnouncements(
+    db,
+    config.importSymbols ? { symbols: config.importSymbols } : undefined,
+  );
+  const clock =
     config.marketSource === 'stress'
+      ? null
+      : createClock({ mode: config.marketClock, speed: config.marketSpeed, now: opts.now });
+  const feed =
+    clock === null
       ? createStressFeed({
           db,
           seed: config.marketSeed,
@@ -102,7 +116,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
         })
       : createMarketFeed({
           db,
-          clock: createClock({ mode: config.marketClock, speed: config.marketSpeed, now: opts.now }),
+          clock,
           seed: config.marketSeed,
           symbols: config.importSymbols,
         });
@@ -147,6 +161,17 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     log: (msg, err) => app.log.error({ err }, msg),
   });
   await risk.start();
+  const windowDates = await loadWindowDates(db);
+  const ipo = createIpoRunner({
+    db,
+    feed,
+    clock,
+    window: windowDates.length >= 2 ? replayWindow(windowDates) : null,
+    announcements: ipoAnnouncements,
+    now: opts.now ?? Date.now,
+    log: (msg, err) => app.log.error({ err }, msg),
+  });
+  await ipo.start({ timer: opts.feedTimer ?? true });
 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -185,6 +210,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     ...searchHandlers,
     ...tradingHandlers,
     ...dayTradingHandlers,
+    ...ipoHandlers,
     ...riskHandlers,
     ...adminHandlers,
     ...invitationHandlers,
@@ -200,6 +226,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
 
   app.addHook('onClose', async () => {
     gateway.stop();
+    ipo.stop();
     risk.stop();
     await risk.idle();
     dayTrades.stop();
@@ -208,5 +235,5 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     if (!opts.database) await database.close();
   });
 
-  return { app, database, feed, trading, risk, gateway, firstRun: first };
+  return { app, database, feed, trading, risk, ipo, gateway, firstRun: first };
 }

@@ -286,3 +286,73 @@ export async function countDailyCandles(db: Db): Promise<number> {
   const res = await db.select({ n: sql<number>`count(*)::int` }).from(dailyCandles);
   return res[0]?.n ?? 0;
 }
+
+/** One real public-subscription announcement (seed-data/corporate-actions/ipo_subscriptions.csv). */
+export interface IpoAnnouncement {
+  code: string;
+  name: string;
+  /** 發行市場 as announced: 初上市, 上櫃增資, 創新板…, 第一上市… */
+  marketType: string;
+  /** ISO dates as announced. */
+  applyStart: string;
+  applyEnd: string;
+  drawDate: string;
+  sharesOffered: number;
+  /** Offer price in TWD minor. */
+  priceMinor: number;
+  /** Shares per application, or null when the source does not say. */
+  sharesPerApplication: number | null;
+}
+
+/** The seed file of the public-subscription announcements (PROVENANCE §12). */
+export const IPO_SEED_FILE = ['corporate-actions', 'ipo_subscriptions.csv'] as const;
+
+/** Reads the real public-subscription announcements (94 rows, file order). */
+export async function readIpoAnnouncements(): Promise<IpoAnnouncement[]> {
+  return (await readCsvRecords(seedDataPath(...IPO_SEED_FILE))).map((r) => ({
+    code: r.code!,
+    name: r.name!,
+    marketType: r.market!,
+    applyStart: r.subscribe_start!,
+    applyEnd: r.subscribe_end!,
+    drawDate: r.draw_date!,
+    sharesOffered: Number(r.shares_offered),
+    priceMinor: toMinor(r.price!),
+    sharesPerApplication: r.shares_per_application ? Number(r.shares_per_application) : null,
+  }));
+}
+
+/**
+ * Imports the public-subscription announcements' instruments: a code that is not yet an
+ * instrument (a first listing) is added with its announced name, the market its 發行市場 names
+ * (上櫃 → TPEx, otherwise TWSE), kind and security type from its code, and no price history.
+ * Idempotent (ON CONFLICT DO NOTHING; an existing row is never changed).
+ * @param opts.symbols a restricted import (tests): only announcements of these codes are kept.
+ * @returns the announcements whose instrument exists afterwards (the ones to schedule).
+ */
+export async function importIpoAnnouncements(
+  db: Db,
+  opts?: { symbols?: string[] },
+): Promise<IpoAnnouncement[]> {
+  const only = opts?.symbols ? new Set(opts.symbols) : null;
+  const all = (await readIpoAnnouncements()).filter((a) => !only || only.has(a.code));
+  const rows: InstrumentRow[] = [];
+  const seen = new Set<string>();
+  for (const a of all) {
+    if (seen.has(a.code)) continue;
+    seen.add(a.code);
+    const securityType = securityTypeOf(a.code);
+    rows.push({
+      symbol: a.code,
+      name: a.name,
+      isin: null,
+      listingDate: null,
+      market: a.marketType.includes('上櫃') ? 'TPEx' : 'TWSE',
+      industry: null,
+      kind: ruleKindOf(securityType),
+      securityType,
+    });
+  }
+  await insertBatches(rows, (batch) => db.insert(instruments).values(batch).onConflictDoNothing());
+  return all;
+}

@@ -47,6 +47,11 @@ const LOADERS: Record<string, () => Promise<ComponentType>> = {
   'user/setPassword': () => import('../features/identity/routes/set-password').then((m) => m.SetPasswordPage),
   'user/BankCard': () => import('../features/identity/routes/bank-card').then((m) => m.BankCardPage),
   'user/WithCard': () => import('../features/identity/routes/with-card').then((m) => m.WithCardPage),
+  'market/subscribe': () => import('../features/ipo/routes/subscribe').then((m) => m.SubscribePage),
+  'market/subscribeDetail': () =>
+    import('../features/ipo/routes/subscribe-detail').then((m) => m.SubscribeDetailPage),
+  'market/subscribeRecord': () =>
+    import('../features/ipo/routes/subscribe-record').then((m) => m.SubscribeRecordPage),
   'common/dayTrading': () =>
     import('../features/day-trading/routes/day-trading').then((m) => m.DayTradingPage),
 };

@@ -86,3 +86,10 @@ export const EtfIcon = () => (
     <path d="M15 3.5A9 9 0 0 1 20.5 9H15z" />
   </Svg>
 );
+/** New share subscription: a lottery ticket. */
+export const SubscribeIcon = () => (
+  <Svg>
+    <path d="M4 7h16v3a2 2 0 0 0 0 4v3H4v-3a2 2 0 0 0 0-4z" />
+    <path d="M10 7v10" strokeDasharray="2 2" />
+  </Svg>
+);

@@ -25,6 +25,7 @@ import { idem, injectClient, newKey, uploadOk, type Answer, type ApiClient } fro
 import { png } from './support/files';
 import { ALL_TABLES, fingerprint } from './support/fingerprint';
 import { reencodeImage } from '../../server/modules/identity/uploads';
+import { createOffering } from '../../server/modules/ipo/schedule';
 import {
   FUNDS_PASSWORD,
   LOGIN_PASSWORD,
@@ -62,6 +63,8 @@ let aDepositBody: object;
 let aDepositAnswer: Answer;
 let aWithdrawalId: number;
 let kycUnderReview: number;
+let ipoOffering: number;
+let aApplication: number;
 
 // Refused requests may leave their refusal under their idempotency key (a retry gets the same
 // answer), and a right funds password may reset the wrong-try counter: both are left out.
@@ -129,6 +132,19 @@ beforeAll(async () => {
     ),
     'withdraw',
   ).id;
+  ipoOffering = await createOffering(h.database.db, {
+    source: 'test:authz',
+    symbol: '2330',
+    name: '台積電',
+    marketType: '上市增資',
+    priceMinor: 10_000,
+    sharesOffered: 1000,
+    sharesPerApplication: 1000,
+    applyStartDay: h.ipo.calendar.today(),
+    realApplyStart: '2026-01-02',
+    realDrawDate: '2026-01-08',
+  });
+  aApplication = ok(await c.call('ipo/apply', { offeringId: ipoOffering }, A.token, idem()), 'ipo apply').id;
 }, 120_000);
 afterAll(async () => {
   await h?.close();
@@ -148,10 +164,16 @@ function refused(a: Answer, https: number[], msgs?: string[]): string | null {
 /** Request fields that name a record by id. */
 const ID_FIELD = /^(id|.+Id)$/;
 
+/**
+ * Member endpoints whose id names a record every member shares (a public subscription offering):
+ * B may use it, but sees only B's own application on it (tested below).
+ */
+const SHARED_ID_ENDPOINTS: ReadonlySet<EndpointName> = new Set(['ipo/detail', 'ipo/apply']);
+
 /** Member endpoints whose request names a record by id (new ones must join the table below). */
 function memberEndpointsTakingIds(): EndpointName[] {
   return (Object.keys(api) as EndpointName[]).filter((name) => {
-    if (api[name].access !== 'member') return false;
+    if (api[name].access !== 'member' || SHARED_ID_ENDPOINTS.has(name)) return false;
     const shape = (api[name].req as unknown as { shape?: Record<string, z.ZodType> }).shape ?? {};
     return Object.keys(shape).some((k) => ID_FIELD.test(k));
   });
@@ -257,6 +279,14 @@ describe("member B with member A's ids", () => {
         http: [404],
         msg: ['orderNotFound'],
       },
+      {
+        name: 'ipo/pay',
+        label: "A's subscription application",
+        body: () => ({ applicationId: aApplication }),
+        token: b,
+        http: [404],
+        msg: ['ipoNotFound'],
+      },
     ];
     const takingIds = memberEndpointsTakingIds();
     expect(takingIds.length).toBeGreaterThan(0);
@@ -283,6 +313,17 @@ describe("member B with member A's ids", () => {
     );
     const cards = ok(await c.call('user/bankCards', {}, A.token), 'cards') as Array<{ id: number }>;
     expect(cards.map((x) => x.id)).toContain(A.cardId);
+  });
+
+  it("sees a shared subscription offering without A's application, and B's records hold none of A's", async () => {
+    const detail = ok(await c.call('ipo/detail', { id: ipoOffering }, B.token), 'detail');
+    expect(detail.application).toBeNull();
+    expect(detail.offering.myStatus).toBeNull();
+    expect(ok(await c.call('ipo/detail', { id: ipoOffering }, A.token), 'detail').application.id).toBe(
+      aApplication,
+    );
+    const records = ok(await c.call('ipo/records', {}, B.token), 'records');
+    expect(records.items).toEqual([]);
   });
 
   it("serves A's upload to A and to an operator only", async () => {

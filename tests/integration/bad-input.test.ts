@@ -23,6 +23,7 @@ import { CURRENCIES } from '../../contract/constants';
 import { ERROR_KEYS } from '../../contract/errors';
 import { orderRefusalData } from '../../contract/trading';
 import { hashToken } from '../../server/modules/auth/sessions';
+import { createOffering } from '../../server/modules/ipo/schedule';
 import { startHarness, type Harness } from './harness';
 import { idem, injectClient, newKey, uploadOk, type Answer, type ApiClient } from './support/client';
 import { LYING_FILES, oversizedPng, png } from './support/files';
@@ -50,6 +51,10 @@ let c: ApiClient;
 let dataDir: string;
 let op: string;
 let expired: string;
+/** Public subscriptions: open (member applied and paid: ipoPaid), apply days over. */
+let ipoOpen: number;
+let ipoEnded: number;
+let ipoPaid: number;
 /** Verified, card, funds password, NT$6,000,000 and some USD. */
 let member: ReadyMember;
 /** Verified, card, funds password, NT$1,000,000, a pending order, spare uploads. */
@@ -202,6 +207,24 @@ beforeAll(async () => {
     ),
     'deposit',
   );
+
+  // Public subscriptions: one open (the member has applied and paid), one whose apply days ended.
+  const offering = (source: string, applyStartDay: number) =>
+    createOffering(h.database.db, {
+      source,
+      symbol: '2330',
+      name: '台積電',
+      marketType: '上市增資',
+      priceMinor: 10_000,
+      sharesOffered: 2000,
+      sharesPerApplication: 1000,
+      applyStartDay,
+      realApplyStart: '2026-01-02',
+      realDrawDate: '2026-01-08',
+    });
+  ipoOpen = await offering('test:bad-input:open', h.ipo.calendar.today());
+  ipoEnded = await offering('test:bad-input:ended', h.ipo.calendar.today() - 10);
+  ipoPaid = ok(await c.call('ipo/apply', { offeringId: ipoOpen }, member.token, idem()), 'ipo apply').id;
 
   // A session that has expired.
   const r = await c.call('user/login', { account: member.account, password: 'password123' });
@@ -1554,6 +1577,92 @@ const idemRows = async () =>
     ),
   );
 
+/** Public subscriptions (TSA underwriting rules Art. 53: one application per person). */
+const ipoCases = (): Case[] => {
+  const m = () => member.token;
+  return [
+    {
+      name: 'ipo/apply',
+      freshKey: true,
+      label: 'missing offering',
+      body: { offeringId: 999_999 },
+      token: m,
+      http: 404,
+      msg: 'ipoNotFound',
+    },
+    {
+      name: 'ipo/apply',
+      freshKey: true,
+      label: 'apply days over',
+      body: { offeringId: ipoEnded },
+      token: m,
+      http: 422,
+      msg: 'ipoNotOpen',
+    },
+    {
+      name: 'ipo/apply',
+      freshKey: true,
+      label: 'a second application',
+      body: { offeringId: ipoOpen },
+      token: m,
+      http: 409,
+      msg: 'ipoAlreadyApplied',
+    },
+    {
+      name: 'ipo/apply',
+      freshKey: true,
+      label: 'offering id 0',
+      body: { offeringId: 0 },
+      token: m,
+      http: 400,
+      msg: 'parameterError',
+    },
+    {
+      name: 'ipo/pay',
+      freshKey: true,
+      label: 'an application already paid',
+      body: { applicationId: ipoPaid },
+      token: m,
+      http: 409,
+      msg: 'ipoNotPayable',
+    },
+    {
+      name: 'ipo/pay',
+      freshKey: true,
+      label: 'missing application',
+      body: { applicationId: 999_999 },
+      token: m,
+      http: 404,
+      msg: 'ipoNotFound',
+    },
+    {
+      name: 'ipo/detail',
+      label: 'missing offering',
+      body: { id: 999_999 },
+      token: m,
+      http: 404,
+      msg: 'ipoNotFound',
+    },
+    { name: 'ipo/draw', label: 'missing offering', body: { id: 999_999 }, http: 404, msg: 'ipoNotFound' },
+    {
+      name: 'ipo/list',
+      label: 'unknown tab',
+      body: { tab: 'soon' },
+      token: m,
+      http: 400,
+      msg: 'parameterError',
+    },
+    {
+      name: 'ipo/records',
+      label: 'unknown state',
+      body: { status: 'lost' },
+      token: m,
+      http: 400,
+      msg: 'parameterError',
+    },
+  ];
+};
+
 // A wrong funds password is counted (user_security.funds_password_fails, spec: lock after a
 // number of tries) even though the withdrawal is refused, so that counter and its timestamp are
 // left out of the fingerprint; the lock state is checked separately. Idempotency keys of refused
@@ -1570,6 +1679,7 @@ describe('bad input gets a 4xx envelope with a message key and changes nothing',
       ...identityCases(),
       ...moneyCases(),
       ...operatorCases(),
+      ...ipoCases(),
     ];
     const before = await fingerprint(h.database.db, FINGERPRINTED, PROJECTIONS);
     const keysBefore = await idemRows();

@@ -32,7 +32,7 @@ const enumColumns: EnumColumn[] = tables.flatMap((t) => {
 /**
  * Text columns whose names look like a state but are not constrained here: where a rate or candle
  * came from, an operator's free-text reason, the exchange market (from the imported data); and
- * the ledger's fund-flow type and account purpose and the audit log's action and target (typed in
+ * the announcement's market text of a public subscription, the ledger's fund-flow type and account purpose and the audit log's action and target (typed in
  * code, no CHECK yet: docs/decisions.md "State columns").
  */
 const FREE_TEXT = new Set([
@@ -48,6 +48,8 @@ const FREE_TEXT = new Set([
   'audit_log.reason',
   'audit_log.action',
   'audit_log.target_type',
+  // The announcement's 發行市場 text as published (初上市, 上櫃增資, …).
+  'ipo_offerings.market_type',
 ]);
 const STATE_NAME = /(^|_)(status|state|kind|role|side|type|purpose|reason|session|by)$/;
 
@@ -141,6 +143,11 @@ describe('state columns', () => {
           values (${uid}, 'enum-test-key', 'x', ${'0'.repeat(64)})`,
       sql`insert into risk_events (user_id, kind) values (${uid}, 'marginCall')`,
       sql`insert into day_trade_applications (user_id) values (${uid})`,
+      sql`insert into ipo_offerings (source, symbol, name, market_type, price_minor, shares_offered,
+            shares_per_application, apply_start_day, listing_day, real_apply_start, real_draw_date, seed)
+          values ('enum-test', '2330', 'Test', '上市增資', 10000, 1000, 1000, 0, 9, '2026-01-02', '2026-01-08', '00')`,
+      sql`insert into ipo_applications (application_no, offering_id, user_id, status, shares, price_minor, payable_minor)
+          select 'ENUM-1', id, ${uid}, 'unpaid', 1000, 10000, 10007000 from ipo_offerings where source = 'enum-test'`,
     ];
     for (const q of setup) await exec(q);
 

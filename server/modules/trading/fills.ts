@@ -28,6 +28,7 @@ import {
   type InstrumentKind,
   type Side,
 } from '../../../contract/market-rules';
+import { notionalMinor } from '../../../contract/money';
 import { BPS, openingReserveMinor } from '../../../contract/risk';
 import type { CloseReason } from '../../../contract/trading';
 import type { Db, Tx } from '../../db/client';
@@ -461,4 +462,42 @@ export async function closeAt(
     .where(and(eq(orders.id, order.id), inArray(orders.status, ['holding', 'closing'])))
     .returning();
   return updated!;
+}
+
+/**
+ * Opens a long holding without leverage for shares already paid for, from money the member has
+ * in `frozen` (a public-subscription allotment delivered on its listing day, server/modules/ipo):
+ * the order row is inserted as a holding at `priceMinor` (the offer price) with margin = price ×
+ * shares and no fee or tax (the subscription's own fees were charged by the subscription), and
+ * the margin moves frozen → margin (`stockPurchase`, like every opening). From then on it is held,
+ * valued and closed like any position. Units: minor, shares.
+ * @throws AppError('insufficientBalance') when `frozen` does not hold the margin (nothing written).
+ */
+export async function openPaidHolding(
+  tx: Tx,
+  env: Pick<FillEnv, 'now'>,
+  values: Pick<typeof orders.$inferInsert, 'orderNo' | 'userId' | 'symbol' | 'lots' | 'shares' | 'tradeDate'>,
+  priceMinor: number,
+): Promise<OrderRow> {
+  const marginMinor = notionalMinor(priceMinor, values.shares);
+  const c = { marginMinor, feeMinor: 0, taxMinor: 0 } as ReturnType<typeof openCosts>;
+  const [row] = await tx
+    .insert(orders)
+    .values({
+      ...values,
+      side: 'long',
+      orderType: 'limit',
+      limitPriceMinor: priceMinor,
+      leverage: 1,
+      timeInForce: 'ROD',
+      entrySession: 'regular',
+      ...holdingColumns(env as FillEnv, priceMinor, c),
+    })
+    .returning();
+  await post(tx, {
+    type: 'stockPurchase',
+    ...orderRef(row!),
+    postings: move(member(row!.userId, 'frozen'), member(row!.userId, 'margin'), marginMinor),
+  });
+  return row!;
 }

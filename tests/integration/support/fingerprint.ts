@@ -33,6 +33,9 @@ export const ALL_TABLES = [
   'idempotency_keys',
   'audit_log',
   'search_history',
+  'ipo_offerings',
+  'ipo_applications',
+  'ipo_draws',
 ] as const;
 
 /** Rows of a raw query, on either driver (node-postgres answers {rows}, PGlite an array-like). */

@@ -21,6 +21,7 @@ import {
   RecordsIcon,
   SearchIcon,
   StarIcon,
+  SubscribeIcon,
   TradeIcon,
 } from '../../../ui/icons';
 import { Page } from '../../../ui/page';
@@ -38,6 +39,7 @@ const SHORTCUTS: { key: string; to: string; icon: ReactNode }[] = [
   { key: 'watchlist', to: '/market/favo', icon: <StarIcon /> },
   { key: 'search', to: '/home/searchIndex', icon: <SearchIcon /> },
   { key: 'etf', to: '/home/etf', icon: <EtfIcon /> },
+  { key: 'subscribe', to: '/market/subscribe', icon: <SubscribeIcon /> },
 ];
 
 function IndexCard() {

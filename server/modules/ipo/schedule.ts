@@ -1,0 +1,138 @@
+/**
+ * Public subscriptions on the market clock's business days (docs/decisions.md "Public
+ * subscriptions on the replay calendar").
+ *
+ * A business day is a market-clock session number (server/market/clock.ts `session`: replay day k
+ * counted from the anchor 2026-01-01, or, on the exchange clock, trading days since that date);
+ * the app labels day k with the date it replays, `window.dateOf(k)` (server/market/window.ts).
+ *
+ * The real announcements (seed-data/corporate-actions/ipo_subscriptions.csv, 2026) keep their
+ * real order but not their real spacing: the distinct real first apply dates, ascending, open on
+ * consecutive business days (the n-th distinct date on day n of a round; announcements that opened
+ * the same real day open the same day here). The real calendar has gaps of up to ten business days
+ * (Lunar New Year); compressed this way a new offering opens every replayed day, so at any moment
+ * some are open (apply days 1–3), some upcoming and some ended. The schedule repeats every
+ * `period` days (the number of distinct dates: round r adds r × period), like the replay itself.
+ * Only rounds whose first apply day lies within SCHEDULE_HORIZON_DAYS of today are created
+ * (idempotent: one row per announcement and round, ipo_offerings_source_round_uq). The real dates
+ * stay on the offering (real_apply_start, real_draw_date) and are shown beside the replayed ones.
+ *
+ * The steps: apply days 1–3, deduction day 4, draw day 5, refund day 6 (contract/ipo.ts
+ * IPO_STEP_OFFSETS); the source has no listing date, so the listing day is
+ * LISTING_AFTER_DRAW_DAYS business days after the draw.
+ */
+import { randomBytes } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import {
+  IPO_DEFAULT_SHARES_PER_APPLICATION,
+  IPO_STEP_OFFSETS,
+  drawCommitment,
+  ipoUnits,
+} from '../../../contract/ipo';
+import type { Db, Tx } from '../../db/client';
+import type { IpoAnnouncement } from '../../db/import';
+import { ipoDraws, ipoOfferings } from '../../db/schema';
+
+/** Business days from the draw to the listing day when the announcement gives none. */
+export const LISTING_AFTER_DRAW_DAYS = 5;
+/** Seeded rounds are created when their first apply day is within this many days of today. */
+export const SCHEDULE_HORIZON_DAYS = 40;
+
+/** What an offering is created with (seeded or one-off). */
+export interface NewOffering {
+  source: string;
+  round?: number;
+  symbol: string;
+  name: string;
+  marketType: string;
+  priceMinor: number;
+  sharesOffered: number;
+  sharesPerApplication: number;
+  /** First apply day (business-day number). */
+  applyStartDay: number;
+  /** Listing day; default draw day + LISTING_AFTER_DRAW_DAYS. */
+  listingDay?: number;
+  realApplyStart: string;
+  realDrawDate: string;
+}
+
+/**
+ * Creates an offering and its published draw row with a fresh 32-byte seed and its commitment
+ * sha256(seed) (idempotent on (source, round): an existing one is left as it is). Returns the id
+ * of the new or existing offering.
+ */
+export async function createOffering(db: Db | Tx, o: NewOffering): Promise<number> {
+  const seed = randomBytes(32).toString('hex');
+  const listingDay = o.listingDay ?? o.applyStartDay + IPO_STEP_OFFSETS.draw + LISTING_AFTER_DRAW_DAYS;
+  const [row] = await db
+    .insert(ipoOfferings)
+    .values({ ...o, round: o.round ?? 0, listingDay, seed })
+    .onConflictDoNothing()
+    .returning({ id: ipoOfferings.id });
+  if (!row) {
+    const [have] = await db
+      .select({ id: ipoOfferings.id })
+      .from(ipoOfferings)
+      .where(sql`${ipoOfferings.source} = ${o.source} and ${ipoOfferings.round} = ${o.round ?? 0}`);
+    return have!.id;
+  }
+  await db
+    .insert(ipoDraws)
+    .values({
+      offeringId: row.id,
+      commitment: await drawCommitment(seed),
+      units: ipoUnits(o.sharesOffered, o.sharesPerApplication),
+    })
+    .onConflictDoNothing();
+  return row.id;
+}
+
+/** The seeded schedule: each announcement's first apply day in round 0, and the repeat period. */
+export interface SeedSchedule {
+  items: Array<{ a: IpoAnnouncement; startDay: number }>;
+  period: number;
+}
+
+/** Places the announcements on business days (see the module docstring). */
+export function seedSchedule(announcements: readonly IpoAnnouncement[]): SeedSchedule {
+  const usable = announcements.filter(
+    (a) => a.sharesOffered >= (a.sharesPerApplication ?? IPO_DEFAULT_SHARES_PER_APPLICATION),
+  );
+  const dates = [...new Set(usable.map((a) => a.applyStart))].sort();
+  const rank = new Map(dates.map((d, i) => [d, i]));
+  return {
+    items: usable.map((a) => ({ a, startDay: rank.get(a.applyStart)! })),
+    period: Math.max(1, dates.length),
+  };
+}
+
+/**
+ * Creates the seeded offerings of every round whose first apply day is within
+ * SCHEDULE_HORIZON_DAYS of `today` (idempotent). Returns how many rows were looked at.
+ */
+export async function scheduleSeeded(db: Db, schedule: SeedSchedule, today: number): Promise<number> {
+  let n = 0;
+  for (const { a, startDay } of schedule.items) {
+    const r0 = Math.floor((today - SCHEDULE_HORIZON_DAYS - startDay) / schedule.period);
+    for (let r = r0; r <= r0 + Math.ceil((2 * SCHEDULE_HORIZON_DAYS) / schedule.period) + 1; r++) {
+      const applyStartDay = startDay + r * schedule.period;
+      if (Math.abs(applyStartDay - today) > SCHEDULE_HORIZON_DAYS) continue;
+      n++;
+      const o: NewOffering = {
+        source: `twse:${a.code}:${a.applyStart}`,
+        round: r,
+        symbol: a.code,
+        name: a.name,
+        marketType: a.marketType,
+        priceMinor: a.priceMinor,
+        sharesOffered: a.sharesOffered,
+        sharesPerApplication: a.sharesPerApplication ?? IPO_DEFAULT_SHARES_PER_APPLICATION,
+        applyStartDay,
+        realApplyStart: a.applyStart,
+        realDrawDate: a.drawDate,
+      };
+      await db.transaction((tx) => createOffering(tx, o));
+    }
+  }
+  return n;
+}

@@ -1,0 +1,105 @@
+/**
+ * Pieces the subscription screens share: the application-state and phase tags, a label–value
+ * line, and an infinite list with pull-to-refresh and the spec's no-data placeholder.
+ */
+import { InfiniteScroll, PullToRefresh } from 'antd-mobile';
+import { useMemo, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { IpoApplicationStatus, IpoPhase } from '../../../../contract/ipo';
+import { NoData } from '../../../ui/no-data';
+
+const STATUS_COLORS: Record<IpoApplicationStatus, string> = {
+  unpaid: '#fa8c16',
+  waitingDraw: '#1677ff',
+  won: '#e5322d',
+  notWon: '#8c8c8c',
+  subscribed: '#e5322d',
+  waived: '#8c8c8c',
+};
+const PHASE_COLORS: Record<IpoPhase, string> = {
+  notStarted: '#1677ff',
+  inProgress: '#e5322d',
+  ended: '#8c8c8c',
+};
+
+/** A coloured tag for an application's state (contract/ipo.ts IPO_APPLICATION_STATUSES). */
+export function StatusTag({ status }: { status: IpoApplicationStatus }) {
+  const { t } = useTranslation();
+  return (
+    <span
+      className="status-tag"
+      style={{ background: STATUS_COLORS[status] }}
+      data-testid="ipo-status"
+      data-status={status}
+    >
+      {t(`ipo.status.${status}`)}
+    </span>
+  );
+}
+
+/** A coloured tag for an offering's subscription phase. */
+export function PhaseTag({ phase }: { phase: IpoPhase }) {
+  const { t } = useTranslation();
+  return (
+    <span className="status-tag" style={{ background: PHASE_COLORS[phase] }} data-testid="ipo-phase">
+      {t(`ipo.phase.${phase}`)}
+    </span>
+  );
+}
+
+/** One label–value line (`block`: the value under its label, for hashes); an empty value shows '--'. */
+export function Line({
+  label,
+  value,
+  testId,
+  block,
+}: {
+  label: string;
+  value: ReactNode;
+  testId?: string;
+  block?: boolean;
+}) {
+  return (
+    <div className={block ? 'kv ipo-kv-block' : 'kv'}>
+      <div className="kv-k">{label}</div>
+      <div className="kv-v" data-testid={testId}>
+        {value === '' || value === null || value === undefined ? '--' : value}
+      </div>
+    </div>
+  );
+}
+
+interface InfiniteState<T> {
+  data?: { pages: Array<{ items: T[] }> };
+  isLoading: boolean;
+  hasNextPage: boolean;
+  fetchNextPage: () => Promise<unknown>;
+  refetch: () => unknown;
+}
+
+/** An infinite list of `row`s. */
+export function InfiniteList<T>({
+  q,
+  testId,
+  row,
+}: {
+  q: InfiniteState<T>;
+  testId: string;
+  row: (item: T) => ReactNode;
+}) {
+  const items = useMemo(() => (q.data?.pages ?? []).flatMap((p) => p.items), [q.data]);
+  return (
+    <PullToRefresh onRefresh={async () => void (await q.refetch())}>
+      {!q.isLoading && items.length === 0 ? (
+        <NoData />
+      ) : (
+        <div className="list-card" data-testid={testId}>
+          {items.map(row)}
+        </div>
+      )}
+      {items.length > 0 && (
+        <InfiniteScroll loadMore={async () => void (await q.fetchNextPage())} hasMore={q.hasNextPage} />
+      )}
+    </PullToRefresh>
+  );
+}

@@ -1,0 +1,103 @@
+/**
+ * Public subscription in Chromium at 390×844, in tw and en, on the real server with the seeded
+ * real announcements: a funded member opens "new share subscription" from home, applies to an
+ * open offering (NT$ price × shares + 70 held: the member centre's frozen figure grows by it), a
+ * second tap is not offered, the record shows "waiting for draw"; on an ended offering whose draw
+ * has run, "verify" re-runs the published draw with the browser's Web Crypto and confirms it.
+ *
+ * The whole path to a delivered holding takes nine replayed days (over 100 wall minutes at the
+ * e2e clock's 30×); it is covered by tests/integration/ipo.test.ts on the manual clock.
+ */
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { expect, test } from '@playwright/test';
+import { depositApproved, httpApi } from '../support/http-funding';
+
+const shots = path.resolve('tests/e2e/screenshots');
+mkdirSync(shots, { recursive: true });
+type Lang = 'tw' | 'en';
+const read = (file: string) => JSON.parse(readFileSync(path.resolve(file), 'utf8'));
+const STRINGS: Record<Lang, any> = { tw: read('locales/more/tw.json'), en: read('locales/more/en.json') };
+
+function firstRun(): { operator: string; password: string; invite: string } {
+  const file = path.join(process.env.E2E_DATA_DIR!, 'first-run.txt');
+  expect(existsSync(file), 'the server writes first-run.txt on first start').toBe(true);
+  const text = readFileSync(file, 'utf8');
+  const get = (label: string) => new RegExp(`${label}: (\\S+)`).exec(text)![1]!;
+  return {
+    operator: get('operator account'),
+    password: get('operator password'),
+    invite: get('invitation code'),
+  };
+}
+
+const CASES: { lang: Lang; account: string }[] = [
+  { lang: 'tw', account: '0911000701' },
+  { lang: 'en', account: '0911000702' },
+];
+
+for (const { lang, account } of CASES) {
+  test(`apply to a public subscription and verify a published draw (${lang})`, async ({ page }) => {
+    const S = STRINGS[lang].ipo;
+    const baseUrl = test.info().project.use.baseURL!;
+    const call = httpApi(baseUrl);
+    const creds = firstRun();
+    const op = await call<{ token: string }>('admin/login', {
+      account: creds.operator,
+      password: creds.password,
+    });
+    const reg = await call<{ token: string }>('user/register', {
+      account,
+      password: 'abcd1234',
+      confirmPassword: 'abcd1234',
+      inviteCode: creds.invite,
+      agree: true,
+    });
+    expect(reg.status, reg.msg).toBe(1);
+    await depositApproved(baseUrl, reg.data.token, op.data.token, 500_000_000);
+    await page.addInitScript(
+      ([token, acct, l]) => {
+        localStorage.setItem('tokend', token!);
+        localStorage.setItem('account', acct!);
+        localStorage.setItem('lang', l!);
+      },
+      [reg.data.token, account, lang],
+    );
+
+    await page.goto('/#/home/index');
+    await page.getByTestId('shortcut-subscribe').click();
+    await expect(page).toHaveURL(/#\/market\/subscribe/);
+    const open = page.getByTestId('ipo-list-open');
+    await expect(open).toBeVisible();
+    // An offering without an application of this member (the other language's member is another).
+    const row = open.locator('[data-testid^="ipo-row-"]').first();
+    await row.click();
+    await expect(page).toHaveURL(/subscribeDetail\?id=\d+/);
+    const payable = (await page.getByTestId('ipo-payable').textContent())!.trim();
+    await page.getByTestId('ipo-apply').click();
+    await page.locator('.adm-dialog-footer').getByText(S.apply, { exact: true }).click();
+    await expect(page.getByTestId('ipo-mine').getByTestId('ipo-status')).toHaveText(S.status.waitingDraw);
+    await expect(page.getByTestId('ipo-paid')).toHaveText(payable);
+    await expect(page.getByTestId('ipo-apply')).toHaveCount(0);
+    await page.screenshot({ path: path.join(shots, `ipo-${lang}-applied.png`) });
+
+    await page.goto('/#/market/subscribeRecord');
+    await expect(page.getByTestId('ipo-records').getByTestId('ipo-status').first()).toHaveText(
+      S.status.waitingDraw,
+    );
+
+    // A seeded offering whose steps have all run: its draw is published with the seed.
+    const ended = await call<{ items: Array<{ id: number; stage: string }> }>(
+      'ipo/list',
+      { tab: 'ended', pageSize: 50 },
+      reg.data.token,
+    );
+    const drawn = ended.data.items.find((o) => ['drawn', 'refunded', 'listed'].includes(o.stage))!;
+    expect(drawn, 'an ended offering whose draw has run').toBeTruthy();
+    await page.goto(`/#/market/subscribeDetail?id=${drawn.id}`);
+    await page.getByTestId('ipo-verify').click();
+    await expect(page.getByTestId('ipo-verdict')).toContainText(S.draw.commitmentOk);
+    await expect(page.getByTestId('ipo-verdict')).toContainText(S.draw.winnersOk);
+    await page.screenshot({ path: path.join(shots, `ipo-${lang}-verified.png`) });
+  });
+}

@@ -1,0 +1,91 @@
+/**
+ * The real announcements on the market clock (server/modules/ipo/schedule.ts, docs/decisions.md
+ * "Public subscriptions on the replay calendar"), on PGlite and PostgreSQL:
+ * - the 94 announcements are read as they are; a code without an instrument (a first listing)
+ *   becomes one with no price history; the import is idempotent;
+ * - the distinct real first apply dates open on consecutive business days in their real order, so
+ *   around any day of the endless replay there are open, upcoming and ended offerings;
+ *   scheduling twice creates nothing more;
+ * - ipo/list labels an offering's days with the replayed dates the app shows.
+ */
+import { and, count, eq, gt, lt, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { importIpoAnnouncements, readIpoAnnouncements } from '../../server/db/import';
+import { dailyCandles, instruments, ipoOfferings } from '../../server/db/schema';
+import { scheduleSeeded, seedSchedule } from '../../server/modules/ipo/schedule';
+import { startHarness, type Harness } from './harness';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness();
+});
+afterAll(async () => {
+  await h?.close();
+});
+
+const offeringsWhere = async (w: ReturnType<typeof and>) =>
+  Number((await h.database.db.select({ n: count() }).from(ipoOfferings).where(w))[0]!.n);
+
+describe('seeded public subscriptions', () => {
+  it('imports the 94 announcements; first listings become instruments without price history', async () => {
+    const all = await readIpoAnnouncements();
+    expect(all).toHaveLength(94);
+    expect(all.find((a) => a.code === '6722')).toMatchObject({
+      name: '輝創',
+      marketType: '初上市',
+      applyStart: '2026-01-06',
+      drawDate: '2026-01-12',
+      priceMinor: 4_000,
+      sharesOffered: 2_068_000,
+      sharesPerApplication: null,
+    });
+    await importIpoAnnouncements(h.database.db);
+    await importIpoAnnouncements(h.database.db);
+    const [inst] = await h.database.db.select().from(instruments).where(eq(instruments.symbol, '6722'));
+    expect(inst).toMatchObject({ name: '輝創', market: 'TWSE', kind: 'stock' });
+    const candles = await h.database.db
+      .select({ n: count() })
+      .from(dailyCandles)
+      .where(eq(dailyCandles.symbol, '6722'));
+    expect(Number(candles[0]!.n)).toBe(0);
+  });
+
+  it('around any business day there are open, upcoming and ended offerings; idempotent', async () => {
+    const s = seedSchedule(await readIpoAnnouncements());
+    expect(s.items).toHaveLength(94);
+    expect(s.period).toBe(new Set(s.items.map((i) => i.a.applyStart)).size);
+    // The real order is kept.
+    const byReal = [...s.items].sort((x, y) => (x.a.applyStart < y.a.applyStart ? -1 : 1));
+    for (let i = 1; i < byReal.length; i++)
+      expect(byReal[i]!.startDay).toBeGreaterThanOrEqual(byReal[i - 1]!.startDay);
+    for (const today of [h.ipo.calendar.today(), 333, 10_007]) {
+      await scheduleSeeded(h.database.db, s, today);
+      const rows = await offeringsWhere(sql`true`);
+      await scheduleSeeded(h.database.db, s, today);
+      expect(await offeringsWhere(sql`true`)).toBe(rows);
+      const start = ipoOfferings.applyStartDay;
+      expect(await offeringsWhere(and(sql`${start} between ${today - 2} and ${today}`))).toBeGreaterThan(0);
+      expect(await offeringsWhere(and(gt(start, today)))).toBeGreaterThan(0);
+      expect(await offeringsWhere(and(lt(start, today - 2)))).toBeGreaterThan(0);
+    }
+  });
+
+  it('ipo/list labels the days with the replayed calendar', async () => {
+    const token = await h.fundedMember('0950000001', 1_000_000);
+    const res = await h.call('ipo/list', { tab: 'open' }, token);
+    expect(res.body.status).toBe(1);
+    const items = res.body.data.items as Array<{ applyStart: string; applyEnd: string; phase: string }>;
+    expect(items.length).toBeGreaterThan(0);
+    const today = h.ipo.calendar.today();
+    const labels = new Set([0, 1, 2].map((k) => h.ipo.calendar.label(today - k)));
+    for (const o of items) {
+      expect(o.phase).toBe('inProgress');
+      expect(labels).toContain(o.applyStart);
+    }
+    expect(h.ipo.calendar.label(today)).toBe(h.feed.clock().replayDate);
+    for (const tab of ['upcoming', 'ended'] as const) {
+      const r = await h.call('ipo/list', { tab }, token);
+      expect(r.body.data.total).toBeGreaterThan(0);
+    }
+  });
+});
