@@ -112,6 +112,14 @@ export const TRADES_RING = 200;
 export const MAX_BUILD_TRADES_PER_TICK = 60_000;
 /** Market ms before a session's end from which ticks pre-build the next session. */
 export const PREBUILD_WINDOW_MS = SESSION_MS / 4;
+/**
+ * Timer mode: wall ms of work one slice of a tick does before it yields (setImmediate) and
+ * resumes where it stopped, so no task of the feed comes near 50 ms. One session build is not
+ * divided (~5 ms for MAX_TRADES on an idle core, ~20 ms under load) and may overrun it once.
+ */
+export const SLICE_MS = 8;
+/** Sliced mode: trades one advance applies at most, so one instrument's catch-up splits too. */
+export const ADVANCE_CHUNK_TRADES = 4_096;
 
 /** The market data interface the rest of the server uses (see the module docstring). */
 export interface MarketFeed {
@@ -182,6 +190,20 @@ export interface MarketFeedOptions {
   buildTradesPerTick?: number;
   /** Session builder (default replay.ts buildSession); tests wrap it to count builds per tick. */
   buildSession?: typeof buildSession;
+  /**
+   * Work slicing: a tick stops once `now()` has advanced `budgetMs` since it began and the next
+   * tick (a setImmediate in timer mode) resumes at the instrument where it stopped; an advance
+   * applies at most ADVANCE_CHUNK_TRADES trades. Default: SLICE_MS of performance.now() in timer
+   * mode; none without the timer (a directly called tick() does everything due). Tests pass a
+   * counting `now` to check the slicing deterministically.
+   */
+  slice?: WorkSlice;
+}
+
+/** A work-slice budget (MarketFeedOptions.slice): `budgetMs` of the `now()` clock (ms). */
+export interface WorkSlice {
+  budgetMs: number;
+  now: () => number;
 }
 
 /**
@@ -351,6 +373,8 @@ interface SymbolState {
   session: ReplaySession | null;
   /** When the session is built late: emit its trades since 09:00 (adjacent rollover) or snapshot. */
   emitCatchUp: boolean;
+  /** ≥ 0: a silent catch-up (emitCatchUp false) applies trades up to this offset, then one snapshot. */
+  silentTo: number;
   /** 09:00 market time of the session (epoch ms). */
   baseMs: number;
   /** Trades applied so far. */
@@ -362,8 +386,17 @@ interface SymbolState {
   low: number;
   agg: IntradayAggregator;
   tape: TradeRing;
-  /** The next day's session, pre-built during the pre-build window. */
-  next: { sessionIndex: number; session: ReplaySession } | null;
+  /** The next day's reference and session, prepared during the pre-build window. */
+  next: PreparedDay | null;
+}
+
+/** A day prepared ahead of its rollover: dayFor's result and, when traded, its built session. */
+interface PreparedDay {
+  sessionIndex: number;
+  ref: DayReference | null;
+  day: ReplayDay | null;
+  /** null until built (always null when not traded). */
+  session: ReplaySession | null;
 }
 
 /** Creates the feed; call start() before use. */
@@ -385,6 +418,21 @@ export function createMarketFeed(opts: MarketFeedOptions): MarketFeed {
   let timerOn = false;
   let catchUpScheduled = false;
   const timer = feedTimer(tick, TICK_INTERVAL_MS);
+  let slicer: WorkSlice | null = opts.slice ?? null;
+  /** Index into `order` where an unfinished pass resumes; 0: the next pass starts afresh. */
+  let scanAt = 0;
+  /** Session builds deferred (over budget) in the current pass. */
+  let pending = 0;
+  /** isTradingDay memoized: listing-day numbers walk the same few dates for every instrument. */
+  const tradingDays = new Map<string, boolean>();
+  const isTradingDayMemo = (date: string): boolean => {
+    let v = tradingDays.get(date);
+    if (v === undefined) {
+      v = isTradingDay(date);
+      tradingDays.set(date, v);
+    }
+    return v;
+  };
   let pos: ClockPosition | null = null;
   let currentSession = 0;
   let replayDate: string | null = null;
@@ -466,7 +514,11 @@ export function createMarketFeed(opts: MarketFeedOptions): MarketFeed {
     const date = win!.dates[d]!;
     let listingDay: number | null = null;
     if (st.listingDate && st.listingDate <= date)
-      listingDay = listingTradingDayNumber({ listingDate: st.listingDate, today: date, isTradingDay });
+      listingDay = listingTradingDayNumber({
+        listingDate: st.listingDate,
+        today: date,
+        isTradingDay: isTradingDayMemo,
+      });
     const bar = traded
       ? {
           openMinor: R.open[base + d]!,
@@ -492,17 +544,22 @@ export function createMarketFeed(opts: MarketFeedOptions): MarketFeed {
   const buildFor = (st: SymbolState, day: ReplayDay) =>
     build({ seed, symbol: st.symbol, kind: st.kind, day });
 
-  /** Installs clock session p.session's day at cursor 0 (the pre-built session when there is one). */
+  /**
+   * Installs clock session p.session's day at cursor 0: the prepared day (reference and
+   * pre-built session) when there is one, so a rollover does O(1) per instrument.
+   */
   function installDay(st: SymbolState, p: ClockPosition, emitCatchUp: boolean): void {
     const d = win!.dayIndexOf(p.session);
-    const { ref, day } = dayFor(st, d);
+    const prepared = st.next?.sessionIndex === p.session ? st.next : null;
+    const { ref, day } = prepared ?? dayFor(st, d);
     st.sessionIndex = p.session;
     st.date = win!.dates[d]!;
     st.ref = ref;
     st.day = day;
-    st.session = day && st.next?.sessionIndex === p.session ? st.next.session : null;
+    st.session = day && prepared ? prepared.session : null;
     st.next = null;
     st.emitCatchUp = emitCatchUp;
+    st.silentTo = -1;
     st.baseMs = clock.sessionBaseMs(p, st.date);
     st.cursor = 0;
     st.volume = 0;
@@ -591,14 +648,16 @@ export function createMarketFeed(opts: MarketFeedOptions): MarketFeed {
     offsetMs >= SESSION_MS ? s.count : lastTradeAt(s, offsetMs - 1) + 1;
 
   /**
-   * Applies trades up to `offsetMs`; when `emit`, emits per-trade prints and quotes and per-tick
-   * depth/candles. The tape gets every print when emitting, else only the last TRADES_RING.
+   * Applies trades up to `offsetMs`, at most `limit` of them; when `emit`, emits per-trade prints
+   * and quotes and per-call depth/candles. The tape gets every print when emitting, else only
+   * the last TRADES_RING of the call. Returns false when `limit` stopped it short of `offsetMs`.
    */
-  function advance(st: SymbolState, offsetMs: number, emit: boolean): void {
+  function advance(st: SymbolState, offsetMs: number, emit: boolean, limit: number): boolean {
     const s = st.session;
-    if (!s) return;
-    const end = printedBy(s, offsetMs);
-    if (end <= st.cursor) return;
+    if (!s) return true;
+    const due = printedBy(s, offsetMs);
+    const end = Math.min(due, st.cursor + limit);
+    if (end <= st.cursor) return true;
     const lenBefore: Record<IntradayPeriod, number> = {
       '1m': st.agg.series['1m'].length,
       '3m': st.agg.series['3m'].length,
@@ -624,7 +683,7 @@ export function createMarketFeed(opts: MarketFeedOptions): MarketFeed {
       }
       if (wantQuotes) emitQuote(quoteAt(st));
     }
-    if (!emit) return;
+    if (!emit) return end === due;
     if (depthFns.size > 0) emitDepth(depthOf(st)!);
     if (candleFns.size > 0) {
       for (const p of INTRADAY_PERIODS) {
@@ -634,6 +693,7 @@ export function createMarketFeed(opts: MarketFeedOptions): MarketFeed {
       }
       emitCandle(st.symbol, '1d', dailyCandle(todayRow(st, s)));
     }
+    return end === due;
   }
 
   /** Emits the current state of one instrument (a new day at cursor 0, or after a silent rebuild). */
@@ -661,53 +721,98 @@ export function createMarketFeed(opts: MarketFeedOptions): MarketFeed {
     });
   }
 
-  /** One pass; `budget` in expected trades of session builds (Infinity: build everything due). */
+  /**
+   * Brings one instrument to `p`: finishes its previous session (closing print) and installs the
+   * new day at cursor 0 with its snapshot, builds its session when `canBuild` allows (else counts
+   * it in `pending`), then applies its due trades, at most `chunk` per advance. Returns false
+   * when a chunk limit stopped it: the next slice resumes this instrument.
+   */
+  function stepInstrument(
+    st: SymbolState,
+    p: ClockPosition,
+    canBuild: (day: ReplayDay) => boolean,
+    chunk: number,
+  ): boolean {
+    if (st.sessionIndex !== p.session) {
+      const adjacent = st.sessionIndex === p.session - 1;
+      const before = st.cursor;
+      if (adjacent && !advance(st, SESSION_MS, true, chunk)) return false;
+      // Sliced: the closing prints took this slice's chunk; the new day starts in the next one.
+      if (chunk < Number.POSITIVE_INFINITY && st.cursor > before) return false;
+      installDay(st, p, adjacent);
+      // Every subscriber sees the new day at once: its reference at cursor 0 (pre-open).
+      emitSnapshot(st);
+    }
+    if (!st.day) return true;
+    if (!st.session) {
+      if (!canBuild(st.day)) {
+        pending++;
+        return true;
+      }
+      st.session = buildFor(st, st.day);
+      if (!st.emitCatchUp) st.silentTo = p.offsetMs;
+    }
+    if (st.silentTo >= 0) {
+      // A late build without emission (start, a jump of sessions): apply silently, then one snapshot.
+      if (!advance(st, st.silentTo, false, chunk)) return false;
+      st.silentTo = -1;
+      emitSnapshot(st);
+      return true;
+    }
+    return advance(st, p.offsetMs, true, chunk);
+  }
+
+  /**
+   * One slice of a pass over every instrument (stepInstrument), then, once the day is built, the
+   * pre-build of the next day in the last PREBUILD_WINDOW_MS. `budget`: session builds in expected
+   * trades (Infinity: build everything due). With a slicer the slice also stops when its time is
+   * up, remembers where (scanAt) and schedules the rest (timer mode).
+   */
   function step(budget: number): void {
     const p = clock.position();
     pos = p;
     if (p.session !== currentSession) rollover(p);
+    const sl = slicer;
+    const deadline = sl ? sl.now() + sl.budgetMs : Number.POSITIVE_INFINITY;
+    const overTime = (): boolean => sl !== null && sl.now() >= deadline;
+    const chunk = sl ? ADVANCE_CHUNK_TRADES : Number.POSITIVE_INFINITY;
     let used = 0;
     const affordable = (day: ReplayDay): boolean => {
       const est = expectedTradeCount(day);
-      if (used > 0 && used + est > budget) return false;
+      if (used > 0 && (used + est > budget || overTime())) return false;
       used += est;
       return true;
     };
-    let pending = 0;
-    for (const st of order) {
-      if (st.sessionIndex !== p.session) {
-        // Finish the previous session (its closing print), then install today's day at cursor 0.
-        const adjacent = st.sessionIndex === p.session - 1;
-        if (adjacent) advance(st, SESSION_MS, true);
-        installDay(st, p, adjacent);
-        // Every subscriber sees the new day at once: its reference at cursor 0 (pre-open).
-        emitSnapshot(st);
+    if (scanAt === 0) pending = 0;
+    for (let i = scanAt; i < order.length; i++) {
+      if ((i > scanAt && overTime()) || !stepInstrument(order[i]!, p, affordable, chunk)) {
+        scanAt = i;
+        scheduleCatchUp();
+        return;
       }
-      if (!st.day) continue;
-      if (!st.session) {
-        if (!affordable(st.day)) {
-          pending++;
-          continue;
-        }
-        st.session = buildFor(st, st.day);
-        advance(st, p.offsetMs, st.emitCatchUp);
-        if (!st.emitCatchUp) emitSnapshot(st);
-        continue;
-      }
-      advance(st, p.offsetMs, true);
     }
+    scanAt = 0;
     if (p.offsetMs >= SESSION_MS - PREBUILD_WINDOW_MS && pending === 0) {
       const k = p.session + 1;
       const d = win!.dayIndexOf(k);
+      let prepared = 0;
       for (const st of order) {
-        if (st.next?.sessionIndex === k) continue;
-        const { day } = dayFor(st, d);
-        if (!day) continue;
-        if (!affordable(day)) {
+        let next = st.next?.sessionIndex === k ? st.next : null;
+        if (next && (next.session || !next.day)) continue;
+        if (prepared++ > 0 && overTime()) {
           pending++;
           break;
         }
-        st.next = { sessionIndex: k, session: buildFor(st, day) };
+        if (!next) {
+          next = { sessionIndex: k, ...dayFor(st, d), session: null };
+          st.next = next;
+        }
+        if (!next.day) continue;
+        if (!affordable(next.day)) {
+          pending++;
+          break;
+        }
+        next.session = buildFor(st, next.day);
       }
     }
     if (pending > 0) scheduleCatchUp();
@@ -787,6 +892,7 @@ export function createMarketFeed(opts: MarketFeedOptions): MarketFeed {
           day: null,
           session: null,
           emitCatchUp: false,
+          silentTo: -1,
           baseMs: 0,
           cursor: 0,
           volume: 0,
@@ -802,14 +908,27 @@ export function createMarketFeed(opts: MarketFeedOptions): MarketFeed {
       const p = clock.position();
       pos = p;
       rollover(p);
-      for (const st of order) installDay(st, p, false);
+      // Install every instrument's day in time-boxed slices (the event loop runs between them).
+      let sliceStart = performance.now();
+      for (const st of order) {
+        if (performance.now() - sliceStart >= SLICE_MS) {
+          await yieldToLoop();
+          sliceStart = performance.now();
+        }
+        installDay(st, p, false);
+      }
       started = true;
       if (startOpts?.timer !== false) {
+        slicer ??= { budgetMs: SLICE_MS, now: () => performance.now() };
         timerOn = true;
         timer.start();
         scheduleCatchUp();
       } else {
+        // Everything due, at once, whatever the slicing (start without the timer is for tests).
+        const sliced = slicer;
+        slicer = null;
         step(Number.POSITIVE_INFINITY);
+        slicer = sliced;
       }
     },
     stop() {
