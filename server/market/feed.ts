@@ -249,18 +249,21 @@ export function inferSide(priceMinor: number, bidMinor: number, askMinor: number
   return null;
 }
 
+/** The daily_candles columns of a DailyRow (prices minor, volume shares, turnover minor or null). */
+const dailyRowColumns = {
+  date: dailyCandles.date,
+  openMinor: dailyCandles.openMinor,
+  highMinor: dailyCandles.highMinor,
+  lowMinor: dailyCandles.lowMinor,
+  closeMinor: dailyCandles.closeMinor,
+  volumeShares: dailyCandles.volumeShares,
+  turnoverMinor: dailyCandles.turnoverMinor,
+};
+
 /** An instrument's whole daily history from the database, oldest first (prices minor, volume shares). */
 export function loadDailyRows(db: Db, symbol: string): Promise<DailyRow[]> {
   return db
-    .select({
-      date: dailyCandles.date,
-      openMinor: dailyCandles.openMinor,
-      highMinor: dailyCandles.highMinor,
-      lowMinor: dailyCandles.lowMinor,
-      closeMinor: dailyCandles.closeMinor,
-      volumeShares: dailyCandles.volumeShares,
-      turnoverMinor: dailyCandles.turnoverMinor,
-    })
+    .select(dailyRowColumns)
     .from(dailyCandles)
     .where(eq(dailyCandles.symbol, symbol))
     .orderBy(asc(dailyCandles.date));
@@ -333,10 +336,14 @@ export function feedTimer(tick: () => void, intervalMs: number): { start(): void
 /**
  * Instruments per row-loading query. The window loads by symbol ranges through the primary key
  * (symbol, date) — daily_candles has no date index, and on PGlite (in-process) a date-range query
- * scans all ~315k rows while blocking the event loop — in small chunks (~60 × 74 ≈ 4,400 rows)
- * with a setImmediate yield between them, so the server answers requests while the market loads.
+ * scans all ~315k rows while blocking the event loop — in small chunks (~16 × 74 ≈ 1,200 rows,
+ * ~12 ms on an idle core; 60 a query blocked 40–100 ms) with a setImmediate yield between them,
+ * so the server answers requests while the market loads.
  */
-const LOAD_SYMBOLS_PER_QUERY = 60;
+const LOAD_SYMBOLS_PER_QUERY = 16;
+
+/** Instruments per primary-key range of the window-dates scan (window.ts loadWindowDates). */
+const DATE_SCAN_SYMBOLS = 100;
 
 /** Lets queued I/O and timers run between load chunks. */
 const yieldToLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
@@ -423,16 +430,6 @@ export function createMarketFeed(opts: MarketFeedOptions): MarketFeed {
   let scanAt = 0;
   /** Session builds deferred (over budget) in the current pass. */
   let pending = 0;
-  /** isTradingDay memoized: listing-day numbers walk the same few dates for every instrument. */
-  const tradingDays = new Map<string, boolean>();
-  const isTradingDayMemo = (date: string): boolean => {
-    let v = tradingDays.get(date);
-    if (v === undefined) {
-      v = isTradingDay(date);
-      tradingDays.set(date, v);
-    }
-    return v;
-  };
   let pos: ClockPosition | null = null;
   let currentSession = 0;
   let replayDate: string | null = null;
@@ -465,18 +462,9 @@ export function createMarketFeed(opts: MarketFeedOptions): MarketFeed {
     const to = dates[days - 1]!;
     for (let c = 0; c < sorted.length; c += LOAD_SYMBOLS_PER_QUERY) {
       const part = sorted.slice(c, c + LOAD_SYMBOLS_PER_QUERY);
-      if (c > 0) await yieldToLoop();
+      await yieldToLoop();
       const chunk = await db
-        .select({
-          symbol: dailyCandles.symbol,
-          date: dailyCandles.date,
-          openMinor: dailyCandles.openMinor,
-          highMinor: dailyCandles.highMinor,
-          lowMinor: dailyCandles.lowMinor,
-          closeMinor: dailyCandles.closeMinor,
-          volumeShares: dailyCandles.volumeShares,
-          turnoverMinor: dailyCandles.turnoverMinor,
-        })
+        .select({ symbol: dailyCandles.symbol, ...dailyRowColumns })
         .from(dailyCandles)
         .where(
           and(
@@ -514,11 +502,7 @@ export function createMarketFeed(opts: MarketFeedOptions): MarketFeed {
     const date = win!.dates[d]!;
     let listingDay: number | null = null;
     if (st.listingDate && st.listingDate <= date)
-      listingDay = listingTradingDayNumber({
-        listingDate: st.listingDate,
-        today: date,
-        isTradingDay: isTradingDayMemo,
-      });
+      listingDay = listingTradingDayNumber({ listingDate: st.listingDate, today: date, isTradingDay });
     const bar = traded
       ? {
           openMinor: R.open[base + d]!,
@@ -777,15 +761,25 @@ export function createMarketFeed(opts: MarketFeedOptions): MarketFeed {
     const overTime = (): boolean => sl !== null && sl.now() >= deadline;
     const chunk = sl ? ADVANCE_CHUNK_TRADES : Number.POSITIVE_INFINITY;
     let used = 0;
-    const affordable = (day: ReplayDay): boolean => {
+    /**
+     * Whether a build of `day` fits: within the trade budget after the slice's first build, and
+     * (sliced) started before the slice's time is up — unless `forced` (the slice's first piece
+     * of work, so every slice makes progress).
+     */
+    const affordable = (day: ReplayDay, forced: boolean): boolean => {
       const est = expectedTradeCount(day);
-      if (used > 0 && (used + est > budget || overTime())) return false;
+      if (used > 0 && used + est > budget) return false;
+      if (!forced && overTime()) return false;
       used += est;
       return true;
     };
     if (scanAt === 0) pending = 0;
     for (let i = scanAt; i < order.length; i++) {
-      if ((i > scanAt && overTime()) || !stepInstrument(order[i]!, p, affordable, chunk)) {
+      const first = i === scanAt;
+      if (
+        (!first && overTime()) ||
+        !stepInstrument(order[i]!, p, (day) => affordable(day, first && used === 0), chunk)
+      ) {
         scanAt = i;
         scheduleCatchUp();
         return;
@@ -808,7 +802,7 @@ export function createMarketFeed(opts: MarketFeedOptions): MarketFeed {
           st.next = next;
         }
         if (!next.day) continue;
-        if (!affordable(next.day)) {
+        if (!affordable(next.day, used === 0)) {
           pending++;
           break;
         }
@@ -864,7 +858,13 @@ export function createMarketFeed(opts: MarketFeedOptions): MarketFeed {
       if (started) return;
       directory = await loadInstruments(db);
       marketOf = marketLookup(directory);
-      const dates = await loadWindowDates(db);
+      // Every await below yields to the event loop first: PGlite answers in-process, so
+      // back-to-back queries would otherwise run as one long task.
+      await yieldToLoop();
+      const dates = await loadWindowDates(db, {
+        rangeStarts: directory.filter((_, i) => i > 0 && i % DATE_SCAN_SYMBOLS === 0).map((r) => r.symbol),
+        between: yieldToLoop,
+      });
       win = replayWindow(dates);
       const only = opts.symbols ? new Set(opts.symbols) : null;
       const candidates = directory.filter((r) => !only || only.has(r.symbol));
