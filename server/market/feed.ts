@@ -20,20 +20,27 @@
  *   print), every instrument installs the new day at cursor 0 and emits that quote; a jump of
  *   more than one session (server paused, start) rebuilds silently and emits one snapshot.
  * - tick() emits every trade whose market time has passed: onTrade and onQuote once per trade;
- *   onDepth once per instrument per tick (the latest book); onCandle once per changed candle per
- *   tick for 1m/3m/15m/30m and 1d.
+ *   onDepth once per instrument per tick (the latest book; per 4,096-trade chunk in a sliced
+ *   catch-up); onCandle once per changed candle per tick for 1m/3m/15m/30m and 1d.
  * - Trades (the tape): aggressor side inferred from the book just before the print; trades()
  *   serves the latest TRADES_RING prints of the current session per instrument.
  * - Session builds are spread over ticks: a tick builds sessions worth at most
- *   `buildTradesPerTick` expected trades (≈ 16 ms; at least one). In the last PREBUILD_WINDOW_MS
- *   of a session the spare budget pre-builds the next day, so a rollover swaps in ready sessions.
- *   An instrument whose session is not built yet shows its cursor-0 quote until a later tick
- *   builds it and catches up. While builds are pending the feed runs extra ticks on
- *   setImmediate (timer mode), so the whole market is caught up within seconds at start while
- *   the event loop keeps serving requests between slices.
- * - start(): the directory, the window's days and its rows in a few date-chunked queries (not
- *   per instrument), corporate actions and the TAIEX file; with the timer it returns as soon as
- *   the data are in (sessions then build in slices); without (tests) it builds them all first.
+ *   `buildTradesPerTick` expected trades (at least one). In the last PREBUILD_WINDOW_MS of a
+ *   session the spare budget prepares the next day (its reference and its built session), so a
+ *   rollover swaps in ready days at O(1) per instrument. An instrument whose session is not built
+ *   yet shows its cursor-0 quote until a later tick builds it and catches up.
+ * - Work slices (timer mode): a tick works for at most SLICE_MS (8 ms) of wall time, then yields
+ *   and continues on setImmediate from the instrument where it stopped; one advance applies at
+ *   most ADVANCE_CHUNK_TRADES trades, so a catch-up after a late build is split too, and a slice
+ *   starts a build only with time left (or as its first work, so every slice progresses). Every
+ *   instrument still gets every print in order; only the wall instant of emission spreads over a
+ *   few slices (instruments late in symbol order by a few ms). A directly called tick() (tests,
+ *   no timer) does everything due at once unless MarketFeedOptions.slice is given.
+ * - start(): the directory, the window's days and its rows by primary-key symbol ranges (16
+ *   instruments a query) with a setImmediate yield before every query (PGlite answers
+ *   in-process: awaited back-to-back queries would run as one long task), corporate actions and
+ *   the TAIEX file, then every instrument's day installed in SLICE_MS slices; with the timer it
+ *   returns then (sessions build in slices); without (tests) it builds them all first.
  * - Candles: intraday periods from the current session's trades (candles.ts; ts = period start
  *   in market time). 1d/1M/1y from daily_candles strictly before the replay date plus the
  *   in-progress day (ts = 00:00 Asia/Taipei of the replay date).
