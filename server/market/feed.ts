@@ -36,11 +36,11 @@
  *   instrument still gets every print in order; only the wall instant of emission spreads over a
  *   few slices (instruments late in symbol order by a few ms). A directly called tick() (tests,
  *   no timer) does everything due at once unless MarketFeedOptions.slice is given.
- * - start(): the directory, the window's days and its rows by primary-key symbol ranges (16
- *   instruments a query) with a setImmediate yield before every query (PGlite answers
- *   in-process: awaited back-to-back queries would run as one long task), corporate actions and
- *   the TAIEX file, then every instrument's day installed in SLICE_MS slices; with the timer it
- *   returns then (sessions build in slices); without (tests) it builds them all first.
+ * - start(): the directory (400-row pages), the window's days and its rows by primary-key
+ *   symbol ranges (10 instruments a query) with a setImmediate yield before every query (PGlite
+ *   answers in-process: awaited back-to-back queries would run as one long task), corporate
+ *   actions and the TAIEX file, then every instrument's day installed in SLICE_MS slices; with
+ *   the timer it returns then (sessions build in slices); without (tests) it builds them all.
  * - Candles: intraday periods from the current session's trades (candles.ts; ts = period start
  *   in market time). 1d/1M/1y from daily_candles strictly before the replay date plus the
  *   in-progress day (ts = 00:00 Asia/Taipei of the replay date).
@@ -343,14 +343,16 @@ export function feedTimer(tick: () => void, intervalMs: number): { start(): void
 /**
  * Instruments per row-loading query. The window loads by symbol ranges through the primary key
  * (symbol, date) — daily_candles has no date index, and on PGlite (in-process) a date-range query
- * scans all ~315k rows while blocking the event loop — in small chunks (~16 × 74 ≈ 1,200 rows,
- * ~12 ms on an idle core; 60 a query blocked 40–100 ms) with a setImmediate yield between them,
+ * scans all ~315k rows while blocking the event loop — in small chunks (~10 × 74 ≈ 740 rows,
+ * ~5–10 ms on an idle core; 60 a query blocked 40–100 ms) with a setImmediate yield between them,
  * so the server answers requests while the market loads.
  */
-const LOAD_SYMBOLS_PER_QUERY = 16;
+const LOAD_SYMBOLS_PER_QUERY = 10;
+/** Directory rows per query at start (instruments.ts loadInstruments pages). */
+const LOAD_PAGE_INSTRUMENTS = 400;
 
 /** Instruments per primary-key range of the window-dates scan (window.ts loadWindowDates). */
-const DATE_SCAN_SYMBOLS = 100;
+const DATE_SCAN_SYMBOLS = 50;
 
 /** Lets queued I/O and timers run between load chunks. */
 const yieldToLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
@@ -863,7 +865,7 @@ export function createMarketFeed(opts: MarketFeedOptions): MarketFeed {
   return {
     async start(startOpts) {
       if (started) return;
-      directory = await loadInstruments(db);
+      directory = await loadInstruments(db, { pageSize: LOAD_PAGE_INSTRUMENTS, between: yieldToLoop });
       marketOf = marketLookup(directory);
       // Every await below yields to the event loop first: PGlite answers in-process, so
       // back-to-back queries would otherwise run as one long task.
