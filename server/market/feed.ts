@@ -20,20 +20,27 @@
  *   print), every instrument installs the new day at cursor 0 and emits that quote; a jump of
  *   more than one session (server paused, start) rebuilds silently and emits one snapshot.
  * - tick() emits every trade whose market time has passed: onTrade and onQuote once per trade;
- *   onDepth once per instrument per tick (the latest book); onCandle once per changed candle per
- *   tick for 1m/3m/15m/30m and 1d.
+ *   onDepth once per instrument per tick (the latest book; per 4,096-trade chunk in a sliced
+ *   catch-up); onCandle once per changed candle per tick for 1m/3m/15m/30m and 1d.
  * - Trades (the tape): aggressor side inferred from the book just before the print; trades()
  *   serves the latest TRADES_RING prints of the current session per instrument.
  * - Session builds are spread over ticks: a tick builds sessions worth at most
- *   `buildTradesPerTick` expected trades (≈ 16 ms; at least one). In the last PREBUILD_WINDOW_MS
- *   of a session the spare budget pre-builds the next day, so a rollover swaps in ready sessions.
- *   An instrument whose session is not built yet shows its cursor-0 quote until a later tick
- *   builds it and catches up. While builds are pending the feed runs extra ticks on
- *   setImmediate (timer mode), so the whole market is caught up within seconds at start while
- *   the event loop keeps serving requests between slices.
- * - start(): the directory, the window's days and its rows in a few date-chunked queries (not
- *   per instrument), corporate actions and the TAIEX file; with the timer it returns as soon as
- *   the data are in (sessions then build in slices); without (tests) it builds them all first.
+ *   `buildTradesPerTick` expected trades (at least one). In the last PREBUILD_WINDOW_MS of a
+ *   session the spare budget prepares the next day (its reference and its built session), so a
+ *   rollover swaps in ready days at O(1) per instrument. An instrument whose session is not built
+ *   yet shows its cursor-0 quote until a later tick builds it and catches up.
+ * - Work slices (timer mode): a tick works for at most SLICE_MS (8 ms) of wall time, then yields
+ *   and continues on setImmediate from the instrument where it stopped; one advance applies at
+ *   most ADVANCE_CHUNK_TRADES trades, so a catch-up after a late build is split too, and a slice
+ *   starts a build only with time left (or as its first work, so every slice progresses). Every
+ *   instrument still gets every print in order; only the wall instant of emission spreads over a
+ *   few slices (instruments late in symbol order by a few ms). A directly called tick() (tests,
+ *   no timer) does everything due at once unless MarketFeedOptions.slice is given.
+ * - start(): the directory (400-row pages), the window's days and its rows by primary-key
+ *   symbol ranges (10 instruments a query) with a setImmediate yield before every query (PGlite
+ *   answers in-process: awaited back-to-back queries would run as one long task), corporate
+ *   actions and the TAIEX file, then every instrument's day installed in SLICE_MS slices; with
+ *   the timer it returns then (sessions build in slices); without (tests) it builds them all.
  * - Candles: intraday periods from the current session's trades (candles.ts; ts = period start
  *   in market time). 1d/1M/1y from daily_candles strictly before the replay date plus the
  *   in-progress day (ts = 00:00 Asia/Taipei of the replay date).
@@ -112,6 +119,14 @@ export const TRADES_RING = 200;
 export const MAX_BUILD_TRADES_PER_TICK = 60_000;
 /** Market ms before a session's end from which ticks pre-build the next session. */
 export const PREBUILD_WINDOW_MS = SESSION_MS / 4;
+/**
+ * Timer mode: wall ms of work one slice of a tick does before it yields (setImmediate) and
+ * resumes where it stopped, so no task of the feed comes near 50 ms. One session build is not
+ * divided (~5 ms for MAX_TRADES on an idle core, ~20 ms under load) and may overrun it once.
+ */
+export const SLICE_MS = 8;
+/** Sliced mode: trades one advance applies at most, so one instrument's catch-up splits too. */
+export const ADVANCE_CHUNK_TRADES = 4_096;
 
 /** The market data interface the rest of the server uses (see the module docstring). */
 export interface MarketFeed {
@@ -182,6 +197,20 @@ export interface MarketFeedOptions {
   buildTradesPerTick?: number;
   /** Session builder (default replay.ts buildSession); tests wrap it to count builds per tick. */
   buildSession?: typeof buildSession;
+  /**
+   * Work slicing: a tick stops once `now()` has advanced `budgetMs` since it began and the next
+   * tick (a setImmediate in timer mode) resumes at the instrument where it stopped; an advance
+   * applies at most ADVANCE_CHUNK_TRADES trades. Default: SLICE_MS of performance.now() in timer
+   * mode; none without the timer (a directly called tick() does everything due). Tests pass a
+   * counting `now` to check the slicing deterministically.
+   */
+  slice?: WorkSlice;
+}
+
+/** A work-slice budget (MarketFeedOptions.slice): `budgetMs` of the `now()` clock (ms). */
+export interface WorkSlice {
+  budgetMs: number;
+  now: () => number;
 }
 
 /**
@@ -227,18 +256,21 @@ export function inferSide(priceMinor: number, bidMinor: number, askMinor: number
   return null;
 }
 
+/** The daily_candles columns of a DailyRow (prices minor, volume shares, turnover minor or null). */
+const dailyRowColumns = {
+  date: dailyCandles.date,
+  openMinor: dailyCandles.openMinor,
+  highMinor: dailyCandles.highMinor,
+  lowMinor: dailyCandles.lowMinor,
+  closeMinor: dailyCandles.closeMinor,
+  volumeShares: dailyCandles.volumeShares,
+  turnoverMinor: dailyCandles.turnoverMinor,
+};
+
 /** An instrument's whole daily history from the database, oldest first (prices minor, volume shares). */
 export function loadDailyRows(db: Db, symbol: string): Promise<DailyRow[]> {
   return db
-    .select({
-      date: dailyCandles.date,
-      openMinor: dailyCandles.openMinor,
-      highMinor: dailyCandles.highMinor,
-      lowMinor: dailyCandles.lowMinor,
-      closeMinor: dailyCandles.closeMinor,
-      volumeShares: dailyCandles.volumeShares,
-      turnoverMinor: dailyCandles.turnoverMinor,
-    })
+    .select(dailyRowColumns)
     .from(dailyCandles)
     .where(eq(dailyCandles.symbol, symbol))
     .orderBy(asc(dailyCandles.date));
@@ -311,10 +343,16 @@ export function feedTimer(tick: () => void, intervalMs: number): { start(): void
 /**
  * Instruments per row-loading query. The window loads by symbol ranges through the primary key
  * (symbol, date) — daily_candles has no date index, and on PGlite (in-process) a date-range query
- * scans all ~315k rows while blocking the event loop — in small chunks (~60 × 74 ≈ 4,400 rows)
- * with a setImmediate yield between them, so the server answers requests while the market loads.
+ * scans all ~315k rows while blocking the event loop — in small chunks (~10 × 74 ≈ 740 rows,
+ * ~5–10 ms on an idle core; 60 a query blocked 40–100 ms) with a setImmediate yield between them,
+ * so the server answers requests while the market loads.
  */
-const LOAD_SYMBOLS_PER_QUERY = 60;
+const LOAD_SYMBOLS_PER_QUERY = 10;
+/** Directory rows per query at start (instruments.ts loadInstruments pages). */
+const LOAD_PAGE_INSTRUMENTS = 400;
+
+/** Instruments per primary-key range of the window-dates scan (window.ts loadWindowDates). */
+const DATE_SCAN_SYMBOLS = 50;
 
 /** Lets queued I/O and timers run between load chunks. */
 const yieldToLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
@@ -351,6 +389,8 @@ interface SymbolState {
   session: ReplaySession | null;
   /** When the session is built late: emit its trades since 09:00 (adjacent rollover) or snapshot. */
   emitCatchUp: boolean;
+  /** ≥ 0: a silent catch-up (emitCatchUp false) applies trades up to this offset, then one snapshot. */
+  silentTo: number;
   /** 09:00 market time of the session (epoch ms). */
   baseMs: number;
   /** Trades applied so far. */
@@ -362,8 +402,17 @@ interface SymbolState {
   low: number;
   agg: IntradayAggregator;
   tape: TradeRing;
-  /** The next day's session, pre-built during the pre-build window. */
-  next: { sessionIndex: number; session: ReplaySession } | null;
+  /** The next day's reference and session, prepared during the pre-build window. */
+  next: PreparedDay | null;
+}
+
+/** A day prepared ahead of its rollover: dayFor's result and, when traded, its built session. */
+interface PreparedDay {
+  sessionIndex: number;
+  ref: DayReference | null;
+  day: ReplayDay | null;
+  /** null until built (always null when not traded). */
+  session: ReplaySession | null;
 }
 
 /** Creates the feed; call start() before use. */
@@ -385,6 +434,11 @@ export function createMarketFeed(opts: MarketFeedOptions): MarketFeed {
   let timerOn = false;
   let catchUpScheduled = false;
   const timer = feedTimer(tick, TICK_INTERVAL_MS);
+  let slicer: WorkSlice | null = opts.slice ?? null;
+  /** Index into `order` where an unfinished pass resumes; 0: the next pass starts afresh. */
+  let scanAt = 0;
+  /** Session builds deferred (over budget) in the current pass. */
+  let pending = 0;
   let pos: ClockPosition | null = null;
   let currentSession = 0;
   let replayDate: string | null = null;
@@ -417,18 +471,9 @@ export function createMarketFeed(opts: MarketFeedOptions): MarketFeed {
     const to = dates[days - 1]!;
     for (let c = 0; c < sorted.length; c += LOAD_SYMBOLS_PER_QUERY) {
       const part = sorted.slice(c, c + LOAD_SYMBOLS_PER_QUERY);
-      if (c > 0) await yieldToLoop();
+      await yieldToLoop();
       const chunk = await db
-        .select({
-          symbol: dailyCandles.symbol,
-          date: dailyCandles.date,
-          openMinor: dailyCandles.openMinor,
-          highMinor: dailyCandles.highMinor,
-          lowMinor: dailyCandles.lowMinor,
-          closeMinor: dailyCandles.closeMinor,
-          volumeShares: dailyCandles.volumeShares,
-          turnoverMinor: dailyCandles.turnoverMinor,
-        })
+        .select({ symbol: dailyCandles.symbol, ...dailyRowColumns })
         .from(dailyCandles)
         .where(
           and(
@@ -492,17 +537,22 @@ export function createMarketFeed(opts: MarketFeedOptions): MarketFeed {
   const buildFor = (st: SymbolState, day: ReplayDay) =>
     build({ seed, symbol: st.symbol, kind: st.kind, day });
 
-  /** Installs clock session p.session's day at cursor 0 (the pre-built session when there is one). */
+  /**
+   * Installs clock session p.session's day at cursor 0: the prepared day (reference and
+   * pre-built session) when there is one, so a rollover does O(1) per instrument.
+   */
   function installDay(st: SymbolState, p: ClockPosition, emitCatchUp: boolean): void {
     const d = win!.dayIndexOf(p.session);
-    const { ref, day } = dayFor(st, d);
+    const prepared = st.next?.sessionIndex === p.session ? st.next : null;
+    const { ref, day } = prepared ?? dayFor(st, d);
     st.sessionIndex = p.session;
     st.date = win!.dates[d]!;
     st.ref = ref;
     st.day = day;
-    st.session = day && st.next?.sessionIndex === p.session ? st.next.session : null;
+    st.session = day && prepared ? prepared.session : null;
     st.next = null;
     st.emitCatchUp = emitCatchUp;
+    st.silentTo = -1;
     st.baseMs = clock.sessionBaseMs(p, st.date);
     st.cursor = 0;
     st.volume = 0;
@@ -591,14 +641,16 @@ export function createMarketFeed(opts: MarketFeedOptions): MarketFeed {
     offsetMs >= SESSION_MS ? s.count : lastTradeAt(s, offsetMs - 1) + 1;
 
   /**
-   * Applies trades up to `offsetMs`; when `emit`, emits per-trade prints and quotes and per-tick
-   * depth/candles. The tape gets every print when emitting, else only the last TRADES_RING.
+   * Applies trades up to `offsetMs`, at most `limit` of them; when `emit`, emits per-trade prints
+   * and quotes and per-call depth/candles. The tape gets every print when emitting, else only
+   * the last TRADES_RING of the call. Returns false when `limit` stopped it short of `offsetMs`.
    */
-  function advance(st: SymbolState, offsetMs: number, emit: boolean): void {
+  function advance(st: SymbolState, offsetMs: number, emit: boolean, limit: number): boolean {
     const s = st.session;
-    if (!s) return;
-    const end = printedBy(s, offsetMs);
-    if (end <= st.cursor) return;
+    if (!s) return true;
+    const due = printedBy(s, offsetMs);
+    const end = Math.min(due, st.cursor + limit);
+    if (end <= st.cursor) return true;
     const lenBefore: Record<IntradayPeriod, number> = {
       '1m': st.agg.series['1m'].length,
       '3m': st.agg.series['3m'].length,
@@ -624,7 +676,7 @@ export function createMarketFeed(opts: MarketFeedOptions): MarketFeed {
       }
       if (wantQuotes) emitQuote(quoteAt(st));
     }
-    if (!emit) return;
+    if (!emit) return end === due;
     if (depthFns.size > 0) emitDepth(depthOf(st)!);
     if (candleFns.size > 0) {
       for (const p of INTRADAY_PERIODS) {
@@ -634,6 +686,7 @@ export function createMarketFeed(opts: MarketFeedOptions): MarketFeed {
       }
       emitCandle(st.symbol, '1d', dailyCandle(todayRow(st, s)));
     }
+    return end === due;
   }
 
   /** Emits the current state of one instrument (a new day at cursor 0, or after a silent rebuild). */
@@ -661,53 +714,108 @@ export function createMarketFeed(opts: MarketFeedOptions): MarketFeed {
     });
   }
 
-  /** One pass; `budget` in expected trades of session builds (Infinity: build everything due). */
+  /**
+   * Brings one instrument to `p`: finishes its previous session (closing print) and installs the
+   * new day at cursor 0 with its snapshot, builds its session when `canBuild` allows (else counts
+   * it in `pending`), then applies its due trades, at most `chunk` per advance. Returns false
+   * when a chunk limit stopped it: the next slice resumes this instrument.
+   */
+  function stepInstrument(
+    st: SymbolState,
+    p: ClockPosition,
+    canBuild: (day: ReplayDay) => boolean,
+    chunk: number,
+  ): boolean {
+    if (st.sessionIndex !== p.session) {
+      const adjacent = st.sessionIndex === p.session - 1;
+      const before = st.cursor;
+      if (adjacent && !advance(st, SESSION_MS, true, chunk)) return false;
+      // Sliced: the closing prints took this slice's chunk; the new day starts in the next one.
+      if (chunk < Number.POSITIVE_INFINITY && st.cursor > before) return false;
+      installDay(st, p, adjacent);
+      // Every subscriber sees the new day at once: its reference at cursor 0 (pre-open).
+      emitSnapshot(st);
+    }
+    if (!st.day) return true;
+    if (!st.session) {
+      if (!canBuild(st.day)) {
+        pending++;
+        return true;
+      }
+      st.session = buildFor(st, st.day);
+      if (!st.emitCatchUp) st.silentTo = p.offsetMs;
+    }
+    if (st.silentTo >= 0) {
+      // A late build without emission (start, a jump of sessions): apply silently, then one snapshot.
+      if (!advance(st, st.silentTo, false, chunk)) return false;
+      st.silentTo = -1;
+      emitSnapshot(st);
+      return true;
+    }
+    return advance(st, p.offsetMs, true, chunk);
+  }
+
+  /**
+   * One slice of a pass over every instrument (stepInstrument), then, once the day is built, the
+   * pre-build of the next day in the last PREBUILD_WINDOW_MS. `budget`: session builds in expected
+   * trades (Infinity: build everything due). With a slicer the slice also stops when its time is
+   * up, remembers where (scanAt) and schedules the rest (timer mode).
+   */
   function step(budget: number): void {
     const p = clock.position();
     pos = p;
     if (p.session !== currentSession) rollover(p);
+    const sl = slicer;
+    const deadline = sl ? sl.now() + sl.budgetMs : Number.POSITIVE_INFINITY;
+    const overTime = (): boolean => sl !== null && sl.now() >= deadline;
+    const chunk = sl ? ADVANCE_CHUNK_TRADES : Number.POSITIVE_INFINITY;
     let used = 0;
-    const affordable = (day: ReplayDay): boolean => {
+    /**
+     * Whether a build of `day` fits: within the trade budget after the slice's first build, and
+     * (sliced) started before the slice's time is up — unless `forced` (the slice's first piece
+     * of work, so every slice makes progress).
+     */
+    const affordable = (day: ReplayDay, forced: boolean): boolean => {
       const est = expectedTradeCount(day);
       if (used > 0 && used + est > budget) return false;
+      if (!forced && overTime()) return false;
       used += est;
       return true;
     };
-    let pending = 0;
-    for (const st of order) {
-      if (st.sessionIndex !== p.session) {
-        // Finish the previous session (its closing print), then install today's day at cursor 0.
-        const adjacent = st.sessionIndex === p.session - 1;
-        if (adjacent) advance(st, SESSION_MS, true);
-        installDay(st, p, adjacent);
-        // Every subscriber sees the new day at once: its reference at cursor 0 (pre-open).
-        emitSnapshot(st);
+    if (scanAt === 0) pending = 0;
+    for (let i = scanAt; i < order.length; i++) {
+      const first = i === scanAt;
+      if (
+        (!first && overTime()) ||
+        !stepInstrument(order[i]!, p, (day) => affordable(day, first && used === 0), chunk)
+      ) {
+        scanAt = i;
+        scheduleCatchUp();
+        return;
       }
-      if (!st.day) continue;
-      if (!st.session) {
-        if (!affordable(st.day)) {
-          pending++;
-          continue;
-        }
-        st.session = buildFor(st, st.day);
-        advance(st, p.offsetMs, st.emitCatchUp);
-        if (!st.emitCatchUp) emitSnapshot(st);
-        continue;
-      }
-      advance(st, p.offsetMs, true);
     }
+    scanAt = 0;
     if (p.offsetMs >= SESSION_MS - PREBUILD_WINDOW_MS && pending === 0) {
       const k = p.session + 1;
       const d = win!.dayIndexOf(k);
+      let prepared = 0;
       for (const st of order) {
-        if (st.next?.sessionIndex === k) continue;
-        const { day } = dayFor(st, d);
-        if (!day) continue;
-        if (!affordable(day)) {
+        let next = st.next?.sessionIndex === k ? st.next : null;
+        if (next && (next.session || !next.day)) continue;
+        if (prepared++ > 0 && overTime()) {
           pending++;
           break;
         }
-        st.next = { sessionIndex: k, session: buildFor(st, day) };
+        if (!next) {
+          next = { sessionIndex: k, ...dayFor(st, d), session: null };
+          st.next = next;
+        }
+        if (!next.day) continue;
+        if (!affordable(next.day, used === 0)) {
+          pending++;
+          break;
+        }
+        next.session = buildFor(st, next.day);
       }
     }
     if (pending > 0) scheduleCatchUp();
@@ -757,9 +865,15 @@ export function createMarketFeed(opts: MarketFeedOptions): MarketFeed {
   return {
     async start(startOpts) {
       if (started) return;
-      directory = await loadInstruments(db);
+      directory = await loadInstruments(db, { pageSize: LOAD_PAGE_INSTRUMENTS, between: yieldToLoop });
       marketOf = marketLookup(directory);
-      const dates = await loadWindowDates(db);
+      // Every await below yields to the event loop first: PGlite answers in-process, so
+      // back-to-back queries would otherwise run as one long task.
+      await yieldToLoop();
+      const dates = await loadWindowDates(db, {
+        rangeStarts: directory.filter((_, i) => i > 0 && i % DATE_SCAN_SYMBOLS === 0).map((r) => r.symbol),
+        between: yieldToLoop,
+      });
       win = replayWindow(dates);
       const only = opts.symbols ? new Set(opts.symbols) : null;
       const candidates = directory.filter((r) => !only || only.has(r.symbol));
@@ -787,6 +901,7 @@ export function createMarketFeed(opts: MarketFeedOptions): MarketFeed {
           day: null,
           session: null,
           emitCatchUp: false,
+          silentTo: -1,
           baseMs: 0,
           cursor: 0,
           volume: 0,
@@ -802,14 +917,27 @@ export function createMarketFeed(opts: MarketFeedOptions): MarketFeed {
       const p = clock.position();
       pos = p;
       rollover(p);
-      for (const st of order) installDay(st, p, false);
+      // Install every instrument's day in time-boxed slices (the event loop runs between them).
+      let sliceStart = performance.now();
+      for (const st of order) {
+        if (performance.now() - sliceStart >= SLICE_MS) {
+          await yieldToLoop();
+          sliceStart = performance.now();
+        }
+        installDay(st, p, false);
+      }
       started = true;
       if (startOpts?.timer !== false) {
+        slicer ??= { budgetMs: SLICE_MS, now: () => performance.now() };
         timerOn = true;
         timer.start();
         scheduleCatchUp();
       } else {
+        // Everything due, at once, whatever the slicing (start without the timer is for tests).
+        const sliced = slicer;
+        slicer = null;
         step(Number.POSITIVE_INFINITY);
+        slicer = sliced;
       }
     },
     stop() {

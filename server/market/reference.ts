@@ -115,11 +115,28 @@ export interface DayReferenceInput {
 const fits = (bar: NonNullable<DayReferenceInput['bar']>, up: number, down: number): boolean =>
   bar.lowMinor >= down && bar.highMinor <= up && bar.openMinor >= down && bar.closeMinor <= up;
 
-/** The smallest m in 1…9 whose 10 % × m band around `ref` contains the bar, or null. */
-function widest(ref: number, kind: InstrumentKind, bar: NonNullable<DayReferenceInput['bar']>) {
+/**
+ * The DayReference around `ref` with the smallest 10 % × m band (m in 1…9) that contains the bar,
+ * or null when none does.
+ */
+function widened(
+  ref: number,
+  kind: InstrumentKind,
+  bar: NonNullable<DayReferenceInput['bar']>,
+  basis: ReferenceBasis,
+  limitClass: LimitClass,
+): DayReference | null {
   for (let m = 1; m <= 9; m++) {
     const { upMinor, downMinor } = priceLimitsMinor(ref, kind, m);
-    if (fits(bar, upMinor, downMinor)) return { m, upMinor, downMinor };
+    if (fits(bar, upMinor, downMinor))
+      return {
+        referenceMinor: ref,
+        limitUpMinor: upMinor,
+        limitDownMinor: downMinor,
+        basis,
+        limitClass,
+        limitMultiple: m,
+      };
   }
   return null;
 }
@@ -167,17 +184,8 @@ export function dayReference(input: DayReferenceInput): DayReference | null {
     // A new reference after a capital change we have no record of: the day's opening call price.
     // Shares only: an ETF, ETN or REIT that misses a day keeps its previous close (its own band,
     // `productLimit`, below), e.g. leveraged ETN 020037 on 2025-04-09 after no trade on 04-08.
-    const open = bar.openMinor;
-    const w = widest(open, kind, bar);
-    if (w)
-      return {
-        referenceMinor: open,
-        limitUpMinor: w.upMinor,
-        limitDownMinor: w.downMinor,
-        basis: 'open',
-        limitClass: 'capitalChange',
-        limitMultiple: w.m,
-      };
+    const w = widened(bar.openMinor, kind, bar, 'open', 'capitalChange');
+    if (w) return w;
   }
   const limitClass: LimitClass = noPrev
     ? 'noPreviousClose'
@@ -186,24 +194,16 @@ export function dayReference(input: DayReferenceInput): DayReference | null {
       : kind === 'etf'
         ? 'productLimit'
         : 'unexplained';
-  const w = widest(ref, kind, bar);
-  if (w)
-    return {
+  return (
+    widened(ref, kind, bar, basis, limitClass) ?? {
       referenceMinor: ref,
-      limitUpMinor: w.upMinor,
-      limitDownMinor: w.downMinor,
+      limitUpMinor: bar.highMinor,
+      limitDownMinor: bar.lowMinor,
       basis,
-      limitClass,
-      limitMultiple: w.m,
-    };
-  return {
-    referenceMinor: ref,
-    limitUpMinor: bar.highMinor,
-    limitDownMinor: bar.lowMinor,
-    basis,
-    limitClass: 'dayRange',
-    limitMultiple: null,
-  };
+      limitClass: 'dayRange',
+      limitMultiple: null,
+    }
+  );
 }
 
 /** A real bar with its DayReference as replay.ts's ReplayDay (reference = `prevCloseMinor`). */

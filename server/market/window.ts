@@ -12,7 +12,7 @@
  * the data do not have. Clock session k replays `replayDates[k mod 73]`: 2025-04-07 → 2025-07-18,
  * then again from 2025-04-07.
  */
-import { and, gte, lte } from 'drizzle-orm';
+import { and, gte, lt, lte } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { FULL_MARKET } from '../db/import';
 import { dailyCandles } from '../db/schema';
@@ -44,11 +44,35 @@ export function replayWindow(dates: readonly string[]): ReplayWindow {
   return { dates, replayDayIndexes, dayIndexOf, dateOf: (k) => dates[dayIndexOf(k)]! };
 }
 
-/** The window's trading days from daily_candles (one query). */
-export async function loadWindowDates(db: Db): Promise<string[]> {
-  const rows = await db
-    .selectDistinct({ date: dailyCandles.date })
-    .from(dailyCandles)
-    .where(and(gte(dailyCandles.date, WINDOW_FIRST_DATE), lte(dailyCandles.date, WINDOW_LAST_DATE)));
-  return rows.map((r) => r.date).sort();
+/**
+ * The window's trading days from daily_candles: the distinct dates within the window's bounds,
+ * ascending. One query by default; with `rangeStarts` (ascending symbols s1 … sn) one query per
+ * primary-key range [−∞, s1), [s1, s2), …, [sn, +∞) — the same set — awaiting `between()` after
+ * each (the feed yields to the event loop there: daily_candles has no date index, and on PGlite,
+ * in-process, one query over all ~315k rows blocks the loop for ~100 ms).
+ */
+export async function loadWindowDates(
+  db: Db,
+  opts: { rangeStarts?: readonly string[]; between?: () => Promise<void> } = {},
+): Promise<string[]> {
+  const starts = opts.rangeStarts ?? [];
+  const dates = new Set<string>();
+  for (let i = 0; i <= starts.length; i++) {
+    if (i > 0) await opts.between?.();
+    const from = starts[i - 1];
+    const to = starts[i];
+    const rows = await db
+      .selectDistinct({ date: dailyCandles.date })
+      .from(dailyCandles)
+      .where(
+        and(
+          from === undefined ? undefined : gte(dailyCandles.symbol, from),
+          to === undefined ? undefined : lt(dailyCandles.symbol, to),
+          gte(dailyCandles.date, WINDOW_FIRST_DATE),
+          lte(dailyCandles.date, WINDOW_LAST_DATE),
+        ),
+      );
+    for (const r of rows) dates.add(r.date);
+  }
+  return [...dates].sort();
 }

@@ -24,6 +24,7 @@ import { dayStartMs, SESSION_MS, sessionStartMs } from '../../server/market/cale
 import { aggregateTrades, INTRADAY_PERIODS, type DailyRow } from '../../server/market/candles';
 import { createClock, DEFAULT_ANCHOR_MS } from '../../server/market/clock';
 import {
+  ADVANCE_CHUNK_TRADES,
   createMarketFeed,
   loadDailyRows,
   MAX_BUILD_TRADES_PER_TICK,
@@ -599,6 +600,96 @@ describe('session builds spread over ticks', () => {
       expect(printed, s).toHaveLength(n);
       expect(printed[0]).toMatchObject({ lastMinor: s1.day.openMinor, ts: sessionStartMs(s1.day.date) });
       expect(feed.quote(s)).toEqual(q1.at(-1));
+    }
+  });
+});
+
+describe('work slices (timer mode budget, counted, never timed)', () => {
+  /**
+   * Two feeds over the same wall times: `plain` does everything due in each tick; `sliced` has a
+   * counting work clock (each read = 1 "ms") with a budget of 1, so each tick brings exactly one
+   * instrument forward and applies at most ADVANCE_CHUNK_TRADES trades.
+   */
+  async function pair(wall: { ms: number }) {
+    const clock = createClock({ mode: 'replay', speed: 60, now: () => wall.ms });
+    let reads = 0;
+    const make = (slice?: { budgetMs: number; now: () => number }) =>
+      createMarketFeed({ db: database.db, clock, seed: SEED, symbols: SYMBOLS, slice });
+    const plain = make();
+    const sliced = make({ budgetMs: 1, now: () => reads++ });
+    await plain.start({ timer: false });
+    await sliced.start({ timer: false });
+    feeds.push(plain, sliced);
+    const log = (feed: MarketFeed) => {
+      const quotes: Quote[] = [];
+      const trades: Array<{ symbol: string; t: Trade }> = [];
+      feed.onQuote((q) => quotes.push(q));
+      feed.onTrade((symbol, t) => trades.push({ symbol, t }));
+      return { quotes, trades };
+    };
+    return { plain, sliced, plainLog: log(plain), slicedLog: log(sliced) };
+  }
+
+  /**
+   * Ticks `feed` with the wall time standing still until 20 ticks in a row emit nothing (a
+   * silent catch-up emits nothing until its snapshot); returns the symbols and trade counts of
+   * each tick that emitted.
+   */
+  function drain(feed: MarketFeed, logged: { quotes: Quote[]; trades: unknown[] }) {
+    const ticks: Array<{ symbols: Set<string>; trades: number }> = [];
+    for (let idle = 0; idle < 20;) {
+      const q0 = logged.quotes.length;
+      const t0 = logged.trades.length;
+      feed.tick();
+      const symbols = new Set(logged.quotes.slice(q0).map((q) => q.symbol));
+      if (symbols.size === 0) idle++;
+      else {
+        idle = 0;
+        ticks.push({ symbols, trades: logged.trades.length - t0 });
+      }
+    }
+    return ticks;
+  }
+
+  const bySymbol = <T extends { symbol: string }>(list: T[], symbol: string) =>
+    list.filter((x) => x.symbol === symbol);
+
+  it('a session change and its catch-up are split into one-instrument slices of bounded trades, with the same prints', async () => {
+    const wall = { ms: DEFAULT_ANCHOR_MS + (0.5 * SESSION_MS) / 60 }; // mid-session 0, no pre-build
+    const { plain, sliced, plainLog, slicedLog } = await pair(wall);
+
+    // 11:00 of session 1 in one step: a rollover with no pre-built sessions, two hours of
+    // trades to emit per instrument (2330 alone has more than one chunk).
+    wall.ms = wallAt60(1, 2 * 3_600_000);
+    expect(printedAt(expectedSession('2330', 1), 2 * 3_600_000)).toBeGreaterThan(2 * ADVANCE_CHUNK_TRADES);
+    drain(plain, plainLog);
+    const ticks = drain(sliced, slicedLog);
+    for (const t of ticks) {
+      expect(t.symbols.size).toBe(1);
+      expect(t.trades).toBeLessThanOrEqual(ADVANCE_CHUNK_TRADES);
+    }
+    expect(ticks.length).toBeGreaterThan(SYMBOLS.length + 2);
+    for (const s of SYMBOLS) {
+      expect(bySymbol(slicedLog.quotes, s)).toEqual(bySymbol(plainLog.quotes, s));
+      expect(bySymbol(slicedLog.trades, s)).toEqual(bySymbol(plainLog.trades, s));
+      expect(sliced.quote(s)).toEqual(plain.quote(s));
+      expect(sliced.trades(s, TRADES_RING)).toEqual(plain.trades(s, TRADES_RING));
+    }
+  });
+
+  it('a jump of sessions rebuilds silently in slices: the same snapshots, no prints', async () => {
+    const wall = { ms: DEFAULT_ANCHOR_MS + (0.5 * SESSION_MS) / 60 };
+    const { plain, sliced, plainLog, slicedLog } = await pair(wall);
+    wall.ms = wallAt60(3, 3 * 3_600_000); // 12:00 of session 3
+    drain(plain, plainLog);
+    const ticks = drain(sliced, slicedLog);
+    expect(ticks.every((t) => t.symbols.size === 1 && t.trades === 0)).toBe(true);
+    expect(slicedLog.trades).toEqual([]);
+    for (const s of SYMBOLS) {
+      expect(bySymbol(slicedLog.quotes, s)).toEqual(bySymbol(plainLog.quotes, s));
+      expect(sliced.quote(s)).toEqual(plain.quote(s));
+      expect(sliced.trades(s, TRADES_RING)).toEqual(plain.trades(s, TRADES_RING));
+      expect(await sliced.candles(s, '1m', 1000)).toEqual(await plain.candles(s, '1m', 1000));
     }
   });
 });
