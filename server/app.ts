@@ -47,6 +47,8 @@ import { searchHandlers } from './modules/search/handlers';
 import { createTradingEngine, type TradingEngine } from './modules/trading/engine';
 import { tradingHandlers } from './modules/trading/handlers';
 import { dayTradingHandlers } from './modules/day-trading/handlers';
+import { createCopyTrader, type CopyTrader } from './modules/copy-trading/copier';
+import { copyTradingHandlers } from './modules/copy-trading/handlers';
 import { createDayTradeCloser } from './modules/day-trading/auto-close';
 import { settleDayTradeClose } from './modules/day-trading/tax';
 import { riskHandlers } from './modules/risk/handlers';
@@ -61,6 +63,8 @@ export interface BuiltApp {
   trading: TradingEngine;
   /** The margin-call and liquidation monitor (tests await `risk.idle()` after a tick). */
   risk: RiskMonitor;
+  /** Copy trading's mirroring passes (tests call `copyTrading.runOnce()`). */
+  copyTrading: CopyTrader;
   /** The `/ws` gateway (tests read its stats). */
   gateway: Gateway;
   firstRun: FirstRunResult;
@@ -147,6 +151,14 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     log: (msg, err) => app.log.error({ err }, msg),
   });
   await risk.start();
+  const copyTrading = createCopyTrader({
+    db,
+    trading,
+    feed,
+    now: opts.now ?? Date.now,
+    log: (msg, err) => app.log.error({ err }, msg),
+  });
+  copyTrading.start({ timer: opts.feedTimer ?? true });
 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -185,6 +197,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     ...searchHandlers,
     ...tradingHandlers,
     ...dayTradingHandlers,
+    ...copyTradingHandlers,
     ...riskHandlers,
     ...adminHandlers,
     ...invitationHandlers,
@@ -203,10 +216,12 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     risk.stop();
     await risk.idle();
     dayTrades.stop();
+    copyTrading.stop();
+    await copyTrading.idle();
     trading.stop();
     feed.stop();
     if (!opts.database) await database.close();
   });
 
-  return { app, database, feed, trading, risk, gateway, firstRun: first };
+  return { app, database, feed, trading, risk, copyTrading, gateway, firstRun: first };
 }

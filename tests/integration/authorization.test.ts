@@ -25,6 +25,7 @@ import { idem, injectClient, newKey, uploadOk, type Answer, type ApiClient } fro
 import { png } from './support/files';
 import { ALL_TABLES, fingerprint } from './support/fingerprint';
 import { reencodeImage } from '../../server/modules/identity/uploads';
+import { mentors } from '../../server/db/schema';
 import {
   FUNDS_PASSWORD,
   LOGIN_PASSWORD,
@@ -62,6 +63,8 @@ let aDepositBody: object;
 let aDepositAnswer: Answer;
 let aWithdrawalId: number;
 let kycUnderReview: number;
+/** A's follow of a mentor (a third member, approved by the operator). */
+let aFollowId: number;
 
 // Refused requests may leave their refusal under their idempotency key (a retry gets the same
 // answer), and a right funds password may reset the wrong-try counter: both are left out.
@@ -128,6 +131,15 @@ beforeAll(async () => {
       idem(),
     ),
     'withdraw',
+  ).id;
+  // A mentor (B, approved directly: the criteria are copy-trading.test.ts's) whom A follows.
+  const [mentor] = await h.database.db
+    .insert(mentors)
+    .values({ userId: B.userId, status: 'approved', minFollowMinor: 100_000, profitShareBps: 1_000 })
+    .returning();
+  aFollowId = ok(
+    await c.call('follow/start', { mentorId: mentor!.id, amountMinor: 100_000, days: 30 }, A.token, idem()),
+    'follow',
   ).id;
 }, 120_000);
 afterAll(async () => {
@@ -249,6 +261,30 @@ describe("member B with member A's ids", () => {
         http: [403, 404, 422],
         msg: ['idImagesMissing', 'notFound', 'uploadFailed'],
       },
+      {
+        name: 'follow/start',
+        label: 'a mentor that does not exist',
+        body: () => ({ mentorId: 999_999, amountMinor: 1_000_000, days: 30 }),
+        token: b,
+        http: [409],
+        msg: ['mentorNotApproved'],
+      },
+      {
+        name: 'mentor/info',
+        label: 'a mentor that does not exist',
+        body: () => ({ mentorId: 999_999 }),
+        token: b,
+        http: [404],
+        msg: ['notFound'],
+      },
+      ...(['follow/pause', 'follow/resume', 'follow/stop', 'follow/records'] as const).map((name) => ({
+        name,
+        label: "A's follow",
+        body: () => ({ followId: aFollowId }),
+        token: b,
+        http: [404],
+        msg: ['notFound'],
+      })),
       {
         name: 'risk/events',
         label: "A's holding's risk notices",

@@ -45,6 +45,7 @@ const FREE_TEXT = new Set([
   'withdrawals.reason',
   'kyc_records.reason',
   'day_trade_applications.reason',
+  'mentors.reason',
   'audit_log.reason',
   'audit_log.action',
   'audit_log.target_type',
@@ -141,6 +142,14 @@ describe('state columns', () => {
           values (${uid}, 'enum-test-key', 'x', ${'0'.repeat(64)})`,
       sql`insert into risk_events (user_id, kind) values (${uid}, 'marginCall')`,
       sql`insert into day_trade_applications (user_id) values (${uid})`,
+      sql`insert into mentors (user_id, min_follow_minor, profit_share_bps) values (${uid}, 100, 1000)`,
+      sql`insert into follows (user_id, mentor_id, status, amount_minor, cash_minor, high_water_minor,
+            stop_loss_bps, deadline_at)
+          select ${uid}, id, 'following', 100, 100, 100, 4000, now() from mentors where user_id = ${uid}`,
+      sql`insert into follow_copies (follow_id, mentor_order_id, symbol, side, mentor_lots, lots,
+            mentor_equity_minor, allocation_minor, status)
+          select f.id, o.id, '2330', 'long', 1, 0, 100, 100, 'skipped'
+          from follows f, orders o where f.user_id = ${uid} and o.order_no = 'ENUMTEST0001'`,
     ];
     for (const q of setup) await exec(q);
 
