@@ -23,7 +23,12 @@ import { auditLog, dailyCandles, followCopies, follows, orders, users } from '..
 import { isClean, memberBalances, reconcile } from '../../server/modules/ledger/ledger';
 import { SelfReviewError } from '../../server/modules/admin/four-eyes';
 import { reviewMentor } from '../../server/modules/copy-trading/mentors';
-import { followEquity, mirrorPass, type CopyDeps } from '../../server/modules/copy-trading/follows';
+import {
+  followEquity,
+  mirrorOpen,
+  mirrorPass,
+  type CopyDeps,
+} from '../../server/modules/copy-trading/follows';
 import { MENTOR_CRITERIA, MENTOR_DEFAULTS, levelOf } from '../../server/modules/copy-trading/rules';
 import { taipeiDayStart } from '../../server/modules/copy-trading/stats';
 import { idem, startHarness, TEST_SYMBOLS, type Harness } from './harness';
@@ -346,6 +351,61 @@ describe('mirroring', () => {
       const bal = await memberBalances(h.database.db, who.id);
       expect(bal.margin).toBe(0);
     }
+    await ledgerHolds();
+  });
+});
+
+describe('concurrency and margin failure', () => {
+  it('two follows at once that together overdraw: one is refused, the balance never goes negative', async () => {
+    const E = await member('0911000006', 100_000 * NT);
+    const body = { mentorId, amountMinor: 60_000 * NT, days: 10 };
+    const [r1, r2] = await Promise.all([
+      h.call('follow/start', body, E.token, idem()),
+      h.call('follow/start', body, E.token, idem()),
+    ]);
+    const answers = [r1.body, r2.body].map((b) => (b.status === 1 ? 'ok' : b.msg)).sort();
+    expect(answers).toEqual(['insufficientBalance', 'ok']);
+    const b = await memberBalances(h.database.db, E.id);
+    expect(b.available).toBe(40_000 * NT);
+    expect(await h.database.db.select().from(follows).where(eq(follows.userId, E.id))).toHaveLength(1);
+    await ledgerHolds();
+  });
+
+  it('a copy the follow cannot pay is skipped with reason margin, though the wallet could have paid', async () => {
+    const m = await ok(
+      'trade/placeOrder',
+      { symbol: '2317', side: 'long', orderType: 'market', lots: 10, leverage: 10 },
+      mentor.token,
+    );
+    const [row] = await h.database.db.select().from(orders).where(eq(orders.id, m.id));
+    const dBefore = await memberBalances(h.database.db, D.id);
+    // As if the mentor's equity were NT$100,000 (say, after a withdrawal): D's NT$50,000 then
+    // copies floor(10 × 50,000 ÷ 100,000) = 5 lots, ~NT$71,500 of margin: more than the
+    // follow's cash, less than cash + D's own NT$50,000.
+    const copy = await mirrorOpen(deps(), row!, follow.D!, 100_000 * NT);
+    expect(copy).toMatchObject({ lots: 5, status: 'skipped', reason: 'margin', orderId: null });
+    expect(await memberBalances(h.database.db, D.id)).toEqual(dBefore);
+    expect(await h.database.db.select().from(orders).where(eq(orders.userId, D.id))).toHaveLength(0);
+    await ledgerHolds();
+
+    // Passes running at once copy each follow once (the record above stands for D).
+    await Promise.all([mirrorPass(deps()), mirrorPass(deps()), h.copyTrading.runOnce()]);
+    const recs = await h.database.db.select().from(followCopies).where(eq(followCopies.mentorOrderId, m.id));
+    const perFollow = new Map<number, number>();
+    for (const r of recs) perFollow.set(r.followId, (perFollow.get(r.followId) ?? 0) + 1);
+    expect([...perFollow.values()].every((n) => n === 1)).toBe(true);
+    expect(perFollow.size).toBe(5);
+    expect(recs.find((r) => r.followId === follow.D)!.reason).toBe('margin');
+    const aOrders = await h.database.db
+      .select()
+      .from(orders)
+      .where(and(eq(orders.userId, A.id), eq(orders.status, 'holding')));
+    expect(aOrders).toHaveLength(1);
+    await ok('trade/closePosition', { orderId: m.id }, mentor.token);
+    await h.copyTrading.runOnce();
+    expect(
+      await h.database.db.select().from(followCopies).where(eq(followCopies.status, 'open')),
+    ).toHaveLength(0);
     await ledgerHolds();
   });
 });
