@@ -47,6 +47,11 @@ const LOADERS: Record<string, () => Promise<ComponentType>> = {
   'user/setPassword': () => import('../features/identity/routes/set-password').then((m) => m.SetPasswordPage),
   'user/BankCard': () => import('../features/identity/routes/bank-card').then((m) => m.BankCardPage),
   'user/WithCard': () => import('../features/identity/routes/with-card').then((m) => m.WithCardPage),
+  'gdindex/gdindex': () => import('../features/follow/routes/follow').then((m) => m.MentorListPage),
+  'gdindex/gdList': () => import('../features/follow/routes/follow').then((m) => m.MentorInfoPage),
+  'gdindex/dsFllow': () => import('../features/follow/routes/follow').then((m) => m.FollowFormPage),
+  'gdindex/dsFllowInfo': () => import('../features/follow/routes/follow').then((m) => m.FollowInfoPage),
+  'gdindex/dsFllowRecord': () => import('../features/follow/routes/follow').then((m) => m.FollowRecordPage),
   'common/dayTrading': () =>
     import('../features/day-trading/routes/day-trading').then((m) => m.DayTradingPage),
 };
