@@ -49,7 +49,9 @@ export type CopyStatus = (typeof COPY_STATUSES)[number];
 /**
  * Why a copy was skipped or closed: zeroLots (floor(...) = 0), margin (the follow's cash cannot pay
  * the copy), refused (the trading engine refused it: session, price), paused (the follow was
- * paused), mentorClosed, stopLoss (the follow's copy stop-loss), followStopped (the follow ended).
+ * paused), mentorClosed, stopLoss (the follow's copy stop-loss), followStopped (the follow ended),
+ * closedElsewhere (the copy's position was closed outside copy trading: the risk monitor's
+ * liquidation or the member by hand; its proceeds were swept back into the follow).
  */
 export const COPY_REASONS = [
   'zeroLots',
@@ -59,6 +61,7 @@ export const COPY_REASONS = [
   'mentorClosed',
   'stopLoss',
   'followStopped',
+  'closedElsewhere',
 ] as const;
 export type CopyReason = (typeof COPY_REASONS)[number];
 

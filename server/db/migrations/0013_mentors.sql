@@ -57,7 +57,7 @@ CREATE TABLE "follow_copies" (
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
 	CONSTRAINT "follow_copies_status_check" CHECK ("follow_copies"."status" in ('open', 'closed', 'skipped')),
 	CONSTRAINT "follow_copies_side_check" CHECK ("follow_copies"."side" in ('long', 'short')),
-	CONSTRAINT "follow_copies_reason_check" CHECK ("follow_copies"."reason" in ('zeroLots', 'margin', 'refused', 'paused', 'mentorClosed', 'stopLoss', 'followStopped'))
+	CONSTRAINT "follow_copies_reason_check" CHECK ("follow_copies"."reason" in ('zeroLots', 'margin', 'refused', 'paused', 'mentorClosed', 'stopLoss', 'followStopped', 'closedElsewhere'))
 );
 --> statement-breakpoint
 ALTER TABLE "mentors" ADD CONSTRAINT "mentors_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint

@@ -11,7 +11,9 @@
  * `skipped` with reason `margin` (the member's own wallet never pays for a copy). A copy closes
  * through the engine's forced close (same ledger as a member's close), and in the same
  * transaction its proceeds (margin + P&L − close fee − close tax) go back to the follow's cash, a
- * loss beyond the margin being taken from the follow's cash.
+ * loss beyond the margin being taken from the follow's cash. A copy closed outside copy trading
+ * (the risk monitor's liquidation, the member by hand) is settled `closedElsewhere`: its proceeds
+ * go back to the follow's cash, at most what `available` still holds.
  *
  * Ending (member stop, deadline): every open copy is closed first; then, in one transaction, the
  * mentor's profit share (mentors.profit_share_bps of the equity above the follow's high-water
@@ -32,6 +34,7 @@ import type { AuthUser } from '../common/context';
 import { AppError, fail } from '../common/errors';
 import { ensureSubAccount, move, post } from '../ledger/ledger';
 import type { OrderRow, TradingEngine } from '../trading/engine';
+import { lockedAvailable } from '../trading/fills';
 import { nicknameOf } from './mentors';
 import { bpsOf, copyLots } from './rules';
 import { equityOf } from './stats';
@@ -288,39 +291,67 @@ export async function mirrorOpen(
 }
 
 /**
+ * Marks copy `c` closed with `reason` and returns its position's proceeds (margin + P&L − close
+ * fee − close tax of `closed`) from the member's `available` to the follow's cash, in `tx`. A loss
+ * beyond the margin is taken from the follow's cash (at most all of it). `bounded`: the position
+ * was closed outside copy trading (liquidation, by hand) earlier, so the member may have spent
+ * the proceeds: at most `available` moves. Nothing moves when the copy was already marked.
+ */
+async function settleCopy(
+  tx: Tx,
+  c: CopyRow,
+  closed: OrderRow,
+  reason: CopyReason,
+  nowMs: number,
+  bounded: boolean,
+): Promise<void> {
+  const [f] = await tx.select().from(follows).where(eq(follows.id, c.followId)).for('update');
+  const marked = await tx
+    .update(followCopies)
+    .set({ status: 'closed', reason, closedAt: new Date(nowMs) })
+    .where(and(eq(followCopies.id, c.id), eq(followCopies.status, 'open')))
+    .returning();
+  if (marked.length === 0) return;
+  const proceeds = closed.marginMinor + (closed.pnlMinor ?? 0) - closed.closeFeeMinor - closed.closeTaxMinor;
+  let back = proceeds >= 0 ? proceeds : -Math.min(-proceeds, f!.cashMinor);
+  if (bounded && back > 0) back = Math.min(back, Math.max(0, await lockedAvailable(tx, f!.userId)));
+  if (back !== 0)
+    await post(tx, {
+      type: 'followTransfer',
+      ...ref(f!),
+      postings:
+        back > 0
+          ? move(availableAcc(f!.userId), followAcc(f!.userId), back)
+          : move(followAcc(f!.userId), availableAcc(f!.userId), -back),
+    });
+  await tx
+    .update(follows)
+    .set({ cashMinor: f!.cashMinor + back })
+    .where(eq(follows.id, f!.id));
+}
+
+/** Settles copy `c` whose position is already closed (closedElsewhere); false when it is still open. */
+async function settleClosedElsewhere(deps: CopyDeps, c: CopyRow): Promise<boolean> {
+  return deps.db.transaction(async (tx) => {
+    const [o] = await tx.select().from(orders).where(eq(orders.id, c.orderId!)).for('update');
+    if (!o || o.status !== 'closed') return false;
+    await settleCopy(tx, c, o, 'closedElsewhere', deps.now(), true);
+    return true;
+  });
+}
+
+/**
  * Closes open copy `c` at market (engine forceClose) with `reason`, its proceeds back to the
- * follow's cash in the same transaction. Resolves false when the copy's order was no longer open
- * (then the copy is marked closed and nothing moves). @throws the engine's refusal
- * (nonTradingTime, priceUnavailable).
+ * follow's cash in the same transaction (settleCopy). A copy whose position was already closed
+ * outside copy trading is settled as `closedElsewhere` instead. Resolves false when nothing was
+ * closed here. @throws the engine's refusal (nonTradingTime, priceUnavailable).
  */
 export async function closeCopy(deps: CopyDeps, c: CopyRow, reason: CopyReason): Promise<boolean> {
-  const settle = async (tx: Tx, closed: OrderRow | null) => {
-    const [f] = await tx.select().from(follows).where(eq(follows.id, c.followId)).for('update');
-    const marked = await tx
-      .update(followCopies)
-      .set({ status: 'closed', reason, closedAt: new Date(deps.now()) })
-      .where(and(eq(followCopies.id, c.id), eq(followCopies.status, 'open')))
-      .returning();
-    if (!closed || marked.length === 0) return;
-    const proceeds =
-      closed.marginMinor + (closed.pnlMinor ?? 0) - closed.closeFeeMinor - closed.closeTaxMinor;
-    const back = proceeds >= 0 ? proceeds : -Math.min(-proceeds, f!.cashMinor);
-    if (back !== 0)
-      await post(tx, {
-        type: 'followTransfer',
-        ...ref(f!),
-        postings:
-          back > 0
-            ? move(availableAcc(f!.userId), followAcc(f!.userId), back)
-            : move(followAcc(f!.userId), availableAcc(f!.userId), -back),
-      });
-    await tx
-      .update(follows)
-      .set({ cashMinor: f!.cashMinor + back })
-      .where(eq(follows.id, f!.id));
-  };
-  const closed = await deps.trading.forceClose(c.orderId!, 'user', settle);
-  if (!closed) await deps.db.transaction((tx) => settle(tx, null));
+  if (await settleClosedElsewhere(deps, c)) return false;
+  const closed = await deps.trading.forceClose(c.orderId!, 'user', (tx, o) =>
+    settleCopy(tx, c, o, reason, deps.now(), false),
+  );
+  if (!closed) await settleClosedElsewhere(deps, c);
   return closed !== null;
 }
 
@@ -462,6 +493,14 @@ export async function mirrorPass(deps: CopyDeps): Promise<void> {
     .where(and(eq(followCopies.status, 'open'), inArray(orders.status, ['closed', 'cancelled'])));
   for (const { c } of toClose)
     await closeCopy(deps, c, 'mentorClosed').catch((err) => log(`closing copy ${c.id} failed`, err));
+  // Copies whose position was closed outside copy trading (liquidation, by hand): proceeds back.
+  const elsewhere = await deps.db
+    .select({ c: followCopies })
+    .from(followCopies)
+    .innerJoin(orders, eq(orders.id, followCopies.orderId))
+    .where(and(eq(followCopies.status, 'open'), eq(orders.status, 'closed')));
+  for (const { c } of elsewhere)
+    await settleClosedElsewhere(deps, c).catch((err) => log(`settling copy ${c.id} failed`, err));
   // Copy stop-loss and deadlines.
   for (const { f: f0 } of running) {
     const [f] = await deps.db.select().from(follows).where(eq(follows.id, f0.id));
