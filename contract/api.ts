@@ -203,6 +203,19 @@ export const api = {
   'admin/mentors': ep('operator', copy.adminMentorsReq, copy.adminMentorsRes, 'Mentor applications'),
   'admin/approveMentor': ep('operator', copy.mentorReviewReq, copy.mentorSchema, 'Approve a mentor'),
   'admin/rejectMentor': ep('operator', copy.mentorRejectReq, copy.mentorSchema, 'Reject a mentor'),
+  'admin/follows': ep('operator', copy.adminFollowsReq, copy.adminFollowsRes, 'Every follow'),
+  'admin/followRecords': ep(
+    'operator',
+    copy.adminFollowRecordsReq,
+    copy.followRecordsRes,
+    "A follow's copied and skipped orders",
+  ),
+  'admin/cancelFollow': ep(
+    'operator',
+    copy.adminCancelFollowReq,
+    copy.followSchema,
+    'Cancel a follow (copies closed, equity returned)',
+  ),
   'admin/mentorSettings': ep(
     'operator',
     copy.mentorSettingsReq,

@@ -178,6 +178,7 @@ export const AUDIT_ACTIONS = [
   'mentor.approve',
   'mentor.reject',
   'mentor.settings',
+  'follow.cancel',
   'review.selfRefused',
   'invitation.create',
   'invitation.disable',

@@ -205,3 +205,12 @@ export const mentorSettingsReq = z.object({
   minFollowMinor: amountMinor,
   profitShareBps: z.number().int().min(0).max(5_000),
 });
+
+/** admin/follows: every follow (optionally one mentor's), newest first, with the member's account. */
+export const adminFollowsReq = pageQuery.extend({ mentorId: id.optional() });
+export const adminFollowSchema = followSchema.extend({ userId: z.number().int(), account: z.string() });
+export const adminFollowsRes = paged(adminFollowSchema);
+/** admin/cancelFollow: an operator ends a follow (state cancelled), equity returned as on a stop. */
+export const adminCancelFollowReq = z.object({ id, reason: z.string().trim().min(1).max(200) });
+/** admin/followRecords: one follow's records. */
+export const adminFollowRecordsReq = pageQuery.extend({ id });

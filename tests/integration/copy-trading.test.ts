@@ -567,3 +567,57 @@ describe('copy stop-loss, pause, stop and profit share', () => {
     await ledgerHolds();
   });
 });
+
+describe('operator and deadline', () => {
+  it('the operator sees every follow and its records, and cancels one: equity returned, audited', async () => {
+    const all = await ok('admin/follows', { pageSize: 50 }, op);
+    expect(all.total).toBe(5);
+    expect(all.items.find((f: { id: number }) => f.id === follow.B)).toMatchObject({
+      userId: B.id,
+      account: '0911000003',
+      status: 'following',
+    });
+    expect((await ok('admin/follows', { mentorId: mentorId + 1 }, op)).total).toBe(0);
+    const rec = await ok('admin/followRecords', { id: follow.D }, op);
+    expect(rec.items.some((c: { reason: string }) => c.reason === 'zeroLots')).toBe(true);
+    const [f] = await h.database.db.select().from(follows).where(eq(follows.id, follow.B!));
+    const before = await memberBalances(h.database.db, B.id);
+    const cancelled = await ok('admin/cancelFollow', { id: follow.B, reason: 'member asked' }, op);
+    expect(cancelled).toMatchObject({ status: 'cancelled', endReason: 'operator', cashMinor: 0 });
+    expect(cancelled.returnedMinor + cancelled.profitShareMinor).toBe(f!.cashMinor);
+    expect((await memberBalances(h.database.db, B.id)).available).toBe(
+      before.available + cancelled.returnedMinor,
+    );
+    const [a] = await h.database.db.select().from(auditLog).where(eq(auditLog.action, 'follow.cancel'));
+    expect(a).toMatchObject({
+      actorUserId: opId,
+      targetType: 'follow',
+      targetId: String(follow.B),
+      reason: 'member asked',
+    });
+    expect(await refused('admin/cancelFollow', { id: follow.B, reason: 'again' }, op)).toBe(
+      'followNotRunning',
+    );
+    await ledgerHolds();
+  });
+
+  it('a follow past its deadline ends by itself and returns its equity', async () => {
+    const [f] = await h.database.db.select().from(follows).where(eq(follows.id, follow.D!));
+    expect(f!.status).toBe('following');
+    const before = await memberBalances(h.database.db, D.id);
+    await h.database.db
+      .update(follows)
+      .set({ deadlineAt: new Date(h.wall.now - 1) })
+      .where(eq(follows.id, follow.D!));
+    await h.copyTrading.runOnce();
+    const [ended] = await h.database.db.select().from(follows).where(eq(follows.id, follow.D!));
+    expect(ended).toMatchObject({
+      status: 'ended',
+      endReason: 'deadline',
+      cashMinor: 0,
+      returnedMinor: f!.cashMinor,
+    });
+    expect((await memberBalances(h.database.db, D.id)).available).toBe(before.available + f!.cashMinor);
+    await ledgerHolds();
+  });
+});

@@ -531,16 +531,45 @@ export async function memberFollows(d: Db, userId: number, page: number, pageSiz
   return { items: await Promise.all(rows.map((r) => toFollowDto(d, r))), total: total!.n, page, pageSize };
 }
 
-/** A follow's records (copies and skips), newest first; only the member's own. @throws notFound */
+/** admin/follows: every follow (or one mentor's), newest first, with the member's account. */
+export async function adminFollows(d: Db, q: { mentorId?: number; page: number; pageSize: number }) {
+  const where = q.mentorId === undefined ? undefined : eq(follows.mentorId, q.mentorId);
+  const rows = await d
+    .select({ f: follows, account: users.account })
+    .from(follows)
+    .innerJoin(users, eq(users.id, follows.userId))
+    .where(where)
+    .orderBy(desc(follows.id))
+    .limit(q.pageSize)
+    .offset((q.page - 1) * q.pageSize);
+  const [total] = await d.select({ n: count() }).from(follows).where(where);
+  return {
+    items: await Promise.all(
+      rows.map(async (r) => ({ ...(await toFollowDto(d, r.f)), userId: r.f.userId, account: r.account })),
+    ),
+    total: total!.n,
+    page: q.page,
+    pageSize: q.pageSize,
+  };
+}
+
+/**
+ * A follow's records (copies and skips), newest first; a member's own only (`userId`), an
+ * operator's any (`userId` null). @throws notFound
+ */
 export async function followRecords(
   d: Db,
-  userId: number,
+  userId: number | null,
   q: { followId: number; page: number; pageSize: number },
 ) {
   const [f] = await d
     .select({ id: follows.id })
     .from(follows)
-    .where(and(eq(follows.id, q.followId), eq(follows.userId, userId)));
+    .where(
+      userId === null
+        ? eq(follows.id, q.followId)
+        : and(eq(follows.id, q.followId), eq(follows.userId, userId)),
+    );
   if (!f) throw fail('notFound');
   const where = eq(followCopies.followId, f.id);
   const rows = await d

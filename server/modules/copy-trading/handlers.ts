@@ -7,9 +7,11 @@
  */
 import { requireUser, type Ctx, type Handlers } from '../common/context';
 import { fail } from '../common/errors';
+import { audit } from '../admin/audit';
 import { mentors } from '../../db/schema';
 import { eq } from 'drizzle-orm';
 import {
+  adminFollows,
   endFollow,
   followRecords,
   memberFollows,
@@ -43,7 +45,10 @@ type Endpoints =
   | 'admin/mentors'
   | 'admin/approveMentor'
   | 'admin/rejectMentor'
-  | 'admin/mentorSettings';
+  | 'admin/mentorSettings'
+  | 'admin/follows'
+  | 'admin/followRecords'
+  | 'admin/cancelFollow';
 
 const depsOf = (ctx: Ctx): CopyDeps => ({ db: ctx.db, trading: ctx.trading, feed: ctx.feed, now: ctx.now });
 
@@ -121,6 +126,35 @@ export const copyTradingHandlers: Pick<Handlers, Endpoints> = {
       reason: body.reason,
       nowMs: ctx.now(),
     });
+  },
+  async 'admin/follows'(body, ctx) {
+    return adminFollows(ctx.db, body);
+  },
+  async 'admin/followRecords'(body, ctx) {
+    return followRecords(ctx.db, null, { followId: body.id, page: body.page, pageSize: body.pageSize });
+  },
+  /**
+   * Ends a follow as `cancelled` (copies closed, profit share and return as on a stop), audited
+   * `follow.cancel` with the reason. @throws notFound, followNotRunning, followHasOpenCopies
+   */
+  async 'admin/cancelFollow'(body, ctx) {
+    const op = requireUser(ctx);
+    const row = await endFollow(depsOf(ctx), body.id, 'operator');
+    await ctx.db.transaction((tx) =>
+      audit(tx, {
+        actorUserId: op.id,
+        action: 'follow.cancel',
+        targetType: 'follow',
+        targetId: body.id,
+        after: {
+          status: row.status,
+          returnedMinor: row.returnedMinor,
+          profitShareMinor: row.profitShareMinor,
+        },
+        reason: body.reason,
+      }),
+    );
+    return toFollowDto(ctx.db, row);
   },
   async 'admin/mentorSettings'(body, ctx) {
     const op = requireUser(ctx);
