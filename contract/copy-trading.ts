@@ -51,7 +51,8 @@ export type CopyStatus = (typeof COPY_STATUSES)[number];
  * the copy), refused (the trading engine refused it: session, price), paused (the follow was
  * paused), mentorClosed, stopLoss (the follow's copy stop-loss), followStopped (the follow ended),
  * closedElsewhere (the copy's position was closed outside copy trading: the risk monitor's
- * liquidation or the member by hand; its proceeds were swept back into the follow).
+ * liquidation or the member by hand; its proceeds were swept back into the follow),
+ * mentorClosedFirst (the mentor closed the order before a pass could copy it).
  */
 export const COPY_REASONS = [
   'zeroLots',
@@ -62,6 +63,7 @@ export const COPY_REASONS = [
   'stopLoss',
   'followStopped',
   'closedElsewhere',
+  'mentorClosedFirst',
 ] as const;
 export type CopyReason = (typeof COPY_REASONS)[number];
 

@@ -763,6 +763,8 @@ export const follows = pgTable(
     cashMinor: money('cash_minor').notNull(),
     highWaterMinor: money('high_water_minor').notNull(),
     stopLossBps: integer('stop_loss_bps').notNull(),
+    /** The last orders.id when the follow started: mentor orders with a greater id are copied. */
+    sinceOrderId: integer('since_order_id').notNull(),
     deadlineAt: timestamp('deadline_at', { withTimezone: true }).notNull(),
     returnedMinor: money('returned_minor'),
     profitShareMinor: money('profit_share_minor'),

@@ -410,6 +410,27 @@ describe('concurrency and margin failure', () => {
   });
 });
 
+describe('a mentor order closed before any pass saw it', () => {
+  it('is recorded for every running follow as not copied (mentorClosedFirst), once', async () => {
+    const o = await ok(
+      'trade/placeOrder',
+      { symbol: '2317', side: 'long', orderType: 'market', lots: 10, leverage: 10 },
+      mentor.token,
+    );
+    await ok('trade/closePosition', { orderId: o.id }, mentor.token);
+    await h.copyTrading.runOnce();
+    await h.copyTrading.runOnce();
+    const recs = await h.database.db.select().from(followCopies).where(eq(followCopies.mentorOrderId, o.id));
+    const running = await h.database.db.select().from(follows).where(eq(follows.status, 'following'));
+    expect(recs.map((r) => r.followId).sort()).toEqual(running.map((f) => f.id).sort());
+    for (const r of recs)
+      expect(r).toMatchObject({ status: 'skipped', reason: 'mentorClosedFirst', orderId: null });
+    const rec = await ok('follow/records', { followId: follow.A }, A.token);
+    expect(rec.items[0]).toMatchObject({ mentorOrderId: o.id, reason: 'mentorClosedFirst' });
+    await ledgerHolds();
+  });
+});
+
 describe('copy stop-loss, pause, stop and profit share', () => {
   it('paused follows record the mentor order as skipped (paused)', async () => {
     const p = await ok('follow/pause', { followId: follow.B }, B.token);

@@ -144,8 +144,8 @@ describe('state columns', () => {
       sql`insert into day_trade_applications (user_id) values (${uid})`,
       sql`insert into mentors (user_id, min_follow_minor, profit_share_bps) values (${uid}, 100, 1000)`,
       sql`insert into follows (user_id, mentor_id, status, amount_minor, cash_minor, high_water_minor,
-            stop_loss_bps, deadline_at)
-          select ${uid}, id, 'following', 100, 100, 100, 4000, now() from mentors where user_id = ${uid}`,
+            stop_loss_bps, since_order_id, deadline_at)
+          select ${uid}, id, 'following', 100, 100, 100, 4000, 0, now() from mentors where user_id = ${uid}`,
       sql`insert into follow_copies (follow_id, mentor_order_id, symbol, side, mentor_lots, lots,
             mentor_equity_minor, allocation_minor, status)
           select f.id, o.id, '2330', 'long', 1, 0, 100, 100, 'skipped'

@@ -28,6 +28,7 @@ CREATE TABLE "follows" (
 	"cash_minor" bigint NOT NULL,
 	"high_water_minor" bigint NOT NULL,
 	"stop_loss_bps" integer NOT NULL,
+	"since_order_id" integer NOT NULL,
 	"deadline_at" timestamp with time zone NOT NULL,
 	"returned_minor" bigint,
 	"profit_share_minor" bigint,
@@ -57,7 +58,7 @@ CREATE TABLE "follow_copies" (
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
 	CONSTRAINT "follow_copies_status_check" CHECK ("follow_copies"."status" in ('open', 'closed', 'skipped')),
 	CONSTRAINT "follow_copies_side_check" CHECK ("follow_copies"."side" in ('long', 'short')),
-	CONSTRAINT "follow_copies_reason_check" CHECK ("follow_copies"."reason" in ('zeroLots', 'margin', 'refused', 'paused', 'mentorClosed', 'stopLoss', 'followStopped', 'closedElsewhere'))
+	CONSTRAINT "follow_copies_reason_check" CHECK ("follow_copies"."reason" in ('zeroLots', 'margin', 'refused', 'paused', 'mentorClosed', 'stopLoss', 'followStopped', 'closedElsewhere', 'mentorClosedFirst'))
 );
 --> statement-breakpoint
 ALTER TABLE "mentors" ADD CONSTRAINT "mentors_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint

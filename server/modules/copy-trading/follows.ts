@@ -25,7 +25,7 @@
  * equity (cash + each open copy's margin + unrealised P&L at bid for a long, ask for a short)
  * falls to amount × (1 − stop_loss_bps ÷ 10,000) or below, all its copies close (`stopLoss`).
  */
-import { and, asc, count, desc, eq, gte, inArray } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, gte, inArray, sql } from 'drizzle-orm';
 import type { Copy, CopyReason, Follow } from '../../../contract/copy-trading';
 import type { Db, Tx } from '../../db/client';
 import type { MarketFeed } from '../../market/feed';
@@ -122,6 +122,8 @@ export async function startFollow(
         cashMinor: body.amountMinor,
         highWaterMinor: body.amountMinor,
         stopLossBps: body.stopLossBps,
+        // Mentor orders placed from now on are copied: those with a greater id.
+        sinceOrderId: sql`(select coalesce(max(${orders.id}), 0) from ${orders})`,
         deadlineAt: new Date(nowMs + body.days * DAY_MS),
         createdAt: new Date(nowMs),
       })
@@ -442,9 +444,66 @@ export async function endFollow(
   });
 }
 
+/** How far back a pass looks for mentor orders that opened and closed between two passes. */
+export const MISSED_WINDOW_MS = 86_400_000;
+
+/**
+ * Mentor orders of `mentorUserId` that opened after a follow started and closed before any pass
+ * saw them holding (within MISSED_WINDOW_MS): recorded for each such follow as skipped with
+ * reason `mentorClosedFirst`, never silently dropped. Lots: what the copy would have been at the
+ * mentor's equity now.
+ */
+async function recordMissed(deps: CopyDeps, mentorUserId: number, fs: FollowRow[], sinceId: number) {
+  const closed = await deps.db
+    .select()
+    .from(orders)
+    .where(
+      and(
+        eq(orders.userId, mentorUserId),
+        eq(orders.status, 'closed'),
+        gt(orders.id, sinceId),
+        gte(orders.closedAt, new Date(deps.now() - MISSED_WINDOW_MS)),
+      ),
+    );
+  if (closed.length === 0) return;
+  const seen = await deps.db
+    .select({ m: followCopies.mentorOrderId, f: followCopies.followId })
+    .from(followCopies)
+    .where(
+      inArray(
+        followCopies.mentorOrderId,
+        closed.map((o) => o.id),
+      ),
+    );
+  const have = new Set(seen.map((r) => `${r.m}:${r.f}`));
+  const missing = closed.flatMap((o) =>
+    fs.filter((f) => o.id > f.sinceOrderId && !have.has(`${o.id}:${f.id}`)).map((f) => ({ o, f })),
+  );
+  if (missing.length === 0) return;
+  const equity = await equityOf(deps.db, mentorUserId);
+  await deps.db
+    .insert(followCopies)
+    .values(
+      missing.map(({ o, f }) => ({
+        followId: f.id,
+        mentorOrderId: o.id,
+        symbol: o.symbol,
+        side: o.side,
+        mentorLots: o.lots,
+        lots: copyLots(o.lots, f.amountMinor, equity),
+        mentorEquityMinor: equity,
+        allocationMinor: f.amountMinor,
+        status: 'skipped' as const,
+        reason: 'mentorClosedFirst' as const,
+        createdAt: new Date(deps.now()),
+      })),
+    )
+    .onConflictDoNothing();
+}
+
 /**
  * One mirroring pass over every approved mentor with running follows: opens copies of the
- * mentor's holding orders opened since each follow started and not yet recorded for it, closes
+ * mentor's holding orders placed after each follow started (id above follows.since_order_id) and not yet recorded for it, closes
  * copies whose mentor order closed (`mentorClosed`), fires copy stop-losses (`stopLoss`) and ends
  * follows past their deadline. Each copy in a transaction of its own: one follower's failure is
  * recorded (skipped with its reason) or logged and never blocks the others.
@@ -460,23 +519,17 @@ export async function mirrorPass(deps: CopyDeps): Promise<void> {
   const byMentor = new Map<number, FollowRow[]>();
   for (const r of running) byMentor.set(r.mentorUserId, [...(byMentor.get(r.mentorUserId) ?? []), r.f]);
   for (const [mentorUserId, fs] of byMentor) {
-    const since = fs.reduce((m, f) => Math.min(m, f.createdAt.getTime()), Infinity);
+    const sinceId = fs.reduce((m, f) => Math.min(m, f.sinceOrderId), Infinity);
     const holding = await deps.db
       .select()
       .from(orders)
-      .where(
-        and(
-          eq(orders.userId, mentorUserId),
-          eq(orders.status, 'holding'),
-          gte(orders.openedAt, new Date(since)),
-        ),
-      )
+      .where(and(eq(orders.userId, mentorUserId), eq(orders.status, 'holding'), gt(orders.id, sinceId)))
       .orderBy(asc(orders.id));
     if (holding.length > 0) {
       const equity = await equityOf(deps.db, mentorUserId);
       for (const m of holding)
         for (const f of fs) {
-          if (m.openedAt!.getTime() < f.createdAt.getTime()) continue;
+          if (m.id <= f.sinceOrderId) continue;
           try {
             await mirrorOpen(deps, m, f.id, equity);
           } catch (err) {
@@ -484,6 +537,7 @@ export async function mirrorPass(deps: CopyDeps): Promise<void> {
           }
         }
     }
+    await recordMissed(deps, mentorUserId, fs, sinceId);
   }
   // Mentor closes close the copies.
   const toClose = await deps.db
