@@ -201,8 +201,8 @@ export const api = {
   'follow/list': ep('member', copy.followListReq, copy.followListRes, 'My follows'),
   'follow/records': ep('member', copy.followRecordsReq, copy.followRecordsRes, 'Copied and skipped orders'),
   'admin/mentors': ep('operator', copy.adminMentorsReq, copy.adminMentorsRes, 'Mentor applications'),
-  'admin/approveMentor': ep('operator', copy.mentorReviewReq, copy.mentorSchema, 'Approve a mentor'),
-  'admin/rejectMentor': ep('operator', copy.mentorRejectReq, copy.mentorSchema, 'Reject a mentor'),
+  'admin/approveMentor': ep('operator', copy.mentorReviewReq, copy.adminMentorSchema, 'Approve a mentor'),
+  'admin/rejectMentor': ep('operator', copy.mentorRejectReq, copy.adminMentorSchema, 'Reject a mentor'),
   'admin/follows': ep('operator', copy.adminFollowsReq, copy.adminFollowsRes, 'Every follow'),
   'admin/followRecords': ep(
     'operator',
@@ -219,7 +219,7 @@ export const api = {
   'admin/mentorSettings': ep(
     'operator',
     copy.mentorSettingsReq,
-    copy.mentorSchema,
+    copy.adminMentorSchema,
     "Set a mentor's minimum and profit share",
   ),
 

@@ -199,7 +199,10 @@ export const followRecordsRes = paged(copySchema);
 
 // ---- operator ----
 export const adminMentorsReq = pageQuery.extend({ status: z.enum(['review', 'all']).default('review') });
-export const adminMentorsRes = paged(mentorSchema);
+/** A mentor as the operator sees it: with the member's account. */
+export const adminMentorSchema = mentorSchema.extend({ account: z.string() });
+export type AdminMentor = z.infer<typeof adminMentorSchema>;
+export const adminMentorsRes = paged(adminMentorSchema);
 export const mentorReviewReq = z.object({ id });
 export const mentorRejectReq = mentorReviewReq.extend({ reason: z.string().trim().min(1).max(200) });
 export const mentorSettingsReq = z.object({

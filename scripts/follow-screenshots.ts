@@ -3,7 +3,8 @@
  * client (`npm run build` first) served by an in-process server on the test harness (replayed
  * session at 10:00, three instruments). Data made through the API: a mentor with five round trips,
  * applied and approved by the operator; a follower following NT$500,000, one mentor order copied
- * and one skipped while paused. Writes docs/screenshots/follow-*-{tw,en}.png.
+ * and one skipped while paused; a second applicant under review for the operator console's
+ * mentor queue. Writes docs/screenshots/follow-*-{tw,en}.png and admin-mentors-{tw,en}.png.
  *
  * Run: npx tsx scripts/follow-screenshots.ts
  */
@@ -60,6 +61,22 @@ async function main(): Promise<void> {
   await h.copyTrading.runOnce();
   await call('follow/resume', { followId: f.id }, follower);
 
+  // A second applicant, under review, for the operator console's mentor queue.
+  const applicant = await h.fundedMember('0911222333', 50_000_000);
+  await h.database.db
+    .update(users)
+    .set({ createdAt: new Date(h.wall.now - 45 * DAY_MS) })
+    .where(eq(users.id, await h.userId('0911222333')));
+  for (let i = 0; i < 6; i++) {
+    const o = await call(
+      'trade/placeOrder',
+      { symbol: '2330', side: 'long', orderType: 'market', lots: 1, leverage: 5 },
+      applicant,
+    );
+    await call('trade/closePosition', { orderId: o.id }, applicant);
+  }
+  await call('mentor/apply', {}, applicant);
+
   await h.app.listen({ port: PORT, host: '127.0.0.1' });
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox'] });
   const shots: Array<[string, string, string]> = [
@@ -88,6 +105,27 @@ async function main(): Promise<void> {
       await page.screenshot({ path: `docs/screenshots/follow-${name}-${lang}.png` });
     }
     await ctx.close();
+    // The operator console's mentor queue (desktop width).
+    const adm = await browser.newContext({ viewport: { width: 1280, height: 720 }, deviceScaleFactor: 1 });
+    await adm.addInitScript(
+      ([token, l]) => {
+        localStorage.setItem('admin_tokend', token!);
+        localStorage.setItem('admin_account', 'admin');
+        localStorage.setItem('admin_is_admin', 'true');
+        localStorage.setItem('admin_lang', l!);
+        localStorage.setItem('lang', l!);
+      },
+      [op, lang],
+    );
+    const ap = await adm.newPage();
+    await ap.goto(`http://127.0.0.1:${PORT}/admin.html?lang=${lang}#mentors`);
+    await ap
+      .getByTestId(/^mentor-row-/)
+      .first()
+      .waitFor({ timeout: 30_000 });
+    await ap.waitForTimeout(300);
+    await ap.screenshot({ path: `docs/screenshots/admin-mentors-${lang}.png` });
+    await adm.close();
   }
   await browser.close();
   await h.close();

@@ -147,6 +147,11 @@ describe('mentors', () => {
   });
 
   it('an operator approves; the mentor is listed with its level and figures', async () => {
+    const queue = await ok('admin/mentors', {}, op);
+    expect(queue.items).toEqual([
+      expect.objectContaining({ id: mentorId, account: '0911000001', status: 'review', level: 'junior' }),
+    ]);
+    expect(queue.items[0].stats.closedTrades).toBe(MENTOR_CRITERIA.minClosedTrades);
     const m = await ok('admin/approveMentor', { id: mentorId }, op);
     expect(m).toMatchObject({
       status: 'approved',

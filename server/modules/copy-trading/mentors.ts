@@ -6,7 +6,7 @@
  * unique index mentors_one_open_uq holds that under concurrency too.
  */
 import { and, count, desc, eq, inArray } from 'drizzle-orm';
-import type { Mentor, MentorLevel } from '../../../contract/copy-trading';
+import type { AdminMentor, Mentor, MentorLevel } from '../../../contract/copy-trading';
 import type { Db, Tx } from '../../db/client';
 import { mentors, users } from '../../db/schema';
 import { audit } from '../admin/audit';
@@ -62,6 +62,12 @@ export async function toMentorDto(db: Db | Tx, row: MentorRow, nowMs: number): P
     createdAt: row.createdAt.getTime(),
     reviewedAt: row.reviewedAt?.getTime() ?? null,
   };
+}
+
+/** toMentorDto with the member's account (contract adminMentorSchema). */
+export async function toAdminMentorDto(db: Db | Tx, row: MentorRow, nowMs: number): Promise<AdminMentor> {
+  const [u] = await db.select({ account: users.account }).from(users).where(eq(users.id, row.userId));
+  return { ...(await toMentorDto(db, row, nowMs)), account: u!.account };
 }
 
 /** The member's latest application, or null. */
@@ -147,7 +153,7 @@ export async function adminMentors(
     .offset((q.page - 1) * q.pageSize);
   const [total] = await db.select({ n: count() }).from(mentors).where(where);
   return {
-    items: await Promise.all(rows.map((r) => toMentorDto(db, r, nowMs))),
+    items: await Promise.all(rows.map((r) => toAdminMentorDto(db, r, nowMs))),
     total: total!.n,
     page: q.page,
     pageSize: q.pageSize,
@@ -175,7 +181,7 @@ export async function reviewMentor(
     reason: string | null;
     nowMs: number;
   },
-): Promise<Mentor> {
+): Promise<AdminMentor> {
   return db
     .transaction(async (tx) => {
       const [before] = await tx.select().from(mentors).where(eq(mentors.id, args.id)).for('update');
@@ -201,7 +207,7 @@ export async function reviewMentor(
         after: auditView(after),
         reason: args.reason,
       });
-      return toMentorDto(tx, after, args.nowMs);
+      return toAdminMentorDto(tx, after, args.nowMs);
     })
     .catch(auditSelfReview(db, args.operatorId));
 }
@@ -213,7 +219,7 @@ export async function reviewMentor(
 export async function saveMentorSettings(
   db: Db,
   args: { id: number; operatorId: number; minFollowMinor: number; profitShareBps: number; nowMs: number },
-): Promise<Mentor> {
+): Promise<AdminMentor> {
   return db.transaction(async (tx) => {
     const [before] = await tx.select().from(mentors).where(eq(mentors.id, args.id)).for('update');
     if (!before) throw fail('notFound');
@@ -231,6 +237,6 @@ export async function saveMentorSettings(
       after: auditView(after!),
       reason: null,
     });
-    return toMentorDto(tx, after!, args.nowMs);
+    return toAdminMentorDto(tx, after!, args.nowMs);
   });
 }
