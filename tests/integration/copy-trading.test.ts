@@ -32,7 +32,7 @@ import {
 import { MENTOR_CRITERIA, MENTOR_DEFAULTS, levelOf } from '../../server/modules/copy-trading/rules';
 import { taipeiDayStart } from '../../server/modules/copy-trading/stats';
 import { idem, startHarness, TEST_SYMBOLS, type Harness } from './harness';
-import { advanceMarket } from './trading-support';
+import { advanceMarket, replayTo } from './trading-support';
 
 const DAY_MS = 86_400_000;
 const NT = 100; // minor units per NT$
@@ -644,6 +644,39 @@ describe('operator and deadline', () => {
       returnedMinor: f!.cashMinor,
     });
     expect((await memberBalances(h.database.db, D.id)).available).toBe(before.available + f!.cashMinor);
+    await ledgerHolds();
+  });
+});
+
+describe('after continuous trading', () => {
+  it('a mentor order filled at the closing call is recorded as not copied (refused), visibly', async () => {
+    const F = await member('0911000007', 600_000 * NT);
+    const f = await ok('follow/start', { mentorId, amountMinor: 500_000 * NT, days: 30 }, F.token, idem());
+    await replayTo(h, 13, 26);
+    const q = h.feed.quote('2317')!;
+    const o = await ok(
+      'trade/placeOrder',
+      {
+        symbol: '2317',
+        side: 'long',
+        orderType: 'limit',
+        priceMinor: q.limitUpMinor,
+        lots: 10,
+        leverage: 10,
+      },
+      mentor.token,
+    );
+    expect(o.status).toBe('pending');
+    await replayTo(h, 13, 30, 30);
+    const [filled] = await h.database.db.select().from(orders).where(eq(orders.id, o.id));
+    expect(filled!.status).toBe('holding');
+    await h.copyTrading.runOnce();
+    const [rec] = await h.database.db
+      .select()
+      .from(followCopies)
+      .where(and(eq(followCopies.followId, f.id), eq(followCopies.mentorOrderId, o.id)));
+    expect(rec).toMatchObject({ status: 'skipped', reason: 'refused', orderId: null, lots: 5 });
+    expect(await h.database.db.select().from(orders).where(eq(orders.userId, F.id))).toHaveLength(0);
     await ledgerHolds();
   });
 });

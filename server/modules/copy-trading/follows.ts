@@ -444,6 +444,13 @@ export async function endFollow(
   });
 }
 
+/** Refusals that only mean "not now" (outside continuous trading, no price yet). */
+const WAIT_FOR_MARKET: ReadonlySet<string> = new Set([
+  'nonTradingTime',
+  'priceUnavailable',
+  'followHasOpenCopies',
+]);
+
 /** How far back a pass looks for mentor orders that opened and closed between two passes. */
 export const MISSED_WINDOW_MS = 86_400_000;
 
@@ -509,7 +516,12 @@ async function recordMissed(deps: CopyDeps, mentorUserId: number, fs: FollowRow[
  * recorded (skipped with its reason) or logged and never blocks the others.
  */
 export async function mirrorPass(deps: CopyDeps): Promise<void> {
-  const log = deps.log ?? (() => {});
+  const write = deps.log ?? (() => {});
+  // Closes wait for the market: a refusal for the session or the price is retried next pass, not logged.
+  const log = (msg: string, err: unknown) => {
+    if (err instanceof AppError && WAIT_FOR_MARKET.has(err.key)) return;
+    write(msg, err);
+  };
   const running = await deps.db
     .select({ f: follows, mentorUserId: mentors.userId })
     .from(follows)
