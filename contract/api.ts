@@ -9,6 +9,7 @@ import * as account from './account';
 import * as admin from './admin';
 import * as auth from './auth';
 import * as common from './common';
+import * as copy from './copy-trading';
 import * as dayTrading from './day-trading';
 import * as funds from './funds';
 import * as identity from './identity';
@@ -205,6 +206,41 @@ export const api = {
     dayTrading.dayTradeRejectReq,
     dayTrading.adminDayTradeApplicationSchema,
     'Reject a day-trading application',
+  ),
+  // ---- copy trading (follow orders) ----
+  'mentor/status': ep('member', auth.emptyReq, copy.mentorStatusRes, 'Mentor application and criteria'),
+  'mentor/apply': ep('member', auth.emptyReq, copy.mentorSchema, 'Apply to be a mentor'),
+  'mentor/list': ep('member', copy.mentorListReq, copy.mentorListRes, 'Approved mentors by level'),
+  'mentor/info': ep('member', copy.mentorIdReq, copy.mentorSchema, 'One mentor with figures'),
+  'follow/start': ep('member', copy.followReq, copy.followSchema, 'Follow a mentor with an amount', true),
+  'follow/pause': ep('member', copy.followIdReq, copy.followSchema, 'Pause copying new orders'),
+  'follow/resume': ep('member', copy.followIdReq, copy.followSchema, 'Resume copying'),
+  // Not keyed: the copies close in the engine's own transactions; a retry finds the follow ended
+  // (followNotRunning) and the settlement's ledger transactions carry keys of their own.
+  'follow/stop': ep('member', copy.followIdReq, copy.followSchema, 'Stop: close copies, return equity'),
+  'follow/list': ep('member', copy.followListReq, copy.followListRes, 'My follows'),
+  'follow/records': ep('member', copy.followRecordsReq, copy.followRecordsRes, 'Copied and skipped orders'),
+  'admin/mentors': ep('operator', copy.adminMentorsReq, copy.adminMentorsRes, 'Mentor applications'),
+  'admin/approveMentor': ep('operator', copy.mentorReviewReq, copy.adminMentorSchema, 'Approve a mentor'),
+  'admin/rejectMentor': ep('operator', copy.mentorRejectReq, copy.adminMentorSchema, 'Reject a mentor'),
+  'admin/follows': ep('operator', copy.adminFollowsReq, copy.adminFollowsRes, 'Every follow'),
+  'admin/followRecords': ep(
+    'operator',
+    copy.adminFollowRecordsReq,
+    copy.followRecordsRes,
+    "A follow's copied and skipped orders",
+  ),
+  'admin/cancelFollow': ep(
+    'operator',
+    copy.adminCancelFollowReq,
+    copy.followSchema,
+    'Cancel a follow (copies closed, equity returned)',
+  ),
+  'admin/mentorSettings': ep(
+    'operator',
+    copy.mentorSettingsReq,
+    copy.adminMentorSchema,
+    "Set a mentor's minimum and profit share",
   ),
 
   'admin/login': ep('public', auth.loginReq, auth.sessionRes, 'Operator login'),

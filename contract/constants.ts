@@ -69,6 +69,14 @@ export const FUND_FLOW_TYPES = [
   'subscriptionRefund',
   /** Lottery: a winner's NT$50 notification fee on refund day. */
   'lottery',
+  /** Money allocated to a follow: available → the follow sub-account (copy trading). */
+  'followAllocate',
+  /** A follow's cash paying a copy's costs (follow → available) or a copy's proceeds back. */
+  'followTransfer',
+  /** Follow-order return: a follow's equity back to the wallet when it ends. */
+  'followReturn',
+  /** Follow-order rebate: the mentor's profit share above the follow's high-water mark. */
+  'followRebate',
 ] as const;
 export type FundFlowType = (typeof FUND_FLOW_TYPES)[number];
 
@@ -180,6 +188,10 @@ export const AUDIT_ACTIONS = [
   'config.update',
   'dayTrade.approve',
   'dayTrade.reject',
+  'mentor.approve',
+  'mentor.reject',
+  'mentor.settings',
+  'follow.cancel',
   'review.selfRefused',
   'invitation.create',
   'invitation.disable',

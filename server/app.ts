@@ -49,6 +49,8 @@ import { searchHandlers } from './modules/search/handlers';
 import { createTradingEngine, type TradingEngine } from './modules/trading/engine';
 import { tradingHandlers } from './modules/trading/handlers';
 import { dayTradingHandlers } from './modules/day-trading/handlers';
+import { createCopyTrader, type CopyTrader } from './modules/copy-trading/copier';
+import { copyTradingHandlers } from './modules/copy-trading/handlers';
 import { createDayTradeCloser } from './modules/day-trading/auto-close';
 import { settleDayTradeClose } from './modules/day-trading/tax';
 import { riskHandlers } from './modules/risk/handlers';
@@ -67,6 +69,8 @@ export interface BuiltApp {
   risk: RiskMonitor;
   /** Public-subscription steps on the market clock (tests call `ipo.run()` after moving it). */
   ipo: IpoRunner;
+  /** Copy trading's mirroring passes (tests call `copyTrading.runOnce()`). */
+  copyTrading: CopyTrader;
   /** The `/ws` gateway (tests read its stats). */
   gateway: Gateway;
   firstRun: FirstRunResult;
@@ -172,6 +176,14 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     log: (msg, err) => app.log.error({ err }, msg),
   });
   await ipo.start({ timer: opts.feedTimer ?? true });
+  const copyTrading = createCopyTrader({
+    db,
+    trading,
+    feed,
+    now: opts.now ?? Date.now,
+    log: (msg, err) => app.log.error({ err }, msg),
+  });
+  copyTrading.start({ timer: opts.feedTimer ?? true });
 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -211,6 +223,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     ...tradingHandlers,
     ...dayTradingHandlers,
     ...ipoHandlers,
+    ...copyTradingHandlers,
     ...riskHandlers,
     ...adminHandlers,
     ...invitationHandlers,
@@ -230,10 +243,12 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     risk.stop();
     await risk.idle();
     dayTrades.stop();
+    copyTrading.stop();
+    await copyTrading.idle();
     trading.stop();
     feed.stop();
     if (!opts.database) await database.close();
   });
 
-  return { app, database, feed, trading, risk, ipo, gateway, firstRun: first };
+  return { app, database, feed, trading, risk, ipo, copyTrading, gateway, firstRun: first };
 }

@@ -23,6 +23,7 @@ import { DayTradingQueue } from './day-trading-queue';
 import { DepositsQueue } from './deposits-queue';
 import { InvitationsPanel } from './invitations-panel';
 import { KycQueue } from './kyc-queue';
+import { MentorsQueue } from './mentors-queue';
 import { LedgerPanel } from './ledger-panel';
 import { RatesPanel } from './rates-panel';
 import { SettingsPanel } from './settings-panel';
@@ -35,6 +36,7 @@ export const ADMIN_TABS = [
   'withdrawals',
   'kyc',
   'dayTrading',
+  'mentors',
   'users',
   'invitations',
   'channels',
@@ -128,6 +130,7 @@ function Console() {
     withdrawals: () => <WithdrawalsQueue />,
     kyc: () => <KycQueue />,
     dayTrading: () => <DayTradingQueue />,
+    mentors: () => <MentorsQueue />,
     users: () => (
       <UsersList
         onShowLedger={(id) => {

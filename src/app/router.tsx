@@ -52,6 +52,11 @@ const LOADERS: Record<string, () => Promise<ComponentType>> = {
     import('../features/ipo/routes/subscribe-detail').then((m) => m.SubscribeDetailPage),
   'market/subscribeRecord': () =>
     import('../features/ipo/routes/subscribe-record').then((m) => m.SubscribeRecordPage),
+  'gdindex/gdindex': () => import('../features/follow/routes/follow').then((m) => m.MentorListPage),
+  'gdindex/gdList': () => import('../features/follow/routes/follow').then((m) => m.MentorInfoPage),
+  'gdindex/dsFllow': () => import('../features/follow/routes/follow').then((m) => m.FollowFormPage),
+  'gdindex/dsFllowInfo': () => import('../features/follow/routes/follow').then((m) => m.FollowInfoPage),
+  'gdindex/dsFllowRecord': () => import('../features/follow/routes/follow').then((m) => m.FollowRecordPage),
   'common/dayTrading': () =>
     import('../features/day-trading/routes/day-trading').then((m) => m.DayTradingPage),
 };

@@ -26,6 +26,7 @@ import { png } from './support/files';
 import { ALL_TABLES, fingerprint } from './support/fingerprint';
 import { reencodeImage } from '../../server/modules/identity/uploads';
 import { createOffering } from '../../server/modules/ipo/schedule';
+import { mentors } from '../../server/db/schema';
 import {
   FUNDS_PASSWORD,
   LOGIN_PASSWORD,
@@ -65,6 +66,8 @@ let aWithdrawalId: number;
 let kycUnderReview: number;
 let ipoOffering: number;
 let aApplication: number;
+/** A's follow of a mentor (a third member, approved by the operator). */
+let aFollowId: number;
 
 // Refused requests may leave their refusal under their idempotency key (a retry gets the same
 // answer), and a right funds password may reset the wrong-try counter: both are left out.
@@ -145,6 +148,15 @@ beforeAll(async () => {
     realDrawDate: '2026-01-08',
   });
   aApplication = ok(await c.call('ipo/apply', { offeringId: ipoOffering }, A.token, idem()), 'ipo apply').id;
+  // A mentor (B, approved directly: the criteria are copy-trading.test.ts's) whom A follows.
+  const [mentor] = await h.database.db
+    .insert(mentors)
+    .values({ userId: B.userId, status: 'approved', minFollowMinor: 100_000, profitShareBps: 1_000 })
+    .returning();
+  aFollowId = ok(
+    await c.call('follow/start', { mentorId: mentor!.id, amountMinor: 100_000, days: 30 }, A.token, idem()),
+    'follow',
+  ).id;
 }, 120_000);
 afterAll(async () => {
   await h?.close();
@@ -271,6 +283,30 @@ describe("member B with member A's ids", () => {
         http: [403, 404, 422],
         msg: ['idImagesMissing', 'notFound', 'uploadFailed'],
       },
+      {
+        name: 'follow/start',
+        label: 'a mentor that does not exist',
+        body: () => ({ mentorId: 999_999, amountMinor: 1_000_000, days: 30 }),
+        token: b,
+        http: [409],
+        msg: ['mentorNotApproved'],
+      },
+      {
+        name: 'mentor/info',
+        label: 'a mentor that does not exist',
+        body: () => ({ mentorId: 999_999 }),
+        token: b,
+        http: [404],
+        msg: ['notFound'],
+      },
+      ...(['follow/pause', 'follow/resume', 'follow/stop', 'follow/records'] as const).map((name) => ({
+        name,
+        label: "A's follow",
+        body: () => ({ followId: aFollowId }),
+        token: b,
+        http: [404],
+        msg: ['notFound'],
+      })),
       {
         name: 'risk/events',
         label: "A's holding's risk notices",

@@ -45,6 +45,7 @@ const FREE_TEXT = new Set([
   'withdrawals.reason',
   'kyc_records.reason',
   'day_trade_applications.reason',
+  'mentors.reason',
   'audit_log.reason',
   'audit_log.action',
   'audit_log.target_type',
@@ -148,6 +149,14 @@ describe('state columns', () => {
           values ('enum-test', '2330', 'Test', '上市增資', 10000, 1000, 1000, 0, 9, '2026-01-02', '2026-01-08', '00')`,
       sql`insert into ipo_applications (application_no, offering_id, user_id, status, shares, price_minor, payable_minor)
           select 'ENUM-1', id, ${uid}, 'unpaid', 1000, 10000, 10007000 from ipo_offerings where source = 'enum-test'`,
+      sql`insert into mentors (user_id, min_follow_minor, profit_share_bps) values (${uid}, 100, 1000)`,
+      sql`insert into follows (user_id, mentor_id, status, amount_minor, cash_minor, high_water_minor,
+            stop_loss_bps, since_order_id, deadline_at)
+          select ${uid}, id, 'following', 100, 100, 100, 4000, 0, now() from mentors where user_id = ${uid}`,
+      sql`insert into follow_copies (follow_id, mentor_order_id, symbol, side, mentor_lots, lots,
+            mentor_equity_minor, allocation_minor, status)
+          select f.id, o.id, '2330', 'long', 1, 0, 100, 100, 'skipped'
+          from follows f, orders o where f.user_id = ${uid} and o.order_no = 'ENUMTEST0001'`,
     ];
     for (const q of setup) await exec(q);
 

@@ -1,6 +1,6 @@
 /**
  * Four eyes on money and identity: an operator never reviews their own deposit, withdrawal, KYC
- * submission or day-trading application (an account that was a member and was later promoted keeps its requests, and only
+ * submission, day-trading application or mentor application (an account that was a member and was later promoted keeps its requests, and only
  * another operator may decide them).
  *
  * The check runs inside the review's transaction, on the row the review reads, before anything is
@@ -13,7 +13,10 @@ import { AppError } from '../common/errors';
 import { audit } from './audit';
 
 /** What an operator reviews. */
-export type ReviewTarget = { type: 'deposit' | 'withdrawal' | 'kyc' | 'dayTradeApplication'; id: number };
+export type ReviewTarget = {
+  type: 'deposit' | 'withdrawal' | 'kyc' | 'dayTradeApplication' | 'mentorApplication';
+  id: number;
+};
 
 /** The refusal of a self-review: key `selfReview` (403, contract/errors.ts); names its target for the audit. */
 export class SelfReviewError extends AppError {

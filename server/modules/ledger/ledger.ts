@@ -35,6 +35,13 @@ import { isCheckViolation } from '../common/db-errors';
 
 export const MEMBER_PURPOSES = ['available', 'frozen', 'margin', 'debt'] as const;
 export type MemberPurpose = (typeof MEMBER_PURPOSES)[number];
+/**
+ * Member sub-accounts created on first use, not with the member (ensureSubAccount): `follow`
+ * holds the cash of the member's running follows (copy trading; each follow's share is its
+ * follows.cash_minor, and the account's balance is their sum).
+ */
+export const SUB_ACCOUNT_PURPOSES = ['follow'] as const;
+export type SubAccountPurpose = (typeof SUB_ACCOUNT_PURPOSES)[number];
 export const PLATFORM_PURPOSES = [
   'bank_clearing',
   'fee_revenue',
@@ -51,7 +58,7 @@ export type PlatformPurpose = (typeof PLATFORM_PURPOSES)[number];
 export const PLATFORM_SLOTS = 16;
 
 export type AccountRef =
-  | { userId: number; purpose: MemberPurpose; currency?: string }
+  | { userId: number; purpose: MemberPurpose | SubAccountPurpose; currency?: string }
   | { platform: PlatformPurpose; currency?: string };
 
 /** One leg of a ledger transaction. */
@@ -95,12 +102,32 @@ export async function ensureMemberAccounts(
     .select({ purpose: ledgerAccounts.purpose })
     .from(ledgerAccounts)
     .where(and(eq(ledgerAccounts.userId, userId), eq(ledgerAccounts.currency, currency)));
-  if (have.length === MEMBER_PURPOSES.length) return;
+  if (
+    have.filter((h) => (MEMBER_PURPOSES as readonly string[]).includes(h.purpose)).length ===
+    MEMBER_PURPOSES.length
+  )
+    return;
   await tx
     .insert(ledgerAccounts)
     .values(
       MEMBER_PURPOSES.map((purpose) => ({ userId, currency, purpose, allowNegative: purpose === 'debt' })),
     )
+    .onConflictDoNothing();
+}
+
+/**
+ * Creates the member's `purpose` sub-account in `currency` (idempotent, never negative). Call in
+ * the transaction of its first posting.
+ */
+export async function ensureSubAccount(
+  tx: Db | Tx,
+  userId: number,
+  purpose: SubAccountPurpose,
+  currency = DEFAULT_CURRENCY,
+): Promise<void> {
+  await tx
+    .insert(ledgerAccounts)
+    .values({ userId, currency, purpose, allowNegative: false })
     .onConflictDoNothing();
 }
 

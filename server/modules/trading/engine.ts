@@ -123,6 +123,22 @@ export interface TradingEngine {
     opts?: { dayTrade?: boolean; idempotency?: OrderKey },
   ): Promise<OrderRow>;
   /**
+   * Opens a position at market now inside the caller's transaction `tx` (copy trading mirrors a
+   * mentor's order this way, so the follow's cash moves and the copy opens in one transaction):
+   * the same entry checks as placeOrder for a market ROD order (ban, leverage, max lots,
+   * tradable, traded today, closed to trading, continuous trading only), the best opposite price
+   * within the day's limits, and the same ledger (fills.ts openFromAvailable: margin, fee and tax
+   * from `available`).
+   * @throws AppError for a refused order (nonTradingTime outside continuous trading,
+   *   priceUnavailable, exceedsPriceLimit, insufficientBalance, …); the caller's transaction
+   *   must then roll back (PostgreSQL aborts it on the ledger's refusal).
+   */
+  openAtMarket(
+    tx: Tx,
+    user: AuthUser,
+    req: { symbol: string; side: 'long' | 'short'; lots: number; leverage: number },
+  ): Promise<OrderRow>;
+  /**
    * Cancels a pending order. `within`: the caller's transaction to run in (a savepoint; the
    * request's idempotency transaction, server/http/idempotency.ts), default a transaction of its own.
    */
@@ -739,6 +755,51 @@ export function createTradingEngine(opts: TradingEngineOptions): TradingEngine {
     }
   }
 
+  async function openAtMarket(
+    tx: Tx,
+    user: AuthUser,
+    input: { symbol: string; side: 'long' | 'short'; lots: number; leverage: number },
+  ): Promise<OrderRow> {
+    const req: PlaceOrderReq = { ...input, orderType: 'market', timeInForce: 'ROD', session: 'regular' };
+    if (user.tradeBanned) throw fail('cannotWithdrawOrTrade');
+    if (!opts.leverages.includes(req.leverage)) throw fail('invalidLeverage');
+    if (req.lots > rules.tradeMaxLots)
+      throw refuse('exceedsOrderShares', { rule: 'maxLots', maxLots: rules.tradeMaxLots });
+    if (!feed.isTradable(req.symbol)) throw fail('productNotFound');
+    const q = feed.quote(req.symbol);
+    if (q?.traded === false) throw fail('notTradedToday');
+    if (rules.tradeClosed === 'all' || rules.tradeClosed.includes(req.symbol)) throw fail('tradeClosed');
+    const v = view();
+    if (v.phase !== 'continuous')
+      throw refuse('nonTradingTime', {
+        rule: 'outsideSession',
+        phase: v.phase,
+        market: 'regular',
+        opensAtMs: entryClosed(v, 'regular') ? opensAt(v, isTradingDay, 'regular') : null,
+      });
+    if (!q || q.lastMinor <= 0) throw fail('priceUnavailable');
+    const tradeDate = tradeDateFor(v, req.symbol);
+    if (v.shaped) {
+      const st = dayOf(req.symbol);
+      if (!st || st.date !== tradeDate || q.ts >= st.closeMs) throw fail('priceUnavailable');
+    }
+    const best = req.side === 'long' ? q.askMinor : q.bidMinor;
+    const limits = limitsApply(req.symbol, tradeDate);
+    if (best <= 0) throw fail('priceUnavailable');
+    if (limits && (best < q.limitDownMinor || best > q.limitUpMinor)) throw fail('exceedsPriceLimit');
+    await checkDailyLimit(tx, user.id, tradeDate);
+    try {
+      return await openFromAvailable(
+        tx,
+        env,
+        orderValues(user, req, { tradeDate, dayTrade: false, idempotencyKey: null, requestSha256: null }),
+        best,
+      );
+    } catch (err) {
+      throw isNotNullViolation(err, 'symbol') ? fail('productDelisted') : err;
+    }
+  }
+
   async function placeRegular(
     user: AuthUser,
     req: PlaceOrderReq,
@@ -1091,6 +1152,7 @@ export function createTradingEngine(opts: TradingEngineOptions): TradingEngine {
       timer = null;
     },
     placeOrder,
+    openAtMarket,
     cancelOrder,
     closePosition,
     closeAt: engineCloseAt,

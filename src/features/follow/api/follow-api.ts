@@ -1,0 +1,56 @@
+/**
+ * The copy-trading calls (mentor/*, follow/* of contract/api.ts), injected into the shared RTK
+ * Query api from this feature so only the follow screens' chunk carries them. `Follow` tags
+ * mentors, follows and records; following and stopping also refresh the account and funds.
+ */
+import type { ReqOf, ResOf } from '../../../../contract/api';
+import { api, LIST_PAGE_SIZE } from '../../../api/api';
+import type { KeyedCall } from '../../../api/idempotency';
+
+const tagged = api.enhanceEndpoints({ addTagTypes: ['Follow'] });
+
+export const followApi = tagged.injectEndpoints({
+  endpoints: (b) => ({
+    mentorList: b.query<ResOf<'mentor/list'>, ReqOf<'mentor/list'>>({
+      query: (body) => ({ name: 'mentor/list', body: { pageSize: LIST_PAGE_SIZE, ...body } }),
+      providesTags: ['Follow'],
+    }),
+    mentorInfo: b.query<ResOf<'mentor/info'>, number>({
+      query: (mentorId) => ({ name: 'mentor/info', body: { mentorId } }),
+      providesTags: ['Follow'],
+    }),
+    followStart: b.mutation<ResOf<'follow/start'>, KeyedCall<ReqOf<'follow/start'>>>({
+      query: ({ body, idempotencyKey }) => ({ name: 'follow/start', body, idempotencyKey }),
+      invalidatesTags: ['Follow', 'Account', 'Funds'],
+    }),
+    followStop: b.mutation<ResOf<'follow/stop'>, number>({
+      query: (followId) => ({ name: 'follow/stop', body: { followId } }),
+      invalidatesTags: ['Follow', 'Account', 'Funds', 'Orders'],
+    }),
+    followPause: b.mutation<ResOf<'follow/pause'>, { followId: number; paused: boolean }>({
+      query: ({ followId, paused }) => ({
+        name: paused ? 'follow/pause' : 'follow/resume',
+        body: { followId },
+      }),
+      invalidatesTags: ['Follow'],
+    }),
+    followList: b.query<ResOf<'follow/list'>, void>({
+      query: () => ({ name: 'follow/list', body: { pageSize: LIST_PAGE_SIZE } }),
+      providesTags: ['Follow'],
+    }),
+    followRecords: b.query<ResOf<'follow/records'>, number>({
+      query: (followId) => ({ name: 'follow/records', body: { followId, pageSize: LIST_PAGE_SIZE } }),
+      providesTags: ['Follow'],
+    }),
+  }),
+});
+
+export const {
+  useMentorListQuery,
+  useMentorInfoQuery,
+  useFollowStartMutation,
+  useFollowStopMutation,
+  useFollowPauseMutation,
+  useFollowListQuery,
+  useFollowRecordsQuery,
+} = followApi;

@@ -1,0 +1,66 @@
+/**
+ * Copy-trading rules (server/modules/copy-trading/rules.ts) and the follow screens' percentage
+ * format: lots are floor(mentor lots × allocation ÷ mentor equity) in exact integer arithmetic
+ * (also where a float product would round), levels follow the written thresholds at their edges,
+ * a bps share truncates.
+ */
+import { describe, expect, it } from 'vitest';
+import type { MentorStats } from '../../contract/copy-trading';
+import { bpsOf, copyLots, LEVEL_THRESHOLDS, levelOf } from '../../server/modules/copy-trading/rules';
+import { statsFromOrders } from '../../server/modules/copy-trading/stats';
+import { bpsPercent } from '../../src/features/follow/format';
+
+const base: MentorStats = statsFromOrders([], 0, 0, 0);
+
+describe('copyLots', () => {
+  it('floors the proportional lots', () => {
+    expect(copyLots(10, 50_000_000, 99_900_000)).toBe(5);
+    expect(copyLots(10, 30_000_000, 99_900_000)).toBe(3);
+    expect(copyLots(10, 5_000_000, 99_900_000)).toBe(0);
+    expect(copyLots(10, 50_000_000, 100_000_000)).toBe(5);
+    expect(copyLots(10, 49_999_999, 100_000_000)).toBe(4);
+    expect(copyLots(3, 1, 0)).toBe(0);
+    expect(copyLots(3, 1, -5)).toBe(0);
+  });
+  it('is exact beyond 2^53', () => {
+    // 7 × 3,216,856,876,693,212 = 5 × 4,503,599,627,370,497 − 1: 4.99…, which a float product
+    // rounds to 5.
+    expect(Math.floor((7 * 3_216_856_876_693_212) / 4_503_599_627_370_497)).toBe(5);
+    expect(copyLots(7, 3_216_856_876_693_212, 4_503_599_627_370_497)).toBe(4);
+  });
+});
+
+describe('levelOf', () => {
+  const s = LEVEL_THRESHOLDS.senior;
+  const senior = {
+    ...base,
+    trackDays: s.minTrackDays,
+    fundScaleMinor: s.minFundScaleMinor,
+    maxDrawdownBps: s.maxDrawdownBps,
+    avgLeverageX100: s.maxLeverageX100,
+  };
+  it('gives senior exactly at every threshold', () => expect(levelOf(senior)).toBe('senior'));
+  it('drops to intermediate one step short of any senior threshold', () => {
+    expect(levelOf({ ...senior, trackDays: s.minTrackDays - 1 })).toBe('intermediate');
+    expect(levelOf({ ...senior, fundScaleMinor: s.minFundScaleMinor - 1 })).toBe('intermediate');
+    expect(levelOf({ ...senior, maxDrawdownBps: s.maxDrawdownBps + 1 })).toBe('intermediate');
+    expect(levelOf({ ...senior, avgLeverageX100: s.maxLeverageX100 + 1 })).toBe('intermediate');
+  });
+  it('is junior below intermediate', () => {
+    expect(levelOf({ ...senior, trackDays: 29 })).toBe('junior');
+    expect(levelOf({ ...senior, maxDrawdownBps: 3_501 })).toBe('junior');
+    expect(levelOf(base)).toBe('junior');
+  });
+});
+
+describe('shares and percentages', () => {
+  it('truncates a bps share', () => {
+    expect(bpsOf(12_345, 1_000)).toBe(1_234);
+    expect(bpsOf(9, 1_000)).toBe(0);
+  });
+  it('formats bps', () => {
+    expect(bpsPercent(1_234)).toBe('12.34%');
+    expect(bpsPercent(5, true)).toBe('+0.05%');
+    expect(bpsPercent(-250, true)).toBe('-2.50%');
+  });
+});
