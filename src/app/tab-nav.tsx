@@ -1,15 +1,21 @@
 /**
- * The bottom TabBar of the four top-level screens (Home, Trade, Market, Mine; Follow orders is
- * not built, so it is not shown). Its own chunk: the first screen (/login/start) has no tab bar.
+ * The bottom TabBar of the five top-level screens (Home, Trade, Market, Follow orders, Mine). Its
+ * own chunk: the first screen (/login/start) has no tab bar.
  */
 import { TabBar } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router-dom';
-import { HomeIcon, MarketIcon, MineIcon, TradeIcon } from '../ui/icons';
+import { FollowIcon, HomeIcon, MarketIcon, MineIcon, TradeIcon } from '../ui/icons';
 import { TAB_PATHS } from './tab-paths';
 
-const ICONS = [<HomeIcon key="h" />, <TradeIcon key="t" />, <MarketIcon key="m" />, <MineIcon key="u" />];
-const TITLES = ['tabs.home', 'tabs.trade', 'tabs.market', 'tabs.mine'] as const;
+const ICONS = [
+  <HomeIcon key="h" />,
+  <TradeIcon key="t" />,
+  <MarketIcon key="m" />,
+  <FollowIcon key="f" />,
+  <MineIcon key="u" />,
+];
+const TITLES = ['tabs.home', 'tabs.trade', 'tabs.market', 'tabs.follow', 'tabs.mine'] as const;
 
 /** The TabBar, on the current tab. */
 export default function TabNav() {

@@ -38,6 +38,13 @@ export const MarketIcon = () => (
     <rect x="17" y="12" width="3" height="7" />
   </Svg>
 );
+export const FollowIcon = () => (
+  <Svg>
+    <circle cx="8" cy="8" r="3" />
+    <path d="M2.5 19c.8-3 3-5 5.5-5s4.7 2 5.5 5" />
+    <path d="M14 9h7M18 6l3 3-3 3" />
+  </Svg>
+);
 export const MineIcon = () => (
   <Svg>
     <circle cx="12" cy="8" r="4" />

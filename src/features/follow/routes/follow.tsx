@@ -79,7 +79,15 @@ export function MentorListPage() {
     : 'junior';
   const { data } = useMentorListQuery({ level });
   return (
-    <Page title={t('follow.title')} right={<a href="#/gdindex/dsFllowInfo">{t('follow.myFollows')}</a>}>
+    <Page
+      title={t('follow.title')}
+      back={false}
+      right={
+        <a className="nav-link" href="#/gdindex/dsFllowInfo">
+          {t('follow.myFollows')}
+        </a>
+      }
+    >
       <Guard>
         <Tabs
           activeKey={level}
