@@ -14,6 +14,7 @@ import * as funds from './funds';
 import * as identity from './identity';
 import * as ipo from './ipo';
 import * as market from './market';
+import * as primary from './primary';
 import * as risk from './risk-api';
 import * as search from './search';
 import * as trading from './trading';
@@ -133,6 +134,34 @@ export const api = {
     ipo.ipoIdReq,
     ipo.ipoDrawSchema,
     'Published draw: commitment, seed, list, winners',
+  ),
+
+  // ---- auctions (競價拍賣) and operator-managed offerings ----
+  'auction/list': ep(
+    'member',
+    primary.auctionListReq,
+    primary.auctionListRes,
+    'Auctions: bidding, upcoming, ended',
+  ),
+  'auction/bid': ep(
+    'member',
+    primary.auctionBidReq,
+    primary.auctionBidSchema,
+    'Bid in an auction (freezes the deposit)',
+    true,
+  ),
+  'auction/bids': ep('member', primary.auctionBidsReq, primary.auctionBidsRes, 'My auction bids'),
+  'admin/offerings': ep(
+    'operator',
+    primary.adminOfferingsReq,
+    primary.adminOfferingsRes,
+    'Offerings: subscriptions, auctions, block trades, placements',
+  ),
+  'admin/saveOffering': ep(
+    'operator',
+    primary.saveOfferingReq,
+    primary.adminOfferingSchema,
+    'Create or edit an offering',
   ),
 
   'trade/placeOrder': ep('member', trading.placeOrderReq, trading.orderSchema, 'Place an order', 'orderRow'),

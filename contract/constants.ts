@@ -69,6 +69,13 @@ export const FUND_FLOW_TYPES = [
   'subscriptionRefund',
   /** Lottery: a winner's NT$50 notification fee on refund day. */
   'lottery',
+  /**
+   * Auction (競價拍賣, contract/primary.ts): a bid's deposit frozen, a loser's deposit released, a
+   * winner's balance held, a defaulting winner's deposit kept.
+   */
+  'auction',
+  /** Placement (配售): an allotment's price held and paid. */
+  'placement',
 ] as const;
 export type FundFlowType = (typeof FUND_FLOW_TYPES)[number];
 
@@ -89,6 +96,8 @@ export const FUND_TABS = {
     'subscriptionPayment',
     'subscriptionRefund',
     'lottery',
+    'auction',
+    'placement',
   ],
 } as const satisfies Record<string, readonly FundFlowType[]>;
 export type FundTab = keyof typeof FUND_TABS;
@@ -183,5 +192,7 @@ export const AUDIT_ACTIONS = [
   'review.selfRefused',
   'invitation.create',
   'invitation.disable',
+  'offering.create',
+  'offering.update',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

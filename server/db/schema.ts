@@ -33,6 +33,7 @@ import { IDEMPOTENCY_STATES, KYC_RECORD_STATUSES, UPLOAD_PURPOSES } from '../../
 import { DAY_TRADE_APP_STATUSES, DAY_TRADE_GRANTS } from '../../contract/day-trading';
 import { DEPOSIT_STATUSES, WITHDRAWAL_STATUSES } from '../../contract/funds';
 import { IPO_APPLICATION_STATUSES, IPO_STAGES } from '../../contract/ipo';
+import { AUCTION_BID_STATUSES, PRIMARY_KINDS, PRIMARY_STAGES } from '../../contract/primary';
 import { INSTRUMENT_KINDS, MARKETS, SECURITY_TYPES } from '../../contract/market';
 import { TIME_IN_FORCE } from '../../contract/market-rules';
 import { RISK_EVENT_KINDS } from '../../contract/risk-api';
@@ -798,3 +799,87 @@ export const ipoDraws = pgTable('ipo_draws', {
   oversubscribed: boolean('oversubscribed'),
   drawnAt: timestamp('drawn_at', { withTimezone: true }),
 });
+
+// ---------- operator-managed primary market (contract/primary.ts) ----------
+
+/**
+ * Auctions, block trades and placements an operator offers on an instrument. Days are market-clock
+ * session numbers: `start_day` … `end_day` take bids or applications (an auction: three days),
+ * `listing_day` delivers the shares. `price_minor` is the auction's minimum price or the fixed
+ * price of the others; `seed` orders the auction's ties (HMAC-SHA256(seed, bid number)) and its
+ * sha256 `commitment` is published from creation.
+ */
+export const primaryOfferings = pgTable(
+  'primary_offerings',
+  {
+    id: serial('id').primaryKey(),
+    /** contract/primary.ts PRIMARY_KINDS */
+    kind: text('kind', { enum: PRIMARY_KINDS }).notNull(),
+    symbol: text('symbol')
+      .notNull()
+      .references(() => instruments.symbol),
+    name: text('name').notNull(),
+    priceMinor: money('price_minor').notNull(),
+    lots: integer('lots').notNull(),
+    depositBps: integer('deposit_bps').notNull().default(0),
+    capBps: integer('cap_bps').notNull().default(1000),
+    startDay: integer('start_day').notNull(),
+    endDay: integer('end_day').notNull(),
+    listingDay: integer('listing_day').notNull(),
+    /** contract/primary.ts PRIMARY_STAGES */
+    stage: text('stage', { enum: PRIMARY_STAGES }).notNull().default('scheduled'),
+    seed: text('seed').notNull(),
+    commitment: text('commitment').notNull(),
+    weightedAverageMinor: money('weighted_average_minor'),
+    listingPriceMinor: money('listing_price_minor'),
+    createdBy: integer('created_by').references(() => users.id),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('primary_offerings_kind_start_idx').on(t.kind, t.startDay),
+    check('primary_offerings_kind_check', oneOf(t.kind, PRIMARY_KINDS)),
+    check('primary_offerings_stage_check', oneOf(t.stage, PRIMARY_STAGES)),
+    check(
+      'primary_offerings_amounts_positive',
+      sql`${t.priceMinor} > 0 and ${t.lots} > 0 and ${t.depositBps} between 0 and 10000 and ${t.capBps} between 1 and 10000`,
+    ),
+    check(
+      'primary_offerings_days_order',
+      sql`${t.endDay} >= ${t.startDay} and ${t.listingDay} > ${t.endDay}`,
+    ),
+  ],
+);
+
+/** An auction bid with its frozen deposit (a member may bid several times; the cap is per member). */
+export const auctionBids = pgTable(
+  'auction_bids',
+  {
+    id: serial('id').primaryKey(),
+    /** Published bid number (`A<offering>-<bid id>`, zero-padded): the tie order's message. */
+    bidNo: text('bid_no').notNull().unique(),
+    offeringId: integer('offering_id')
+      .notNull()
+      .references(() => primaryOfferings.id),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id),
+    priceMinor: money('price_minor').notNull(),
+    lots: integer('lots').notNull(),
+    depositMinor: money('deposit_minor').notNull(),
+    lotsWon: integer('lots_won').notNull().default(0),
+    balanceMinor: money('balance_minor').notNull().default(0),
+    /** contract/primary.ts AUCTION_BID_STATUSES */
+    status: text('status', { enum: AUCTION_BID_STATUSES }).notNull().default('bidding'),
+    orderId: integer('order_id').references(() => orders.id),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('auction_bids_offering_idx').on(t.offeringId, t.id),
+    index('auction_bids_user_idx').on(t.userId, t.id),
+    check('auction_bids_status_check', oneOf(t.status, AUCTION_BID_STATUSES)),
+    check(
+      'auction_bids_amounts',
+      sql`${t.lots} > 0 and ${t.lotsWon} between 0 and ${t.lots} and ${t.depositMinor} >= 0 and ${t.balanceMinor} >= 0`,
+    ),
+  ],
+);

@@ -148,6 +148,10 @@ describe('state columns', () => {
           values ('enum-test', '2330', 'Test', '上市增資', 10000, 1000, 1000, 0, 9, '2026-01-02', '2026-01-08', '00')`,
       sql`insert into ipo_applications (application_no, offering_id, user_id, status, shares, price_minor, payable_minor)
           select 'ENUM-1', id, ${uid}, 'unpaid', 1000, 10000, 10007000 from ipo_offerings where source = 'enum-test'`,
+      sql`insert into primary_offerings (kind, symbol, name, price_minor, lots, start_day, end_day, listing_day, seed, commitment)
+          values ('auction', '2330', 'Test', 10000, 20, 0, 2, 5, '00', 'c')`,
+      sql`insert into auction_bids (bid_no, offering_id, user_id, price_minor, lots, deposit_minor)
+          select 'ENUM-A1', id, ${uid}, 10000, 1, 0 from primary_offerings where seed = '00'`,
     ];
     for (const q of setup) await exec(q);
 

@@ -35,6 +35,8 @@ export const ALL_TABLES = [
   'search_history',
   'ipo_offerings',
   'ipo_applications',
+  'primary_offerings',
+  'auction_bids',
   'ipo_draws',
 ] as const;
 
