@@ -163,6 +163,57 @@ export const api = {
     primary.adminOfferingSchema,
     'Create or edit an offering',
   ),
+  // ---- block trades (鉅額交易) and placements (配售) ----
+  'user/setBlockTradePassword': ep(
+    'member',
+    primary.setBlockTradePasswordReq,
+    auth.okRes,
+    'Set or change the block-trade password',
+  ),
+  'blockTrade/offerings': ep(
+    'member',
+    primary.primaryOfferingsReq,
+    primary.primaryOfferingsRes,
+    'Block-trade or placement offerings (stocks list)',
+  ),
+  'blockTrade/apply': ep(
+    'member',
+    primary.blockTradeApplyReq,
+    primary.primaryApplicationSchema,
+    'Apply for a block trade (holds the amount)',
+    true,
+  ),
+  'placement/apply': ep(
+    'member',
+    primary.placementApplyReq,
+    primary.primaryApplicationSchema,
+    'Apply for a placement (holds the amount)',
+    true,
+  ),
+  'primary/applications': ep(
+    'member',
+    primary.primaryApplicationsReq,
+    primary.primaryApplicationsRes,
+    'My block-trade and placement applications',
+  ),
+  'admin/primaryApplications': ep(
+    'operator',
+    primary.primaryApplicationsReq,
+    primary.primaryApplicationsRes,
+    'Block-trade and placement applications to review',
+  ),
+  'admin/approvePrimary': ep(
+    'operator',
+    primary.primaryReviewReq,
+    primary.primaryApplicationSchema,
+    'Approve (allocate) a block-trade or placement application',
+  ),
+  'admin/rejectPrimary': ep(
+    'operator',
+    primary.primaryRejectReq,
+    primary.primaryApplicationSchema,
+    'Reject a block-trade or placement application (releases the amount)',
+  ),
 
   'trade/placeOrder': ep('member', trading.placeOrderReq, trading.orderSchema, 'Place an order', 'orderRow'),
   'trade/cancelOrder': ep('member', trading.orderIdReq, trading.orderSchema, 'Cancel a pending order', true),

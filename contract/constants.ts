@@ -76,6 +76,8 @@ export const FUND_FLOW_TYPES = [
   'auction',
   /** Placement (配售): an allotment's price held and paid. */
   'placement',
+  /** Block trade (鉅額交易): an application's amount held, released on rejection. */
+  'blockTrade',
 ] as const;
 export type FundFlowType = (typeof FUND_FLOW_TYPES)[number];
 
@@ -98,6 +100,7 @@ export const FUND_TABS = {
     'lottery',
     'auction',
     'placement',
+    'blockTrade',
   ],
 } as const satisfies Record<string, readonly FundFlowType[]>;
 export type FundTab = keyof typeof FUND_TABS;
@@ -194,5 +197,7 @@ export const AUDIT_ACTIONS = [
   'invitation.disable',
   'offering.create',
   'offering.update',
+  'primary.approve',
+  'primary.reject',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

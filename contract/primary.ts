@@ -14,6 +14,7 @@
 import { z } from 'zod';
 import { pageQuery, paged } from './envelope';
 import { AUCTION_CAP_BPS } from './auction';
+import { FUNDS_PASSWORD_RE } from './constants';
 
 /** Shares per lot (one trading unit). */
 export const SHARES_PER_LOT = 1_000;
@@ -205,3 +206,107 @@ export const auctionBidSchema = z.object({
 export type AuctionBidDto = z.infer<typeof auctionBidSchema>;
 export const auctionBidsReq = pageQuery.extend({ status: z.enum(AUCTION_BID_STATUSES).optional() });
 export const auctionBidsRes = paged(auctionBidSchema);
+
+// ---------- block trades and placements ----------
+
+/**
+ * Block trade minimum (TWSE Block Trading Rules, single stock): at least BLOCK_TRADE_MIN_LOTS lots
+ * or a value of at least BLOCK_TRADE_MIN_VALUE_MINOR (NT$15,000,000).
+ */
+export const BLOCK_TRADE_MIN_LOTS = 500;
+export const BLOCK_TRADE_MIN_VALUE_MINOR = 1_500_000_000;
+/**
+ * Block-trade and placement applications are taken on the offering's days within 09:00–14:30
+ * market time (the replayed day's trading hours; the real single-stock block trading window runs
+ * to 17:00, after the replayed day ends).
+ */
+export const BLOCK_TRADE_OPEN_MS = 9 * 3_600_000;
+export const BLOCK_TRADE_CLOSE_MS = 14.5 * 3_600_000;
+
+/** Whether a block trade of `lots` at `priceMinor` meets the minimum (lots or value). */
+export function meetsBlockTradeMinimum(priceMinor: number, lots: number): boolean {
+  return lots >= BLOCK_TRADE_MIN_LOTS || priceMinor * lots * SHARES_PER_LOT >= BLOCK_TRADE_MIN_VALUE_MINOR;
+}
+
+/**
+ * A block-trade or placement application's state (primary_applications.status): `pendingReview`
+ * (the amount held, waiting for an operator), `approved` (allocated: a long holding without
+ * margin at the application's price), `rejected` (the amount released).
+ */
+export const PRIMARY_APPLICATION_STATUSES = ['pendingReview', 'approved', 'rejected'] as const;
+export type PrimaryApplicationStatus = (typeof PRIMARY_APPLICATION_STATUSES)[number];
+
+/** The block-trade password: the funds password's format (contract/identity.ts). */
+export const blockTradePasswordSchema = z.string().regex(FUNDS_PASSWORD_RE, 'parameterError');
+/** Sets (first time) or changes (old password required and checked) the block-trade password. */
+export const setBlockTradePasswordReq = z
+  .object({
+    oldPassword: z.string().max(64).optional(),
+    password: blockTradePasswordSchema,
+    confirmPassword: z.string().min(1).max(64),
+  })
+  .refine((v) => v.password === v.confirmPassword, {
+    message: 'passwordsDiffer',
+    path: ['confirmPassword'],
+  });
+
+/** A block-trade or placement offering as a member sees it ("stocks list"). */
+export const primaryOfferingSchema = z.object({
+  id: z.number().int(),
+  kind: z.enum(['blockTrade', 'placement']),
+  symbol: z.string(),
+  name: z.string(),
+  /** Placement: the fixed price; block trade: the operator's reference price (TWD minor per share). */
+  priceMinor: minor,
+  lots: z.number().int(),
+  /** Lots not yet taken by pending or approved applications. */
+  lotsLeft: z.number().int(),
+  /** Block trade: today's price limits (the member's price must lie within), null if unknown. */
+  limitUpMinor: minor.nullable(),
+  limitDownMinor: minor.nullable(),
+  phase: z.enum(['notStarted', 'inProgress', 'ended']),
+  startDate: z.string(),
+  endDate: z.string(),
+});
+export const primaryOfferingsReq = pageQuery.extend({ kind: z.enum(['blockTrade', 'placement']) });
+export const primaryOfferingsRes = paged(primaryOfferingSchema);
+
+/**
+ * blockTrade/apply and placement/apply: lots of an offering; block trades give their price (within
+ * the day's limits, NT$0.01 ticks = whole minor units) and the block-trade password; placements
+ * take the offering's price. Money-moving (idempotency key): price × lots × 1,000 held.
+ */
+export const blockTradeApplyReq = z.object({
+  offeringId: id,
+  priceMinor: price,
+  lots,
+  password: z.string().min(1).max(64),
+});
+export const placementApplyReq = z.object({ offeringId: id, lots });
+
+export const primaryApplicationSchema = z.object({
+  id: z.number().int(),
+  applicationNo: z.string(),
+  offeringId: z.number().int(),
+  kind: z.enum(['blockTrade', 'placement']),
+  symbol: z.string(),
+  name: z.string(),
+  userId: z.number().int(),
+  priceMinor: minor,
+  lots: z.number().int(),
+  /** Held: price × lots × 1,000 (TWD minor). */
+  amountMinor: minor,
+  status: z.enum(PRIMARY_APPLICATION_STATUSES),
+  reason: z.string().nullable(),
+  orderId: z.number().int().nullable(),
+  createdAt: z.number().int(),
+  reviewedAt: z.number().int().nullable(),
+});
+export type PrimaryApplicationDto = z.infer<typeof primaryApplicationSchema>;
+export const primaryApplicationsReq = pageQuery.extend({
+  kind: z.enum(['blockTrade', 'placement']).optional(),
+  status: z.enum(PRIMARY_APPLICATION_STATUSES).optional(),
+});
+export const primaryApplicationsRes = paged(primaryApplicationSchema);
+export const primaryReviewReq = z.object({ id });
+export const primaryRejectReq = z.object({ id, reason: z.string().trim().min(1).max(200) });

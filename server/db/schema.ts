@@ -33,7 +33,12 @@ import { IDEMPOTENCY_STATES, KYC_RECORD_STATUSES, UPLOAD_PURPOSES } from '../../
 import { DAY_TRADE_APP_STATUSES, DAY_TRADE_GRANTS } from '../../contract/day-trading';
 import { DEPOSIT_STATUSES, WITHDRAWAL_STATUSES } from '../../contract/funds';
 import { IPO_APPLICATION_STATUSES, IPO_STAGES } from '../../contract/ipo';
-import { AUCTION_BID_STATUSES, PRIMARY_KINDS, PRIMARY_STAGES } from '../../contract/primary';
+import {
+  AUCTION_BID_STATUSES,
+  PRIMARY_APPLICATION_STATUSES,
+  PRIMARY_KINDS,
+  PRIMARY_STAGES,
+} from '../../contract/primary';
 import { INSTRUMENT_KINDS, MARKETS, SECURITY_TYPES } from '../../contract/market';
 import { TIME_IN_FORCE } from '../../contract/market-rules';
 import { RISK_EVENT_KINDS } from '../../contract/risk-api';
@@ -883,3 +888,52 @@ export const auctionBids = pgTable(
     ),
   ],
 );
+
+/**
+ * Block-trade and placement applications: the amount (price × lots × 1,000) held from apply until
+ * an operator approves (a long holding without margin) or rejects (released) it.
+ */
+export const primaryApplications = pgTable(
+  'primary_applications',
+  {
+    id: serial('id').primaryKey(),
+    /** `B` (block trade) or `P` (placement), offering id and application id, zero-padded. */
+    applicationNo: text('application_no').notNull().unique(),
+    offeringId: integer('offering_id')
+      .notNull()
+      .references(() => primaryOfferings.id),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id),
+    priceMinor: money('price_minor').notNull(),
+    lots: integer('lots').notNull(),
+    amountMinor: money('amount_minor').notNull(),
+    /** contract/primary.ts PRIMARY_APPLICATION_STATUSES */
+    status: text('status', { enum: PRIMARY_APPLICATION_STATUSES }).notNull().default('pendingReview'),
+    reason: text('reason'),
+    reviewedBy: integer('reviewed_by').references(() => users.id),
+    reviewedAt: timestamp('reviewed_at', { withTimezone: true }),
+    orderId: integer('order_id').references(() => orders.id),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('primary_applications_offering_idx').on(t.offeringId, t.id),
+    index('primary_applications_user_idx').on(t.userId, t.id),
+    index('primary_applications_status_idx').on(t.status, t.id),
+    check('primary_applications_status_check', oneOf(t.status, PRIMARY_APPLICATION_STATUSES)),
+    check(
+      'primary_applications_amounts',
+      sql`${t.lots} > 0 and ${t.priceMinor} > 0 and ${t.amountMinor} > 0`,
+    ),
+  ],
+);
+
+/** The block-trade password (argon2id hash, server/modules/auth/passwords.ts) and its wrong tries. */
+export const blockTradePasswords = pgTable('block_trade_passwords', {
+  userId: integer('user_id')
+    .primaryKey()
+    .references(() => users.id),
+  passwordHash: text('password_hash').notNull(),
+  fails: integer('fails').notNull().default(0),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});

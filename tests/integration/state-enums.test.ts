@@ -45,6 +45,7 @@ const FREE_TEXT = new Set([
   'withdrawals.reason',
   'kyc_records.reason',
   'day_trade_applications.reason',
+  'primary_applications.reason',
   'audit_log.reason',
   'audit_log.action',
   'audit_log.target_type',
@@ -152,6 +153,8 @@ describe('state columns', () => {
           values ('auction', '2330', 'Test', 10000, 20, 0, 2, 5, '00', 'c')`,
       sql`insert into auction_bids (bid_no, offering_id, user_id, price_minor, lots, deposit_minor)
           select 'ENUM-A1', id, ${uid}, 10000, 1, 0 from primary_offerings where seed = '00'`,
+      sql`insert into primary_applications (application_no, offering_id, user_id, price_minor, lots, amount_minor)
+          select 'ENUM-P1', id, ${uid}, 10000, 1, 10000000 from primary_offerings where seed = '00'`,
     ];
     for (const q of setup) await exec(q);
 

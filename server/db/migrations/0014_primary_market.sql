@@ -53,3 +53,38 @@ ALTER TABLE "auction_bids" ADD CONSTRAINT "auction_bids_order_id_orders_id_fk" F
 CREATE INDEX "primary_offerings_kind_start_idx" ON "primary_offerings" USING btree ("kind","start_day");--> statement-breakpoint
 CREATE INDEX "auction_bids_offering_idx" ON "auction_bids" USING btree ("offering_id","id");--> statement-breakpoint
 CREATE INDEX "auction_bids_user_idx" ON "auction_bids" USING btree ("user_id","id");
+--> statement-breakpoint
+CREATE TABLE "primary_applications" (
+	"id" serial PRIMARY KEY NOT NULL,
+	"application_no" text NOT NULL,
+	"offering_id" integer NOT NULL,
+	"user_id" integer NOT NULL,
+	"price_minor" bigint NOT NULL,
+	"lots" integer NOT NULL,
+	"amount_minor" bigint NOT NULL,
+	"status" text DEFAULT 'pendingReview' NOT NULL,
+	"reason" text,
+	"reviewed_by" integer,
+	"reviewed_at" timestamp with time zone,
+	"order_id" integer,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
+	CONSTRAINT "primary_applications_application_no_unique" UNIQUE("application_no"),
+	CONSTRAINT "primary_applications_status_check" CHECK ("status" IN ('pendingReview', 'approved', 'rejected')),
+	CONSTRAINT "primary_applications_amounts" CHECK ("lots" > 0 and "price_minor" > 0 and "amount_minor" > 0)
+);
+--> statement-breakpoint
+CREATE TABLE "block_trade_passwords" (
+	"user_id" integer PRIMARY KEY NOT NULL,
+	"password_hash" text NOT NULL,
+	"fails" integer DEFAULT 0 NOT NULL,
+	"updated_at" timestamp with time zone DEFAULT now() NOT NULL
+);
+--> statement-breakpoint
+ALTER TABLE "primary_applications" ADD CONSTRAINT "primary_applications_offering_id_primary_offerings_id_fk" FOREIGN KEY ("offering_id") REFERENCES "public"."primary_offerings"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "primary_applications" ADD CONSTRAINT "primary_applications_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "primary_applications" ADD CONSTRAINT "primary_applications_reviewed_by_users_id_fk" FOREIGN KEY ("reviewed_by") REFERENCES "public"."users"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "primary_applications" ADD CONSTRAINT "primary_applications_order_id_orders_id_fk" FOREIGN KEY ("order_id") REFERENCES "public"."orders"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "block_trade_passwords" ADD CONSTRAINT "block_trade_passwords_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+CREATE INDEX "primary_applications_offering_idx" ON "primary_applications" USING btree ("offering_id","id");--> statement-breakpoint
+CREATE INDEX "primary_applications_user_idx" ON "primary_applications" USING btree ("user_id","id");--> statement-breakpoint
+CREATE INDEX "primary_applications_status_idx" ON "primary_applications" USING btree ("status","id");

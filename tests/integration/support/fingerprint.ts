@@ -37,6 +37,8 @@ export const ALL_TABLES = [
   'ipo_applications',
   'primary_offerings',
   'auction_bids',
+  'primary_applications',
+  'block_trade_passwords',
   'ipo_draws',
 ] as const;
 
