@@ -13,7 +13,10 @@ import { AppError } from '../common/errors';
 import { audit } from './audit';
 
 /** What an operator reviews. */
-export type ReviewTarget = { type: 'deposit' | 'withdrawal' | 'kyc' | 'dayTradeApplication' | 'primaryApplication'; id: number };
+export type ReviewTarget = {
+  type: 'deposit' | 'withdrawal' | 'kyc' | 'dayTradeApplication' | 'primaryApplication';
+  id: number;
+};
 
 /** The refusal of a self-review: key `selfReview` (403, contract/errors.ts); names its target for the audit. */
 export class SelfReviewError extends AppError {
