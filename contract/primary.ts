@@ -292,6 +292,8 @@ export const primaryApplicationSchema = z.object({
   symbol: z.string(),
   name: z.string(),
   userId: z.number().int(),
+  /** The applicant's login account (the console's review queue shows it). */
+  account: z.string(),
   priceMinor: minor,
   lots: z.number().int(),
   /** Held: price × lots × 1,000 (TWD minor). */

@@ -24,6 +24,7 @@ import { DepositsQueue } from './deposits-queue';
 import { InvitationsPanel } from './invitations-panel';
 import { KycQueue } from './kyc-queue';
 import { LedgerPanel } from './ledger-panel';
+import { OfferingsPanel } from './offerings-panel';
 import { RatesPanel } from './rates-panel';
 import { SettingsPanel } from './settings-panel';
 import { UsersList } from './users-list';
@@ -35,6 +36,7 @@ export const ADMIN_TABS = [
   'withdrawals',
   'kyc',
   'dayTrading',
+  'offerings',
   'users',
   'invitations',
   'channels',
@@ -128,6 +130,7 @@ function Console() {
     withdrawals: () => <WithdrawalsQueue />,
     kyc: () => <KycQueue />,
     dayTrading: () => <DayTradingQueue />,
+    offerings: () => <OfferingsPanel />,
     users: () => (
       <UsersList
         onShowLedger={(id) => {

@@ -11,7 +11,7 @@ import {
   type PrimaryApplicationDto,
 } from '../../../contract/primary';
 import type { Db } from '../../db/client';
-import { auctionBids, primaryApplications, primaryOfferings } from '../../db/schema';
+import { auctionBids, primaryApplications, primaryOfferings, users } from '../../db/schema';
 import { requireUser, type Ctx, type Handlers } from '../common/context';
 import { fail } from '../common/errors';
 import { ipoRunnerOf } from '../ipo/runner';
@@ -88,6 +88,7 @@ async function myBidCounts(db: Db, ids: number[], userId: number): Promise<Map<n
 function applicationDto(
   a: PrimaryApplicationRow,
   o: Pick<PrimaryOfferingRow, 'kind' | 'symbol' | 'name'>,
+  account: string,
 ): PrimaryApplicationDto {
   return {
     id: a.id,
@@ -97,6 +98,7 @@ function applicationDto(
     symbol: o.symbol,
     name: o.name,
     userId: a.userId,
+    account,
     priceMinor: a.priceMinor,
     lots: a.lots,
     amountMinor: a.amountMinor,
@@ -130,15 +132,16 @@ async function applicationsPage(
     .innerJoin(primaryOfferings, eq(primaryOfferings.id, primaryApplications.offeringId))
     .where(where)) as [{ n: number }];
   const rows = await db
-    .select({ a: primaryApplications, o: primaryOfferings })
+    .select({ a: primaryApplications, o: primaryOfferings, account: users.account })
     .from(primaryApplications)
     .innerJoin(primaryOfferings, eq(primaryOfferings.id, primaryApplications.offeringId))
+    .innerJoin(users, eq(users.id, primaryApplications.userId))
     .where(where)
     .orderBy(desc(primaryApplications.id))
     .limit(q.pageSize)
     .offset((q.page - 1) * q.pageSize);
   return {
-    items: rows.map((r) => applicationDto(r.a, r.o)),
+    items: rows.map((r) => applicationDto(r.a, r.o, r.account)),
     total: Number(n),
     page: q.page,
     pageSize: q.pageSize,
@@ -152,7 +155,8 @@ const limitsOf = (ctx: Ctx) => (symbol: string) => {
 
 async function withOffering(db: Db, a: PrimaryApplicationRow): Promise<PrimaryApplicationDto> {
   const [o] = await db.select().from(primaryOfferings).where(eq(primaryOfferings.id, a.offeringId));
-  return applicationDto(a, o!);
+  const [u] = await db.select({ account: users.account }).from(users).where(eq(users.id, a.userId));
+  return applicationDto(a, o!, u!.account);
 }
 
 export const primaryHandlers: Pick<
