@@ -148,6 +148,8 @@ describe('block trades', () => {
     // 20 approved lots are taken; 40 left.
     const stocks = await ok('blockTrade/offerings', { kind: 'blockTrade' }, token);
     expect(stocks.items[0].lotsLeft).toBe(40);
+    const listed = await ok('admin/offerings', { kind: 'blockTrade' }, op);
+    expect(listed.items.find((o: { id: number }) => o.id === offeringId).entries).toBe(2);
     await clean();
   });
 

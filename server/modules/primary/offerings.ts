@@ -30,6 +30,7 @@ import {
   ipoApplications,
   ipoDraws,
   ipoOfferings,
+  primaryApplications,
   primaryOfferings,
 } from '../../db/schema';
 import { fail } from '../common/errors';
@@ -277,6 +278,14 @@ export async function listOfferings(
         .where(inArray(auctionBids.offeringId, ids))
         .groupBy(auctionBids.offeringId)
     : [];
-  const byId = new Map(counts.map((c) => [c.id, Number(c.n)]));
+  const applications = ids.length
+    ? await db
+        .select({ id: primaryApplications.offeringId, n: count() })
+        .from(primaryApplications)
+        .where(inArray(primaryApplications.offeringId, ids))
+        .groupBy(primaryApplications.offeringId)
+    : [];
+  const byId = new Map<number, number>();
+  for (const c of [...counts, ...applications]) byId.set(c.id, (byId.get(c.id) ?? 0) + Number(c.n));
   return { items: rows.map((o) => primaryDto(o, cal, byId.get(o.id) ?? 0)), total: Number(n) };
 }
