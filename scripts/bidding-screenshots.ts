@@ -6,7 +6,8 @@
  * It starts the server in-process on the integration harness (PGlite in memory, the manual market
  * clock at 09:30), creates an auction of 2330, a block-trade offering of 2330 at its last price and
  * a placement of 2317 through admin/saveOffering; the screenshot member (verified, funded) bids
- * once and applies to the block trade and the placement; then the four tabs and the home shortcut.
+ * once and applies to the block trade and the placement; then the four tabs, the home shortcut and
+ * the positions tabs auction and placement.
  */
 import { chromium, type Page } from 'playwright';
 import { startHarness, idem } from '../tests/integration/harness';
@@ -104,6 +105,8 @@ async function main() {
     await shot(lang, '/market/bidding?tab=blockTrade', 'block-trade');
     await shot(lang, '/market/bidding?tab=placement', 'placement');
     await shot(lang, '/market/bidding?tab=records', 'records');
+    await shot(lang, '/position/position?tab=auction', 'position-auction');
+    await shot(lang, '/position/position?tab=placement', 'position-placement');
   }
   await browser.close();
   await h.close();

@@ -31,7 +31,7 @@ import {
   useMyApplicationsQuery,
   useMyBidsQuery,
   usePrimaryOfferingsQuery,
-} from '../api/primary-api';
+} from '../../../api/primary-api';
 import '../primary.css';
 
 const TABS = ['auction', 'blockTrade', 'placement', 'records'] as const;

@@ -4,8 +4,8 @@
  * carries them. `Primary` tags the lists; a bid or application also refreshes the account and the
  * fund records (money is held).
  */
-import type { ReqOf, ResOf } from '../../../../contract/api';
-import { api, LIST_PAGE_SIZE } from '../../../api/api';
+import type { ReqOf, ResOf } from '../../contract/api';
+import { api, LIST_PAGE_SIZE } from './api';
 
 /** A money-moving call: its body and the idempotency key of this submission. */
 export interface KeyedBody<N extends 'auction/bid' | 'blockTrade/apply' | 'placement/apply'> {
