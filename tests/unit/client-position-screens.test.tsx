@@ -215,7 +215,8 @@ describe('positions tabs', () => {
     renderAt('/position/position', '/position/position', <PositionPage />);
     for (const k of ['holdings', 'orders', 'terminated', 'etf'])
       expect(await screen.findByTestId(`tab-${k}`)).toBeTruthy();
-    for (const k of ['bidding', 'auction', 'placement']) expect(screen.queryByTestId(`tab-${k}`)).toBeTruthy();
+    for (const k of ['bidding', 'auction', 'placement'])
+      expect(screen.queryByTestId(`tab-${k}`)).toBeTruthy();
     expect(screen.getByTestId('tab-etf').textContent).toBe('ETF');
   });
 
