@@ -15,6 +15,7 @@ import * as funds from './funds';
 import * as identity from './identity';
 import * as ipo from './ipo';
 import * as market from './market';
+import * as primary from './primary';
 import * as risk from './risk-api';
 import * as search from './search';
 import * as trading from './trading';
@@ -134,6 +135,85 @@ export const api = {
     ipo.ipoIdReq,
     ipo.ipoDrawSchema,
     'Published draw: commitment, seed, list, winners',
+  ),
+
+  // ---- auctions (競價拍賣) and operator-managed offerings ----
+  'auction/list': ep(
+    'member',
+    primary.auctionListReq,
+    primary.auctionListRes,
+    'Auctions: bidding, upcoming, ended',
+  ),
+  'auction/bid': ep(
+    'member',
+    primary.auctionBidReq,
+    primary.auctionBidSchema,
+    'Bid in an auction (freezes the deposit)',
+    true,
+  ),
+  'auction/bids': ep('member', primary.auctionBidsReq, primary.auctionBidsRes, 'My auction bids'),
+  'admin/offerings': ep(
+    'operator',
+    primary.adminOfferingsReq,
+    primary.adminOfferingsRes,
+    'Offerings: subscriptions, auctions, block trades, placements',
+  ),
+  'admin/saveOffering': ep(
+    'operator',
+    primary.saveOfferingReq,
+    primary.adminOfferingSchema,
+    'Create or edit an offering',
+  ),
+  // ---- block trades (鉅額交易) and placements (配售) ----
+  'user/setBlockTradePassword': ep(
+    'member',
+    primary.setBlockTradePasswordReq,
+    auth.okRes,
+    'Set or change the block-trade password',
+  ),
+  'blockTrade/offerings': ep(
+    'member',
+    primary.primaryOfferingsReq,
+    primary.primaryOfferingsRes,
+    'Block-trade or placement offerings (stocks list)',
+  ),
+  'blockTrade/apply': ep(
+    'member',
+    primary.blockTradeApplyReq,
+    primary.primaryApplicationSchema,
+    'Apply for a block trade (holds the amount)',
+    true,
+  ),
+  'placement/apply': ep(
+    'member',
+    primary.placementApplyReq,
+    primary.primaryApplicationSchema,
+    'Apply for a placement (holds the amount)',
+    true,
+  ),
+  'primary/applications': ep(
+    'member',
+    primary.primaryApplicationsReq,
+    primary.primaryApplicationsRes,
+    'My block-trade and placement applications',
+  ),
+  'admin/primaryApplications': ep(
+    'operator',
+    primary.primaryApplicationsReq,
+    primary.primaryApplicationsRes,
+    'Block-trade and placement applications to review',
+  ),
+  'admin/approvePrimary': ep(
+    'operator',
+    primary.primaryReviewReq,
+    primary.primaryApplicationSchema,
+    'Approve (allocate) a block-trade or placement application',
+  ),
+  'admin/rejectPrimary': ep(
+    'operator',
+    primary.primaryRejectReq,
+    primary.primaryApplicationSchema,
+    'Reject a block-trade or placement application (releases the amount)',
   ),
 
   'trade/placeOrder': ep('member', trading.placeOrderReq, trading.orderSchema, 'Place an order', 'orderRow'),

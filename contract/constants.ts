@@ -77,6 +77,15 @@ export const FUND_FLOW_TYPES = [
   'followReturn',
   /** Follow-order rebate: the mentor's profit share above the follow's high-water mark. */
   'followRebate',
+  /**
+   * Auction (競價拍賣, contract/primary.ts): a bid's deposit frozen, a loser's deposit released, a
+   * winner's balance held, a defaulting winner's deposit kept.
+   */
+  'auction',
+  /** Placement (配售): an allotment's price held and paid. */
+  'placement',
+  /** Block trade (鉅額交易): an application's amount held, released on rejection. */
+  'blockTrade',
 ] as const;
 export type FundFlowType = (typeof FUND_FLOW_TYPES)[number];
 
@@ -97,6 +106,9 @@ export const FUND_TABS = {
     'subscriptionPayment',
     'subscriptionRefund',
     'lottery',
+    'auction',
+    'placement',
+    'blockTrade',
   ],
 } as const satisfies Record<string, readonly FundFlowType[]>;
 export type FundTab = keyof typeof FUND_TABS;
@@ -195,5 +207,9 @@ export const AUDIT_ACTIONS = [
   'review.selfRefused',
   'invitation.create',
   'invitation.disable',
+  'offering.create',
+  'offering.update',
+  'primary.approve',
+  'primary.reject',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

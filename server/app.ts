@@ -56,6 +56,7 @@ import { settleDayTradeClose } from './modules/day-trading/tax';
 import { riskHandlers } from './modules/risk/handlers';
 import { createRiskMonitor, type RiskMonitor } from './modules/risk/monitor';
 import { ipoHandlers } from './modules/ipo/handlers';
+import { primaryHandlers } from './modules/primary/handlers';
 import { createIpoRunner, type IpoRunner } from './modules/ipo/runner';
 import { registerGateway, WS_MAX_MESSAGE_BYTES, type Gateway } from './realtime/gateway';
 
@@ -224,6 +225,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     ...dayTradingHandlers,
     ...ipoHandlers,
     ...copyTradingHandlers,
+    ...primaryHandlers,
     ...riskHandlers,
     ...adminHandlers,
     ...invitationHandlers,

@@ -25,6 +25,7 @@ import { InvitationsPanel } from './invitations-panel';
 import { KycQueue } from './kyc-queue';
 import { MentorsQueue } from './mentors-queue';
 import { LedgerPanel } from './ledger-panel';
+import { OfferingsPanel } from './offerings-panel';
 import { RatesPanel } from './rates-panel';
 import { SettingsPanel } from './settings-panel';
 import { UsersList } from './users-list';
@@ -37,6 +38,7 @@ export const ADMIN_TABS = [
   'kyc',
   'dayTrading',
   'mentors',
+  'offerings',
   'users',
   'invitations',
   'channels',
@@ -131,6 +133,7 @@ function Console() {
     kyc: () => <KycQueue />,
     dayTrading: () => <DayTradingQueue />,
     mentors: () => <MentorsQueue />,
+    offerings: () => <OfferingsPanel />,
     users: () => (
       <UsersList
         onShowLedger={(id) => {

@@ -50,6 +50,7 @@ const LOADERS: Record<string, () => Promise<ComponentType>> = {
   'market/subscribe': () => import('../features/ipo/routes/subscribe').then((m) => m.SubscribePage),
   'market/subscribeDetail': () =>
     import('../features/ipo/routes/subscribe-detail').then((m) => m.SubscribeDetailPage),
+  'market/bidding': () => import('../features/primary/routes/bidding').then((m) => m.BiddingPage),
   'market/subscribeRecord': () =>
     import('../features/ipo/routes/subscribe-record').then((m) => m.SubscribeRecordPage),
   'gdindex/gdindex': () => import('../features/follow/routes/follow').then((m) => m.MentorListPage),

@@ -177,10 +177,18 @@ function refused(a: Answer, https: number[], msgs?: string[]): string | null {
 const ID_FIELD = /^(id|.+Id)$/;
 
 /**
- * Member endpoints whose id names a record every member shares (a public subscription offering):
- * B may use it, but sees only B's own application on it (tested below).
+ * Member endpoints whose id names a record every member shares (a public subscription offering,
+ * an auction, a block-trade or placement offering): B may use it, but sees only B's own
+ * application or bids on it (tested below, in auction.test.ts — auction/bids lists the caller's
+ * bids only — and block-trade.test.ts — primary/applications lists the caller's only).
  */
-const SHARED_ID_ENDPOINTS: ReadonlySet<EndpointName> = new Set(['ipo/detail', 'ipo/apply']);
+const SHARED_ID_ENDPOINTS: ReadonlySet<EndpointName> = new Set([
+  'ipo/detail',
+  'ipo/apply',
+  'auction/bid',
+  'blockTrade/apply',
+  'placement/apply',
+]);
 
 /** Member endpoints whose request names a record by id (new ones must join the table below). */
 function memberEndpointsTakingIds(): EndpointName[] {

@@ -55,6 +55,8 @@ let expired: string;
 let ipoOpen: number;
 let ipoEnded: number;
 let ipoPaid: number;
+/** An auction taking bids today (minimum NT$100, 20 lots, cap 2) and one whose first day has come. */
+let auctionOpen: number;
 /** Verified, card, funds password, NT$6,000,000 and some USD. */
 let member: ReadyMember;
 /** Verified, card, funds password, NT$1,000,000, a pending order, spare uploads. */
@@ -225,6 +227,23 @@ beforeAll(async () => {
   ipoOpen = await offering('test:bad-input:open', h.ipo.calendar.today());
   ipoEnded = await offering('test:bad-input:ended', h.ipo.calendar.today() - 10);
   ipoPaid = ok(await c.call('ipo/apply', { offeringId: ipoOpen }, member.token, idem()), 'ipo apply').id;
+  auctionOpen = ok(
+    await c.call(
+      'admin/saveOffering',
+      {
+        kind: 'auction',
+        symbol: '2330',
+        name: 'Test',
+        priceMinor: 10_000,
+        lots: 20,
+        depositBps: 2_000,
+        startDay: h.ipo.calendar.today(),
+        listingDay: h.ipo.calendar.today() + 5,
+      },
+      op,
+    ),
+    'auction',
+  ).id;
 
   // A session that has expired.
   const r = await c.call('user/login', { account: member.account, password: 'password123' });
@@ -1649,6 +1668,111 @@ const ipoCases = (): Case[] => {
       label: 'unknown tab',
       body: { tab: 'soon' },
       token: m,
+      http: 400,
+      msg: 'parameterError',
+    },
+    {
+      name: 'auction/bid',
+      freshKey: true,
+      label: 'below the minimum price',
+      body: { offeringId: auctionOpen, priceMinor: 9_999, lots: 1 },
+      token: m,
+      http: 422,
+      msg: 'auctionBidInvalid',
+    },
+    {
+      name: 'auction/bid',
+      freshKey: true,
+      label: 'over the 10 % cap',
+      body: { offeringId: auctionOpen, priceMinor: 10_000, lots: 3 },
+      token: m,
+      http: 422,
+      msg: 'auctionBidInvalid',
+    },
+    {
+      name: 'auction/bid',
+      freshKey: true,
+      label: 'a public subscription is not an auction',
+      body: { offeringId: 999_999, priceMinor: 10_000, lots: 1 },
+      token: m,
+      http: 404,
+      msg: 'offeringNotFound',
+    },
+    {
+      name: 'auction/bid',
+      freshKey: true,
+      label: 'deposit beyond the available cash',
+      body: { offeringId: auctionOpen, priceMinor: 10_000, lots: 2 },
+      token: () => poor.token,
+      http: 422,
+      msg: 'insufficientBalance',
+    },
+    {
+      name: 'admin/saveOffering',
+      label: 'edit of an auction whose first day has come',
+      body: {
+        kind: 'auction',
+        id: auctionOpen,
+        symbol: '2330',
+        name: 'Test',
+        priceMinor: 10_000,
+        lots: 30,
+        depositBps: 2_000,
+        startDay: 100,
+        listingDay: 110,
+      },
+      token: () => op,
+      http: 409,
+      msg: 'offeringLocked',
+    },
+    {
+      name: 'admin/saveOffering',
+      label: 'auction listing before its allocation day',
+      body: {
+        kind: 'auction',
+        symbol: '2330',
+        name: 'Test',
+        priceMinor: 10_000,
+        lots: 30,
+        depositBps: 2_000,
+        startDay: 100,
+        listingDay: 103,
+      },
+      token: () => op,
+      http: 422,
+      msg: 'offeringInvalid',
+    },
+    {
+      name: 'admin/saveOffering',
+      label: 'edit of a missing offering',
+      body: {
+        kind: 'placement',
+        id: 999_999,
+        symbol: '2330',
+        name: 'Test',
+        priceMinor: 10_000,
+        lots: 30,
+        startDay: 100,
+        endDay: 102,
+        listingDay: 104,
+      },
+      token: () => op,
+      http: 404,
+      msg: 'offeringNotFound',
+    },
+    {
+      name: 'admin/saveOffering',
+      label: 'unknown kind',
+      body: {
+        kind: 'lottery',
+        symbol: '2330',
+        name: 'Test',
+        priceMinor: 1,
+        lots: 1,
+        startDay: 100,
+        listingDay: 110,
+      },
+      token: () => op,
       http: 400,
       msg: 'parameterError',
     },

@@ -46,6 +46,7 @@ const FREE_TEXT = new Set([
   'kyc_records.reason',
   'day_trade_applications.reason',
   'mentors.reason',
+  'primary_applications.reason',
   'audit_log.reason',
   'audit_log.action',
   'audit_log.target_type',
@@ -157,6 +158,12 @@ describe('state columns', () => {
             mentor_equity_minor, allocation_minor, status)
           select f.id, o.id, '2330', 'long', 1, 0, 100, 100, 'skipped'
           from follows f, orders o where f.user_id = ${uid} and o.order_no = 'ENUMTEST0001'`,
+      sql`insert into primary_offerings (kind, symbol, name, price_minor, lots, start_day, end_day, listing_day, seed, commitment)
+          values ('auction', '2330', 'Test', 10000, 20, 0, 2, 5, '00', 'c')`,
+      sql`insert into auction_bids (bid_no, offering_id, user_id, price_minor, lots, deposit_minor)
+          select 'ENUM-A1', id, ${uid}, 10000, 1, 0 from primary_offerings where seed = '00'`,
+      sql`insert into primary_applications (application_no, offering_id, user_id, price_minor, lots, amount_minor)
+          select 'ENUM-P1', id, ${uid}, 10000, 1, 10000000 from primary_offerings where seed = '00'`,
     ];
     for (const q of setup) await exec(q);
 

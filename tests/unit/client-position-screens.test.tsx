@@ -2,8 +2,8 @@
 /**
  * The positions screen and the position detail against a stubbed server (real store, api, base
  * query and locales; no market worker):
- * - the tabs are the spec's built ones (holdings, orders, terminated, ETF) and no dead tab
- *   (bidding, auction, placement); each asks trade/orders for its own tab;
+ * - the tabs are the spec's (holdings, orders, terminated, ETF, and the primary market's bidding,
+ *   auction, placement); each of the first four asks trade/orders for its own tab;
  * - a holding row shows its live market value and P&L from the quote, a pending row its time in
  *   force and after-hours session, a terminated row why it ended, in both languages;
  * - the detail shows every field of the spec's order entity plus fees, taxes, time in force, entry
@@ -211,11 +211,12 @@ afterEach(() => {
 });
 
 describe('positions tabs', () => {
-  it('shows holdings, orders, terminated and ETF, and no dead tab', async () => {
+  it('shows holdings, orders, terminated, ETF and the primary-market tabs', async () => {
     renderAt('/position/position', '/position/position', <PositionPage />);
     for (const k of ['holdings', 'orders', 'terminated', 'etf'])
       expect(await screen.findByTestId(`tab-${k}`)).toBeTruthy();
-    for (const k of ['bidding', 'auction', 'placement']) expect(screen.queryByTestId(`tab-${k}`)).toBeNull();
+    for (const k of ['bidding', 'auction', 'placement'])
+      expect(screen.queryByTestId(`tab-${k}`)).toBeTruthy();
     expect(screen.getByTestId('tab-etf').textContent).toBe('ETF');
   });
 

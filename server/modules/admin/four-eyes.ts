@@ -14,7 +14,7 @@ import { audit } from './audit';
 
 /** What an operator reviews. */
 export type ReviewTarget = {
-  type: 'deposit' | 'withdrawal' | 'kyc' | 'dayTradeApplication' | 'mentorApplication';
+  type: 'deposit' | 'withdrawal' | 'kyc' | 'dayTradeApplication' | 'mentorApplication' | 'primaryApplication';
   id: number;
 };
 

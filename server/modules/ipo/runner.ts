@@ -2,7 +2,7 @@
  * Runs the public-subscription steps on the market clock: at start (catching up on every step that
  * fell due while the server was down) and then every RUN_INTERVAL_MS of wall time, it creates the
  * seeded offerings around today (schedule.ts scheduleSeeded) and runs the steps due (service.ts
- * runDue). Runs never overlap (a run in progress is awaited by the next call). Steps are
+ * runDue, then the auctions' steps: server/modules/primary/auction.ts runAuctionsDue). Runs never overlap (a run in progress is awaited by the next call). Steps are
  * idempotent by their stage, so a restart mid-run neither skips nor repeats one.
  */
 import type { Db } from '../../db/client';
@@ -11,6 +11,7 @@ import type { Clock } from '../../market/clock';
 import type { ReplayWindow } from '../../market/window';
 import { scheduleSeeded, seedSchedule, type SeedSchedule } from './schedule';
 import { runDue, type IpoCalendar } from './service';
+import { runAuctionsDue } from '../primary/auction';
 
 /** Wall ms between runs (a replayed day lasts minutes even at high speeds). */
 export const RUN_INTERVAL_MS = 5_000;
@@ -49,6 +50,7 @@ export function createIpoRunner(opts: {
     today: () => (clock ? clock.position().session : 0),
     label: (day) => (window ? window.dateOf(day) : ''),
     now: opts.now,
+    timeOfDayMs: () => (clock ? clock.position().timeOfDayMs : null),
   };
   let schedule: SeedSchedule | null = null;
   let lastScheduled: number | null = null;
@@ -61,7 +63,7 @@ export function createIpoRunner(opts: {
       await scheduleSeeded(db, schedule, today);
       lastScheduled = today;
     }
-    return runDue(db, calendar);
+    return (await runDue(db, calendar)) + (await runAuctionsDue(db, calendar));
   }
   const run = () => {
     running = running.catch(() => 0).then(once);

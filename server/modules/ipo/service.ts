@@ -47,6 +47,8 @@ export interface IpoCalendar {
   label(day: number): string;
   /** Wall clock for timestamps (epoch ms). */
   now(): number;
+  /** Market time of day (ms after local midnight), or null when the clock has none (stress feed). */
+  timeOfDayMs?(): number | null;
 }
 
 const ref = (a: { id: number; userId: number }) =>

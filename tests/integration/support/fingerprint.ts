@@ -35,6 +35,10 @@ export const ALL_TABLES = [
   'search_history',
   'ipo_offerings',
   'ipo_applications',
+  'primary_offerings',
+  'auction_bids',
+  'primary_applications',
+  'block_trade_passwords',
   'ipo_draws',
 ] as const;
 

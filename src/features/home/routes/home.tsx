@@ -40,6 +40,7 @@ const SHORTCUTS: { key: string; to: string; icon: ReactNode }[] = [
   { key: 'search', to: '/home/searchIndex', icon: <SearchIcon /> },
   { key: 'etf', to: '/home/etf', icon: <EtfIcon /> },
   { key: 'subscribe', to: '/market/subscribe', icon: <SubscribeIcon /> },
+  { key: 'bidding', to: '/market/bidding', icon: <TradeIcon /> },
 ];
 
 function IndexCard() {

@@ -2,8 +2,9 @@
  * /position/position: the spec's position tabs that have products so far (product-spec §2
  * "Positions tabs"): Holdings (live value and P&L, Close), Orders (pending, with time in force and
  * entry session; Cancel), Terminated (closed and cancelled: realised P&L and why it ended) and ETF
- * (holdings of ETFs), from trade/orders by tab. Bidding, auction and placement come with their
- * products. The open tab is kept in `?tab=`.
+ * (holdings of ETFs), from trade/orders by tab; Bidding (block-trade applications), Auction (auction
+ * bids) and Placement (placement applications) from auction/bids and primary/applications, each
+ * row with its state and the amount held. The open tab is kept in `?tab=`.
  */
 import { InfiniteScroll, PullToRefresh, Tabs } from 'antd-mobile';
 import { useCallback, useMemo } from 'react';
@@ -11,6 +12,7 @@ import { useTranslation } from 'react-i18next';
 import { useSelector } from 'react-redux';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { useOrdersInfiniteQuery, useQuotesQuery } from '../../../api/api';
+import { useMyApplicationsQuery, useMyBidsQuery } from '../../../api/primary-api';
 import { selectLoggedIn } from '../../../api/session';
 import { POSITION_TABS } from '../../../../contract/constants';
 import { changeColor } from '../../../lib/colors';
@@ -25,8 +27,71 @@ import { RiskBanner } from '../../../risk/components/risk-banner';
 import '../position.css';
 import { HoldingRow, PendingRow, TerminatedRow } from '../components/order-rows';
 
-const TABS = POSITION_TABS;
-type Tab = (typeof TABS)[number];
+/** The primary-market tabs (not trade/orders tabs). */
+const PRIMARY_TABS = ['bidding', 'auction', 'placement'] as const;
+type PrimaryTab = (typeof PRIMARY_TABS)[number];
+const TABS = [...POSITION_TABS, ...PRIMARY_TABS] as const;
+type Tab = (typeof POSITION_TABS)[number];
+type AnyTab = (typeof TABS)[number];
+const isPrimary = (t: AnyTab): t is PrimaryTab => (PRIMARY_TABS as readonly string[]).includes(t);
+
+/** Bids (auction) or block-trade / placement applications, with state and amount held. */
+function PrimaryList({ tab }: { tab: PrimaryTab }) {
+  const { t } = useTranslation();
+  const bids = useMyBidsQuery(undefined, { skip: tab !== 'auction' }).data?.items ?? [];
+  const apps = (useMyApplicationsQuery(undefined, { skip: tab === 'auction' }).data?.items ?? []).filter(
+    (a) => a.kind === (tab === 'bidding' ? 'blockTrade' : 'placement'),
+  );
+  const rows =
+    tab === 'auction'
+      ? bids.map((b) => ({
+          key: `b${b.id}`,
+          name: b.name,
+          symbol: b.symbol,
+          no: b.bidNo,
+          state: t(`primary.bidStatus.${b.status}`),
+          price: b.priceMinor,
+          lots: `${b.lotsWon} / ${b.lots}`,
+          held: b.depositMinor,
+        }))
+      : apps.map((a) => ({
+          key: `a${a.id}`,
+          name: a.name,
+          symbol: a.symbol,
+          no: a.applicationNo,
+          state: t(`primary.appStatus.${a.status}`),
+          price: a.priceMinor,
+          lots: String(a.lots),
+          held: a.amountMinor,
+        }));
+  if (!rows.length) return <NoData />;
+  return (
+    <div className="list-card" data-testid={`primary-${tab}`}>
+      {rows.map((r) => (
+        <div key={r.key} className="primary-row">
+          <div className="primary-row-head">
+            <span>
+              {r.name} <span className="muted small">{r.symbol}</span>
+            </span>
+            <span className="muted small">{r.state}</span>
+          </div>
+          <div className="primary-row-grid">
+            <span>
+              <span className="muted small">{t('primary.price')}</span> {formatMinor(r.price)}
+            </span>
+            <span>
+              <span className="muted small">{t('primary.lots')}</span> {r.lots}
+            </span>
+            <span>
+              <span className="muted small">{t('primary.amountHeld')}</span> {formatMinor(r.held)}
+            </span>
+          </div>
+          <div className="muted small">{r.no}</div>
+        </div>
+      ))}
+    </div>
+  );
+}
 /** Tabs listing live positions (marked to the live quote). */
 const LIVE_TABS: ReadonlySet<Tab> = new Set<Tab>(['holdings', 'etf']);
 
@@ -91,7 +156,9 @@ export function PositionPage() {
   const loggedIn = useSelector(selectLoggedIn);
   const [params, setParams] = useSearchParams();
   const tabParam = params.get('tab');
-  const tab: Tab = (TABS as readonly string[]).includes(tabParam ?? '') ? (tabParam as Tab) : 'holdings';
+  const tab: AnyTab = (TABS as readonly string[]).includes(tabParam ?? '')
+    ? (tabParam as AnyTab)
+    : 'holdings';
 
   return (
     <Page title={t('position.title')} back={false} className="position-page">
@@ -111,7 +178,7 @@ export function PositionPage() {
               <Tabs.Tab key={k} title={<span data-testid={`tab-${k}`}>{t(`position.tab.${k}`)}</span>} />
             ))}
           </Tabs>
-          <OrderList key={tab} tab={tab} />
+          {isPrimary(tab) ? <PrimaryList key={tab} tab={tab} /> : <OrderList key={tab} tab={tab} />}
         </>
       )}
     </Page>
