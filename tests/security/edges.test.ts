@@ -171,6 +171,11 @@ const SAMPLES: Partial<Record<EndpointName, Record<string, unknown>>> = {
   'admin/saveConfig': { name: 'title', value: 'TW Trade' },
   'admin/createInvitation': { code: 'EDGES01', maxUses: 1, validDays: 1, ownerAccount: 'admin' },
   'admin/disableInvitation': { code: 'EDGES01' },
+  'user/setBlockTradePassword': { oldPassword: '135790', password: '246810', confirmPassword: '246810' },
+  'blockTrade/apply': { offeringId: 1, priceMinor: 100_000, lots: 500, password: '246810' },
+  'admin/rejectPrimary': { id: 1, reason: 'over the limit' },
+  'admin/rejectMentor': { id: 1, reason: 'criteria' },
+  'admin/cancelFollow': { id: 1, reason: 'member request' },
 };
 
 /** `body` with `bad` inserted into the string at `at` (arrays: their first element). */
