@@ -21,11 +21,18 @@ const shots = path.resolve('tests/e2e/screenshots');
 mkdirSync(shots, { recursive: true });
 
 const read = (file: string) => JSON.parse(readFileSync(path.resolve(file), 'utf8'));
-const locale = (lang: string) => ({
-  ...read(`locales/${lang}.json`),
-  ...read(`locales/more/${lang}.json`),
-  ...read(`locales/admin/${lang}.json`),
-});
+/** `b`'s strings added into `a`, group by group (a group may be split across the files, as i18next merges them). */
+const deepMerge = (a: Record<string, any>, b: Record<string, any>): Record<string, any> => {
+  const out = { ...a };
+  for (const [k, v] of Object.entries(b))
+    out[k] = v && typeof v === 'object' && out[k] && typeof out[k] === 'object' ? deepMerge(out[k], v) : v;
+  return out;
+};
+const locale = (lang: string) =>
+  [`locales/more/${lang}.json`, `locales/admin/${lang}.json`].reduce(
+    (all, file) => deepMerge(all, read(file)),
+    read(`locales/${lang}.json`),
+  );
 // The strings as the app shows them (all three parts; the keys are checked by the locales unit test).
 type Lang = 'tw' | 'en';
 const LOCALES: Record<Lang, unknown> = { tw: locale('tw'), en: locale('en') };
