@@ -30,3 +30,27 @@ export type AccountSummary = z.infer<typeof accountSummaryRes>;
 export const watchlistReq = z.object({ type: z.string().max(16).optional() });
 export const watchlistRes = z.array(z.object({ symbol: z.string(), name: z.string() }));
 export const watchlistChangeReq = z.object({ symbol: symbolSchema });
+
+/**
+ * `/user/pj`: the member's rating of the app (評價, píngjià; the spec leaves the route unlabeled,
+ * docs/glossary.md), one to five stars and an optional comment the operators read in the console.
+ */
+export const FEEDBACK_COMMENT_MAX = 1_000;
+export const feedbackReq = z.object({
+  rating: z.number().int().min(1).max(5),
+  comment: z.string().trim().max(FEEDBACK_COMMENT_MAX).default(''),
+});
+export const feedbackSchema = z.object({
+  id: z.number().int(),
+  rating: z.number().int(),
+  comment: z.string(),
+  createdAt: z.string(),
+});
+/** The member's own ratings, newest first. */
+export const myFeedbackRes = z.array(feedbackSchema);
+/** Every member's ratings for the console, newest first, with the account and the average. */
+export const adminFeedbackRes = z.object({
+  average: z.number().nullable(),
+  count: z.number().int(),
+  items: z.array(feedbackSchema.extend({ account: z.string() })),
+});

@@ -64,10 +64,25 @@ const ep = <Req extends z.ZodType, Res extends z.ZodType>(
 
 export const api = {
   'common/config': ep('public', common.configReq, common.configRes, 'Site configuration'),
+  'common/page': ep(
+    'public',
+    common.pageReq,
+    common.pageRes,
+    'Privacy agreement or about us, both languages',
+  ),
 
   'user/register': ep('public', auth.registerReq, auth.sessionRes, 'Register with an invitation code'),
   'user/login': ep('public', auth.loginReq, auth.sessionRes, 'Log in'),
   'user/logout': ep('any', auth.emptyReq, auth.okRes, 'Log out (ends this session)'),
+  'user/resetRequest': ep('public', auth.resetRequestReq, auth.okRes, 'Ask for a password reset by phone'),
+  'user/resetPassword': ep(
+    'public',
+    auth.resetPasswordReq,
+    auth.okRes,
+    'Set a new password with a reset code',
+  ),
+  'user/feedback': ep('member', account.feedbackReq, account.feedbackSchema, 'Rate the app'),
+  'user/myFeedback': ep('member', auth.emptyReq, account.myFeedbackRes, "The member's own ratings"),
   'user/info': ep('member', auth.emptyReq, account.accountSummaryRes, 'Member centre summary'),
   'user/Optionallist': ep('member', account.watchlistReq, account.watchlistRes, 'Watchlist'),
   'user/addOptional': ep('member', account.watchlistChangeReq, auth.okRes, 'Add to watchlist'),
@@ -380,6 +395,21 @@ export const api = {
   'admin/saveRate': ep('operator', admin.saveRateReq, funds.fxRateSchema, 'Set an exchange rate'),
   'admin/config': ep('operator', auth.emptyReq, admin.adminConfigRes, 'Site settings'),
   'admin/saveConfig': ep('operator', admin.saveConfigReq, admin.adminConfigRes, 'Change a site setting'),
+  'admin/passwordResets': ep(
+    'operator',
+    auth.emptyReq,
+    auth.adminPasswordResetsRes,
+    'Password resets waiting',
+  ),
+  'admin/issueResetCode': ep(
+    'operator',
+    auth.issueResetCodeReq,
+    auth.issueResetCodeRes,
+    'Issue a one-time reset code after calling the member',
+  ),
+  'admin/feedback': ep('operator', auth.emptyReq, account.adminFeedbackRes, "Members' ratings of the app"),
+  'admin/pages': ep('operator', auth.emptyReq, common.adminPagesRes, 'Operator-editable pages'),
+  'admin/savePage': ep('operator', common.savePageReq, common.pageRes, 'Change a page in one language'),
   'admin/auditLog': ep(
     'operator',
     admin.adminDepositsReq.pick({ page: true, pageSize: true }),

@@ -40,3 +40,41 @@ export type SessionRes = z.infer<typeof sessionRes>;
 
 export const emptyReq = z.object({}).strict();
 export const okRes = z.object({ ok: z.literal(true) });
+
+/**
+ * Password reset through the operator (`/login/logon` → `/login/logon2`): the member asks with
+ * their account (their mobile number); an operator calls that number, and once the person on the
+ * phone is the member, issues a one-time code read out on the call; the member sets a new
+ * password with it. Statuses: pending (asked, not yet called) → issued (a code exists) → used;
+ * pending or issued → expired (timed out, too many wrong codes, or replaced by a newer request).
+ */
+export const PASSWORD_RESET_STATUSES = ['pending', 'issued', 'used', 'expired'] as const;
+export type PasswordResetStatus = (typeof PASSWORD_RESET_STATUSES)[number];
+/** Digits in a reset code. */
+export const RESET_CODE_DIGITS = 6;
+
+/** Step 1: the same answer whether or not the account exists. */
+export const resetRequestReq = z.object({ account: accountSchema });
+/** Step 2. A wrong code, an unknown account and an expired request all answer `resetCodeInvalid`. */
+export const resetPasswordReq = z.object({
+  account: accountSchema,
+  code: z
+    .string()
+    .trim()
+    .regex(new RegExp(`^\\d{${RESET_CODE_DIGITS}}$`), 'code'),
+  password: passwordSchema,
+});
+export const adminPasswordResetsRes = z.array(
+  z.object({
+    id: z.number().int(),
+    account: z.string(),
+    /** The verified real name, when the member has passed KYC: what the operator asks on the call. */
+    realName: z.string().nullable(),
+    status: z.enum(PASSWORD_RESET_STATUSES),
+    createdAt: z.string(),
+    expiresAt: z.string().nullable(),
+  }),
+);
+export const issueResetCodeReq = z.object({ id: z.number().int().positive() });
+/** The code is shown once, to the operator on the call; only its hash is stored. */
+export const issueResetCodeRes = z.object({ id: z.number().int(), code: z.string(), expiresAt: z.string() });

@@ -6,10 +6,10 @@ export const configReq = z.object({ type: z.literal('all').default('all') });
 export const configRes = z.array(z.object({ name: z.string(), value: z.string() }));
 
 /**
- * Request fields whose text may span lines (an operator's rejection reason): tab, line feed and
- * carriage return are allowed in them and nowhere else.
+ * Request fields whose text may span lines (an operator's rejection reason, a page's body, a
+ * member's feedback): tab, line feed and carriage return are allowed in them and nowhere else.
  */
-export const MULTI_LINE_FIELDS: ReadonlySet<string> = new Set(['reason']);
+export const MULTI_LINE_FIELDS: ReadonlySet<string> = new Set(['reason', 'body', 'comment']);
 
 // C0 controls except tab, LF and CR; DEL; C1 controls. None of them has a use in a form field,
 // and NUL in particular is refused by PostgreSQL text columns (a 500 if it reached the database).
@@ -57,3 +57,34 @@ export function forbiddenTextPath(value: unknown, maxDepth = 64): string | null 
   };
   return walk(value, '', false, 0);
 }
+
+/**
+ * The operator-editable pages (`/user/agreement`, `/user/aboutUs`): name → one text per language.
+ * Bodies are plain text (paragraphs separated by blank lines), never HTML, so nothing an operator
+ * types can run in a member's browser.
+ */
+export const PAGE_NAMES = ['agreement', 'aboutUs'] as const;
+export type PageName = (typeof PAGE_NAMES)[number];
+/** The languages every text exists in (`tw` the default). */
+export const PAGE_LANGS = ['tw', 'en'] as const;
+export type PageLang = (typeof PAGE_LANGS)[number];
+/** Longest page body in characters (a privacy agreement runs to a few thousand). */
+export const PAGE_BODY_MAX = 20_000;
+
+export const pageReq = z.object({ name: z.enum(PAGE_NAMES) });
+/** One page in one language; `updatedAt` null for the text shipped with the app. */
+export const pageTextSchema = z.object({
+  lang: z.enum(PAGE_LANGS),
+  title: z.string(),
+  body: z.string(),
+  updatedAt: z.string().nullable(),
+});
+/** A page in both languages (the client shows the one matching its language). */
+export const pageRes = z.object({ name: z.enum(PAGE_NAMES), texts: z.array(pageTextSchema) });
+export const adminPagesRes = z.array(pageRes);
+export const savePageReq = z.object({
+  name: z.enum(PAGE_NAMES),
+  lang: z.enum(PAGE_LANGS),
+  title: z.string().trim().min(1).max(100),
+  body: z.string().trim().min(1).max(PAGE_BODY_MAX),
+});

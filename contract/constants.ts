@@ -211,5 +211,7 @@ export const AUDIT_ACTIONS = [
   'offering.update',
   'primary.approve',
   'primary.reject',
+  'passwordReset.issue',
+  'page.update',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

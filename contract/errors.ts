@@ -23,6 +23,7 @@ export const ERROR_KEYS = [
   'sessionExpired',
   'forbidden',
   'selfReview',
+  'resetCodeInvalid',
   // money
   'insufficientBalance',
   'belowMinDeposit',
@@ -144,6 +145,7 @@ export const ERROR_STATUS: Record<ErrorKey, ErrorStatus> = {
   fieldsEmpty: 400,
   passwordsDiffer: 400,
   wrongCredentials: 401,
+  resetCodeInvalid: 400,
   accountFrozen: 403,
   cannotWithdrawOrTrade: 403,
   notLoggedIn: 401,

@@ -37,6 +37,9 @@ import { invitationHandlers } from './modules/admin/invitations';
 import { authHandlers } from './modules/auth/handlers';
 import { firstRun, type FirstRunResult } from './modules/auth/first-run';
 import { commonHandlers } from './modules/common/handlers';
+import { pageHandlers } from './modules/common/pages';
+import { feedbackHandlers } from './modules/account/feedback';
+import { passwordResetHandlers } from './modules/auth/password-reset';
 import { fundsHandlers } from './modules/funds/handlers';
 import { depositReviewHandlers } from './modules/funds/deposit-review';
 import { moneyHandlers } from './modules/funds/money-handlers';
@@ -229,6 +232,9 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     ...riskHandlers,
     ...adminHandlers,
     ...invitationHandlers,
+    ...pageHandlers,
+    ...feedbackHandlers,
+    ...passwordResetHandlers,
   };
   registerApiRoutes(app, handlers, services);
   await registerUploadRoutes(app, services);

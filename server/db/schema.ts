@@ -28,7 +28,7 @@ import {
   timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
-import { ROLES } from '../../contract/auth';
+import { PASSWORD_RESET_STATUSES, ROLES } from '../../contract/auth';
 import { IDEMPOTENCY_STATES, KYC_RECORD_STATUSES, UPLOAD_PURPOSES } from '../../contract/constants';
 import {
   COPY_REASONS,
@@ -1056,3 +1056,68 @@ export const blockTradePasswords = pgTable('block_trade_passwords', {
   fails: integer('fails').notNull().default(0),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
+
+// ---------- member pages: site pages, feedback, password resets (migration 0021) ----------
+
+/**
+ * The operator-editable pages (contract/common.ts PAGE_NAMES) per language; a missing row means
+ * the text shipped with the app (server/modules/common/pages.ts).
+ */
+export const sitePages = pgTable(
+  'site_pages',
+  {
+    name: text('name').notNull(),
+    lang: text('lang').notNull(),
+    title: text('title').notNull(),
+    body: text('body').notNull(),
+    updatedBy: integer('updated_by').references(() => users.id),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.name, t.lang] })],
+);
+
+/** A member's rating of the app (`/user/pj`, contract/account.ts feedbackReq). */
+export const feedback = pgTable(
+  'feedback',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id),
+    rating: integer('rating').notNull(),
+    comment: text('comment').notNull().default(''),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('feedback_user_idx').on(t.userId, t.id),
+    check('feedback_rating_check', sql`${t.rating} between 1 and 5`),
+  ],
+);
+
+/**
+ * Password resets through the operator (contract/auth.ts PASSWORD_RESET_STATUSES): the code is
+ * stored as an argon2id hash, never in clear; `fails` counts wrong codes against this request.
+ */
+export const passwordResets = pgTable(
+  'password_resets',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id),
+    /** contract/auth.ts PASSWORD_RESET_STATUSES */
+    status: text('status', { enum: PASSWORD_RESET_STATUSES }).notNull().default('pending'),
+    codeHash: text('code_hash'),
+    fails: integer('fails').notNull().default(0),
+    issuedBy: integer('issued_by').references(() => users.id),
+    issuedAt: timestamp('issued_at', { withTimezone: true }),
+    expiresAt: timestamp('expires_at', { withTimezone: true }),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('password_resets_status_idx').on(t.status, t.id),
+    index('password_resets_user_idx').on(t.userId, t.id),
+    check('password_resets_status_check', oneOf(t.status, PASSWORD_RESET_STATUSES)),
+  ],
+);

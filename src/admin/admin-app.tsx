@@ -25,6 +25,7 @@ import { InvitationsPanel } from './invitations-panel';
 import { KycQueue } from './kyc-queue';
 import { MentorsQueue } from './mentors-queue';
 import { LedgerPanel } from './ledger-panel';
+import { PagesPanel, ResetsPanel } from './member-pages-panel';
 import { OfferingsPanel } from './offerings-panel';
 import { RatesPanel } from './rates-panel';
 import { SettingsPanel } from './settings-panel';
@@ -44,6 +45,8 @@ export const ADMIN_TABS = [
   'channels',
   'rates',
   'config',
+  'pages',
+  'resets',
   'audit',
   'ledger',
 ] as const;
@@ -146,6 +149,8 @@ function Console() {
     channels: () => <ChannelsPanel />,
     rates: () => <RatesPanel />,
     config: () => <SettingsPanel />,
+    pages: () => <PagesPanel />,
+    resets: () => <ResetsPanel />,
     audit: () => <AuditLog />,
     ledger: () => <LedgerPanel userId={ledgerUser} onUserId={setLedgerUser} />,
   };

@@ -176,6 +176,11 @@ const SAMPLES: Partial<Record<EndpointName, Record<string, unknown>>> = {
   'admin/rejectPrimary': { id: 1, reason: 'over the limit' },
   'admin/rejectMentor': { id: 1, reason: 'criteria' },
   'admin/cancelFollow': { id: 1, reason: 'member request' },
+  'common/page': { name: 'agreement' },
+  'admin/savePage': { name: 'aboutUs', lang: 'en', title: 'About', body: 'One.\n\nTwo.' },
+  'user/resetRequest': { account: '0912345678' },
+  'user/resetPassword': { account: '0912345678', code: '123456', password: 'newpass123' },
+  'user/feedback': { rating: 4, comment: 'clear' },
 };
 
 /** `body` with `bad` inserted into the string at `at` (arrays: their first element). */

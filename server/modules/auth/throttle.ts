@@ -44,6 +44,11 @@ export interface AuthThrottle {
    * @throws AppError tooFrequent (429) past REGISTER_IP_MAX attempts in the window
    */
   beginRegistration(ip: string): Promise<void>;
+  /**
+   * Counts a password-reset request from `ip` (its own counter, with the registration limits).
+   * @throws AppError tooFrequent (429) past REGISTER_IP_MAX requests in the window
+   */
+  beginResetRequest(ip: string): Promise<void>;
 }
 
 const sec = (ms: number) => ms / 1_000;
@@ -87,6 +92,22 @@ export function createAuthThrottle(db: Db, cfg: AuthConfig): AuthThrottle {
     points: cfg.registerIpMax,
     duration: sec(cfg.registerIpWindowMs),
   });
+
+  const ipResetRequests = new RateLimiterDrizzle({
+    ...store,
+    keyPrefix: 'reset-ip',
+    points: cfg.registerIpMax,
+    duration: sec(cfg.registerIpWindowMs),
+  });
+  /** One step of an address counter; tooFrequent once it is used up. */
+  const consumeIp = async (limiter: RateLimiterDrizzle, ip: string) => {
+    try {
+      await limiter.consume(ip);
+    } catch (e) {
+      rejection(e);
+      throw fail('tooFrequent');
+    }
+  };
 
   let lastSweep = Date.now();
   const sweep = () => {
@@ -142,14 +163,8 @@ export function createAuthThrottle(db: Db, cfg: AuthConfig): AuthThrottle {
       };
     },
 
-    async beginRegistration(ip) {
-      try {
-        await ipRegistrations.consume(ip);
-      } catch (e) {
-        rejection(e);
-        throw fail('tooFrequent');
-      }
-    },
+    beginRegistration: (ip) => consumeIp(ipRegistrations, ip),
+    beginResetRequest: (ip) => consumeIp(ipResetRequests, ip),
   };
 }
 

@@ -4,14 +4,15 @@
  * /user/bandCard), a warning when no funds password is set, deposit / withdraw / exchange
  * buttons, links to bank cards, fund records and both passwords, language switch, log out.
  */
-import { Button, Dialog, List, NoticeBar, PullToRefresh, Selector } from 'antd-mobile';
+import { Button, List, NoticeBar, PullToRefresh, Selector } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
-import { useDispatch, useSelector } from 'react-redux';
+import { useSelector } from 'react-redux';
 import { useNavigate } from 'react-router-dom';
-import { useLogoutMutation, useUserInfoQuery } from '../../../api/api';
+import { useUserInfoQuery } from '../../../api/api';
 import { LabeledValue } from '../../../ui/labeled-value';
 import { useLiveAccountSummary } from '../../../market/live-account';
-import { loggedOut, selectSession } from '../../../api/session';
+import { selectSession } from '../../../api/session';
+import { LogoutButton } from '../logout-button';
 import { changeLang, LANGS } from '../../../lib/lang';
 import { changeColor } from '../../../lib/colors';
 import { formatMinor, formatSignedMinor, langOf, shortenMiddle, type Lang } from '../../../lib/format';
@@ -27,6 +28,7 @@ const LINKS: [string, string, string][] = [
   ['uc.records', '/user/FundingDetails', 'uc-records'],
   ['uc.loginPassword', '/user/loginPassword', 'uc-link-login-password'],
   ['uc.fundsPassword', '/user/setPassword', 'uc-link-funds-password'],
+  ['settings.title', '/user/setting', 'uc-link-settings'],
 ];
 
 export function LanguageSwitch() {
@@ -51,25 +53,11 @@ export function LanguageSwitch() {
 export function UserCenterPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const dispatch = useDispatch();
   const session = useSelector(selectSession);
   const loggedIn = session.token !== null;
   const { data, refetch } = useLiveAccountSummary({ skip: !loggedIn });
   // Operators approve deposits, withdrawals and KYC elsewhere: re-read on every visit.
   useUserInfoQuery(undefined, { skip: !loggedIn, refetchOnMountOrArgChange: true });
-  const [logout] = useLogoutMutation();
-
-  const onLogout = async () => {
-    const ok = await Dialog.confirm({
-      content: t('uc.logoutConfirm'),
-      confirmText: t('common.confirm'),
-      cancelText: t('common.cancel'),
-    });
-    if (!ok) return;
-    await logout();
-    dispatch(loggedOut());
-    navigate('/login/start', { replace: true });
-  };
 
   return (
     <Page title={t('uc.title')} back={false}>
@@ -186,11 +174,7 @@ export function UserCenterPage() {
               <LanguageSwitch />
             </List.Item>
           </List>
-          <div className="center-pad">
-            <Button block color="danger" fill="outline" onClick={onLogout} data-testid="uc-logout">
-              {t('uc.logout')}
-            </Button>
-          </div>
+          <LogoutButton testId="uc-logout" />
         </PullToRefresh>
       )}
     </Page>

@@ -1,5 +1,6 @@
 import { Checkbox, Form } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router-dom';
 
 /** The privacy agreement checkbox (must be accepted to log in or register). */
 export function AgreementCheckbox({
@@ -31,6 +32,11 @@ export function AgreementField({ testId }: { testId: string }) {
     <Form.Item
       name="agree"
       valuePropName="checked"
+      extra={
+        <Link to="/user/agreement" className="small" data-testid={`${testId}-read`}>
+          {t('auth.readAgreement')}
+        </Link>
+      }
       rules={[
         {
           validator: async (_: unknown, v: boolean) => {

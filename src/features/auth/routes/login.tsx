@@ -83,6 +83,9 @@ export function LoginPage() {
       </Form>
       <div className="form-links">
         <Link to="/login/register">{t('login.toRegister')}</Link>
+        <Link to="/login/logon" data-testid="login-forgot">
+          {t('login.forgot')}
+        </Link>
       </div>
     </Page>
   );

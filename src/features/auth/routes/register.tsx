@@ -5,10 +5,12 @@ import { useDispatch } from 'react-redux';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { useRegisterMutation } from '../../../api/api';
 import { loggedIn } from '../../../api/session';
+import { keyRule } from '../../../ui/form-rule';
 import { Page } from '../../../ui/page';
 import { TestIdInput } from '../../../ui/testid-input';
 import { AgreementField } from '../components/agreement';
-import { confirmError, inviteError, passwordError, registerAccountError } from '../validation';
+import { MobileField, NewPasswordFields } from '../components/fields';
+import { inviteError } from '../validation';
 
 interface RegisterForm {
   account: string;
@@ -40,13 +42,6 @@ export function RegisterPage() {
     }
   };
 
-  const rule = (check: (v: string | undefined) => string | null) => ({
-    validator: async (_: unknown, v: string | undefined) => {
-      const key = check(v);
-      if (key) throw new Error(t(key));
-    },
-  });
-
   return (
     <Page title={t('register.title')}>
       <Form
@@ -60,50 +55,13 @@ export function RegisterPage() {
           </SubmitButton>
         }
       >
-        <Form.Item
-          name="account"
-          label={t('register.mobile')}
-          rules={[rule(registerAccountError)]}
-          validateTrigger="onBlur"
-        >
-          <TestIdInput
-            testId="register-account"
-            placeholder={t('register.mobilePlaceholder')}
-            inputMode="numeric"
-            maxLength={10}
-            autoComplete="tel"
-            clearable
-          />
-        </Form.Item>
-        <Form.Item
-          name="password"
+        <MobileField testId="register-account" />
+        <NewPasswordFields
+          form={form}
           label={t('auth.password')}
-          rules={[rule((v) => passwordError(v, true))]}
-          description={t('register.passwordHint')}
-        >
-          <TestIdInput
-            testId="register-password"
-            type="password"
-            placeholder={t('register.passwordPlaceholder')}
-            autoComplete="new-password"
-            clearable
-          />
-        </Form.Item>
-        <Form.Item
-          name="confirmPassword"
-          label={t('register.confirm')}
-          dependencies={['password']}
-          rules={[rule((v) => confirmError(form.getFieldValue('password') as string | undefined, v))]}
-        >
-          <TestIdInput
-            testId="register-confirm"
-            type="password"
-            placeholder={t('register.confirmPlaceholder')}
-            autoComplete="new-password"
-            clearable
-          />
-        </Form.Item>
-        <Form.Item name="inviteCode" label={t('register.invite')} rules={[rule(inviteError)]}>
+          testIds={{ password: 'register-password', confirm: 'register-confirm' }}
+        />
+        <Form.Item name="inviteCode" label={t('register.invite')} rules={[keyRule(t, inviteError)]}>
           <TestIdInput testId="register-invite" placeholder={t('register.invitePlaceholder')} clearable />
         </Form.Item>
         <AgreementField testId="register-agree" />

@@ -1,0 +1,60 @@
+/**
+ * Every screen's chunk by route path (the spec's paths verbatim, product-spec §2), except the
+ * landing screen's (src/app/router.tsx). A chunk of its own, not part of the app's first-screen
+ * code: the table and each entry's list of chunks to preload grow with every screen, and the
+ * landing screen needs none of it. src/app/entry.ts fetches it alongside the app when the app
+ * opens on another screen, and the router after the first paint otherwise.
+ */
+import type { ComponentType } from 'react';
+
+export const SCREENS: Record<string, () => Promise<ComponentType>> = {
+  'login/login': () => import('../features/auth/routes/login').then((m) => m.LoginPage),
+  'login/register': () => import('../features/auth/routes/register').then((m) => m.RegisterPage),
+  'login/logon': () => import('../features/auth/routes/reset-request').then((m) => m.ResetRequestPage),
+  'login/logon2': () => import('../features/auth/routes/reset-password').then((m) => m.ResetPasswordPage),
+  'home/index': () => import('../features/home/routes/home').then((m) => m.HomePage),
+  'home/search': () => import('../features/search/routes/search').then((m) => m.SearchPage),
+  'home/searchIndex': () => import('../features/search/routes/search-index').then((m) => m.SearchIndexPage),
+  'home/etf': () => import('../features/etf/routes/etf').then((m) => m.EtfPage),
+  'market/market': () => import('../features/market/routes/market').then((m) => m.MarketPage),
+  'market/marketDetail': () =>
+    import('../features/market/routes/market-detail').then((m) => m.MarketDetailPage),
+  'market/favo': () => import('../features/market/routes/favo').then((m) => m.FavoPage),
+  'market/stockHot/stockList': () =>
+    import('../features/market/routes/hot-stocks').then((m) => m.HotStocksPage),
+  'position/position': () => import('../features/position/routes/position').then((m) => m.PositionPage),
+  'position/positionDetail': () =>
+    import('../features/position/routes/position-detail').then((m) => m.PositionDetailPage),
+  'user/usercenter': () => import('../features/account/routes/usercenter').then((m) => m.UserCenterPage),
+  'user/setting': () => import('../features/account/routes/setting').then((m) => m.SettingPage),
+  'user/language': () => import('../features/account/routes/language').then((m) => m.LanguagePage),
+  'user/agreement': () => import('../features/account/routes/site-page').then((m) => m.AgreementPage),
+  'user/aboutUs': () => import('../features/account/routes/site-page').then((m) => m.AboutUsPage),
+  'user/pj': () => import('../features/account/routes/feedback').then((m) => m.FeedbackPage),
+  'user/recharge': () => import('../features/funds/routes/recharge').then((m) => m.RechargePage),
+  'user/rechargeChannel': () =>
+    import('../features/funds/routes/recharge-channel').then((m) => m.RechargeChannelPage),
+  'user/withdraw': () => import('../features/funds/routes/withdraw').then((m) => m.WithdrawPage),
+  'user/exchange': () => import('../features/funds/routes/exchange').then((m) => m.ExchangePage),
+  'user/FundingDetails': () =>
+    import('../features/funds/routes/funding-details').then((m) => m.FundingDetailsPage),
+  'user/bandCard': () => import('../features/identity/routes/band-card').then((m) => m.BandCardPage),
+  'user/loginPassword': () =>
+    import('../features/identity/routes/login-password').then((m) => m.LoginPasswordPage),
+  'user/setPassword': () => import('../features/identity/routes/set-password').then((m) => m.SetPasswordPage),
+  'user/BankCard': () => import('../features/identity/routes/bank-card').then((m) => m.BankCardPage),
+  'user/WithCard': () => import('../features/identity/routes/with-card').then((m) => m.WithCardPage),
+  'market/subscribe': () => import('../features/ipo/routes/subscribe').then((m) => m.SubscribePage),
+  'market/subscribeDetail': () =>
+    import('../features/ipo/routes/subscribe-detail').then((m) => m.SubscribeDetailPage),
+  'market/bidding': () => import('../features/primary/routes/bidding').then((m) => m.BiddingPage),
+  'market/subscribeRecord': () =>
+    import('../features/ipo/routes/subscribe-record').then((m) => m.SubscribeRecordPage),
+  'gdindex/gdindex': () => import('../features/follow/routes/follow').then((m) => m.MentorListPage),
+  'gdindex/gdList': () => import('../features/follow/routes/follow').then((m) => m.MentorInfoPage),
+  'gdindex/dsFllow': () => import('../features/follow/routes/follow').then((m) => m.FollowFormPage),
+  'gdindex/dsFllowInfo': () => import('../features/follow/routes/follow').then((m) => m.FollowInfoPage),
+  'gdindex/dsFllowRecord': () => import('../features/follow/routes/follow').then((m) => m.FollowRecordPage),
+  'common/dayTrading': () =>
+    import('../features/day-trading/routes/day-trading').then((m) => m.DayTradingPage),
+};
