@@ -86,12 +86,15 @@ export const FUND_FLOW_TYPES = [
   'placement',
   /** Block trade (鉅額交易): an application's amount held, released on rejection. */
   'blockTrade',
+  /** Points-code exchange: a cash points code credited (platform promotions → available). */
+  'pointsCodeExchange',
 ] as const;
 export type FundFlowType = (typeof FUND_FLOW_TYPES)[number];
 
 /** Which fund-record tab shows which types. */
 export const FUND_TABS = {
-  deposit: ['deposit'],
+  // Money that comes in: deposits and cash points codes.
+  deposit: ['deposit', 'pointsCodeExchange'],
   withdrawal: ['withdrawal', 'withdrawalPaid', 'withdrawalRejected'],
   exchange: ['exchange'],
   trade: [
@@ -211,5 +214,9 @@ export const AUDIT_ACTIONS = [
   'offering.update',
   'primary.approve',
   'primary.reject',
+  'pointsCodes.create',
+  'level.save',
+  'level.delete',
+  'coupon.grant',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
