@@ -187,36 +187,5 @@ export const IDEMPOTENCY_KEY_RE = /^[A-Za-z0-9_-]{8,64}$/;
 export const IDEMPOTENCY_STATES = ['pending', 'done'] as const;
 export type IdempotencyState = (typeof IDEMPOTENCY_STATES)[number];
 
-/** Operator actions written to the audit log. */
-export const AUDIT_ACTIONS = [
-  'kyc.approve',
-  'kyc.reject',
-  'deposit.approve',
-  'deposit.reject',
-  'withdrawal.approve',
-  'withdrawal.reject',
-  'user.flags',
-  'user.unlockFundsPassword',
-  'channel.create',
-  'channel.update',
-  'rate.update',
-  'config.update',
-  'dayTrade.approve',
-  'dayTrade.reject',
-  'mentor.approve',
-  'mentor.reject',
-  'mentor.settings',
-  'follow.cancel',
-  'review.selfRefused',
-  'invitation.create',
-  'invitation.disable',
-  'offering.create',
-  'offering.update',
-  'primary.approve',
-  'primary.reject',
-  'pointsCodes.create',
-  'level.save',
-  'level.delete',
-  'coupon.grant',
-] as const;
-export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+/** The audit actions live with the operator contract (contract/admin.ts), off the first screen. */
+export type { AuditAction } from './admin';

@@ -117,7 +117,6 @@ export const ERROR_KEYS = [
   'alreadySignedIn',
   'insufficientPoints',
   'couponUnavailable',
-  'levelInvalid',
   // generic
   'parameterError',
   'operationFailed',
@@ -240,7 +239,6 @@ export const ERROR_STATUS: Record<ErrorKey, ErrorStatus> = {
   alreadySignedIn: 409,
   insufficientPoints: 422,
   couponUnavailable: 409,
-  levelInvalid: 400,
   parameterError: 400,
   operationFailed: 409,
   systemBusy: 500,

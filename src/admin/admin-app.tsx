@@ -27,6 +27,7 @@ import { MentorsQueue } from './mentors-queue';
 import { LedgerPanel } from './ledger-panel';
 import { OfferingsPanel } from './offerings-panel';
 import { RatesPanel } from './rates-panel';
+import { RewardsPanel } from './rewards-panel';
 import { SettingsPanel } from './settings-panel';
 import { UsersList } from './users-list';
 import { WithdrawalsQueue } from './withdrawals-queue';
@@ -39,6 +40,7 @@ export const ADMIN_TABS = [
   'dayTrading',
   'mentors',
   'offerings',
+  'rewards',
   'users',
   'invitations',
   'channels',
@@ -134,6 +136,7 @@ function Console() {
     dayTrading: () => <DayTradingQueue />,
     mentors: () => <MentorsQueue />,
     offerings: () => <OfferingsPanel />,
+    rewards: () => <RewardsPanel />,
     users: () => (
       <UsersList
         onShowLedger={(id) => {

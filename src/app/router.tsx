@@ -58,6 +58,8 @@ const LOADERS: Record<string, () => Promise<ComponentType>> = {
   'gdindex/dsFllow': () => import('../features/follow/routes/follow').then((m) => m.FollowFormPage),
   'gdindex/dsFllowInfo': () => import('../features/follow/routes/follow').then((m) => m.FollowInfoPage),
   'gdindex/dsFllowRecord': () => import('../features/follow/routes/follow').then((m) => m.FollowRecordPage),
+  'user/accountLevel': () => import('../features/rewards/routes/rewards').then((m) => m.AccountLevelPage),
+  'home/coupons': () => import('../features/rewards/routes/rewards').then((m) => m.CouponsPage),
   'common/dayTrading': () =>
     import('../features/day-trading/routes/day-trading').then((m) => m.DayTradingPage),
 };

@@ -1721,7 +1721,7 @@ const rewardsCases = (): Case[] => {
       body: { ...level, level: 4, minAssetsMinor: 1 },
       token: opTok,
       http: 400,
-      msg: 'levelInvalid',
+      msg: 'parameterError',
     },
     {
       name: 'admin/saveLevel',
@@ -1729,7 +1729,7 @@ const rewardsCases = (): Case[] => {
       body: { ...level, level: 0, minAssetsMinor: 100 },
       token: opTok,
       http: 400,
-      msg: 'levelInvalid',
+      msg: 'parameterError',
     },
     {
       name: 'admin/saveLevel',

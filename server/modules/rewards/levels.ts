@@ -110,18 +110,18 @@ export function clearLevelCache(db: Db): void {
 /**
  * Creates or replaces a level row (operator). Thresholds must rise with the level (no lower level
  * may need more), so the table stays a ladder.
- * @throws AppError levelInvalid when the row would break the ladder
+ * @throws AppError parameterError when the row would break the ladder
  */
 export async function saveLevel(db: Db, operatorId: number, row: Level): Promise<Level[]> {
   const out = await db.transaction(async (tx) => {
     await tx.execute(sql`lock table account_levels in exclusive mode`);
     const table = (await levelTable(tx)).filter((l) => l.level !== row.level);
     const merged = [...table, row].sort((a, b) => a.level - b.level);
-    if (merged[0]!.minAssetsMinor !== 0 || merged[0]!.minVolume30dMinor !== 0) throw fail('levelInvalid');
+    if (merged[0]!.minAssetsMinor !== 0 || merged[0]!.minVolume30dMinor !== 0) throw fail('parameterError');
     for (let i = 1; i < merged.length; i++) {
       const [a, b] = [merged[i - 1]!, merged[i]!];
       if (b.minAssetsMinor < a.minAssetsMinor || b.minVolume30dMinor < a.minVolume30dMinor)
-        throw fail('levelInvalid');
+        throw fail('parameterError');
     }
     const before = (await levelTable(tx)).find((l) => l.level === row.level) ?? null;
     await tx
