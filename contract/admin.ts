@@ -3,8 +3,47 @@ import { z } from 'zod';
 import { pageQuery, paged } from './envelope';
 import { depositStatusSchema, fxRateSchema, withdrawalStatusSchema } from './funds';
 import { roleSchema } from './auth';
-import { AUDIT_ACTIONS, KYC_STATUSES } from './constants';
+import { KYC_STATUSES } from './constants';
 import { CURRENCIES } from './constants';
+
+/**
+ * Operator actions the audit log records (here, not in contract/constants.ts: only the console and
+ * the server need the list, and the constants chunk is on the app's first screen).
+ */
+export const AUDIT_ACTIONS = [
+  'kyc.approve',
+  'kyc.reject',
+  'deposit.approve',
+  'deposit.reject',
+  'withdrawal.approve',
+  'withdrawal.reject',
+  'user.flags',
+  'user.unlockFundsPassword',
+  'channel.create',
+  'channel.update',
+  'rate.update',
+  'config.update',
+  'dayTrade.approve',
+  'dayTrade.reject',
+  'mentor.approve',
+  'mentor.reject',
+  'mentor.settings',
+  'follow.cancel',
+  'review.selfRefused',
+  'invitation.create',
+  'invitation.disable',
+  'offering.create',
+  'offering.update',
+  'primary.approve',
+  'primary.reject',
+  'pointsCodes.create',
+  'level.save',
+  'level.delete',
+  'coupon.grant',
+  'passwordReset.issue',
+  'page.update',
+] as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
 export const adminDepositsReq = pageQuery.extend({ status: z.enum(['pending', 'all']).default('pending') });
 export const adminDepositSchema = z.object({

@@ -16,6 +16,7 @@ import * as identity from './identity';
 import * as ipo from './ipo';
 import * as market from './market';
 import * as primary from './primary';
+import * as rewards from './rewards';
 import * as risk from './risk-api';
 import * as search from './search';
 import * as trading from './trading';
@@ -150,6 +151,70 @@ export const api = {
     ipo.ipoIdReq,
     ipo.ipoDrawSchema,
     'Published draw: commitment, seed, list, winners',
+  ),
+
+  // ---- rewards: points codes, daily sign-in, account levels, fee coupons ----
+  'rewards/summary': ep(
+    'member',
+    auth.emptyReq,
+    rewards.rewardsSummaryRes,
+    'Points, level and sign-in state',
+  ),
+  'rewards/redeemCode': ep(
+    'member',
+    rewards.redeemCodeReq,
+    rewards.redeemCodeRes,
+    'Redeem a points code (points, or cash to the wallet)',
+    true,
+  ),
+  'rewards/signIn': ep('member', auth.emptyReq, rewards.signInRes, 'Daily sign-in (points once a day)'),
+  'user/accountLevel': ep(
+    'member',
+    auth.emptyReq,
+    rewards.accountLevelRes,
+    'Account level, its figures and the level table',
+  ),
+  'rewards/coupons': ep('member', rewards.couponsReq, rewards.couponsRes, 'Fee coupons by tab'),
+  'rewards/couponOffers': ep('member', auth.emptyReq, rewards.couponOffersRes, 'Coupons for points'),
+  'rewards/buyCoupon': ep(
+    'member',
+    rewards.buyCouponReq,
+    rewards.couponSchema,
+    'Buy a fee coupon with points',
+    true,
+  ),
+  'admin/pointsCodeBatches': ep(
+    'operator',
+    admin.adminDepositsReq.pick({ page: true, pageSize: true }),
+    rewards.pointsCodeBatchesRes,
+    'Points-code batches',
+  ),
+  'admin/createPointsCodes': ep(
+    'operator',
+    rewards.createPointsCodesReq,
+    rewards.createPointsCodesRes,
+    'Issue a batch of points codes (the codes are shown once)',
+  ),
+  'admin/exportPointsCodes': ep(
+    'operator',
+    rewards.batchIdReq,
+    rewards.exportPointsCodesRes,
+    "A batch's codes (hints) and their redemptions",
+  ),
+  'admin/levels': ep('operator', auth.emptyReq, rewards.levelsRes, 'Account-level table'),
+  'admin/saveLevel': ep('operator', rewards.saveLevelReq, rewards.levelsRes, 'Create or change a level'),
+  'admin/deleteLevel': ep('operator', rewards.deleteLevelReq, rewards.levelsRes, 'Delete a level'),
+  'admin/grantCoupon': ep(
+    'operator',
+    rewards.grantCouponReq,
+    rewards.adminCouponSchema,
+    'Grant a fee coupon',
+  ),
+  'admin/coupons': ep(
+    'operator',
+    rewards.adminCouponsReq,
+    rewards.adminCouponsRes,
+    'Fee coupons granted and bought',
   ),
 
   // ---- auctions (競價拍賣) and operator-managed offerings ----

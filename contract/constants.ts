@@ -86,12 +86,15 @@ export const FUND_FLOW_TYPES = [
   'placement',
   /** Block trade (鉅額交易): an application's amount held, released on rejection. */
   'blockTrade',
+  /** Points-code exchange: a cash points code credited (platform promotions → available). */
+  'pointsCodeExchange',
 ] as const;
 export type FundFlowType = (typeof FUND_FLOW_TYPES)[number];
 
 /** Which fund-record tab shows which types. */
 export const FUND_TABS = {
-  deposit: ['deposit'],
+  // Money that comes in: deposits and cash points codes.
+  deposit: ['deposit', 'pointsCodeExchange'],
   withdrawal: ['withdrawal', 'withdrawalPaid', 'withdrawalRejected'],
   exchange: ['exchange'],
   trade: [
@@ -184,34 +187,5 @@ export const IDEMPOTENCY_KEY_RE = /^[A-Za-z0-9_-]{8,64}$/;
 export const IDEMPOTENCY_STATES = ['pending', 'done'] as const;
 export type IdempotencyState = (typeof IDEMPOTENCY_STATES)[number];
 
-/** Operator actions written to the audit log. */
-export const AUDIT_ACTIONS = [
-  'kyc.approve',
-  'kyc.reject',
-  'deposit.approve',
-  'deposit.reject',
-  'withdrawal.approve',
-  'withdrawal.reject',
-  'user.flags',
-  'user.unlockFundsPassword',
-  'channel.create',
-  'channel.update',
-  'rate.update',
-  'config.update',
-  'dayTrade.approve',
-  'dayTrade.reject',
-  'mentor.approve',
-  'mentor.reject',
-  'mentor.settings',
-  'follow.cancel',
-  'review.selfRefused',
-  'invitation.create',
-  'invitation.disable',
-  'offering.create',
-  'offering.update',
-  'primary.approve',
-  'primary.reject',
-  'passwordReset.issue',
-  'page.update',
-] as const;
-export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+/** The audit actions live with the operator contract (contract/admin.ts), off the first screen. */
+export type { AuditAction } from './admin';

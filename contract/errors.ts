@@ -113,6 +113,11 @@ export const ERROR_KEYS = [
   'blockTradePasswordWrong',
   'placementNotEligible',
   'primaryNotPending',
+  // rewards (points codes, sign-in, levels, coupons)
+  'pointsCodeInvalid',
+  'alreadySignedIn',
+  'insufficientPoints',
+  'couponUnavailable',
   // generic
   'parameterError',
   'operationFailed',
@@ -232,6 +237,10 @@ export const ERROR_STATUS: Record<ErrorKey, ErrorStatus> = {
   blockTradePasswordWrong: 422,
   placementNotEligible: 403,
   primaryNotPending: 409,
+  pointsCodeInvalid: 422,
+  alreadySignedIn: 409,
+  insufficientPoints: 422,
+  couponUnavailable: 409,
   parameterError: 400,
   operationFailed: 409,
   systemBusy: 500,

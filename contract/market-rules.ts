@@ -319,16 +319,65 @@ export function clearingFeeMinor(valueMinor: Minor, fees: FeeSchedule = DEFAULT_
   return ppmFloorToMajor(valueMinor, fees.clearingFeePpm ?? 0);
 }
 
-/** Fee and tax of one trade (a leg): commission + clearing fee, and the seller's tax on a sale. */
+/**
+ * A member's discount on commission (docs/levels.md): the account level's `levelBps` on every leg
+ * of the order, and one fee coupon on its opening leg: `couponBps` of the commission left after
+ * the level discount, or `couponOffMinor` off it (never below zero). bps of the commission, not of
+ * the traded value: 1,000 bps = 10 % off (a "9折"). The clearing fee and the tax are not
+ * discounted. Recorded on the order row when it is placed, so the fill and the close charge what
+ * the ticket previewed.
+ */
+export interface FeeDiscount {
+  /** Account-level discount, bps of the commission (0–10,000). */
+  levelBps: number;
+  /** Percentage coupon on the opening leg, bps of the commission (0–10,000). */
+  couponBps?: number;
+  /** Fixed coupon on the opening leg, TWD minor (whole NT$). */
+  couponOffMinor?: Minor;
+}
+
+export const NO_DISCOUNT: FeeDiscount = { levelBps: 0 };
+
+/**
+ * Commission of one leg after the member's discount: commissionMinor (with its minimum) less
+ * floor-to-NT$(commission × levelBps), then on the opening leg less the coupon (floor-to-NT$ of
+ * its bps, or its fixed amount, at most what is left). Whole NT$ in, whole NT$ out.
+ * @throws RangeError when a bps is outside 0–10,000 or the fixed amount is negative
+ */
+export function discountedCommissionMinor(
+  valueMinor: Minor,
+  fees: FeeSchedule = DEFAULT_FEES,
+  discount: FeeDiscount = NO_DISCOUNT,
+  opening = true,
+): Minor {
+  const bpsOk = (b: number) => Number.isInteger(b) && b >= 0 && b <= 10_000;
+  const couponBps = discount.couponBps ?? 0;
+  const couponOff = discount.couponOffMinor ?? 0;
+  if (!bpsOk(discount.levelBps) || !bpsOk(couponBps) || !Number.isSafeInteger(couponOff) || couponOff < 0)
+    throw new RangeError('fee discount out of range');
+  const base = commissionMinor(valueMinor, fees);
+  const afterLevel = base - ppmFloorToMajor(base, discount.levelBps * 100);
+  if (!opening) return afterLevel;
+  const off = ppmFloorToMajor(afterLevel, couponBps * 100) + couponOff;
+  return Math.max(0, afterLevel - off);
+}
+
+/**
+ * Fee and tax of one trade (a leg): commission after the member's discount (opening legs take
+ * the coupon too) + clearing fee, and the seller's tax on a sale.
+ */
 function legCharges(
   valueMinor: Minor,
   isSale: boolean,
   kind: InstrumentKind,
   fees: FeeSchedule,
   dayTradeOn: string | undefined,
+  discount: FeeDiscount = NO_DISCOUNT,
+  opening = true,
 ): { feeMinor: Minor; taxMinor: Minor } {
   return {
-    feeMinor: commissionMinor(valueMinor, fees) + clearingFeeMinor(valueMinor, fees),
+    feeMinor:
+      discountedCommissionMinor(valueMinor, fees, discount, opening) + clearingFeeMinor(valueMinor, fees),
     taxMinor: isSale ? sellTaxMinor(valueMinor, kind, fees, dayTradeOn) : 0,
   };
 }
@@ -359,6 +408,8 @@ export function openCosts(args: {
   fees?: FeeSchedule;
   /** ISO trade date when this sale opens a same-day day trade (optional; default: not a day trade). */
   dayTradeOn?: string;
+  /** The member's level discount and coupon (FeeDiscount; default none). */
+  discount?: FeeDiscount;
 }): OpenCosts {
   const fees = args.fees ?? DEFAULT_FEES;
   const notional = notionalMinor(args.priceMinor, args.lots * SHARES_PER_LOT);
@@ -369,6 +420,8 @@ export function openCosts(args: {
     args.kind,
     fees,
     args.dayTradeOn,
+    args.discount,
+    true,
   );
   return {
     notionalMinor: notional,
@@ -401,6 +454,8 @@ export function closeResult(args: {
   fees?: FeeSchedule;
   /** ISO trade date when this sale closes a same-day day trade (optional; default: not a day trade). */
   dayTradeOn?: string;
+  /** The member's discount; a closing leg takes the level discount only (FeeDiscount). */
+  discount?: FeeDiscount;
 }): CloseResult {
   const fees = args.fees ?? DEFAULT_FEES;
   const notional = notionalMinor(args.closePriceMinor, args.shares);
@@ -412,6 +467,8 @@ export function closeResult(args: {
     args.kind,
     fees,
     args.dayTradeOn,
+    args.discount,
+    false,
   );
   return { notionalMinor: notional, pnlMinor: pnl, feeMinor: fee, taxMinor: tax };
 }
@@ -437,17 +494,27 @@ export function breakEvenPriceMinor(args: {
   kind: InstrumentKind;
   fees?: FeeSchedule;
   dayTradeOn?: string;
+  discount?: FeeDiscount;
 }): Minor | null {
   const fees = args.fees ?? DEFAULT_FEES;
-  const { openPriceMinor: p0, shares, side, kind, dayTradeOn } = args;
+  const { openPriceMinor: p0, shares, side, kind, dayTradeOn, discount } = args;
   if (!Number.isSafeInteger(p0) || p0 <= 0) throw new RangeError(`open price must be positive: ${p0}`);
   if (!Number.isSafeInteger(shares) || shares <= 0) {
     throw new RangeError(`shares must be positive: ${shares}`);
   }
-  const open = legCharges(notionalMinor(p0, shares), side === 'short', kind, fees, dayTradeOn);
+  const open = legCharges(notionalMinor(p0, shares), side === 'short', kind, fees, dayTradeOn, discount);
   const openCost = open.feeMinor + open.taxMinor;
   const net = (p: Minor): Minor => {
-    const r = closeResult({ openPriceMinor: p0, closePriceMinor: p, shares, side, kind, fees, dayTradeOn });
+    const r = closeResult({
+      openPriceMinor: p0,
+      closePriceMinor: p,
+      shares,
+      side,
+      kind,
+      fees,
+      dayTradeOn,
+      discount,
+    });
     return r.pnlMinor - r.feeMinor - r.taxMinor - openCost;
   };
   const up = (p: Minor) => stepTicks(p, 1, kind);
@@ -497,8 +564,10 @@ export interface OrderPreview {
   /** Price × shares of the opening trade. */
   marketValueMinor: Minor;
   marginMinor: Minor;
-  /** Opening trade: commission, clearing fee (0 by default ⚠) and tax (short only). */
+  /** Opening trade: commission (after the discount), clearing fee (0 by default ⚠) and tax (short only). */
   commissionMinor: Minor;
+  /** What the level discount and the coupon take off the opening commission (0 without). */
+  commissionDiscountMinor: Minor;
   clearingFeeMinor: Minor;
   openTaxMinor: Minor;
   /** Expected closing trade at the same price: commission, clearing fee and tax (long only). */
@@ -529,9 +598,12 @@ export function orderPreview(args: {
   fees?: FeeSchedule;
   dayTradeOn?: string;
   availableMinor?: Minor;
+  /** The member's level discount and chosen coupon (FeeDiscount; default none). */
+  discount?: FeeDiscount;
 }): OrderPreview {
   const fees = args.fees ?? DEFAULT_FEES;
   const { priceMinor, side, kind, dayTradeOn } = args;
+  const discount = args.discount ?? NO_DISCOUNT;
   const shares = args.lots * SHARES_PER_LOT;
   const open = openCosts({
     priceMinor,
@@ -541,6 +613,7 @@ export function orderPreview(args: {
     kind,
     fees,
     dayTradeOn,
+    discount,
   });
   const close = closeResult({
     openPriceMinor: priceMinor,
@@ -550,14 +623,17 @@ export function orderPreview(args: {
     kind,
     fees,
     dayTradeOn,
+    discount,
   });
+  const commission = discountedCommissionMinor(open.notionalMinor, fees, discount, true);
   return {
     marketValueMinor: open.notionalMinor,
     marginMinor: open.marginMinor,
-    commissionMinor: commissionMinor(open.notionalMinor, fees),
+    commissionMinor: commission,
+    commissionDiscountMinor: commissionMinor(open.notionalMinor, fees) - commission,
     clearingFeeMinor: clearingFeeMinor(open.notionalMinor, fees),
     openTaxMinor: open.taxMinor,
-    closeCommissionMinor: commissionMinor(close.notionalMinor, fees),
+    closeCommissionMinor: discountedCommissionMinor(close.notionalMinor, fees, discount, false),
     closeClearingFeeMinor: clearingFeeMinor(close.notionalMinor, fees),
     closeTaxMinor: close.taxMinor,
     breakEvenPriceMinor: breakEvenPriceMinor({
@@ -567,6 +643,7 @@ export function orderPreview(args: {
       kind,
       fees,
       dayTradeOn,
+      discount,
     }),
     totalRequiredMinor: open.requiredMinor,
     availableAfterMinor: args.availableMinor === undefined ? null : args.availableMinor - open.requiredMinor,

@@ -82,6 +82,11 @@ export const placeOrderReq = z
      * ROD, entered 14:00–14:30.
      */
     session: entrySessionSchema.default('regular'),
+    /**
+     * A fee coupon of the member's (contract/rewards.ts) to take off this order's opening
+     * commission; used by this order only (returned if the order is cancelled unfilled).
+     */
+    couponId: z.number().int().positive().max(2_147_483_647).optional(),
   })
   .refine((v) => v.orderType === 'market' || v.priceMinor !== undefined, {
     message: 'parameterError',

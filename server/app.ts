@@ -59,6 +59,8 @@ import { settleDayTradeClose } from './modules/day-trading/tax';
 import { riskHandlers } from './modules/risk/handlers';
 import { createRiskMonitor, type RiskMonitor } from './modules/risk/monitor';
 import { ipoHandlers } from './modules/ipo/handlers';
+import { rewardsFeeTerms } from './modules/rewards/fee-terms';
+import { rewardsHandlers } from './modules/rewards/handlers';
 import { primaryHandlers } from './modules/primary/handlers';
 import { createIpoRunner, type IpoRunner } from './modules/ipo/runner';
 import { registerGateway, WS_MAX_MESSAGE_BYTES, type Gateway } from './realtime/gateway';
@@ -149,6 +151,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     now: opts.now,
     timer: opts.feedTimer ?? true,
     settleDayTrade: settleDayTradeClose,
+    feeTerms: rewardsFeeTerms(db, opts.now ?? Date.now),
     log: (msg, err) => app.log.error({ err }, msg),
   });
   await trading.start();
@@ -227,6 +230,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     ...tradingHandlers,
     ...dayTradingHandlers,
     ...ipoHandlers,
+    ...rewardsHandlers,
     ...copyTradingHandlers,
     ...primaryHandlers,
     ...riskHandlers,

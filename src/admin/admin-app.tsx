@@ -28,6 +28,7 @@ import { LedgerPanel } from './ledger-panel';
 import { PagesPanel, ResetsPanel } from './member-pages-panel';
 import { OfferingsPanel } from './offerings-panel';
 import { RatesPanel } from './rates-panel';
+import { RewardsPanel } from './rewards-panel';
 import { SettingsPanel } from './settings-panel';
 import { UsersList } from './users-list';
 import { WithdrawalsQueue } from './withdrawals-queue';
@@ -40,6 +41,7 @@ export const ADMIN_TABS = [
   'dayTrading',
   'mentors',
   'offerings',
+  'rewards',
   'users',
   'invitations',
   'channels',
@@ -137,6 +139,7 @@ function Console() {
     dayTrading: () => <DayTradingQueue />,
     mentors: () => <MentorsQueue />,
     offerings: () => <OfferingsPanel />,
+    rewards: () => <RewardsPanel />,
     users: () => (
       <UsersList
         onShowLedger={(id) => {

@@ -57,4 +57,6 @@ export const SCREENS: Record<string, () => Promise<ComponentType>> = {
   'gdindex/dsFllowRecord': () => import('../features/follow/routes/follow').then((m) => m.FollowRecordPage),
   'common/dayTrading': () =>
     import('../features/day-trading/routes/day-trading').then((m) => m.DayTradingPage),
+  'user/accountLevel': () => import('../features/rewards/routes/rewards').then((m) => m.AccountLevelPage),
+  'home/coupons': () => import('../features/rewards/routes/rewards').then((m) => m.CouponsPage),
 };

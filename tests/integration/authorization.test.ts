@@ -68,6 +68,8 @@ let ipoOffering: number;
 let aApplication: number;
 /** A's follow of a mentor (a third member, approved by the operator). */
 let aFollowId: number;
+/** A fee coupon granted to A. */
+let aCoupon: number;
 
 // Refused requests may leave their refusal under their idempotency key (a retry gets the same
 // answer), and a right funds password may reset the wrong-try counter: both are left out.
@@ -157,6 +159,14 @@ beforeAll(async () => {
     await c.call('follow/start', { mentorId: mentor!.id, amountMinor: 100_000, days: 30 }, A.token, idem()),
     'follow',
   ).id;
+  aCoupon = ok(
+    await c.call(
+      'admin/grantCoupon',
+      { account: A.account, kind: 'amount', offMinor: 2_000, validDays: 7 },
+      op,
+    ),
+    'coupon',
+  ).id;
 }, 120_000);
 afterAll(async () => {
   await h?.close();
@@ -188,6 +198,8 @@ const SHARED_ID_ENDPOINTS: ReadonlySet<EndpointName> = new Set([
   'auction/bid',
   'blockTrade/apply',
   'placement/apply',
+  // offerId names an entry of the points shop's catalogue (contract/rewards.ts COUPON_OFFERS).
+  'rewards/buyCoupon',
 ]);
 
 /** Member endpoints whose request names a record by id (new ones must join the table below). */
@@ -332,6 +344,37 @@ describe("member B with member A's ids", () => {
         msg: ['ipoNotFound'],
       },
     ];
+    cases.push({
+      name: 'trade/placeOrder',
+      label: "an order with A's fee coupon",
+      body: () => ({
+        symbol: '2317',
+        side: 'long',
+        orderType: 'market',
+        lots: 1,
+        leverage: 1,
+        couponId: aCoupon,
+      }),
+      token: b,
+      http: [409],
+      msg: ['couponUnavailable'],
+    });
+    // B has no day trading: refused for that first, or for the coupon.
+    cases.push({
+      name: 'dayTrade/placeOrder',
+      label: "a day-trade order with A's fee coupon",
+      body: () => ({
+        symbol: '2317',
+        side: 'long',
+        orderType: 'market',
+        lots: 1,
+        leverage: 1,
+        couponId: aCoupon,
+      }),
+      token: b,
+      http: [403, 409, 422],
+      msg: ['couponUnavailable', 'dayTradeNotApproved'],
+    });
     const takingIds = memberEndpointsTakingIds();
     expect(takingIds.length).toBeGreaterThan(0);
     expect([...new Set(cases.map((x) => x.name))].sort()).toEqual([...takingIds].sort());

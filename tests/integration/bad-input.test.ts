@@ -57,6 +57,9 @@ let ipoEnded: number;
 let ipoPaid: number;
 /** An auction taking bids today (minimum NT$100, 20 lots, cap 2) and one whose first day has come. */
 let auctionOpen: number;
+/** Rewards: a points code the member redeemed, one expiring within a day, a coupon of `other`'s. */
+let redeemedCode: string;
+let shortCode: string;
 /** Verified, card, funds password, NT$6,000,000 and some USD. */
 let member: ReadyMember;
 /** Verified, card, funds password, NT$1,000,000, a pending order, spare uploads. */
@@ -244,6 +247,21 @@ beforeAll(async () => {
     ),
     'auction',
   ).id;
+
+  // Rewards: the member redeemed a code and signed in today; a code that expires in an hour.
+  const batchOf = async (ttlMs: number) =>
+    ok(
+      await c.call(
+        'admin/createPointsCodes',
+        { kind: 'points', amount: 50, count: 1, perMemberLimit: 1, expiresAt: h.wall.now + ttlMs },
+        op,
+      ),
+      'points codes',
+    ).codes[0] as string;
+  redeemedCode = await batchOf(86_400_000);
+  shortCode = await batchOf(3_600_000);
+  ok(await c.call('rewards/redeemCode', { code: redeemedCode }, member.token, idem()), 'redeem');
+  ok(await c.call('rewards/signIn', {}, member.token), 'sign in');
 
   // A session that has expired.
   const r = await c.call('user/login', { account: member.account, password: 'password123' });
@@ -1597,6 +1615,173 @@ const idemRows = async () =>
   );
 
 /** Public subscriptions (TSA underwriting rules Art. 53: one application per person). */
+/** Rewards: points codes, sign-in, coupons and the operator's tables (docs/levels.md). */
+const rewardsCases = (): Case[] => {
+  const m = () => member.token;
+  const opTok = () => op;
+  const level = { level: 1, name: 'VIP1', minAssetsMinor: 0, minVolume30dMinor: 0, feeDiscountBps: 1_000 };
+  return [
+    ...[
+      ['an unknown code', 'ABCD-EFGH-JKMN-PQRS'],
+      ['a code already redeemed', () => redeemedCode],
+      ['a code of the wrong length', 'ABC'],
+    ].map(([label, code]): Case => ({
+      name: 'rewards/redeemCode',
+      freshKey: true,
+      label: label as string,
+      get body() {
+        return { code: typeof code === 'function' ? code() : code };
+      },
+      token: m,
+      http: 422,
+      msg: 'pointsCodeInvalid',
+    })),
+    {
+      name: 'rewards/redeemCode',
+      freshKey: true,
+      label: 'a code past its expiry',
+      get body() {
+        return { code: shortCode };
+      },
+      token: m,
+      wallAt: () => h.wall.now + 7_200_000,
+      http: 422,
+      msg: 'pointsCodeInvalid',
+    },
+    {
+      name: 'rewards/redeemCode',
+      freshKey: true,
+      label: 'empty code',
+      body: { code: '  ' },
+      token: m,
+      http: 400,
+      msg: 'parameterError',
+    },
+    {
+      name: 'rewards/signIn',
+      label: 'a second sign-in today',
+      body: {},
+      token: m,
+      http: 409,
+      msg: 'alreadySignedIn',
+    },
+    {
+      name: 'rewards/buyCoupon',
+      freshKey: true,
+      label: 'not enough points',
+      body: { offerId: 'bps2000' },
+      token: m,
+      http: 422,
+      msg: 'insufficientPoints',
+    },
+    {
+      name: 'rewards/buyCoupon',
+      freshKey: true,
+      label: 'unknown offer',
+      body: { offerId: 'free' },
+      token: m,
+      http: 400,
+      msg: 'parameterError',
+    },
+    {
+      name: 'rewards/coupons',
+      label: 'unknown tab',
+      body: { tab: 'lost' },
+      token: m,
+      http: 400,
+      msg: 'parameterError',
+    },
+    {
+      name: 'admin/createPointsCodes',
+      label: 'a cash amount that is not whole NT$',
+      body: { kind: 'cash', amount: 150, count: 1, perMemberLimit: 1, expiresAt: 4_000_000_000_000 },
+      token: opTok,
+      http: 400,
+      msg: 'parameterError',
+    },
+    {
+      name: 'admin/createPointsCodes',
+      label: 'no codes',
+      body: { kind: 'points', amount: 10, count: 0, perMemberLimit: 1, expiresAt: 4_000_000_000_000 },
+      token: opTok,
+      http: 400,
+      msg: 'parameterError',
+    },
+    {
+      name: 'admin/exportPointsCodes',
+      label: 'missing batch',
+      body: { batchId: 999_999 },
+      token: opTok,
+      http: 404,
+      msg: 'notFound',
+    },
+    {
+      name: 'admin/saveLevel',
+      label: 'a level needing less than the one below',
+      body: { ...level, level: 4, minAssetsMinor: 1 },
+      token: opTok,
+      http: 400,
+      msg: 'parameterError',
+    },
+    {
+      name: 'admin/saveLevel',
+      label: 'level 0 with a threshold',
+      body: { ...level, level: 0, minAssetsMinor: 100 },
+      token: opTok,
+      http: 400,
+      msg: 'parameterError',
+    },
+    {
+      name: 'admin/saveLevel',
+      label: 'discount above 100 %',
+      body: { ...level, feeDiscountBps: 10_001 },
+      token: opTok,
+      http: 400,
+      msg: 'parameterError',
+    },
+    {
+      name: 'admin/deleteLevel',
+      label: 'level 0',
+      body: { level: 0 },
+      token: opTok,
+      http: 400,
+      msg: 'parameterError',
+    },
+    {
+      name: 'admin/deleteLevel',
+      label: 'missing level',
+      body: { level: 50 },
+      token: opTok,
+      http: 404,
+      msg: 'notFound',
+    },
+    {
+      name: 'admin/grantCoupon',
+      label: 'unknown account',
+      body: { account: '0900000000', kind: 'amount', offMinor: 1_000, validDays: 1 },
+      token: opTok,
+      http: 404,
+      msg: 'accountNotFound',
+    },
+    {
+      name: 'admin/grantCoupon',
+      label: 'an amount coupon with bps',
+      body: { account: member.account, kind: 'amount', offBps: 100, validDays: 1 },
+      token: opTok,
+      http: 400,
+      msg: 'parameterError',
+    },
+    {
+      name: 'admin/grantCoupon',
+      label: 'a coupon for an operator',
+      body: { account: 'admin', kind: 'bps', offBps: 100, validDays: 1 },
+      token: opTok,
+      http: 404,
+      msg: 'accountNotFound',
+    },
+  ];
+};
+
 const ipoCases = (): Case[] => {
   const m = () => member.token;
   return [
@@ -1804,6 +1989,7 @@ describe('bad input gets a 4xx envelope with a message key and changes nothing',
       ...moneyCases(),
       ...operatorCases(),
       ...ipoCases(),
+      ...rewardsCases(),
     ];
     const before = await fingerprint(h.database.db, FINGERPRINTED, PROJECTIONS);
     const keysBefore = await idemRows();

@@ -164,6 +164,11 @@ describe('state columns', () => {
           select 'ENUM-A1', id, ${uid}, 10000, 1, 0 from primary_offerings where seed = '00'`,
       sql`insert into primary_applications (application_no, offering_id, user_id, price_minor, lots, amount_minor)
           select 'ENUM-P1', id, ${uid}, 10000, 1, 10000000 from primary_offerings where seed = '00'`,
+      sql`insert into points_entries (user_id, delta, reason) values (${uid}, 1, 'signIn')`,
+      sql`insert into points_code_batches (kind, amount, expires_at, count, per_member_limit)
+          values ('points', 1, now(), 1, 1)`,
+      sql`insert into fee_coupons (user_id, kind, off_minor, source, expires_at)
+          values (${uid}, 'amount', 100, 'grant', now())`,
     ];
     for (const q of setup) await exec(q);
 

@@ -181,6 +181,20 @@ const SAMPLES: Partial<Record<EndpointName, Record<string, unknown>>> = {
   'user/resetRequest': { account: '0912345678' },
   'user/resetPassword': { account: '0912345678', code: '123456', password: 'newpass123' },
   'user/feedback': { rating: 4, comment: 'clear' },
+  'rewards/redeemCode': { code: 'ABCD-EFGH-JKMN-PQRS' },
+  'rewards/buyCoupon': { offerId: 'off20' },
+  'rewards/coupons': { tab: 'available' },
+  'admin/createPointsCodes': {
+    kind: 'points',
+    amount: 10,
+    count: 1,
+    perMemberLimit: 1,
+    expiresAt: 4_000_000_000_000,
+    note: 'launch week',
+  },
+  'admin/saveLevel': { level: 1, name: 'VIP1', minAssetsMinor: 0, minVolume30dMinor: 0, feeDiscountBps: 100 },
+  'admin/grantCoupon': { account: '0921000099', kind: 'amount', offMinor: 1_000, validDays: 1 },
+  'admin/coupons': { account: '0921000099' },
 };
 
 /** `body` with `bad` inserted into the string at `at` (arrays: their first element). */

@@ -242,6 +242,7 @@ describe('orderPreview', () => {
       marketValueMinor: 201_000_000,
       marginMinor: 40_200_000,
       commissionMinor: 286_400,
+      commissionDiscountMinor: 0,
       clearingFeeMinor: 0,
       openTaxMinor: 0,
       closeCommissionMinor: 286_400,

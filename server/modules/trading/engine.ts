@@ -189,8 +189,35 @@ export interface OrderKey {
   requestSha256: string;
 }
 
-/** The columns an order entry sets besides the request's own: day trade and idempotency. */
-type EntryColumns = Pick<typeof orders.$inferInsert, 'dayTrade' | 'idempotencyKey' | 'requestSha256'>;
+/**
+ * The columns an order entry sets besides the request's own: day trade, idempotency and the
+ * member's account-level fee discount (FeeTerms.levelBps).
+ */
+type EntryColumns = Pick<
+  typeof orders.$inferInsert,
+  'dayTrade' | 'idempotencyKey' | 'requestSha256' | 'feeDiscountBps'
+>;
+
+/**
+ * Where an order's fee discount comes from (server/modules/rewards; contract/market-rules.ts
+ * FeeDiscount, docs/levels.md). Only the fee computation reads the result: it is recorded on the
+ * order row and every fill and close of the order charges with it.
+ */
+export interface FeeTerms {
+  /** The member's account-level discount now, bps of the commission. */
+  levelBps(userId: number): Promise<number>;
+  /**
+   * Marks the member's fee coupon `couponId` used by order `orderNo` inside `tx` (a conditional
+   * update: a coupon is used once, also under concurrent orders) and returns its terms.
+   * @throws AppError couponUnavailable (not theirs, used or expired)
+   */
+  claimCoupon(
+    tx: Tx,
+    userId: number,
+    couponId: number,
+    orderNo: string,
+  ): Promise<{ couponBps: number; couponOffMinor: number }>;
+}
 
 /** createTradingEngine options. */
 export interface TradingEngineOptions {
@@ -221,6 +248,8 @@ export interface TradingEngineOptions {
     args: { order: OrderRow; tradeDate: string; kind: InstrumentKind; fees: FeeSchedule },
   ) => Promise<string | undefined>;
   log?: (msg: string, err?: unknown) => void;
+  /** Member fee discounts (FeeTerms); default none. */
+  feeTerms?: FeeTerms;
 }
 
 /** Random bytes for order numbers, drawn 3 at a time from a pool refilled 3 KiB at once. */
@@ -648,6 +677,22 @@ export function createTradingEngine(opts: TradingEngineOptions): TradingEngine {
       });
   }
 
+  /**
+   * The order number and coupon columns of an order entered with `req.couponId`, the coupon
+   * claimed in `tx` (FeeTerms.claimCoupon); none without one.
+   */
+  async function couponColumns(
+    tx: Tx,
+    user: AuthUser,
+    req: PlaceOrderReq,
+  ): Promise<Partial<typeof orders.$inferInsert>> {
+    if (req.couponId === undefined) return {};
+    if (!opts.feeTerms) throw fail('couponUnavailable');
+    const orderNo = newOrderNo();
+    const c = await opts.feeTerms.claimCoupon(tx, user.id, req.couponId, orderNo);
+    return { orderNo, couponId: req.couponId, ...c };
+  }
+
   function orderValues(
     user: AuthUser,
     req: PlaceOrderReq,
@@ -745,10 +790,11 @@ export function createTradingEngine(opts: TradingEngineOptions): TradingEngine {
         market: req.session,
         opensAtMs: opensAt(v, isTradingDay, req.session),
       });
+    const feeDiscountBps = (await opts.feeTerms?.levelBps(user.id)) ?? 0;
     try {
       return await (req.session === 'afterHours'
-        ? placeAfterHours(user, req, v, entry)
-        : placeRegular(user, req, v, entry));
+        ? placeAfterHours(user, req, v, { ...entry, feeDiscountBps })
+        : placeRegular(user, req, v, { ...entry, feeDiscountBps }));
     } catch (err) {
       // Every order insert takes its symbol through fills.ts listedSymbol.
       throw isNotNullViolation(err, 'symbol') ? fail('productDelisted') : err;
@@ -852,7 +898,8 @@ export function createTradingEngine(opts: TradingEngineOptions): TradingEngine {
 
     // An order that fills on arrival with no daily count to check goes through its member's
     // lane (open-lanes.ts): one statement, shared with the orders that arrive meanwhile.
-    if (fillPrice !== null && rules.tradeDailyOrderLimit <= 0)
+    // (An order with a coupon claims it in its own transaction.)
+    if (fillPrice !== null && rules.tradeDailyOrderLimit <= 0 && req.couponId === undefined)
       return lanes.open(orderValues(user, req, { tradeDate, ...entry }), fillPrice);
     const row = await db.transaction(async (tx) => {
       await checkDailyLimit(tx, user.id, tradeDate);
@@ -860,7 +907,7 @@ export function createTradingEngine(opts: TradingEngineOptions): TradingEngine {
         // IOC / FOK that cannot fill at once: recorded as cancelled, nothing moves. The member must
         // still have been able to pay for it.
         const price = req.orderType === 'limit' ? req.priceMinor! : q.lastMinor;
-        const need = costsAt(env, { ...req, side: req.side }, price).requiredMinor;
+        const need = costsAt(env, { ...req, feeDiscountBps: entry.feeDiscountBps }, price).requiredMinor;
         if ((await lockedAvailable(tx, user.id)) < need) throw fail('insufficientBalance');
         return insertOrder(tx, user, req, {
           tradeDate,
@@ -870,9 +917,15 @@ export function createTradingEngine(opts: TradingEngineOptions): TradingEngine {
           closedAt: env.now(),
         });
       }
+      const coupon = await couponColumns(tx, user, req);
       if (fillPrice !== null)
-        return openFromAvailable(tx, env, orderValues(user, req, { tradeDate, ...entry }), fillPrice);
-      const order = await insertOrder(tx, user, req, { tradeDate, ...entry });
+        return openFromAvailable(
+          tx,
+          env,
+          orderValues(user, req, { tradeDate, ...entry, ...coupon }),
+          fillPrice,
+        );
+      const order = await insertOrder(tx, user, req, { tradeDate, ...entry, ...coupon });
       return freezeFor(tx, env, order, req.priceMinor!);
     });
     if (row.status === 'pending') {
@@ -907,7 +960,8 @@ export function createTradingEngine(opts: TradingEngineOptions): TradingEngine {
       });
     const row = await db.transaction(async (tx) => {
       await checkDailyLimit(tx, user.id, tradeDate);
-      const order = await insertOrder(tx, user, req, { tradeDate, ...entry });
+      const coupon = await couponColumns(tx, user, req);
+      const order = await insertOrder(tx, user, req, { tradeDate, ...entry, ...coupon });
       return freezeFor(tx, env, order, close);
     });
     afterHours.set(row.id, tradeDate);

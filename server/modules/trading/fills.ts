@@ -18,12 +18,15 @@
  *   closes and forced closes (liquidation, day-trade close).
  *
  * Costs come from contract/market-rules.ts (openCosts, closeResult), the functions the order
- * ticket's preview uses, so preview and execution agree to the cent. Units: minor (TWD), shares.
+ * ticket's preview uses, so preview and execution agree to the cent; each with the fee discount
+ * recorded on the order row when it was placed (orderDiscount: the account level's bps, the
+ * coupon on the opening leg; docs/levels.md). Units: minor (TWD), shares.
  */
 import { and, eq, getTableColumns, inArray, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import {
   closeResult,
   openCosts,
+  type FeeDiscount,
   type FeeSchedule,
   type InstrumentKind,
   type Side,
@@ -32,7 +35,7 @@ import { notionalMinor } from '../../../contract/money';
 import { BPS, openingReserveMinor } from '../../../contract/risk';
 import type { CloseReason } from '../../../contract/trading';
 import type { Db, Tx } from '../../db/client';
-import { instruments, ledgerAccounts, orders } from '../../db/schema';
+import { feeCoupons, instruments, ledgerAccounts, orders } from '../../db/schema';
 import { fail } from '../common/errors';
 import {
   ledgerBatch,
@@ -77,10 +80,22 @@ export function listedSymbol(symbol: string | Placeholder): SQL {
   return sql`(select ${instruments.symbol} from ${instruments} where ${instruments.symbol} = ${symbol} and not ${instruments.delisted})`;
 }
 
-/** openCosts of the order at `priceMinor`. */
+/** The discount columns of an order row (contract/market-rules.ts FeeDiscount); absent: none. */
+type DiscountColumns = Partial<Pick<OrderRow, 'feeDiscountBps' | 'couponBps' | 'couponOffMinor'>>;
+
+/** The order's fee discount as recorded when it was placed (level bps and its coupon). */
+export function orderDiscount(order: DiscountColumns): FeeDiscount {
+  return {
+    levelBps: order.feeDiscountBps ?? 0,
+    couponBps: order.couponBps ?? 0,
+    couponOffMinor: order.couponOffMinor ?? 0,
+  };
+}
+
+/** openCosts of the order at `priceMinor`, with the fee discount recorded on it. */
 export function costsAt(
   env: FillEnv,
-  order: Pick<OrderRow, 'symbol' | 'lots' | 'leverage' | 'side'>,
+  order: Pick<OrderRow, 'symbol' | 'lots' | 'leverage' | 'side'> & DiscountColumns,
   priceMinor: number,
 ) {
   return openCosts({
@@ -90,6 +105,7 @@ export function costsAt(
     side: order.side as Side,
     kind: env.kindOf(order.symbol),
     fees: env.fees,
+    discount: orderDiscount(order),
   });
 }
 
@@ -196,7 +212,20 @@ const OPEN_COLUMNS = [
   // The member's idempotency key goes in with the position (engine.ts placeOrder).
   'idempotencyKey',
   'requestSha256',
+  // The fee discount the position was opened with (orderDiscount).
+  'feeDiscountBps',
+  'couponId',
+  'couponBps',
+  'couponOffMinor',
 ] as const;
+/** Values of OPEN_COLUMNS that are NOT NULL with a default, for rows that leave them out. */
+const OPEN_DEFAULTS: Partial<Record<(typeof OPEN_COLUMNS)[number], number>> = {
+  feeDiscountBps: 0,
+  couponBps: 0,
+  couponOffMinor: 0,
+};
+const openParam = (row: Record<string, unknown>, k: (typeof OPEN_COLUMNS)[number]) =>
+  row[k] ?? OPEN_DEFAULTS[k] ?? null;
 
 /**
  * INSERT of a filled order whose RETURNING clause posts its ledger batch for the new id, with a
@@ -240,7 +269,7 @@ export async function openFromAvailable(
     symbol: values.symbol,
     batch: ledgerBatch(openPostings(env, { userId: values.userId }, c, 'available')),
   };
-  for (const k of OPEN_COLUMNS) params[k] = row[k] ?? null;
+  for (const k of OPEN_COLUMNS) params[k] = openParam(row, k);
   let stmt = opts.prepared ? preparedOpen.get(q) : undefined;
   if (opts.prepared && !stmt) preparedOpen.set(q, (stmt = openStatement(q).prepare('open_filled_order')));
   try {
@@ -295,7 +324,7 @@ export async function openManyFromAvailable(
   items.forEach(({ values, priceMinor }, i) => {
     const c = costsAt(env, values, priceMinor);
     const row: Record<string, unknown> = { ...values, ...holdingColumns(env, priceMinor, c) };
-    for (const k of OPEN_COLUMNS) params[`${k}_${i}`] = row[k] ?? null;
+    for (const k of OPEN_COLUMNS) params[`${k}_${i}`] = openParam(row, k);
     params[`symbol_${i}`] = values.symbol;
     batches.push(
       `${JSON.stringify(values.orderNo)}:${ledgerBatch(openPostings(env, { userId: values.userId }, c, 'available'))}`,
@@ -349,6 +378,12 @@ export async function releaseOrder(
     ...orderRef(order),
     postings: move(member(order.userId, 'frozen'), member(order.userId, 'available'), order.frozenMinor),
   });
+  // Never filled, so no fee was charged: the coupon it carried is the member's again.
+  if (order.couponId !== null)
+    await tx
+      .update(feeCoupons)
+      .set({ status: 'available', orderNo: null, usedAt: null })
+      .where(and(eq(feeCoupons.id, order.couponId), eq(feeCoupons.status, 'used')));
   const [updated] = await tx
     .update(orders)
     .set({ status: 'cancelled', frozenMinor: 0, closedAt: env.now(), closeReason: reason })
@@ -423,6 +458,7 @@ export async function closeAt(
     kind: env.kindOf(order.symbol),
     fees: env.fees,
     dayTradeOn: opts.dayTradeOn,
+    discount: { levelBps: order.feeDiscountBps },
   });
   const me = (purpose: 'available' | 'margin' | 'debt') => member(order.userId, purpose);
   const ref = orderRef(order);

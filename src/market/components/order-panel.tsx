@@ -53,6 +53,7 @@ import { TradingPhaseTag } from './trading-phase';
 import { selectClock } from '../selectors';
 import { Segmented } from '../../ui/segmented';
 import { TestIdInput, TestIdStepper } from '../../ui/testid-input';
+import { CouponPicker, useFeeDiscount } from '../../rewards/fee-discount';
 
 type OrderType = 'market' | 'limit';
 type EntrySession = 'regular' | 'afterHours';
@@ -493,13 +494,16 @@ export function OrderPanel({ symbol, quote, dayTrade, children }: OrderPanelProp
   const validLots = Number.isInteger(lots) && lots >= 1 && lots <= MAX_LOTS_PER_ORDER;
   const available = account?.availableMinor;
   const tradeDate = dayTrade?.tradeDate;
+  // The account level's fee discount and the coupon chosen here (rewards): in the preview and the order.
+  const fee = useFeeDiscount(loggedIn);
+  const { discount } = fee;
   // What the order costs now (the opening trade is charged as usual) and, in day-trade mode, with
   // `dayTradeOn`: what its offset today costs (the closing leg at the day-trade rate; a short's
   // opening sale refunded down to that rate when offset the same day).
   const { preview, dayTradePreview } = useMemo(() => {
     if (price === null || !validLots || rejected) return NO_PREVIEW;
     try {
-      const args = { priceMinor: price, lots, leverage, side, kind, availableMinor: available };
+      const args = { priceMinor: price, lots, leverage, side, kind, availableMinor: available, discount };
       return {
         preview: orderPreview(args),
         dayTradePreview: tradeDate !== undefined ? orderPreview({ ...args, dayTradeOn: tradeDate }) : null,
@@ -507,7 +511,7 @@ export function OrderPanel({ symbol, quote, dayTrade, children }: OrderPanelProp
     } catch {
       return NO_PREVIEW;
     }
-  }, [price, lots, leverage, side, kind, validLots, rejected, available, tradeDate]);
+  }, [price, lots, leverage, side, kind, validLots, rejected, available, tradeDate, discount]);
   /** The offset's figures: at the day-trade rate in day-trade mode. */
   const offset = dayTradePreview ?? preview;
   const taxRefund = preview && dayTradePreview ? preview.openTaxMinor - dayTradePreview.openTaxMinor : 0;
@@ -584,6 +588,7 @@ export function OrderPanel({ symbol, quote, dayTrade, children }: OrderPanelProp
         lots,
         leverage,
         ...(regular ? { timeInForce: tif, session } : {}),
+        ...(fee.couponId !== null ? { couponId: fee.couponId } : {}),
       },
       dayTrade?.place ?? placeOrder,
     );
@@ -609,6 +614,9 @@ export function OrderPanel({ symbol, quote, dayTrade, children }: OrderPanelProp
     ['order.marketValue', 'value', preview?.marketValueMinor],
     ['order.margin', 'margin', preview?.marginMinor],
     ['order.fee', 'fee', preview ? preview.commissionMinor + preview.clearingFeeMinor : undefined],
+    ...(preview && preview.commissionDiscountMinor > 0
+      ? [['rewards.levelDiscount', 'fee-discount', -preview.commissionDiscountMinor] as const]
+      : []),
     ['order.tax', 'tax', preview?.openTaxMinor],
     ...(taxRefund > 0 ? [['dayTrading.taxRefund', 'tax-refund', taxRefund] as const] : []),
     [
@@ -649,6 +657,13 @@ export function OrderPanel({ symbol, quote, dayTrade, children }: OrderPanelProp
         leverages={leverages}
         on={on}
         usePrice={act.usePrice}
+      />
+
+      <CouponPicker
+        coupons={fee.available}
+        value={fee.couponId}
+        onChange={fee.setCouponId}
+        testId={tid('coupon')}
       />
 
       <div className="preview" data-testid={tid('preview')}>

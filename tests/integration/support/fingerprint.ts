@@ -40,6 +40,13 @@ export const ALL_TABLES = [
   'primary_applications',
   'block_trade_passwords',
   'ipo_draws',
+  'points_accounts',
+  'points_entries',
+  'points_code_batches',
+  'points_codes',
+  'sign_ins',
+  'account_levels',
+  'fee_coupons',
 ] as const;
 
 /** Rows of a raw query, on either driver (node-postgres answers {rows}, PGlite an array-like). */

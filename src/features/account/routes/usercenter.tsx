@@ -2,7 +2,8 @@
  * /user/usercenter (product-spec §2 "Member centre"): total assets, frozen, available, margin,
  * unrealised P&L, realised profit and the USD amount (user/info), the KYC status (links to
  * /user/bandCard), a warning when no funds password is set, deposit / withdraw / exchange
- * buttons, links to bank cards, fund records and both passwords, language switch, log out.
+ * buttons, links to bank cards, fund records and both passwords, language switch, log out; the
+ * rewards card (account level, points, sign-in, links to /user/accountLevel and /home/coupons).
  */
 import { Button, List, NoticeBar, PullToRefresh, Selector } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
@@ -20,6 +21,7 @@ import { KycTag } from '../../../ui/kyc-tag';
 import { LoginPrompt } from '../../../ui/login-prompt';
 import { Page } from '../../../ui/page';
 import { RiskBanner } from '../../../risk/components/risk-banner';
+import { RewardsCard } from '../../../rewards/rewards-card';
 
 /** The member centre's links: label key, route, testid. */
 const LINKS: [string, string, string][] = [
@@ -101,6 +103,7 @@ export function UserCenterPage() {
             </div>
           </section>
           <RiskBanner />
+          <RewardsCard />
           {data && !data.fundsPasswordSet && (
             <NoticeBar
               color="alert"
