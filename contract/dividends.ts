@@ -83,6 +83,7 @@ export type ExRightsEvent = z.infer<typeof exRightsEventSchema>;
 
 /** dividend/calendar: upcoming (ex-date today or later) or recent (before today) events. */
 export const DIVIDEND_CALENDAR_TABS = ['upcoming', 'recent'] as const;
+export type DividendCalendarTab = (typeof DIVIDEND_CALENDAR_TABS)[number];
 export const dividendCalendarReq = pageQuery.extend({
   tab: z.enum(DIVIDEND_CALENDAR_TABS).default('upcoming'),
 });

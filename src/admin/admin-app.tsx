@@ -24,6 +24,7 @@ import { DepositsQueue } from './deposits-queue';
 import { InvitationsPanel } from './invitations-panel';
 import { KycQueue } from './kyc-queue';
 import { MentorsQueue } from './mentors-queue';
+import { NewsPanel } from './news-panel';
 import { LedgerPanel } from './ledger-panel';
 import { OfferingsPanel } from './offerings-panel';
 import { RatesPanel } from './rates-panel';
@@ -39,6 +40,7 @@ export const ADMIN_TABS = [
   'dayTrading',
   'mentors',
   'offerings',
+  'news',
   'users',
   'invitations',
   'channels',
@@ -134,6 +136,7 @@ function Console() {
     dayTrading: () => <DayTradingQueue />,
     mentors: () => <MentorsQueue />,
     offerings: () => <OfferingsPanel />,
+    news: () => <NewsPanel />,
     users: () => (
       <UsersList
         onShowLedger={(id) => {

@@ -15,6 +15,10 @@ import { Shell } from './shell';
 /** Where `/` goes (product-spec §2: the root redirects to /login/start). */
 const LANDING = 'login/start';
 
+/** Areas whose screens share one chunk: one import site each (its preload list written once). */
+const dividends = () => import('../features/dividends/routes');
+const news = () => import('../features/news/routes');
+
 /** Each screen's chunk, by route path. */
 const LOADERS: Record<string, () => Promise<ComponentType>> = {
   'login/start': () => import('../features/auth/routes/start').then((m) => m.StartPage),
@@ -60,6 +64,11 @@ const LOADERS: Record<string, () => Promise<ComponentType>> = {
   'gdindex/dsFllowRecord': () => import('../features/follow/routes/follow').then((m) => m.FollowRecordPage),
   'common/dayTrading': () =>
     import('../features/day-trading/routes/day-trading').then((m) => m.DayTradingPage),
+  'common/dividend': () => dividends().then((m) => m.DividendCalendarPage),
+  'common/dividend2': () => dividends().then((m) => m.DividendStocksPage),
+  'common/dividend3': () => dividends().then((m) => m.DividendHistoryPage),
+  'home/moreNews': () => news().then((m) => m.MoreNewsPage),
+  'home/DetailsPage': () => news().then((m) => m.DetailsPage),
 };
 
 /** The first screen needs only the first part of the strings; every other screen waits for all. */

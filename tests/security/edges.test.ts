@@ -176,6 +176,19 @@ const SAMPLES: Partial<Record<EndpointName, Record<string, unknown>>> = {
   'admin/rejectPrimary': { id: 1, reason: 'over the limit' },
   'admin/rejectMentor': { id: 1, reason: 'criteria' },
   'admin/cancelFollow': { id: 1, reason: 'member request' },
+  'dividend/calendar': { tab: 'upcoming' },
+  'dividend/history': { symbol: '2330' },
+  'news/list': { symbol: '2330' },
+  'admin/news': { kind: 'operator' },
+  'admin/saveNews': {
+    titleTw: '公告',
+    titleEn: 'Notice',
+    bodyTw: '第一行\n第二行',
+    bodyEn: 'Line one\nLine two',
+    coverUploadId: 'a'.repeat(32),
+    symbols: ['2330'],
+  },
+  'admin/setNewsStatus': { id: 1, status: 'withdrawn' },
 };
 
 /** `body` with `bad` inserted into the string at `at` (arrays: their first element). */

@@ -40,6 +40,10 @@ export const ALL_TABLES = [
   'primary_applications',
   'block_trade_passwords',
   'ipo_draws',
+  'ex_rights_events',
+  'dividend_credits',
+  'news_articles',
+  'news_instruments',
 ] as const;
 
 /** Rows of a raw query, on either driver (node-postgres answers {rows}, PGlite an array-like). */
