@@ -164,6 +164,12 @@ describe('state columns', () => {
           select 'ENUM-A1', id, ${uid}, 10000, 1, 0 from primary_offerings where seed = '00'`,
       sql`insert into primary_applications (application_no, offering_id, user_id, price_minor, lots, amount_minor)
           select 'ENUM-P1', id, ${uid}, 10000, 1, 10000000 from primary_offerings where seed = '00'`,
+      sql`insert into dividend_credits (order_id, user_id, symbol, ex_date, ex_day, side, shares,
+            cash_dividend_micros, amount_minor, ledger_transaction_id)
+          select id, ${uid}, '2330', '2025-06-12', 0, 'long', 1000, 4500020, 450002, 0
+          from orders where order_no = 'ENUMTEST0001'`,
+      sql`insert into news_articles (kind, title_tw, title_en, body_tw, body_en)
+          values ('operator', 't', 't', 'b', 'b')`,
     ];
     for (const q of setup) await exec(q);
 
