@@ -42,6 +42,9 @@ export const AUDIT_ACTIONS = [
   'coupon.grant',
   'passwordReset.issue',
   'page.update',
+  'news.publish',
+  'news.update',
+  'news.status',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

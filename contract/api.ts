@@ -11,10 +11,12 @@ import * as auth from './auth';
 import * as common from './common';
 import * as copy from './copy-trading';
 import * as dayTrading from './day-trading';
+import * as dividends from './dividends';
 import * as funds from './funds';
 import * as identity from './identity';
 import * as ipo from './ipo';
 import * as market from './market';
+import * as news from './news';
 import * as primary from './primary';
 import * as rewards from './rewards';
 import * as risk from './risk-api';
@@ -401,6 +403,41 @@ export const api = {
     copy.mentorSettingsReq,
     copy.adminMentorSchema,
     "Set a mentor's minimum and profit share",
+  ),
+
+  // ---- dividends (the exchanges' ex-dividend events on the replay) and news ----
+  'dividend/calendar': ep(
+    'public',
+    dividends.dividendCalendarReq,
+    dividends.dividendCalendarRes,
+    'Ex-dividend calendar: upcoming and recent ex-dates on the replay',
+  ),
+  'dividend/stocks': ep(
+    'public',
+    dividends.dividendStocksReq,
+    dividends.dividendStocksRes,
+    'Dividend stocks by yield at the replayed price',
+  ),
+  'dividend/history': ep(
+    'member',
+    dividends.dividendHistoryReq,
+    dividends.dividendHistoryRes,
+    "One stock's dividend events and the member's credits on it",
+  ),
+  'news/list': ep('public', news.newsListReq, news.newsListRes, 'Published news, newest first'),
+  'news/detail': ep('public', news.newsIdReq, news.newsArticleSchema, 'One published article'),
+  'admin/news': ep('operator', news.adminNewsReq, news.adminNewsRes, 'Every news item'),
+  'admin/saveNews': ep(
+    'operator',
+    news.adminSaveNewsReq,
+    news.newsArticleSchema,
+    'Publish or edit an article',
+  ),
+  'admin/setNewsStatus': ep(
+    'operator',
+    news.adminNewsStatusReq,
+    news.newsArticleSchema,
+    'Withdraw or republish an article',
   ),
 
   'admin/login': ep('public', auth.loginReq, auth.sessionRes, 'Operator login'),

@@ -88,6 +88,12 @@ export const FUND_FLOW_TYPES = [
   'blockTrade',
   /** Points-code exchange: a cash points code credited (platform promotions → available). */
   'pointsCodeExchange',
+  /**
+   * Cash dividend (除息, contract/dividends.ts): a long position's dividend received from the
+   * platform's trading_pnl (the counterparty of the simulated venue), a short position's paid to
+   * it. Not in the spec's fund-flow list (docs/glossary.md).
+   */
+  'dividend',
 ] as const;
 export type FundFlowType = (typeof FUND_FLOW_TYPES)[number];
 
@@ -112,6 +118,7 @@ export const FUND_TABS = {
     'auction',
     'placement',
     'blockTrade',
+    'dividend',
   ],
 } as const satisfies Record<string, readonly FundFlowType[]>;
 export type FundTab = keyof typeof FUND_TABS;
@@ -149,7 +156,7 @@ export const KYC_STATUSES = ['unverified', ...KYC_RECORD_STATUSES] as const;
 export type KycStatus = (typeof KYC_STATUSES)[number];
 
 /** What an upload is for. */
-export const UPLOAD_PURPOSES = ['kycFront', 'kycBack', 'receipt'] as const;
+export const UPLOAD_PURPOSES = ['kycFront', 'kycBack', 'receipt', 'newsCover'] as const;
 export type UploadPurpose = (typeof UPLOAD_PURPOSES)[number];
 /** Accepted image types, detected from the file's content (never from its name or header). */
 export const UPLOAD_MIME_TYPES = ['image/jpeg', 'image/png', 'image/webp'] as const;

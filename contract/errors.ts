@@ -90,6 +90,7 @@ export const ERROR_KEYS = [
   'ipoNotOpen',
   'ipoAlreadyApplied',
   'ipoNotPayable',
+  'newsNotFound',
   // copy trading
   'mentorCriteriaNotMet',
   'mentorAlreadyApplied',
@@ -216,6 +217,7 @@ export const ERROR_STATUS: Record<ErrorKey, ErrorStatus> = {
   ipoNotOpen: 422,
   ipoAlreadyApplied: 409,
   ipoNotPayable: 409,
+  newsNotFound: 404,
   mentorCriteriaNotMet: 409,
   mentorAlreadyApplied: 409,
   mentorNotPending: 409,

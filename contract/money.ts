@@ -69,6 +69,23 @@ export function mulDivCeil(a: number, b: number, c: number): number {
   return 0 - mulDivFloor(-a, b, c);
 }
 
+/**
+ * a × b ÷ c rounded to the nearest integer, halves away from zero, exactly (BigInt inside): a cash
+ * dividend per position (contract/dividends.ts dividendAmountMinor: shares × micros ÷ 10,000).
+ * Same errors as mulDivFloor.
+ */
+export function mulDivRound(a: number, b: number, c: number): number {
+  assertSafe(a, 'a');
+  assertSafe(b, 'b');
+  if (!Number.isSafeInteger(c) || c <= 0) throw new RangeError(`divisor must be a positive integer: ${c}`);
+  const n = BigInt(a) * BigInt(b);
+  const abs = n < 0n ? -n : n;
+  const q = (abs * 2n + BigInt(c)) / (2n * BigInt(c));
+  const out = Number(n < 0n ? -q : q);
+  assertSafe(out, 'quotient');
+  return out === 0 ? 0 : out;
+}
+
 /** Parses a decimal string or number like "1005.5" into minor units exactly; throws on more than 2 decimals. */
 export function toMinor(value: string | number): Minor {
   const s = typeof value === 'number' ? String(value) : value.trim();

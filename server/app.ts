@@ -15,7 +15,7 @@ import fastifyWebsocket from '@fastify/websocket';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config';
 import { openDatabase, type Database } from './db/client';
-import { importIpoAnnouncements, importMarketData } from './db/import';
+import { importExRightsEvents, importIpoAnnouncements, importMarketData } from './db/import';
 import type { Handlers, Services } from './modules/common/context';
 import { registerApiRoutes } from './http/api-routes';
 import { registerResponseCompression, staticClientOptions } from './http/static-client';
@@ -63,6 +63,11 @@ import { rewardsFeeTerms } from './modules/rewards/fee-terms';
 import { rewardsHandlers } from './modules/rewards/handlers';
 import { primaryHandlers } from './modules/primary/handlers';
 import { createIpoRunner, type IpoRunner } from './modules/ipo/runner';
+import { createDividendRunner, type DividendRunner } from './modules/dividends/runner';
+import { dividendHandlers } from './modules/dividends/handlers';
+import { createNewsRunner, type NewsRunner } from './modules/news/runner';
+import { newsHandlers } from './modules/news/handlers';
+import { registerNewsCoverRoute } from './modules/news/cover';
 import { registerGateway, WS_MAX_MESSAGE_BYTES, type Gateway } from './realtime/gateway';
 
 /** What buildApp returns: the Fastify app plus the services tests drive directly. */
@@ -75,6 +80,10 @@ export interface BuiltApp {
   risk: RiskMonitor;
   /** Public-subscription steps on the market clock (tests call `ipo.run()` after moving it). */
   ipo: IpoRunner;
+  /** Cash dividends on replayed ex-dates (tests call `dividends.run()` after moving the clock). */
+  dividends: DividendRunner;
+  /** Generated news items (tests call `news.run()`). */
+  news: NewsRunner;
   /** Copy trading's mirroring passes (tests call `copyTrading.runOnce()`). */
   copyTrading: CopyTrader;
   /** The `/ws` gateway (tests read its stats). */
@@ -107,6 +116,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   await seedFxRates(db);
   const first = await firstRun(db, config);
 
+  await importExRightsEvents(db);
   const ipoAnnouncements = await importIpoAnnouncements(
     db,
     config.importSymbols ? { symbols: config.importSymbols } : undefined,
@@ -183,6 +193,23 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     log: (msg, err) => app.log.error({ err }, msg),
   });
   await ipo.start({ timer: opts.feedTimer ?? true });
+  const window = windowDates.length >= 2 ? replayWindow(windowDates) : null;
+  const dividends = createDividendRunner({
+    db,
+    feed,
+    clock,
+    window,
+    log: (msg, err) => app.log.error({ err }, msg),
+  });
+  await dividends.start({ timer: opts.feedTimer ?? true });
+  const news = createNewsRunner({
+    db,
+    feed,
+    calendar: dividends.calendar,
+    now: opts.now ?? Date.now,
+    log: (msg, err) => app.log.error({ err }, msg),
+  });
+  await news.start({ timer: opts.feedTimer ?? true });
   const copyTrading = createCopyTrader({
     db,
     trading,
@@ -233,6 +260,8 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     ...rewardsHandlers,
     ...copyTradingHandlers,
     ...primaryHandlers,
+    ...dividendHandlers,
+    ...newsHandlers,
     ...riskHandlers,
     ...adminHandlers,
     ...invitationHandlers,
@@ -242,6 +271,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   };
   registerApiRoutes(app, handlers, services);
   await registerUploadRoutes(app, services);
+  registerNewsCoverRoute(app, services);
   const gateway = registerGateway(app, feed);
 
   // Built client: precompressed .br/.gz, immutable hashed assets, no-cache HTML (static-client.ts).
@@ -252,6 +282,8 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   app.addHook('onClose', async () => {
     gateway.stop();
     ipo.stop();
+    dividends.stop();
+    news.stop();
     risk.stop();
     await risk.idle();
     dayTrades.stop();
@@ -262,5 +294,5 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     if (!opts.database) await database.close();
   });
 
-  return { app, database, feed, trading, risk, ipo, copyTrading, gateway, firstRun: first };
+  return { app, database, feed, trading, risk, ipo, dividends, news, copyTrading, gateway, firstRun: first };
 }

@@ -31,7 +31,9 @@ import { gunzipSync } from 'node:zlib';
 import { PGlite } from '@electric-sql/pglite';
 import { inArray, sql } from 'drizzle-orm';
 import type { Db } from './client';
-import { dailyCandles, instruments } from './schema';
+import { dailyCandles, exRightsEvents, instruments } from './schema';
+import { parseDividendMicros } from '../../contract/dividends';
+import { EX_RIGHTS_FILE } from '../market/reference';
 import { ruleKindOf, securityTypeOf } from '../../contract/market';
 import { toMinor } from '../../contract/money';
 import { parseCsv, readCsvRecords, seedDataPath, toRecords, type CsvRecord } from '../market/csv';
@@ -355,4 +357,30 @@ export async function importIpoAnnouncements(
   }
   await insertBatches(rows, (batch) => db.insert(instruments).values(batch).onConflictDoNothing());
   return all;
+}
+
+/**
+ * Imports the exchanges' ex-rights/ex-dividend events of the replay window
+ * (full-market/ex_rights_2025-04-01_2025-07-22.csv, PROVENANCE §11: TWSE TWT49U, TPEx exDailyQ)
+ * into `ex_rights_events`: prices → TWD minor (toMinor, exact), the cash dividend → micros
+ * (contract/dividends.ts parseDividendMicros, exact to 6 decimals; empty → null), the stock
+ * dividend ratio and the 息/權/權息 label as published. Every row, whatever `importSymbols`
+ * says (1,220 rows; the table has no foreign key to instruments). Idempotent (ON CONFLICT DO
+ * NOTHING on (symbol, ex_date)).
+ * @returns the number of events in the file.
+ */
+export async function importExRightsEvents(db: Db): Promise<number> {
+  const rows = (await readCsvRecords(EX_RIGHTS_FILE)).map((r) => ({
+    symbol: r.code!,
+    exDate: r.ex_date!,
+    name: r.name!,
+    market: r.market!,
+    closeBeforeMinor: toMinor(r.close_before!),
+    referenceMinor: toMinor(r.reference_price!),
+    cashDividendMicros: r.cash_dividend ? parseDividendMicros(r.cash_dividend) : null,
+    stockDividendRatio: r.stock_dividend_ratio || null,
+    kindZh: r.kind!,
+  }));
+  await insertBatches(rows, (batch) => db.insert(exRightsEvents).values(batch).onConflictDoNothing());
+  return rows.length;
 }

@@ -47,6 +47,7 @@ import {
   PRIMARY_STAGES,
 } from '../../contract/primary';
 import { INSTRUMENT_KINDS, MARKETS, SECURITY_TYPES } from '../../contract/market';
+import { NEWS_KINDS, NEWS_STATUSES } from '../../contract/news';
 import { TIME_IN_FORCE } from '../../contract/market-rules';
 import {
   COUPON_KINDS,
@@ -1273,5 +1274,121 @@ export const feeCoupons = pgTable(
       'fee_coupons_terms',
       sql`${t.offMinor} >= 0 and ${t.offBps} between 0 and 10000 and (${t.offMinor} > 0) <> (${t.offBps} > 0)`,
     ),
+  ],
+);
+
+// ---------- dividends and news (contract/dividends.ts, contract/news.ts) ----------
+
+/**
+ * The exchanges' ex-rights/ex-dividend events of the replay window (full-market/ex_rights_*.csv,
+ * PROVENANCE §11), imported by server/db/import.ts importExRightsEvents. Prices TWD minor; the
+ * cash dividend in millionths of a NT$ per share (the file has up to 6 decimals), null for a
+ * rights-only event; the stock dividend ratio as the file's text (empty in every row).
+ */
+export const exRightsEvents = pgTable(
+  'ex_rights_events',
+  {
+    symbol: text('symbol').notNull(),
+    exDate: date('ex_date', { mode: 'string' }).notNull(),
+    name: text('name').notNull(),
+    market: text('market').notNull(),
+    closeBeforeMinor: money('close_before_minor').notNull(),
+    referenceMinor: money('reference_minor').notNull(),
+    cashDividendMicros: money('cash_dividend_micros'),
+    stockDividendRatio: text('stock_dividend_ratio'),
+    /** The exchange's label as published: 息 (dividend), 權 (rights), 權息 (both). */
+    kindZh: text('kind_zh').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.symbol, t.exDate] }),
+    index('ex_rights_events_date_idx').on(t.exDate),
+    check(
+      'ex_rights_events_cash_non_negative',
+      sql`${t.cashDividendMicros} is null or ${t.cashDividendMicros} >= 0`,
+    ),
+  ],
+);
+
+/**
+ * One cash dividend credited to (long) or charged to (short) a position for one replayed ex-date
+ * (clock session `exDay`), written in the transaction of its ledger transaction; unique per
+ * (position, exDay), so crediting is idempotent across restarts. Amount TWD minor, signed from
+ * the member's side (+ received, − paid).
+ */
+export const dividendCredits = pgTable(
+  'dividend_credits',
+  {
+    id: serial('id').primaryKey(),
+    orderId: integer('order_id')
+      .notNull()
+      .references(() => orders.id),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id),
+    symbol: text('symbol').notNull(),
+    exDate: date('ex_date', { mode: 'string' }).notNull(),
+    exDay: integer('ex_day').notNull(),
+    /** contract/trading.ts ORDER_SIDES */
+    side: text('side', { enum: ORDER_SIDES }).notNull(),
+    shares: integer('shares').notNull(),
+    cashDividendMicros: money('cash_dividend_micros').notNull(),
+    amountMinor: money('amount_minor').notNull(),
+    ledgerTransactionId: integer('ledger_transaction_id').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('dividend_credits_once_uq').on(t.orderId, t.exDay),
+    index('dividend_credits_user_idx').on(t.userId, t.id),
+    check('dividend_credits_side_check', oneOf(t.side, ORDER_SIDES)),
+  ],
+);
+
+/**
+ * News items: operator articles (`operator`) and generated ones (contract/news.ts NEWS_KINDS),
+ * each generated item unique by `sourceKey` (e.g. `exDividend:<ex session>`). Text in both
+ * languages; the cover is an upload of purpose `newsCover`.
+ */
+export const newsArticles = pgTable(
+  'news_articles',
+  {
+    id: serial('id').primaryKey(),
+    /** contract/news.ts NEWS_KINDS */
+    kind: text('kind', { enum: NEWS_KINDS }).notNull(),
+    /** contract/news.ts NEWS_STATUSES */
+    status: text('status', { enum: NEWS_STATUSES }).notNull().default('published'),
+    sourceKey: text('source_key'),
+    titleTw: text('title_tw').notNull(),
+    titleEn: text('title_en').notNull(),
+    bodyTw: text('body_tw').notNull(),
+    bodyEn: text('body_en').notNull(),
+    coverUploadId: text('cover_upload_id').references(() => uploads.id),
+    /** The replayed date the item is about (generated items), else null. */
+    replayDate: date('replay_date', { mode: 'string' }),
+    createdBy: integer('created_by').references(() => users.id),
+    publishedAt: timestamp('published_at', { withTimezone: true }).notNull().defaultNow(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('news_articles_source_key_uq')
+      .on(t.sourceKey)
+      .where(sql`${t.sourceKey} is not null`),
+    index('news_articles_published_idx').on(t.status, t.publishedAt, t.id),
+    check('news_articles_kind_check', oneOf(t.kind, NEWS_KINDS)),
+    check('news_articles_status_check', oneOf(t.status, NEWS_STATUSES)),
+  ],
+);
+
+/** The instruments an article concerns (the stock detail screen lists them). */
+export const newsInstruments = pgTable(
+  'news_instruments',
+  {
+    articleId: integer('article_id')
+      .notNull()
+      .references(() => newsArticles.id, { onDelete: 'cascade' }),
+    symbol: text('symbol').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.articleId, t.symbol] }),
+    index('news_instruments_symbol_idx').on(t.symbol, t.articleId),
   ],
 );

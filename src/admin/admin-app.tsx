@@ -24,6 +24,7 @@ import { DepositsQueue } from './deposits-queue';
 import { InvitationsPanel } from './invitations-panel';
 import { KycQueue } from './kyc-queue';
 import { MentorsQueue } from './mentors-queue';
+import { NewsPanel } from './news-panel';
 import { LedgerPanel } from './ledger-panel';
 import { PagesPanel, ResetsPanel } from './member-pages-panel';
 import { OfferingsPanel } from './offerings-panel';
@@ -42,6 +43,7 @@ export const ADMIN_TABS = [
   'mentors',
   'offerings',
   'rewards',
+  'news',
   'users',
   'invitations',
   'channels',
@@ -140,6 +142,7 @@ function Console() {
     mentors: () => <MentorsQueue />,
     offerings: () => <OfferingsPanel />,
     rewards: () => <RewardsPanel />,
+    news: () => <NewsPanel />,
     users: () => (
       <UsersList
         onShowLedger={(id) => {

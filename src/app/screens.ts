@@ -7,6 +7,10 @@
  */
 import type { ComponentType } from 'react';
 
+/** Areas whose screens share one chunk: one import site each (its preload list written once). */
+const dividends = () => import('../features/dividends/routes');
+const news = () => import('../features/news/routes');
+
 export const SCREENS: Record<string, () => Promise<ComponentType>> = {
   'login/login': () => import('../features/auth/routes/login').then((m) => m.LoginPage),
   'login/register': () => import('../features/auth/routes/register').then((m) => m.RegisterPage),
@@ -59,4 +63,9 @@ export const SCREENS: Record<string, () => Promise<ComponentType>> = {
     import('../features/day-trading/routes/day-trading').then((m) => m.DayTradingPage),
   'user/accountLevel': () => import('../features/rewards/routes/rewards').then((m) => m.AccountLevelPage),
   'home/coupons': () => import('../features/rewards/routes/rewards').then((m) => m.CouponsPage),
+  'common/dividend': () => dividends().then((m) => m.DividendCalendarPage),
+  'common/dividend2': () => dividends().then((m) => m.DividendStocksPage),
+  'common/dividend3': () => dividends().then((m) => m.DividendHistoryPage),
+  'home/moreNews': () => news().then((m) => m.MoreNewsPage),
+  'home/DetailsPage': () => news().then((m) => m.DetailsPage),
 };

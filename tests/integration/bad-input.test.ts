@@ -1972,6 +1972,88 @@ const ipoCases = (): Case[] => {
   ];
 };
 
+/** Dividends and news: unknown instrument, tab or article; bad article fields. */
+const dividendNewsCases = (): Case[] => {
+  const m = () => member.token;
+  const article = { titleTw: '公告', titleEn: 'Notice', bodyTw: '內容', bodyEn: 'Body', symbols: [] };
+  return [
+    {
+      name: 'dividend/calendar',
+      label: 'unknown tab',
+      body: { tab: 'soon' },
+      http: 400,
+      msg: 'parameterError',
+    },
+    {
+      name: 'dividend/history',
+      label: 'unknown instrument',
+      body: { symbol: '9999' },
+      token: m,
+      http: 404,
+      msg: 'productNotFound',
+    },
+    {
+      name: 'dividend/history',
+      label: 'not a code',
+      body: { symbol: '23;30' },
+      token: m,
+      http: 400,
+      msg: 'parameterError',
+    },
+    { name: 'dividend/stocks', label: 'page 0', body: { page: 0 }, http: 400, msg: 'parameterError' },
+    { name: 'news/detail', label: 'missing article', body: { id: 999_999 }, http: 404, msg: 'newsNotFound' },
+    { name: 'news/list', label: 'not a code', body: { symbol: 'abc' }, http: 400, msg: 'parameterError' },
+    {
+      name: 'admin/saveNews',
+      label: 'edit of a missing article',
+      body: { ...article, id: 999_999 },
+      token: () => op,
+      http: 404,
+      msg: 'newsNotFound',
+    },
+    {
+      name: 'admin/saveNews',
+      label: 'a cover that is not an upload',
+      body: { ...article, coverUploadId: 'a'.repeat(32) },
+      token: () => op,
+      http: 400,
+      msg: 'uploadFailed',
+    },
+    {
+      name: 'admin/saveNews',
+      label: 'blank title',
+      body: { ...article, titleEn: '   ' },
+      token: () => op,
+      http: 400,
+      msg: 'parameterError',
+    },
+    {
+      name: 'admin/saveNews',
+      label: 'too many instruments',
+      body: { ...article, symbols: Array.from({ length: 21 }, (_, i) => String(1000 + i)) },
+      token: () => op,
+      http: 400,
+      msg: 'parameterError',
+    },
+    {
+      name: 'admin/setNewsStatus',
+      label: 'missing article',
+      body: { id: 999_999, status: 'withdrawn' },
+      token: () => op,
+      http: 404,
+      msg: 'newsNotFound',
+    },
+    {
+      name: 'admin/setNewsStatus',
+      label: 'unknown status',
+      body: { id: 1, status: 'deleted' },
+      token: () => op,
+      http: 400,
+      msg: 'parameterError',
+    },
+  ];
+};
+
 // A wrong funds password is counted (user_security.funds_password_fails, spec: lock after a
 // number of tries) even though the withdrawal is refused, so that counter and its timestamp are
 // left out of the fingerprint; the lock state is checked separately. Idempotency keys of refused
@@ -1990,6 +2072,7 @@ describe('bad input gets a 4xx envelope with a message key and changes nothing',
       ...operatorCases(),
       ...ipoCases(),
       ...rewardsCases(),
+      ...dividendNewsCases(),
     ];
     const before = await fingerprint(h.database.db, FINGERPRINTED, PROJECTIONS);
     const keysBefore = await idemRows();

@@ -169,6 +169,12 @@ describe('state columns', () => {
           values ('points', 1, now(), 1, 1)`,
       sql`insert into fee_coupons (user_id, kind, off_minor, source, expires_at)
           values (${uid}, 'amount', 100, 'grant', now())`,
+      sql`insert into dividend_credits (order_id, user_id, symbol, ex_date, ex_day, side, shares,
+            cash_dividend_micros, amount_minor, ledger_transaction_id)
+          select id, ${uid}, '2330', '2025-06-12', 0, 'long', 1000, 4500020, 450002, 0
+          from orders where order_no = 'ENUMTEST0001'`,
+      sql`insert into news_articles (kind, title_tw, title_en, body_tw, body_en)
+          values ('operator', 't', 't', 'b', 'b')`,
     ];
     for (const q of setup) await exec(q);
 

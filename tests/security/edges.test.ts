@@ -195,6 +195,19 @@ const SAMPLES: Partial<Record<EndpointName, Record<string, unknown>>> = {
   'admin/saveLevel': { level: 1, name: 'VIP1', minAssetsMinor: 0, minVolume30dMinor: 0, feeDiscountBps: 100 },
   'admin/grantCoupon': { account: '0921000099', kind: 'amount', offMinor: 1_000, validDays: 1 },
   'admin/coupons': { account: '0921000099' },
+  'dividend/calendar': { tab: 'upcoming' },
+  'dividend/history': { symbol: '2330' },
+  'news/list': { symbol: '2330' },
+  'admin/news': { kind: 'operator' },
+  'admin/saveNews': {
+    titleTw: '公告',
+    titleEn: 'Notice',
+    bodyTw: '第一行\n第二行',
+    bodyEn: 'Line one\nLine two',
+    coverUploadId: 'a'.repeat(32),
+    symbols: ['2330'],
+  },
+  'admin/setNewsStatus': { id: 1, status: 'withdrawn' },
 };
 
 /** `body` with `bad` inserted into the string at `at` (arrays: their first element). */

@@ -3,7 +3,8 @@
  *
  * - `POST /api/vue/upload`, multipart/form-data with the field `purpose` (contract UPLOAD_PURPOSES)
  *   and the file field `file`; the session token in the `token` header as for the JSON API.
- *   Members only: an operator's session is refused 403 forbidden (operators never act as members).
+ *   Members only: an operator's session is refused 403 forbidden (operators never act as members),
+ *   except for purpose `newsCover` (a news article's cover), which only an operator may upload.
  *   At most UPLOAD_MAX_BYTES (else 400 fileTooLarge). The type is detected from the content
  *   (file-type's magic numbers), never from the file name or the part's content type, and must be
  *   one of UPLOAD_MIME_TYPES (else 400 unsupportedFileType); then the image is decoded in full
@@ -184,9 +185,10 @@ export async function registerUploadRoutes(app: FastifyInstance, services: Servi
       { schema: { summary: 'Upload an image (multipart)', tags: ['upload'] } },
       async (req, reply) => {
         const user = users.get(req)!;
-        // Uploads are a member's evidence (ID photos, receipts); operators only look at them.
-        if (user.role !== 'member') throw fail('forbidden');
         const { purpose, file } = await readForm(req);
+        // Uploads are a member's evidence (ID photos, receipts); operators only look at them.
+        // A news cover is the one upload of an operator, and never a member's.
+        if ((purpose === 'newsCover') !== (user.role !== 'member')) throw fail('forbidden');
         if (!purpose || !(UPLOAD_PURPOSES as readonly string[]).includes(purpose))
           throw fail('parameterError');
         if (!file || file.length === 0) throw fail('parameterError');

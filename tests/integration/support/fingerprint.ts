@@ -47,6 +47,10 @@ export const ALL_TABLES = [
   'sign_ins',
   'account_levels',
   'fee_coupons',
+  'ex_rights_events',
+  'dividend_credits',
+  'news_articles',
+  'news_instruments',
 ] as const;
 
 /** Rows of a raw query, on either driver (node-postgres answers {rows}, PGlite an array-like). */

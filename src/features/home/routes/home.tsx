@@ -1,9 +1,10 @@
 /**
  * /home/index: the TAIEX figure (official daily close with its date), shortcuts to the areas that
- * exist, and a few live quotes. Every figure comes from the API or the feed.
+ * exist, a few live quotes and the newest news (a lazy section). Every figure comes from the API
+ * or the feed.
  */
 import { Grid } from 'antd-mobile';
-import { useCallback, type ReactNode } from 'react';
+import { lazy, Suspense, useCallback, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import { useIndicesQuery, useQuotesQuery } from '../../../api/api';
@@ -26,6 +27,9 @@ import {
 } from '../../../ui/icons';
 import { Page } from '../../../ui/page';
 
+/** The newest news items, in their own chunk (src/news): the home chunk stays light. */
+const NewsSection = lazy(() => import('../../../news/news-section'));
+
 /** Bellwethers shown on the home screen: TSMC, Hon Hai, MediaTek. */
 const HOME_SYMBOLS = ['2330', '2317', '2454'];
 
@@ -41,6 +45,7 @@ const SHORTCUTS: { key: string; to: string; icon: ReactNode }[] = [
   { key: 'etf', to: '/home/etf', icon: <EtfIcon /> },
   { key: 'subscribe', to: '/market/subscribe', icon: <SubscribeIcon /> },
   { key: 'bidding', to: '/market/bidding', icon: <TradeIcon /> },
+  { key: 'dividend', to: '/common/dividend', icon: <RecordsIcon /> },
 ];
 
 function IndexCard() {
@@ -102,6 +107,9 @@ export function HomePage() {
           <QuoteRow key={s} symbol={s} onOpen={open} />
         ))}
       </section>
+      <Suspense fallback={null}>
+        <NewsSection />
+      </Suspense>
     </Page>
   );
 }

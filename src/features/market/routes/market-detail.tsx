@@ -4,7 +4,7 @@
  * watchlist toggle and the order ticket. Works without logging in (trading asks for it).
  */
 import { DotLoading, Tabs } from 'antd-mobile';
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useDispatch } from 'react-redux';
 import { useSearchParams } from 'react-router-dom';
@@ -40,6 +40,9 @@ import { PeriodSelector } from '../components/period-selector';
 import { OrderPanel } from '../../../market/components/order-panel';
 import { TradeTape } from '../components/trade-tape';
 import { WatchToggle } from '../../../market/components/watch-toggle';
+
+/** The news naming this instrument, in its own chunk (src/news). */
+const NewsSection = lazy(() => import('../../../news/news-section'));
 
 /** Connection states in which the quote on screen may be old: its age is shown. */
 const AGED_STATES: ReadonlySet<string> = new Set(['reconnecting', 'polling', 'stale', 'backgrounded']);
@@ -223,6 +226,9 @@ export function MarketDetailPage() {
             <KlineChart symbol={symbol} period={period} />
           </section>
           <LiveOrderPanel symbol={symbol} />
+          <Suspense fallback={null}>
+            <NewsSection symbol={symbol} />
+          </Suspense>
         </>
       )}
     </Page>

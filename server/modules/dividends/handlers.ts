@@ -1,0 +1,176 @@
+/**
+ * dividend/* handlers (contract/dividends.ts): the ex-dividend calendar relative to the replayed
+ * day (`/common/dividend`), the dividend-stock list by yield at the replayed price
+ * (`/common/dividend2`) and one stock's events with the member's credits (`/common/dividend3`).
+ *
+ * The calendar lists only events on replayed dates (2025-04-07 … 2025-07-18): the file's events
+ * on 2025-04-01/02 and after 2025-07-18 are never replayed. `daysAway` counts replayed days from
+ * today within the current cycle of the window.
+ */
+import { and, asc, desc, eq, gt, gte, lt, lte } from 'drizzle-orm';
+import {
+  dividendYieldBps,
+  microsToDecimal,
+  type DividendStock,
+  type ExRightsEvent,
+} from '../../../contract/dividends';
+import type { Db } from '../../db/client';
+import { dividendCredits, exRightsEvents, instruments } from '../../db/schema';
+import { requireUser, type Ctx, type Handlers } from '../common/context';
+import { fail } from '../common/errors';
+import { dividendRunnerOf, type DividendCalendar } from './runner';
+
+type EventRow = typeof exRightsEvents.$inferSelect;
+
+function calendarOf(ctx: Ctx): DividendCalendar {
+  const runner = dividendRunnerOf(ctx.feed);
+  if (!runner) throw new Error('no dividend runner for this feed');
+  return runner.calendar;
+}
+
+/** Index of each replayed date in the window's cycle, and the cycle's first/last date. */
+function replayIndex(cal: DividendCalendar): { index: Map<string, number>; first: string; last: string } {
+  const n = cal.cycleDays();
+  const index = new Map<string, number>();
+  const today = cal.today();
+  const start = today - (((today % n) + n) % n);
+  for (let k = 0; k < n; k++) index.set(cal.dateOf(start + k)!, k);
+  return { index, first: cal.dateOf(start)!, last: cal.dateOf(start + n - 1)! };
+}
+
+function eventDto(e: EventRow, daysAway: number | null): ExRightsEvent {
+  return {
+    symbol: e.symbol,
+    name: e.name,
+    market: e.market,
+    exDate: e.exDate,
+    daysAway,
+    closeBeforeMinor: e.closeBeforeMinor,
+    referenceMinor: e.referenceMinor,
+    cashDividend: e.cashDividendMicros === null ? null : microsToDecimal(e.cashDividendMicros),
+    cashDividendMicros: e.cashDividendMicros,
+    stockDividendRatio: e.stockDividendRatio,
+    kindZh: e.kindZh,
+  };
+}
+
+/** Every cash-dividend stock with its latest event in the data, by yield at `priceOf` (cached per call). */
+async function dividendStocks(db: Db, priceOf: (symbol: string) => number | null): Promise<DividendStock[]> {
+  const rows = await db
+    .select()
+    .from(exRightsEvents)
+    .where(gt(exRightsEvents.cashDividendMicros, 0))
+    .orderBy(asc(exRightsEvents.symbol), desc(exRightsEvents.exDate));
+  const out: DividendStock[] = [];
+  let prev = '';
+  for (const e of rows) {
+    if (e.symbol === prev) continue;
+    prev = e.symbol;
+    const priceMinor = priceOf(e.symbol) ?? e.referenceMinor;
+    out.push({
+      symbol: e.symbol,
+      name: e.name,
+      market: e.market,
+      exDate: e.exDate,
+      cashDividend: microsToDecimal(e.cashDividendMicros!),
+      cashDividendMicros: e.cashDividendMicros!,
+      priceMinor,
+      yieldBps: dividendYieldBps(e.cashDividendMicros!, priceMinor),
+    });
+  }
+  return out.sort((a, b) => b.yieldBps - a.yieldBps || (a.symbol < b.symbol ? -1 : 1));
+}
+
+export const dividendHandlers: Pick<Handlers, 'dividend/calendar' | 'dividend/stocks' | 'dividend/history'> =
+  {
+    async 'dividend/calendar'(body, ctx) {
+      const cal = calendarOf(ctx);
+      const todayDate = cal.dateOf(cal.today());
+      if (!todayDate) return { items: [], total: 0, page: body.page, pageSize: body.pageSize, today: '' };
+      const { index, first, last } = replayIndex(cal);
+      const where =
+        body.tab === 'upcoming'
+          ? and(gte(exRightsEvents.exDate, todayDate), lte(exRightsEvents.exDate, last))
+          : and(lt(exRightsEvents.exDate, todayDate), gte(exRightsEvents.exDate, first));
+      const rows = await ctx.db
+        .select()
+        .from(exRightsEvents)
+        .where(where)
+        .orderBy(
+          body.tab === 'upcoming' ? asc(exRightsEvents.exDate) : desc(exRightsEvents.exDate),
+          asc(exRightsEvents.symbol),
+        );
+      const t = index.get(todayDate)!;
+      const page = rows.slice((body.page - 1) * body.pageSize, body.page * body.pageSize);
+      return {
+        items: page.map((e) => {
+          const k = index.get(e.exDate);
+          return eventDto(e, k === undefined ? null : k - t);
+        }),
+        total: rows.length,
+        page: body.page,
+        pageSize: body.pageSize,
+        today: todayDate,
+      };
+    },
+
+    async 'dividend/stocks'(body, ctx) {
+      const all = await dividendStocks(ctx.db, (s) => {
+        const q = ctx.feed.quote(s);
+        return q && q.lastMinor > 0 ? q.lastMinor : null;
+      });
+      return {
+        items: all.slice((body.page - 1) * body.pageSize, body.page * body.pageSize),
+        total: all.length,
+        page: body.page,
+        pageSize: body.pageSize,
+      };
+    },
+
+    async 'dividend/history'(body, ctx) {
+      const user = requireUser(ctx);
+      const cal = calendarOf(ctx);
+      const events = await ctx.db
+        .select()
+        .from(exRightsEvents)
+        .where(eq(exRightsEvents.symbol, body.symbol))
+        .orderBy(desc(exRightsEvents.exDate));
+      let name = events[0]?.name;
+      if (!name) {
+        const [inst] = await ctx.db
+          .select({ name: instruments.name })
+          .from(instruments)
+          .where(eq(instruments.symbol, body.symbol));
+        if (!inst) throw fail('productNotFound');
+        name = inst.name;
+      }
+      const todayDate = cal.dateOf(cal.today());
+      const { index } = todayDate ? replayIndex(cal) : { index: new Map<string, number>() };
+      const t = todayDate ? index.get(todayDate) : undefined;
+      const credits = await ctx.db
+        .select()
+        .from(dividendCredits)
+        .where(and(eq(dividendCredits.userId, user.id), eq(dividendCredits.symbol, body.symbol)))
+        .orderBy(desc(dividendCredits.id))
+        .limit(200);
+      return {
+        symbol: body.symbol,
+        name,
+        events: events.map((e) => {
+          const k = index.get(e.exDate);
+          return eventDto(e, k === undefined || t === undefined ? null : k - t);
+        }),
+        credits: credits.map((c) => ({
+          id: c.id,
+          orderId: c.orderId,
+          symbol: c.symbol,
+          exDate: c.exDate,
+          side: c.side,
+          shares: c.shares,
+          cashDividend: microsToDecimal(c.cashDividendMicros),
+          amountMinor: c.amountMinor,
+          createdAt: c.createdAt.getTime(),
+        })),
+      };
+    },
+  };

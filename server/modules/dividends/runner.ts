@@ -1,0 +1,99 @@
+/**
+ * Runs the cash-dividend crediting on the market clock (crediting.ts): at start, catching up on
+ * the last CATCH_UP_DAYS replayed days (a restart credits what fell due while the server was
+ * down, and never twice: crediting is idempotent per position and ex-day), then every
+ * RUN_INTERVAL_MS of wall time for each replayed day the clock has reached. Runs never overlap.
+ *
+ * Replay clock only: the exchange clock (real 2026 dates) has no ex-rights data, so nothing is
+ * credited there; the stress source has no calendar at all.
+ */
+import type { Db } from '../../db/client';
+import { PRE_OPEN_MS, type Clock } from '../../market/clock';
+import type { ReplayWindow } from '../../market/window';
+import { creditExDate } from './crediting';
+
+/** Wall ms between runs. */
+export const RUN_INTERVAL_MS = 5_000;
+/** Replayed days looked back at on start. */
+export const CATCH_UP_DAYS = 5;
+
+/** The replay calendar the dividend screens and news read: today's session and its dates. */
+export interface DividendCalendar {
+  /** Today's clock session (0 without a replay clock). */
+  today(): number;
+  /** The replayed date of session `day`, or null without a replay window. */
+  dateOf(day: number): string | null;
+  /** Sessions per cycle of the window (73), or 0 without one. */
+  cycleDays(): number;
+  /** Market time of day (ms after local midnight), or null without a clock. */
+  timeOfDayMs(): number | null;
+}
+
+export interface DividendRunner {
+  readonly calendar: DividendCalendar;
+  start(opts?: { timer?: boolean }): Promise<void>;
+  stop(): void;
+  /** One run now (tests call it after moving the clock); resolves with the positions credited. */
+  run(): Promise<number>;
+}
+
+const runners = new WeakMap<object, DividendRunner>();
+
+/** The runner attached to `feed` (handlers reach it through ctx.feed). */
+export function dividendRunnerOf(feed: object): DividendRunner | undefined {
+  return runners.get(feed);
+}
+
+/** Creates the runner for `feed` (see the module docstring). */
+export function createDividendRunner(opts: {
+  db: Db;
+  feed: object;
+  clock: Clock | null;
+  window: ReplayWindow | null;
+  log?: (msg: string, err?: unknown) => void;
+}): DividendRunner {
+  const { db, clock, window } = opts;
+  const replay = clock?.mode === 'replay' && window !== null;
+  const calendar: DividendCalendar = {
+    today: () => (clock ? clock.position().session : 0),
+    dateOf: (day) => (window ? window.dateOf(day) : null),
+    cycleDays: () => (window ? window.replayDayIndexes.length : 0),
+    timeOfDayMs: () => (clock ? clock.position().timeOfDayMs : null),
+  };
+  let lastDone: number | null = null;
+  let running: Promise<number> = Promise.resolve(0);
+  let timer: NodeJS.Timeout | null = null;
+
+  async function once(): Promise<number> {
+    if (!replay) return 0;
+    const today = calendar.today();
+    let n = 0;
+    for (let day = lastDone === null ? today - CATCH_UP_DAYS : lastDone + 1; day <= today; day++) {
+      n += (await creditExDate(db, day, window.dateOf(day), clock.wallAt(day, -PRE_OPEN_MS))).credited;
+      lastDone = day;
+    }
+    return n;
+  }
+  const run = () => {
+    running = running.catch(() => 0).then(once);
+    return running;
+  };
+
+  const runner: DividendRunner = {
+    calendar,
+    async start(o = {}) {
+      await run();
+      if (o.timer ?? true)
+        timer = setInterval(() => {
+          run().catch((err) => opts.log?.('dividend crediting failed', err));
+        }, RUN_INTERVAL_MS);
+    },
+    stop() {
+      if (timer) clearInterval(timer);
+      timer = null;
+    },
+    run,
+  };
+  runners.set(opts.feed, runner);
+  return runner;
+}

@@ -1,0 +1,131 @@
+/**
+ * Pieces the dividend screens share: the infinite list with pull-to-refresh and the spec's
+ * no-data placeholder, the links between the three screens, and one ex-dividend event row.
+ */
+import { InfiniteScroll, PullToRefresh } from 'antd-mobile';
+import { useMemo, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router-dom';
+import type { ExRightsEvent } from '../../../../contract/dividends';
+import { formatMinor } from '../../../lib/format';
+import { NoData } from '../../../ui/no-data';
+
+interface InfiniteState<T> {
+  data?: { pages: Array<{ items: T[] }> };
+  isLoading: boolean;
+  hasNextPage: boolean;
+  fetchNextPage: () => Promise<unknown>;
+  refetch: () => unknown;
+}
+
+/** An infinite list of `row`s. */
+export function InfiniteList<T>({
+  q,
+  testId,
+  row,
+}: {
+  q: InfiniteState<T>;
+  testId: string;
+  row: (item: T) => ReactNode;
+}) {
+  const items = useMemo(() => (q.data?.pages ?? []).flatMap((p) => p.items), [q.data]);
+  return (
+    <PullToRefresh onRefresh={async () => void (await q.refetch())}>
+      {!q.isLoading && items.length === 0 ? (
+        <NoData />
+      ) : (
+        <div className="list-card" data-testid={testId}>
+          {items.map(row)}
+        </div>
+      )}
+      {items.length > 0 && (
+        <InfiniteScroll loadMore={async () => void (await q.fetchNextPage())} hasMore={q.hasNextPage} />
+      )}
+    </PullToRefresh>
+  );
+}
+
+/** The three dividend screens as a segmented link row (the current one highlighted). */
+export function DividendNav({ current }: { current: 'calendar' | 'stocks' | 'history' }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const links = [
+    { key: 'calendar', to: '/common/dividend' },
+    { key: 'stocks', to: '/common/dividend2' },
+  ] as const;
+  return (
+    <div className="dividend-nav">
+      {links.map((l) => (
+        <span
+          key={l.key}
+          role="link"
+          data-testid={`dividend-nav-${l.key}`}
+          className={current === l.key ? 'dividend-nav-on' : ''}
+          onClick={() => navigate(l.to, { replace: true })}
+        >
+          {t(`dividend.nav.${l.key}`)}
+        </span>
+      ))}
+    </div>
+  );
+}
+
+/** "in 3 days" / "today" / "2 days ago" on the replay calendar, or '' outside the cycle. */
+function DaysAway({ days }: { days: number | null }) {
+  const { t } = useTranslation();
+  if (days === null) return null;
+  return (
+    <span className="muted small">
+      {days === 0
+        ? t('dividend.today')
+        : days > 0
+          ? t('dividend.inDays', { count: days })
+          : t('dividend.daysAgo', { count: -days })}
+    </span>
+  );
+}
+
+/** One ex-rights/ex-dividend event; opens the stock's dividend history. */
+export function EventRow({ e, showDate = true }: { e: ExRightsEvent; showDate?: boolean }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  return (
+    <div
+      className="dividend-row"
+      role="link"
+      data-testid={`dividend-event-${e.symbol}-${e.exDate}`}
+      onClick={() => navigate(`/common/dividend3?symbol=${e.symbol}`)}
+    >
+      <div className="dividend-row-head">
+        <span className="dividend-name">
+          {e.name} <span className="muted small">{e.symbol}</span>
+        </span>
+        {showDate ? (
+          <span>
+            {e.exDate} <DaysAway days={e.daysAway} />
+          </span>
+        ) : (
+          <DaysAway days={e.daysAway} />
+        )}
+      </div>
+      <div className="dividend-grid">
+        <div>
+          <div className="muted small">{t('dividend.cash')}</div>
+          <div data-testid="dividend-cash">{e.cashDividend ?? '--'}</div>
+        </div>
+        <div>
+          <div className="muted small">{t('dividend.closeBefore')}</div>
+          <div>{formatMinor(e.closeBeforeMinor)}</div>
+        </div>
+        <div>
+          <div className="muted small">{t('dividend.reference')}</div>
+          <div data-testid="dividend-reference">{formatMinor(e.referenceMinor)}</div>
+        </div>
+      </div>
+      <div className="muted small">
+        {e.market} · {e.kindZh}
+        {e.stockDividendRatio ? ` · ${t('dividend.stockRatio')} ${e.stockDividendRatio}` : ''}
+      </div>
+    </div>
+  );
+}
