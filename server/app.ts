@@ -58,6 +58,8 @@ import { createRiskMonitor, type RiskMonitor } from './modules/risk/monitor';
 import { ipoHandlers } from './modules/ipo/handlers';
 import { primaryHandlers } from './modules/primary/handlers';
 import { createIpoRunner, type IpoRunner } from './modules/ipo/runner';
+import { walletHandlers } from './modules/wallet/handlers';
+import { createEquitySnapshotter } from './modules/wallet/snapshots';
 import { registerGateway, WS_MAX_MESSAGE_BYTES, type Gateway } from './realtime/gateway';
 
 /** What buildApp returns: the Fastify app plus the services tests drive directly. */
@@ -185,6 +187,14 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     log: (msg, err) => app.log.error({ err }, msg),
   });
   copyTrading.start({ timer: opts.feedTimer ?? true });
+  const snapshots = createEquitySnapshotter({
+    db,
+    feed,
+    trading,
+    now: opts.now ?? Date.now,
+    log: (msg, err) => app.log.error({ err }, msg),
+  });
+  snapshots.start();
 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -229,6 +239,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     ...riskHandlers,
     ...adminHandlers,
     ...invitationHandlers,
+    ...walletHandlers,
   };
   registerApiRoutes(app, handlers, services);
   await registerUploadRoutes(app, services);
@@ -247,6 +258,8 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     dayTrades.stop();
     copyTrading.stop();
     await copyTrading.idle();
+    snapshots.stop();
+    await snapshots.idle();
     trading.stop();
     feed.stop();
     if (!opts.database) await database.close();
