@@ -60,6 +60,8 @@ const LOADERS: Record<string, () => Promise<ComponentType>> = {
   'gdindex/dsFllowRecord': () => import('../features/follow/routes/follow').then((m) => m.FollowRecordPage),
   'common/dayTrading': () =>
     import('../features/day-trading/routes/day-trading').then((m) => m.DayTradingPage),
+  'wallet/index': () => import('../features/wallet/routes/entry').then((m) => m.WalletPage),
+  'user/invite': () => import('../features/wallet/routes/entry').then((m) => m.InvitePage),
 };
 
 /** The first screen needs only the first part of the strings; every other screen waits for all. */

@@ -41,6 +41,7 @@ const SHORTCUTS: { key: string; to: string; icon: ReactNode }[] = [
   { key: 'etf', to: '/home/etf', icon: <EtfIcon /> },
   { key: 'subscribe', to: '/market/subscribe', icon: <SubscribeIcon /> },
   { key: 'bidding', to: '/market/bidding', icon: <TradeIcon /> },
+  { key: 'assets', to: '/wallet/index', icon: <RecordsIcon /> },
 ];
 
 function IndexCard() {
