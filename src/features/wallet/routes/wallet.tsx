@@ -149,25 +149,25 @@ export function WalletPage() {
             <div className="uc-total" data-testid="wallet-total">
               {formatMinor(data.totalTwdMinor)}
             </div>
-            <div className="muted small" data-testid="wallet-as-of">
+            <div className="wallet-head-note" data-testid="wallet-as-of">
               {t('wallet.asOf', { time: formatDateTime(data.asOf) })}
             </div>
             {data.rates.map((r) => (
               <div
-                className="muted small"
+                className="wallet-head-note"
                 key={r.currency}
                 data-testid={`wallet-rate-${r.currency.toLowerCase()}`}
               >
                 {t(r.side === 'buy' ? 'wallet.rateBuy' : 'wallet.rateSell', {
                   currency: r.currency,
                   rate: (r.ratePpm / 1_000_000).toFixed(6).replace(/0+$/, '').replace(/\.$/, ''),
-                  source: r.source,
-                  asOf: r.asOf,
+                  // The seeded sources name their date already ("Bank of Taiwan spot 2026-03-13").
+                  source: r.source.includes(r.asOf) ? r.source : `${r.source} ${r.asOf}`,
                 })}
               </div>
             ))}
             {data.unvalued.length > 0 && (
-              <div className="muted small" data-testid="wallet-unvalued">
+              <div className="wallet-head-note" data-testid="wallet-unvalued">
                 {t('wallet.unvalued', { list: data.unvalued.join(', ') })}
               </div>
             )}
