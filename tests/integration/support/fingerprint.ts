@@ -40,6 +40,7 @@ export const ALL_TABLES = [
   'primary_applications',
   'block_trade_passwords',
   'ipo_draws',
+  'equity_snapshots',
 ] as const;
 
 /** Rows of a raw query, on either driver (node-postgres answers {rows}, PGlite an array-like). */
