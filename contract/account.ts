@@ -6,8 +6,10 @@ import { symbolSchema } from './market';
 const minor = z.number().int();
 
 /**
- * Account summary in TWD minor units. available, frozen and margin are ledger balances;
- * unrealised P&L is marked to the live quote; total = available + frozen + margin + unrealised.
+ * Account summary in TWD minor units. available, frozen and margin are the TWD ledger balances;
+ * unrealised P&L is marked to the live quote; total assets is the asset overview's TWD total
+ * (contract/wallet.ts: every member ledger account in every currency plus unrealised P&L, other
+ * currencies valued in TWD at the operator's exchange rates).
  * `realisedProfitMinor` is the sum of the user's realised P&L, fee and tax postings.
  */
 export const accountSummaryRes = z.object({

@@ -22,6 +22,7 @@ import * as rewards from './rewards';
 import * as risk from './risk-api';
 import * as search from './search';
 import * as trading from './trading';
+import * as wallet from './wallet';
 
 /**
  * Who may call an endpoint. public: anyone; member: a logged-in member only (an operator's
@@ -525,6 +526,15 @@ export const api = {
     'Ledger transactions and postings',
   ),
   'admin/reconcile': ep('operator', auth.emptyReq, admin.reconcileRes, 'Ledger reconciliation'),
+
+  'wallet/overview': ep('member', auth.emptyReq, wallet.overviewRes, 'Asset overview by currency and kind'),
+  'wallet/history': ep(
+    'member',
+    wallet.historyReq,
+    wallet.historyRes,
+    'Equity at each trading-day close; realised P&L by month',
+  ),
+  'user/invite': ep('member', auth.emptyReq, wallet.inviteRes, 'My invitation code, link and invitees'),
 } as const satisfies Record<string, Endpoint>;
 
 export type Api = typeof api;

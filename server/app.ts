@@ -68,6 +68,8 @@ import { dividendHandlers } from './modules/dividends/handlers';
 import { createNewsRunner, type NewsRunner } from './modules/news/runner';
 import { newsHandlers } from './modules/news/handlers';
 import { registerNewsCoverRoute } from './modules/news/cover';
+import { walletHandlers } from './modules/wallet/handlers';
+import { createEquitySnapshotter } from './modules/wallet/snapshots';
 import { registerGateway, WS_MAX_MESSAGE_BYTES, type Gateway } from './realtime/gateway';
 
 /** What buildApp returns: the Fastify app plus the services tests drive directly. */
@@ -218,6 +220,14 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     log: (msg, err) => app.log.error({ err }, msg),
   });
   copyTrading.start({ timer: opts.feedTimer ?? true });
+  const snapshots = createEquitySnapshotter({
+    db,
+    feed,
+    trading,
+    now: opts.now ?? Date.now,
+    log: (msg, err) => app.log.error({ err }, msg),
+  });
+  snapshots.start();
 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -268,6 +278,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     ...pageHandlers,
     ...feedbackHandlers,
     ...passwordResetHandlers,
+    ...walletHandlers,
   };
   registerApiRoutes(app, handlers, services);
   await registerUploadRoutes(app, services);
@@ -289,6 +300,8 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     dayTrades.stop();
     copyTrading.stop();
     await copyTrading.idle();
+    snapshots.stop();
+    await snapshots.idle();
     trading.stop();
     feed.stop();
     if (!opts.database) await database.close();

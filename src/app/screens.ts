@@ -68,4 +68,6 @@ export const SCREENS: Record<string, () => Promise<ComponentType>> = {
   'common/dividend3': () => dividends().then((m) => m.DividendHistoryPage),
   'home/moreNews': () => news().then((m) => m.MoreNewsPage),
   'home/DetailsPage': () => news().then((m) => m.DetailsPage),
+  'wallet/index': () => import('../features/wallet/routes/entry').then((m) => m.WalletPage),
+  'user/invite': () => import('../features/wallet/routes/entry').then((m) => m.InvitePage),
 };

@@ -413,6 +413,31 @@ describe("member B with member A's ids", () => {
     expect(records.items).toEqual([]);
   });
 
+  it("sees only B's own assets and invitation: none of A's code, invitees or balances", async () => {
+    const aInvite = ok(await c.call('user/invite', {}, A.token), 'A invite');
+    const friend = '0977000001';
+    ok(
+      await c.call('user/register', {
+        account: friend,
+        password: LOGIN_PASSWORD,
+        confirmPassword: LOGIN_PASSWORD,
+        inviteCode: aInvite.code,
+        agree: true,
+      }),
+      'register with A',
+    );
+    const bInvite = ok(await c.call('user/invite', {}, B.token), 'B invite');
+    expect(bInvite.code).not.toBe(aInvite.code);
+    expect(bInvite.invitees).toEqual([]);
+    expect(ok(await c.call('user/invite', {}, A.token), 'A invite').invitees).toHaveLength(1);
+    const bOverview = ok(await c.call('wallet/overview', {}, B.token), 'B overview');
+    const bInfo = ok(await c.call('user/info', {}, B.token), 'B info');
+    expect(bOverview.totalTwdMinor).toBe(bInfo.totalAssetsMinor);
+    expect(bOverview.currencies.find((x: { currency: string }) => x.currency === 'TWD').availableMinor).toBe(
+      bInfo.availableMinor,
+    );
+  });
+
   it("serves A's upload to A and to an operator only", async () => {
     const mine = await c.fetchUpload(aFront, A.token);
     expect(mine.http).toBe(200);

@@ -1969,6 +1969,46 @@ const ipoCases = (): Case[] => {
       http: 400,
       msg: 'parameterError',
     },
+    {
+      name: 'wallet/history',
+      label: 'no days',
+      body: { days: 0 },
+      token: m,
+      http: 400,
+      msg: 'parameterError',
+    },
+    {
+      name: 'wallet/history',
+      label: 'more days than the chart keeps',
+      body: { days: 401 },
+      token: m,
+      http: 400,
+      msg: 'parameterError',
+    },
+    {
+      name: 'wallet/history',
+      label: 'fractional days',
+      body: { days: 1.5 },
+      token: m,
+      http: 400,
+      msg: 'parameterError',
+    },
+    {
+      name: 'wallet/overview',
+      label: 'an unknown field',
+      body: { currency: 'USD' },
+      token: m,
+      http: 400,
+      msg: 'parameterError',
+    },
+    {
+      name: 'user/invite',
+      label: 'a code of my choosing',
+      body: { code: 'MINE' },
+      token: m,
+      http: 400,
+      msg: 'parameterError',
+    },
   ];
 };
 

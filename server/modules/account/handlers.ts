@@ -1,43 +1,25 @@
 /** Member centre summary and watchlist. Balances come from the ledger, marks from the feed. */
 import { and, eq, inArray, sql } from 'drizzle-orm';
-import { unrealisedPnlMinor } from '../../../contract/market-rules';
-import {
-  instruments,
-  ledgerAccounts,
-  ledgerPostings,
-  ledgerTransactions,
-  orders,
-  watchlist,
-} from '../../db/schema';
+import { instruments, ledgerAccounts, ledgerPostings, ledgerTransactions, watchlist } from '../../db/schema';
 import { fail } from '../common/errors';
 import { requireUser, type Handlers } from '../common/context';
 import { fundsPasswordState } from '../identity/funds-password';
 import { kycStatusOf } from '../identity/kyc';
-import { memberBalances } from '../ledger/ledger';
+import { memberOverview } from '../wallet/overview';
 
 /** user/info and the watchlist handlers. */
 export const accountHandlers: Pick<
   Handlers,
   'user/info' | 'user/Optionallist' | 'user/addOptional' | 'user/delOptional'
 > = {
+  /**
+   * The member centre: TWD balances from the ledger; total assets is the asset overview's total
+   * (server/modules/wallet/overview.ts), every currency valued in TWD, so the two screens agree.
+   */
   async 'user/info'(_body, ctx) {
     const user = requireUser(ctx);
-    const bal = await memberBalances(ctx.db, user.id);
-    const holdings = await ctx.db
-      .select({
-        symbol: orders.symbol,
-        side: orders.side,
-        open: orders.openPriceMinor,
-        shares: orders.shares,
-      })
-      .from(orders)
-      .where(and(eq(orders.userId, user.id), eq(orders.status, 'holding')));
-    let unrealised = 0;
-    for (const h of holdings) {
-      const q = ctx.feed.quote(h.symbol);
-      if (q && h.open !== null)
-        unrealised += unrealisedPnlMinor(h.side as 'long' | 'short', h.open, q.lastMinor, h.shares);
-    }
+    const overview = await memberOverview(ctx.db, ctx.feed, user.id, ctx.now());
+    const twd = overview.currencies.find((c) => c.currency === 'TWD')!;
     const realised = await ctx.db
       .select({ sum: sql<string>`coalesce(sum(${ledgerPostings.amountMinor}), 0)` })
       .from(ledgerPostings)
@@ -50,18 +32,18 @@ export const accountHandlers: Pick<
         ),
       );
     // The member centre's USD amount (product-spec §2): the USD available balance, 0 without a USD account.
-    const usd = await memberBalances(ctx.db, user.id, 'USD');
+    const usd = overview.currencies.find((c) => c.currency === 'USD');
     return {
       account: user.account,
       currency: 'TWD' as const,
-      totalAssetsMinor: bal.available + bal.frozen + bal.margin + bal.debt + unrealised,
-      availableMinor: bal.available,
-      frozenMinor: bal.frozen,
-      marginMinor: bal.margin,
-      unrealisedPnlMinor: unrealised,
+      totalAssetsMinor: overview.totalTwdMinor,
+      availableMinor: twd.availableMinor,
+      frozenMinor: twd.frozenMinor,
+      marginMinor: twd.marginMinor,
+      unrealisedPnlMinor: overview.positions.unrealisedMinor,
       realisedProfitMinor: Number(realised[0]?.sum ?? 0),
       kycStatus: await kycStatusOf(ctx.db, user.id),
-      usdMinor: usd.available,
+      usdMinor: usd?.availableMinor ?? 0,
       fundsPasswordSet: (await fundsPasswordState(ctx.db, user.id)).set,
     };
   },

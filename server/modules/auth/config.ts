@@ -21,7 +21,9 @@
  *   `tooFrequent` until the window ends.
  * Invitation codes: the first-run code allows FIRST_RUN_INVITE_MAX_USES (1000) registrations and
  * expires after FIRST_RUN_INVITE_DAYS (365); codes an operator creates default to
- * INVITE_DEFAULT_MAX_USES (1) and INVITE_DEFAULT_DAYS (30).
+ * INVITE_DEFAULT_MAX_USES (1) and INVITE_DEFAULT_DAYS (30); a verified member's own code
+ * (server/modules/wallet/invites.ts) allows INVITE_MEMBER_MAX_USES (20) and is valid for
+ * INVITE_MEMBER_DAYS (180).
  */
 
 /** The auth part of the server's Config (server/config.ts). */
@@ -41,6 +43,9 @@ export interface AuthConfig {
   firstRunInviteDays: number;
   inviteDefaultMaxUses: number;
   inviteDefaultDays: number;
+  /** A verified member's own code (user/invite): registrations it allows, days it is valid. */
+  inviteMemberMaxUses: number;
+  inviteMemberDays: number;
 }
 
 const SECOND = 1_000;
@@ -63,6 +68,8 @@ export const AUTH_DEFAULTS: AuthConfig = {
   firstRunInviteDays: 365,
   inviteDefaultMaxUses: 1,
   inviteDefaultDays: 30,
+  inviteMemberMaxUses: 20,
+  inviteMemberDays: 180,
 };
 
 function num(
@@ -104,5 +111,7 @@ export function loadAuthConfig(env: NodeJS.ProcessEnv): AuthConfig {
     firstRunInviteDays: count(env, 'FIRST_RUN_INVITE_DAYS', d.firstRunInviteDays),
     inviteDefaultMaxUses: count(env, 'INVITE_DEFAULT_MAX_USES', d.inviteDefaultMaxUses),
     inviteDefaultDays: count(env, 'INVITE_DEFAULT_DAYS', d.inviteDefaultDays),
+    inviteMemberMaxUses: count(env, 'INVITE_MEMBER_MAX_USES', d.inviteMemberMaxUses),
+    inviteMemberDays: count(env, 'INVITE_MEMBER_DAYS', d.inviteMemberDays),
   };
 }

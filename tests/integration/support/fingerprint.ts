@@ -51,6 +51,7 @@ export const ALL_TABLES = [
   'dividend_credits',
   'news_articles',
   'news_instruments',
+  'equity_snapshots',
 ] as const;
 
 /** Rows of a raw query, on either driver (node-postgres answers {rows}, PGlite an array-like). */

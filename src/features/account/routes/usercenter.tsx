@@ -28,6 +28,8 @@ const LINKS: [string, string, string][] = [
   ['uc.kyc', '/user/bandCard', 'uc-link-kyc'],
   ['uc.bankCards', '/user/WithCard', 'uc-link-cards'],
   ['uc.records', '/user/FundingDetails', 'uc-records'],
+  ['uc.assets', '/wallet/index', 'uc-link-assets'],
+  ['uc.invite', '/user/invite', 'uc-link-invite'],
   ['uc.loginPassword', '/user/loginPassword', 'uc-link-login-password'],
   ['uc.fundsPassword', '/user/setPassword', 'uc-link-funds-password'],
   ['settings.title', '/user/setting', 'uc-link-settings'],

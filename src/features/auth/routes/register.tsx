@@ -48,7 +48,7 @@ export function RegisterPage() {
         form={form}
         layout="vertical"
         onFinish={onFinish}
-        initialValues={{ agree: false, inviteCode: params.get('invite') ?? '' }}
+        initialValues={{ agree: false, inviteCode: params.get('code') ?? params.get('invite') ?? '' }}
         footer={
           <SubmitButton loading={isLoading} testId="register-submit">
             {t('register.submit')}

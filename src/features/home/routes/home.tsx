@@ -46,6 +46,7 @@ const SHORTCUTS: { key: string; to: string; icon: ReactNode }[] = [
   { key: 'subscribe', to: '/market/subscribe', icon: <SubscribeIcon /> },
   { key: 'bidding', to: '/market/bidding', icon: <TradeIcon /> },
   { key: 'dividend', to: '/common/dividend', icon: <RecordsIcon /> },
+  { key: 'assets', to: '/wallet/index', icon: <RecordsIcon /> },
 ];
 
 function IndexCard() {
