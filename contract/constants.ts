@@ -86,6 +86,12 @@ export const FUND_FLOW_TYPES = [
   'placement',
   /** Block trade (鉅額交易): an application's amount held, released on rejection. */
   'blockTrade',
+  /** Loan (credit loan, contract/credit.ts): the principal disbursed to the wallet. */
+  'loan',
+  /** Credit repayment: wallet → the loan (interest first, then principal). */
+  'creditRepayment',
+  /** A credit loan's interest accrued on a trading day (platform legs only: receivable ↔ revenue). */
+  'loanInterest',
 ] as const;
 export type FundFlowType = (typeof FUND_FLOW_TYPES)[number];
 
@@ -110,6 +116,7 @@ export const FUND_TABS = {
     'placement',
     'blockTrade',
   ],
+  credit: ['loan', 'creditRepayment'],
 } as const satisfies Record<string, readonly FundFlowType[]>;
 export type FundTab = keyof typeof FUND_TABS;
 export const FUND_TAB_KEYS = Object.keys(FUND_TABS) as FundTab[];
@@ -211,5 +218,8 @@ export const AUDIT_ACTIONS = [
   'offering.update',
   'primary.approve',
   'primary.reject',
+  'credit.approve',
+  'credit.reject',
+  'credit.settings',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

@@ -58,6 +58,8 @@ import { createRiskMonitor, type RiskMonitor } from './modules/risk/monitor';
 import { ipoHandlers } from './modules/ipo/handlers';
 import { primaryHandlers } from './modules/primary/handlers';
 import { createIpoRunner, type IpoRunner } from './modules/ipo/runner';
+import { createCreditRunner } from './modules/credit/runner';
+import { creditHandlers } from './modules/credit/handlers';
 import { registerGateway, WS_MAX_MESSAGE_BYTES, type Gateway } from './realtime/gateway';
 
 /** What buildApp returns: the Fastify app plus the services tests drive directly. */
@@ -177,6 +179,9 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     log: (msg, err) => app.log.error({ err }, msg),
   });
   await ipo.start({ timer: opts.feedTimer ?? true });
+  // Credit interest accrues at each market-calendar day change (modules/credit/runner.ts).
+  const credit = createCreditRunner({ db, feed, clock, log: (msg, err) => app.log.error({ err }, msg) });
+  await credit.start({ timer: opts.feedTimer ?? true });
   const copyTrading = createCopyTrader({
     db,
     trading,
@@ -226,6 +231,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     ...ipoHandlers,
     ...copyTradingHandlers,
     ...primaryHandlers,
+    ...creditHandlers,
     ...riskHandlers,
     ...adminHandlers,
     ...invitationHandlers,
@@ -242,6 +248,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   app.addHook('onClose', async () => {
     gateway.stop();
     ipo.stop();
+    credit.stop();
     risk.stop();
     await risk.idle();
     dayTrades.stop();

@@ -8,7 +8,9 @@
  * owes after a loss beyond their funds; may go negative). Platform purposes: `bank_clearing`
  * (money received from / paid to banks), `fee_revenue`, `tax_payable`, `trading_pnl` (the
  * platform as counterparty of the simulated venue), `fx_conversion` (the platform's side of
- * currency exchanges: one account per currency, so an exchange balances per currency). Signs: a
+ * currency exchanges: one account per currency, so an exchange balances per currency),
+ * `loan_receivable` (credit loans' principal and accrued interest the members owe; negative, an
+ * asset) and `interest_revenue` (credit loans' accrued interest; server/modules/credit). Signs: a
  * positive posting raises the account's balance; member balances are what the platform owes the
  * member.
  *
@@ -48,6 +50,8 @@ export const PLATFORM_PURPOSES = [
   'tax_payable',
   'trading_pnl',
   'fx_conversion',
+  'loan_receivable',
+  'interest_revenue',
 ] as const;
 export type PlatformPurpose = (typeof PLATFORM_PURPOSES)[number];
 /**
