@@ -86,12 +86,13 @@ export const FUND_FLOW_TYPES = [
   'placement',
   /** Block trade (鉅額交易): an application's amount held, released on rejection. */
   'blockTrade',
-  /** Loan (credit loan, contract/credit.ts): the principal disbursed to the wallet. */
+  /**
+   * Loan (credit loan, contract/credit.ts): the principal disbursed to the wallet; also a trading
+   * day's accrued interest (platform legs only, refType creditLoanInterest: receivable ↔ revenue).
+   */
   'loan',
   /** Credit repayment: wallet → the loan (interest first, then principal). */
   'creditRepayment',
-  /** A credit loan's interest accrued on a trading day (platform legs only: receivable ↔ revenue). */
-  'loanInterest',
 ] as const;
 export type FundFlowType = (typeof FUND_FLOW_TYPES)[number];
 
@@ -220,6 +221,5 @@ export const AUDIT_ACTIONS = [
   'primary.reject',
   'credit.approve',
   'credit.reject',
-  'credit.settings',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

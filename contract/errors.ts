@@ -117,8 +117,6 @@ export const ERROR_KEYS = [
   'unpaidCreditLoan',
   'repaymentExceedsLoan',
   'loanAmountRequired',
-  'creditLoanNotPending',
-  'creditLoanNotLending',
   // generic
   'parameterError',
   'operationFailed',
@@ -241,8 +239,6 @@ export const ERROR_STATUS: Record<ErrorKey, ErrorStatus> = {
   unpaidCreditLoan: 422,
   repaymentExceedsLoan: 422,
   loanAmountRequired: 400,
-  creditLoanNotPending: 409,
-  creditLoanNotLending: 409,
   parameterError: 400,
   operationFailed: 409,
   systemBusy: 500,

@@ -19,6 +19,7 @@ import { TestIdInput } from '../ui/testid-input';
 import { useAdminLoginMutation } from './admin-api';
 import { AuditLog } from './audit-log';
 import { ChannelsPanel } from './channels-panel';
+import { CreditPanel } from './credit-panel';
 import { DayTradingQueue } from './day-trading-queue';
 import { DepositsQueue } from './deposits-queue';
 import { InvitationsPanel } from './invitations-panel';
@@ -37,6 +38,7 @@ export const ADMIN_TABS = [
   'withdrawals',
   'kyc',
   'dayTrading',
+  'credit',
   'mentors',
   'offerings',
   'users',
@@ -132,6 +134,7 @@ function Console() {
     withdrawals: () => <WithdrawalsQueue />,
     kyc: () => <KycQueue />,
     dayTrading: () => <DayTradingQueue />,
+    credit: () => <CreditPanel />,
     mentors: () => <MentorsQueue />,
     offerings: () => <OfferingsPanel />,
     users: () => (

@@ -15,6 +15,9 @@ import { Shell } from './shell';
 /** Where `/` goes (product-spec §2: the root redirects to /login/start). */
 const LANDING = 'login/start';
 
+/** The credit screens' chunk (/user/credit, /user/jkjl), through its small entry chunk. */
+const creditScreens = () => import('../features/credit/routes/entry').then((m) => m.loadCreditScreens());
+
 /** Each screen's chunk, by route path. */
 const LOADERS: Record<string, () => Promise<ComponentType>> = {
   'login/start': () => import('../features/auth/routes/start').then((m) => m.StartPage),
@@ -34,6 +37,8 @@ const LOADERS: Record<string, () => Promise<ComponentType>> = {
   'position/positionDetail': () =>
     import('../features/position/routes/position-detail').then((m) => m.PositionDetailPage),
   'user/usercenter': () => import('../features/account/routes/usercenter').then((m) => m.UserCenterPage),
+  'user/credit': () => creditScreens().then((m) => m.CreditPage),
+  'user/jkjl': () => creditScreens().then((m) => m.LoanRecordsPage),
   'user/recharge': () => import('../features/funds/routes/recharge').then((m) => m.RechargePage),
   'user/rechargeChannel': () =>
     import('../features/funds/routes/recharge-channel').then((m) => m.RechargeChannelPage),

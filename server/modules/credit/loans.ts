@@ -6,7 +6,7 @@
  * | when           | ledger                                                 | fund-flow type    |
  * |----------------|--------------------------------------------------------|-------------------|
  * | approval       | platform loan_receivable → member available: principal | loan              |
- * | each day change| platform loan_receivable → interest_revenue: interest  | loanInterest      |
+ * | each day change| platform loan_receivable → interest_revenue: interest  | loan (interest)   |
  * | repayment      | member available → platform loan_receivable: amount    | creditRepayment   |
  *
  * (`a → b: x` posts −x to a and +x to b.) So −(loan_receivable balance) = Σ over lending loans of
@@ -105,7 +105,7 @@ export async function standingOf(
 
 /**
  * Brings a locked lending loan's interest up to trading day `today` (see the module docstring),
- * posting the interest (`loanInterest`, key `creditInterest:<id>:<today>`). Returns the row as
+ * posting the interest (`loan` with refType `creditLoanInterest`, key `creditInterest:<id>:<today>`). Returns the row as
  * updated (unchanged when nothing was due).
  */
 export async function accrueLoan(tx: Tx, l: LoanRow, today: number): Promise<LoanRow> {
@@ -120,8 +120,8 @@ export async function accrueLoan(tx: Tx, l: LoanRow, today: number): Promise<Loa
     .returning();
   if (interest > 0)
     await post(tx, {
-      type: 'loanInterest',
-      refType: 'creditLoan',
+      type: 'loan',
+      refType: 'creditLoanInterest',
       refId: l.id,
       idempotencyKey: `creditInterest:${l.id}:${today}`,
       actorUserId: l.userId,
@@ -208,7 +208,7 @@ export async function applyForLoan(
  * Repays `amountMinor` of the member's loan on trading day `today`: interest accrued first (to
  * today), then the amount pays interest, then principal; the loan is `completed` when nothing is
  * owed.
- * @throws notFound (404) for no such loan of the member; creditLoanNotLending (409) unless it is
+ * @throws notFound (404) for no such loan of the member; operationFailed (409) unless it is
  *   lending; repaymentExceedsLoan (422) above what is owed; insufficientBalance (422) without the
  *   cash available
  */
@@ -227,7 +227,7 @@ export async function repayLoan(
       .where(and(eq(creditLoans.id, loanId), eq(creditLoans.userId, user.id)))
       .for('update');
     if (!locked) throw fail('notFound');
-    if (locked.status !== 'lending') throw fail('creditLoanNotLending');
+    if (locked.status !== 'lending') throw fail('operationFailed');
     const l = await accrueLoan(tx, locked, today);
     if (amountMinor > principalOwed(l) + interestOwed(l)) throw fail('repaymentExceedsLoan');
     const split = splitRepayment(amountMinor, interestOwed(l), principalOwed(l));

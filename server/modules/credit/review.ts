@@ -3,7 +3,7 @@
  * (admin/approveCreditLoan, admin/rejectCreditLoan). Four eyes: an operator never reviews their
  * own application (admin/four-eyes.ts; refused 403 selfReview with nothing changed, the attempt
  * audited). A decision is a conditional update of a pending row (a second decision finds nothing:
- * 409 creditLoanNotPending) with its audit entry (`credit.approve` / `credit.reject`); an approval
+ * 409 operationFailed) with its audit entry (`credit.approve` / `credit.reject`); an approval
  * re-checks the member's limit now (the member's users row locked, as applications do) and
  * disburses the principal in the same transaction (loans.ts table).
  */
@@ -63,7 +63,7 @@ const auditView = (l: LoanRow) => ({
  * Decides pending loan `id` on trading day `today`. Approval: the member's lending principal plus
  * this one must stay within the limit now (else 422 insufficientCredit), then the principal is
  * disbursed (`loan`, key `creditDisburse:<id>`), due on today + term.
- * @throws notFound (404); selfReview (403); creditLoanNotPending (409); insufficientCredit (422)
+ * @throws notFound (404); selfReview (403); operationFailed (409); insufficientCredit (422)
  */
 export async function reviewLoan(
   db: Db,
@@ -89,7 +89,7 @@ export async function reviewLoan(
         .where(eq(users.id, peek.userId))
         .for('no key update');
       const [before] = await tx.select().from(creditLoans).where(eq(creditLoans.id, args.id)).for('update');
-      if (before!.status !== 'pending') throw fail('creditLoanNotPending');
+      if (before!.status !== 'pending') throw fail('operationFailed');
       if (args.decision === 'lending') {
         const { limitMinor } = await standingOf(tx, settings, before!.userId, args.nowMs, args.today);
         const e = await exposureOf(tx, before!.userId, before!.id);

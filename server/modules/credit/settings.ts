@@ -23,7 +23,7 @@ export async function creditSettingsOf(db: Db | Tx): Promise<CreditSettings> {
   });
 }
 
-/** Saves the settings (validated by the contract's schema at the edge) with an audit entry `credit.settings`. */
+/** Saves the settings (validated by the contract's schema at the edge) with an audit entry `config.update` (target creditSettings). */
 export async function saveCreditSettings(
   db: Db,
   s: CreditSettings,
@@ -46,7 +46,7 @@ export async function saveCreditSettings(
     const after = await creditSettingsOf(tx);
     await audit(tx, {
       actorUserId: operatorId,
-      action: 'credit.settings',
+      action: 'config.update',
       targetType: 'creditSettings',
       targetId: ROW_ID,
       before,

@@ -2,9 +2,11 @@
  * /user/usercenter (product-spec §2 "Member centre"): total assets, frozen, available, margin,
  * unrealised P&L, realised profit and the USD amount (user/info), the KYC status (links to
  * /user/bandCard), a warning when no funds password is set, deposit / withdraw / exchange
- * buttons, links to bank cards, fund records and both passwords, language switch, log out.
+ * buttons, the credit score, credit limit and loan debt (credit/summary; opens /user/credit), links
+ * to bank cards, fund records, loan records and both passwords, language switch, log out.
  */
 import { Button, Dialog, List, NoticeBar, PullToRefresh, Selector } from 'antd-mobile';
+import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useDispatch, useSelector } from 'react-redux';
 import { useNavigate } from 'react-router-dom';
@@ -20,11 +22,14 @@ import { LoginPrompt } from '../../../ui/login-prompt';
 import { Page } from '../../../ui/page';
 import { RiskBanner } from '../../../risk/components/risk-banner';
 
+const CreditLine = lazy(() => import('../components/credit-line').then((m) => ({ default: m.CreditLine })));
+
 /** The member centre's links: label key, route, testid. */
 const LINKS: [string, string, string][] = [
   ['uc.kyc', '/user/bandCard', 'uc-link-kyc'],
   ['uc.bankCards', '/user/WithCard', 'uc-link-cards'],
   ['uc.records', '/user/FundingDetails', 'uc-records'],
+  ['uc.credit', '/user/jkjl', 'uc-link-credit'],
   ['uc.loginPassword', '/user/loginPassword', 'uc-link-login-password'],
   ['uc.fundsPassword', '/user/setPassword', 'uc-link-funds-password'],
 ];
@@ -168,6 +173,9 @@ export function UserCenterPage() {
               />
             </div>
           </section>
+          <Suspense fallback={null}>
+            <CreditLine />
+          </Suspense>
           <List>
             {LINKS.map(([key, to, testId]) => (
               <List.Item key={to} onClick={() => navigate(to)} data-testid={testId}>

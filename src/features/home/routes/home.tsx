@@ -13,6 +13,7 @@ import { MarketStatusBar } from '../../../market/components/status-bar';
 import { QuoteRow } from '../../../market/components/quote-row';
 import { useQuoteStream, useSeedQuotes } from '../../../market/hooks';
 import {
+  CreditIcon,
   DepositIcon,
   EtfIcon,
   HoldingsIcon,
@@ -41,6 +42,7 @@ const SHORTCUTS: { key: string; to: string; icon: ReactNode }[] = [
   { key: 'etf', to: '/home/etf', icon: <EtfIcon /> },
   { key: 'subscribe', to: '/market/subscribe', icon: <SubscribeIcon /> },
   { key: 'bidding', to: '/market/bidding', icon: <TradeIcon /> },
+  { key: 'credit', to: '/user/credit', icon: <CreditIcon /> },
 ];
 
 function IndexCard() {
