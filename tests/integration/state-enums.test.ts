@@ -47,6 +47,7 @@ const FREE_TEXT = new Set([
   'day_trade_applications.reason',
   'mentors.reason',
   'primary_applications.reason',
+  'credit_loans.reason',
   'audit_log.reason',
   'audit_log.action',
   'audit_log.target_type',

@@ -35,7 +35,7 @@ export function RepayPopup({ loan, onClose }: { loan: CreditLoan | null; onClose
   return (
     <Popup visible={loan !== null} onMaskClick={close} bodyStyle={{ padding: 16 }}>
       {loan && (
-        <div className="stack" data-testid="credit-repay-popup">
+        <div className="credit-popup" data-testid="credit-repay-popup">
           <h3 className="card-title">{t('credit.repay')}</h3>
           <div className="muted small">{t('credit.repayHint', { owed: formatMinor(loan.owedMinor) })}</div>
           <div className="muted small">{t('credit.repayAmount')}</div>

@@ -29,7 +29,7 @@ import { amountMinor, LoanStatusTag, Line } from '../components/parts';
 import { RepayPopup } from '../components/repay-popup';
 import '../credit.css';
 
-function LoanRow({ l, onRepay }: { l: CreditLoan; onRepay: (l: CreditLoan) => void }) {
+function LoanRow({ l, today, onRepay }: { l: CreditLoan; today: number; onRepay: (l: CreditLoan) => void }) {
   const { t } = useTranslation();
   return (
     <div className="credit-row" data-testid={`credit-loan-${l.id}`}>
@@ -42,11 +42,15 @@ function LoanRow({ l, onRepay }: { l: CreditLoan; onRepay: (l: CreditLoan) => vo
       <div className="credit-row-grid">
         <Line label={t('credit.owed')} value={formatMinor(l.owedMinor)} testId={`credit-owed-${l.id}`} />
         <Line label={t('credit.interest')} value={formatMinor(l.interestAccruedMinor)} />
-        <Line
-          label={t('credit.paid')}
-          value={`${formatMinor(l.interestPaidMinor)} / ${formatMinor(l.principalRepaidMinor)}`}
-        />
-        <Line label={t('credit.due')} value={l.dueDay === null ? '--' : t('credit.day', { day: l.dueDay })} />
+        <Line label={t('credit.interestPaid')} value={formatMinor(l.interestPaidMinor)} />
+        <Line label={t('credit.principalPaid')} value={formatMinor(l.principalRepaidMinor)} />
+        {l.status === 'lending' && l.dueDay !== null && (
+          <Line
+            label={t('credit.due')}
+            value={l.overdue ? t('credit.overdue') : t('credit.dueIn', { days: l.dueDay - today })}
+            testId={`credit-due-${l.id}`}
+          />
+        )}
       </div>
       <div className="credit-row-head">
         <span className="muted small">
@@ -147,7 +151,7 @@ export function LoanRecordsPage() {
         ) : (
           <div className="list-card" data-testid="credit-loans">
             {loans.map((l) => (
-              <LoanRow key={l.id} l={l} onRepay={setRepaying} />
+              <LoanRow key={l.id} l={l} today={s?.today ?? 0} onRepay={setRepaying} />
             ))}
           </div>
         )}
