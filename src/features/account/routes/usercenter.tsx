@@ -29,7 +29,7 @@ const LINKS: [string, string, string][] = [
   ['uc.kyc', '/user/bandCard', 'uc-link-kyc'],
   ['uc.bankCards', '/user/WithCard', 'uc-link-cards'],
   ['uc.records', '/user/FundingDetails', 'uc-records'],
-  ['uc.credit', '/user/jkjl', 'uc-link-credit'],
+  ['credit.records', '/user/jkjl', 'uc-link-credit'],
   ['uc.loginPassword', '/user/loginPassword', 'uc-link-login-password'],
   ['uc.fundsPassword', '/user/setPassword', 'uc-link-funds-password'],
 ];
