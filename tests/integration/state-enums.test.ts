@@ -165,6 +165,7 @@ describe('state columns', () => {
           select 'ENUM-A1', id, ${uid}, 10000, 1, 0 from primary_offerings where seed = '00'`,
       sql`insert into primary_applications (application_no, offering_id, user_id, price_minor, lots, amount_minor)
           select 'ENUM-P1', id, ${uid}, 10000, 1, 10000000 from primary_offerings where seed = '00'`,
+      sql`insert into credit_loans (user_id, principal_minor, annual_rate_bps, term_days) values (${uid}, 100000, 1825, 30)`,
     ];
     for (const q of setup) await exec(q);
 
