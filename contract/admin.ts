@@ -45,6 +45,8 @@ export const AUDIT_ACTIONS = [
   'news.publish',
   'news.update',
   'news.status',
+  'credit.approve',
+  'credit.reject',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

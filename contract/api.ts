@@ -10,6 +10,7 @@ import * as admin from './admin';
 import * as auth from './auth';
 import * as common from './common';
 import * as copy from './copy-trading';
+import * as credit from './credit';
 import * as dayTrading from './day-trading';
 import * as dividends from './dividends';
 import * as funds from './funds';
@@ -524,6 +525,37 @@ export const api = {
     admin.adminLedgerReq,
     admin.adminLedgerRes,
     'Ledger transactions and postings',
+  ),
+  // ---- credit score, limit and credit loans (docs/credit.md) ----
+  'credit/summary': ep('member', auth.emptyReq, credit.creditSummaryRes, 'Credit score, factors and limit'),
+  'credit/apply': ep(
+    'member',
+    credit.creditApplyReq,
+    credit.creditLoanSchema,
+    'Apply for a credit loan',
+    true,
+  ),
+  'credit/repay': ep('member', credit.creditRepayReq, credit.creditLoanSchema, 'Repay a credit loan', true),
+  'credit/loans': ep('member', credit.creditLoansReq, credit.creditLoansRes, 'Loan records'),
+  'admin/creditLoans': ep('operator', credit.adminCreditLoansReq, credit.adminCreditLoansRes, 'Credit loans'),
+  'admin/approveCreditLoan': ep(
+    'operator',
+    credit.creditReviewReq,
+    credit.adminCreditLoanSchema,
+    'Approve (disburse) a credit loan',
+  ),
+  'admin/rejectCreditLoan': ep(
+    'operator',
+    credit.creditRejectReq,
+    credit.adminCreditLoanSchema,
+    'Reject a credit loan application',
+  ),
+  'admin/creditSettings': ep('operator', auth.emptyReq, credit.creditSettingsSchema, 'Credit settings'),
+  'admin/saveCreditSettings': ep(
+    'operator',
+    credit.creditSettingsSchema,
+    credit.creditSettingsSchema,
+    'Change the credit settings',
   ),
   'admin/reconcile': ep('operator', auth.emptyReq, admin.reconcileRes, 'Ledger reconciliation'),
 

@@ -94,6 +94,13 @@ export const FUND_FLOW_TYPES = [
    * it. Not in the spec's fund-flow list (docs/glossary.md).
    */
   'dividend',
+  /**
+   * Loan (credit loan, contract/credit.ts): the principal disbursed to the wallet; also a trading
+   * day's accrued interest (platform legs only, refType creditLoanInterest: receivable ↔ revenue).
+   */
+  'loan',
+  /** Credit repayment: wallet → the loan (interest first, then principal). */
+  'creditRepayment',
 ] as const;
 export type FundFlowType = (typeof FUND_FLOW_TYPES)[number];
 
@@ -120,6 +127,7 @@ export const FUND_TABS = {
     'blockTrade',
     'dividend',
   ],
+  credit: ['loan', 'creditRepayment'],
 } as const satisfies Record<string, readonly FundFlowType[]>;
 export type FundTab = keyof typeof FUND_TABS;
 export const FUND_TAB_KEYS = Object.keys(FUND_TABS) as FundTab[];

@@ -119,6 +119,11 @@ export const ERROR_KEYS = [
   'alreadySignedIn',
   'insufficientPoints',
   'couponUnavailable',
+  // credit loans
+  'insufficientCredit',
+  'unpaidCreditLoan',
+  'repaymentExceedsLoan',
+  'loanAmountRequired',
   // generic
   'parameterError',
   'operationFailed',
@@ -243,6 +248,10 @@ export const ERROR_STATUS: Record<ErrorKey, ErrorStatus> = {
   alreadySignedIn: 409,
   insufficientPoints: 422,
   couponUnavailable: 409,
+  insufficientCredit: 422,
+  unpaidCreditLoan: 422,
+  repaymentExceedsLoan: 422,
+  loanAmountRequired: 400,
   parameterError: 400,
   operationFailed: 409,
   systemBusy: 500,

@@ -70,6 +70,8 @@ import { newsHandlers } from './modules/news/handlers';
 import { registerNewsCoverRoute } from './modules/news/cover';
 import { walletHandlers } from './modules/wallet/handlers';
 import { createEquitySnapshotter } from './modules/wallet/snapshots';
+import { createCreditRunner } from './modules/credit/runner';
+import { creditHandlers } from './modules/credit/handlers';
 import { registerGateway, WS_MAX_MESSAGE_BYTES, type Gateway } from './realtime/gateway';
 
 /** What buildApp returns: the Fastify app plus the services tests drive directly. */
@@ -212,6 +214,9 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     log: (msg, err) => app.log.error({ err }, msg),
   });
   await news.start({ timer: opts.feedTimer ?? true });
+  // Credit interest accrues at each market-calendar day change (modules/credit/runner.ts).
+  const credit = createCreditRunner({ db, feed, clock, log: (msg, err) => app.log.error({ err }, msg) });
+  await credit.start({ timer: opts.feedTimer ?? true });
   const copyTrading = createCopyTrader({
     db,
     trading,
@@ -272,6 +277,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     ...primaryHandlers,
     ...dividendHandlers,
     ...newsHandlers,
+    ...creditHandlers,
     ...riskHandlers,
     ...adminHandlers,
     ...invitationHandlers,
@@ -295,6 +301,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     ipo.stop();
     dividends.stop();
     news.stop();
+    credit.stop();
     risk.stop();
     await risk.idle();
     dayTrades.stop();

@@ -19,6 +19,7 @@ import { TestIdInput } from '../ui/testid-input';
 import { useAdminLoginMutation } from './admin-api';
 import { AuditLog } from './audit-log';
 import { ChannelsPanel } from './channels-panel';
+import { CreditPanel } from './credit-panel';
 import { DayTradingQueue } from './day-trading-queue';
 import { DepositsQueue } from './deposits-queue';
 import { InvitationsPanel } from './invitations-panel';
@@ -40,6 +41,7 @@ export const ADMIN_TABS = [
   'withdrawals',
   'kyc',
   'dayTrading',
+  'credit',
   'mentors',
   'offerings',
   'rewards',
@@ -139,6 +141,7 @@ function Console() {
     withdrawals: () => <WithdrawalsQueue />,
     kyc: () => <KycQueue />,
     dayTrading: () => <DayTradingQueue />,
+    credit: () => <CreditPanel />,
     mentors: () => <MentorsQueue />,
     offerings: () => <OfferingsPanel />,
     rewards: () => <RewardsPanel />,

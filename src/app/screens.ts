@@ -10,6 +10,7 @@ import type { ComponentType } from 'react';
 /** Areas whose screens share one chunk: one import site each (its preload list written once). */
 const dividends = () => import('../features/dividends/routes');
 const news = () => import('../features/news/routes');
+const creditScreens = () => import('../features/credit/routes/entry').then((m) => m.loadCreditScreens());
 
 export const SCREENS: Record<string, () => Promise<ComponentType>> = {
   'login/login': () => import('../features/auth/routes/login').then((m) => m.LoginPage),
@@ -70,4 +71,6 @@ export const SCREENS: Record<string, () => Promise<ComponentType>> = {
   'home/DetailsPage': () => news().then((m) => m.DetailsPage),
   'wallet/index': () => import('../features/wallet/routes/entry').then((m) => m.WalletPage),
   'user/invite': () => import('../features/wallet/routes/entry').then((m) => m.InvitePage),
+  'user/credit': () => creditScreens().then((m) => m.CreditPage),
+  'user/jkjl': () => creditScreens().then((m) => m.LoanRecordsPage),
 };

@@ -58,6 +58,13 @@ export const DepositIcon = () => (
     <path d="M12 13v4M10 15h4" />
   </Svg>
 );
+/** A card with a tick: credit. */
+export const CreditIcon = () => (
+  <Svg>
+    <rect x="3" y="5" width="18" height="14" rx="2" />
+    <path d="M7 12l3 3 6-6" />
+  </Svg>
+);
 export const RecordsIcon = () => (
   <Svg>
     <path d="M6 3h9l4 4v14H6z" />

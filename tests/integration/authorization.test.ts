@@ -66,6 +66,8 @@ let aWithdrawalId: number;
 let kycUnderReview: number;
 let ipoOffering: number;
 let aApplication: number;
+/** A's credit loan, approved (lending). */
+let aLoan: number;
 /** A's follow of a mentor (a third member, approved by the operator). */
 let aFollowId: number;
 /** A fee coupon granted to A. */
@@ -150,6 +152,8 @@ beforeAll(async () => {
     realDrawDate: '2026-01-08',
   });
   aApplication = ok(await c.call('ipo/apply', { offeringId: ipoOffering }, A.token, idem()), 'ipo apply').id;
+  aLoan = ok(await c.call('credit/apply', { amountMinor: 100_000 }, A.token, idem()), 'credit apply').id;
+  ok(await c.call('admin/approveCreditLoan', { id: aLoan }, op), 'credit approve');
   // A mentor (B, approved directly: the criteria are copy-trading.test.ts's) whom A follows.
   const [mentor] = await h.database.db
     .insert(mentors)
@@ -334,6 +338,14 @@ describe("member B with member A's ids", () => {
         token: b,
         http: [404],
         msg: ['orderNotFound'],
+      },
+      {
+        name: 'credit/repay',
+        label: "A's credit loan",
+        body: () => ({ loanId: aLoan, amountMinor: 1_000 }),
+        token: b,
+        http: [404],
+        msg: ['notFound'],
       },
       {
         name: 'ipo/pay',

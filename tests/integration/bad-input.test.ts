@@ -1614,6 +1614,89 @@ const idemRows = async () =>
     ),
   );
 
+/** Credit loans (docs/credit.md): limit, amount required, someone else's or no loan, operator edges. */
+const creditCases = (): Case[] => {
+  const m = () => member.token;
+  const o = () => op;
+  return [
+    {
+      name: 'credit/apply',
+      freshKey: true,
+      label: 'above the available limit',
+      body: { amountMinor: 1_000_000_000 },
+      token: m,
+      http: 422,
+      msg: 'insufficientCredit',
+    },
+    {
+      name: 'credit/apply',
+      freshKey: true,
+      label: 'amount missing',
+      body: {},
+      token: m,
+      http: 400,
+      msg: 'loanAmountRequired',
+    },
+    {
+      name: 'credit/apply',
+      freshKey: true,
+      label: 'amount 0',
+      body: { amountMinor: 0 },
+      token: m,
+      http: 400,
+      msg: 'loanAmountRequired',
+    },
+    {
+      name: 'credit/repay',
+      freshKey: true,
+      label: 'no such loan',
+      body: { loanId: 999_999, amountMinor: 100 },
+      token: m,
+      http: 404,
+      msg: 'notFound',
+    },
+    {
+      name: 'admin/approveCreditLoan',
+      label: 'no such loan',
+      body: { id: 999_999 },
+      token: o,
+      http: 404,
+      msg: 'notFound',
+    },
+    {
+      name: 'admin/rejectCreditLoan',
+      label: 'empty reason',
+      body: { id: 1, reason: '' },
+      token: o,
+      http: 400,
+      msg: 'parameterError',
+    },
+    {
+      name: 'admin/saveCreditSettings',
+      label: 'bands not ascending',
+      body: {
+        annualRateBps: 1_825,
+        termDays: 30,
+        bands: [
+          { minScore: 500, limitMinor: 1 },
+          { minScore: 400, limitMinor: 2 },
+        ],
+      },
+      token: o,
+      http: 400,
+      msg: 'parameterError',
+    },
+    {
+      name: 'admin/saveCreditSettings',
+      label: 'rate above 100 %',
+      body: { annualRateBps: 10_001, termDays: 30, bands: [{ minScore: 400, limitMinor: 1 }] },
+      token: o,
+      http: 400,
+      msg: 'parameterError',
+    },
+  ];
+};
+
 /** Public subscriptions (TSA underwriting rules Art. 53: one application per person). */
 /** Rewards: points codes, sign-in, coupons and the operator's tables (docs/levels.md). */
 const rewardsCases = (): Case[] => {
@@ -2113,6 +2196,7 @@ describe('bad input gets a 4xx envelope with a message key and changes nothing',
       ...ipoCases(),
       ...rewardsCases(),
       ...dividendNewsCases(),
+      ...creditCases(),
     ];
     const before = await fingerprint(h.database.db, FINGERPRINTED, PROJECTIONS);
     const keysBefore = await idemRows();

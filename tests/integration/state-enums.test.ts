@@ -47,6 +47,7 @@ const FREE_TEXT = new Set([
   'day_trade_applications.reason',
   'mentors.reason',
   'primary_applications.reason',
+  'credit_loans.reason',
   'audit_log.reason',
   'audit_log.action',
   'audit_log.target_type',
@@ -175,6 +176,7 @@ describe('state columns', () => {
           from orders where order_no = 'ENUMTEST0001'`,
       sql`insert into news_articles (kind, title_tw, title_en, body_tw, body_en)
           values ('operator', 't', 't', 'b', 'b')`,
+      sql`insert into credit_loans (user_id, principal_minor, annual_rate_bps, term_days) values (${uid}, 100000, 1825, 30)`,
     ];
     for (const q of setup) await exec(q);
 

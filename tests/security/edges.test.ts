@@ -208,6 +208,7 @@ const SAMPLES: Partial<Record<EndpointName, Record<string, unknown>>> = {
     symbols: ['2330'],
   },
   'admin/setNewsStatus': { id: 1, status: 'withdrawn' },
+  'admin/rejectCreditLoan': { id: 1, reason: 'limit' },
 };
 
 /** `body` with `bad` inserted into the string at `at` (arrays: their first element). */

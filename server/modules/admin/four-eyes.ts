@@ -1,6 +1,6 @@
 /**
  * Four eyes on money and identity: an operator never reviews their own deposit, withdrawal, KYC
- * submission, day-trading application or mentor application (an account that was a member and was later promoted keeps its requests, and only
+ * submission, day-trading application, mentor application or credit loan (an account that was a member and was later promoted keeps its requests, and only
  * another operator may decide them).
  *
  * The check runs inside the review's transaction, on the row the review reads, before anything is
@@ -14,7 +14,14 @@ import { audit } from './audit';
 
 /** What an operator reviews. */
 export type ReviewTarget = {
-  type: 'deposit' | 'withdrawal' | 'kyc' | 'dayTradeApplication' | 'mentorApplication' | 'primaryApplication';
+  type:
+    | 'deposit'
+    | 'withdrawal'
+    | 'kyc'
+    | 'dayTradeApplication'
+    | 'mentorApplication'
+    | 'primaryApplication'
+    | 'creditLoan';
   id: number;
 };
 

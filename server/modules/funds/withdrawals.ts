@@ -11,7 +11,7 @@
  *
  * Request checks, in order: withdrawal banned or frozen → 403 cannotWithdrawOrTrade; amount
  * outside the site's limits (admin/saveConfig withdrawMinMinor/withdrawMaxMinor) → 400
- * belowMinWithdraw / aboveMaxWithdraw; not one of the member's live cards → 404 cardNotFound; the
+ * belowMinWithdraw / aboveMaxWithdraw; a credit loan past its due day → 422 unpaidCreditLoan; not one of the member's live cards → 404 cardNotFound; the
  * funds password (identity/funds-password.ts, its own transaction so a wrong try counts); a
  * pending withdrawal already → 409 otherFundOperation (race-safe: the partial unique index
  * withdrawals_one_pending_uq refuses a second pending row); not enough available cash → 422
@@ -34,6 +34,8 @@ import { requireOwnCard, type BankCardRow } from '../identity/cards';
 import { verifyFundsPassword } from '../identity/funds-password';
 import { move, post } from '../ledger/ledger';
 import { isUniqueViolation } from '../common/db-errors';
+import { refuseWhenOverdue } from '../credit/loans';
+import { creditToday } from '../credit/runner';
 
 export type WithdrawalRow = typeof withdrawals.$inferSelect;
 type Status = 'pending' | 'approved' | 'rejected';
@@ -96,6 +98,8 @@ export const withdrawalHandlers: Pick<
     const limits = await siteSettings(ctx.db);
     if (body.amountMinor < limits.withdrawMinMinor) throw fail('belowMinWithdraw');
     if (body.amountMinor > limits.withdrawMaxMinor) throw fail('aboveMaxWithdraw');
+    // An overdue credit loan blocks withdrawals until repaid (modules/credit/loans.ts).
+    await refuseWhenOverdue(ctx.db, user.id, creditToday(ctx.feed));
     const card = await requireOwnCard(ctx.db, user.id, body.cardId);
     await verifyFundsPassword(ctx.db, user.id, body.fundsPassword);
     // One pending withdrawal per member: the partial unique index withdrawals_one_pending_uq

@@ -9,7 +9,9 @@
  * (money received from / paid to banks), `fee_revenue`, `tax_payable`, `trading_pnl` (the
  * platform as counterparty of the simulated venue), `fx_conversion` (the platform's side of
  * currency exchanges: one account per currency, so an exchange balances per currency),
- * `promotions` (what the platform gives away: cash points codes, docs/levels.md). Signs: a
+ * `promotions` (what the platform gives away: cash points codes, docs/levels.md),
+ * `loan_receivable` (credit loans' principal and accrued interest the members owe; negative, an
+ * asset) and `interest_revenue` (credit loans' accrued interest; server/modules/credit). Signs: a
  * positive posting raises the account's balance; member balances are what the platform owes the
  * member.
  *
@@ -50,6 +52,8 @@ export const PLATFORM_PURPOSES = [
   'trading_pnl',
   'fx_conversion',
   'promotions',
+  'loan_receivable',
+  'interest_revenue',
 ] as const;
 export type PlatformPurpose = (typeof PLATFORM_PURPOSES)[number];
 /**

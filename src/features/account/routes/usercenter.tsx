@@ -2,10 +2,13 @@
  * /user/usercenter (product-spec §2 "Member centre"): total assets, frozen, available, margin,
  * unrealised P&L, realised profit and the USD amount (user/info), the KYC status (links to
  * /user/bandCard), a warning when no funds password is set, deposit / withdraw / exchange
- * buttons, links to bank cards, fund records and both passwords, language switch, log out; the
- * rewards card (account level, points, sign-in, links to /user/accountLevel and /home/coupons).
+ * buttons, the credit score, credit limit and loan debt (credit/summary; opens /user/credit), the
+ * rewards card (account level, points, sign-in, links to /user/accountLevel and /home/coupons),
+ * links to bank cards, fund records, the asset overview, invitations, loan records, both
+ * passwords and settings, language switch, log out.
  */
 import { Button, List, NoticeBar, PullToRefresh, Selector } from 'antd-mobile';
+import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSelector } from 'react-redux';
 import { useNavigate } from 'react-router-dom';
@@ -23,6 +26,8 @@ import { Page } from '../../../ui/page';
 import { RiskBanner } from '../../../risk/components/risk-banner';
 import { RewardsCard } from '../../../rewards/rewards-card';
 
+const CreditLine = lazy(() => import('../components/credit-line').then((m) => ({ default: m.CreditLine })));
+
 /** The member centre's links: label key, route, testid. */
 const LINKS: [string, string, string][] = [
   ['uc.kyc', '/user/bandCard', 'uc-link-kyc'],
@@ -30,6 +35,7 @@ const LINKS: [string, string, string][] = [
   ['uc.records', '/user/FundingDetails', 'uc-records'],
   ['uc.assets', '/wallet/index', 'uc-link-assets'],
   ['uc.invite', '/user/invite', 'uc-link-invite'],
+  ['credit.records', '/user/jkjl', 'uc-link-credit'],
   ['uc.loginPassword', '/user/loginPassword', 'uc-link-login-password'],
   ['uc.fundsPassword', '/user/setPassword', 'uc-link-funds-password'],
   ['settings.title', '/user/setting', 'uc-link-settings'],
@@ -161,6 +167,9 @@ export function UserCenterPage() {
               />
             </div>
           </section>
+          <Suspense fallback={null}>
+            <CreditLine />
+          </Suspense>
           <List>
             {LINKS.map(([key, to, testId]) => (
               <List.Item key={to} onClick={() => navigate(to)} data-testid={testId}>

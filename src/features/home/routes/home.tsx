@@ -14,6 +14,7 @@ import { MarketStatusBar } from '../../../market/components/status-bar';
 import { QuoteRow } from '../../../market/components/quote-row';
 import { useQuoteStream, useSeedQuotes } from '../../../market/hooks';
 import {
+  CreditIcon,
   DepositIcon,
   EtfIcon,
   HoldingsIcon,
@@ -47,6 +48,7 @@ const SHORTCUTS: { key: string; to: string; icon: ReactNode }[] = [
   { key: 'bidding', to: '/market/bidding', icon: <TradeIcon /> },
   { key: 'dividend', to: '/common/dividend', icon: <RecordsIcon /> },
   { key: 'assets', to: '/wallet/index', icon: <RecordsIcon /> },
+  { key: 'credit', to: '/user/credit', icon: <CreditIcon /> },
 ];
 
 function IndexCard() {

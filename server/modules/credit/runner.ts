@@ -1,0 +1,72 @@
+/**
+ * Credit interest on the market calendar. The trading day is the market clock's session number
+ * (server/market/clock.ts ClockPosition.session): on the replay clock each replayed day is one
+ * (day k of the replay, 08:30 → 14:30 market time, then the next replayed day's 08:30), on the
+ * exchange clock it counts TWSE trading days from the anchor's date (holidays and weekends do not
+ * advance it). The day changes at the replay clock's rollover to the next replayed 08:30, or on
+ * the exchange clock at the first instant of the next trading day's date.
+ *
+ * The runner watches that number: at start (catching up on days that passed while the server was
+ * down) and every RUN_INTERVAL_MS of wall time it accrues every lending loan behind today
+ * (loans.ts accrueDue). A repayment also accrues its loan first, so what is owed never depends
+ * on the timer. The stress source has no calendar (`clock` null): the day stays 0 and nothing
+ * accrues.
+ */
+import type { Db } from '../../db/client';
+import type { Clock } from '../../market/clock';
+import { accrueDue } from './loans';
+
+/** Wall ms between runs (a replayed day lasts minutes even at high speeds). */
+export const RUN_INTERVAL_MS = 5_000;
+
+export interface CreditRunner {
+  /** The market calendar's trading day now. */
+  today(): number;
+  start(opts?: { timer?: boolean }): Promise<void>;
+  stop(): void;
+  /** One accrual run now (tests call it after moving the clock); resolves with the loans accrued. */
+  run(): Promise<number>;
+}
+
+const runners = new WeakMap<object, CreditRunner>();
+
+/** The runner attached to `feed` (handlers reach it through ctx.feed). */
+export function creditRunnerOf(feed: object): CreditRunner | undefined {
+  return runners.get(feed);
+}
+
+/** The trading day now for handlers: the runner's, or 0 without one. */
+export const creditToday = (feed: object): number => creditRunnerOf(feed)?.today() ?? 0;
+
+/** Creates the runner for `feed` on `clock` (null: no calendar, day 0). */
+export function createCreditRunner(opts: {
+  db: Db;
+  feed: object;
+  clock: Clock | null;
+  log?: (msg: string, err?: unknown) => void;
+}): CreditRunner {
+  const today = () => (opts.clock ? opts.clock.position().session : 0);
+  let running: Promise<number> = Promise.resolve(0);
+  let timer: NodeJS.Timeout | null = null;
+  const run = () => {
+    running = running.catch(() => 0).then(() => accrueDue(opts.db, today()));
+    return running;
+  };
+  const runner: CreditRunner = {
+    today,
+    async start(o = {}) {
+      await run();
+      if (o.timer ?? true)
+        timer = setInterval(() => {
+          run().catch((err) => opts.log?.('credit interest accrual failed', err));
+        }, RUN_INTERVAL_MS);
+    },
+    stop() {
+      if (timer) clearInterval(timer);
+      timer = null;
+    },
+    run,
+  };
+  runners.set(opts.feed, runner);
+  return runner;
+}

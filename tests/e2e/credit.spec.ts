@@ -1,0 +1,111 @@
+/**
+ * Credit loans in Chromium at 390×844, in tw and en, on the real server: a funded member opens
+ * "credit loan" from home (the score with its factors and the limit), applies on the loan
+ * records (/user/jkjl) within the available limit, the operator approves through the API, the
+ * record shows "in lending" with what is owed, the member repays it all from the popup and the
+ * record shows "completed"; the member centre shows the credit score, limit and debt.
+ * Screenshots go to docs/screenshots/credit-*-{tw,en}.png.
+ */
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { expect, test } from '@playwright/test';
+import { depositApproved, httpApi } from '../support/http-funding';
+
+const shots = path.resolve('docs/screenshots');
+mkdirSync(shots, { recursive: true });
+type Lang = 'tw' | 'en';
+const read = (file: string) => JSON.parse(readFileSync(path.resolve(file), 'utf8'));
+const STRINGS: Record<Lang, any> = { tw: read('locales/more/tw.json'), en: read('locales/more/en.json') };
+
+function firstRun(): { operator: string; password: string; invite: string } {
+  const file = path.join(process.env.E2E_DATA_DIR!, 'first-run.txt');
+  expect(existsSync(file), 'the server writes first-run.txt on first start').toBe(true);
+  const text = readFileSync(file, 'utf8');
+  const get = (label: string) => new RegExp(`${label}: (\\S+)`).exec(text)![1]!;
+  return {
+    operator: get('operator account'),
+    password: get('operator password'),
+    invite: get('invitation code'),
+  };
+}
+
+const CASES: { lang: Lang; account: string }[] = [
+  { lang: 'tw', account: '0911000801' },
+  { lang: 'en', account: '0911000802' },
+];
+
+for (const { lang, account } of CASES) {
+  test(`apply for a credit loan, approved, repaid (${lang})`, async ({ page }) => {
+    const S = STRINGS[lang].credit;
+    const baseUrl = test.info().project.use.baseURL!;
+    const call = httpApi(baseUrl);
+    const creds = firstRun();
+    const op = await call<{ token: string }>('admin/login', {
+      account: creds.operator,
+      password: creds.password,
+    });
+    const reg = await call<{ token: string }>('user/register', {
+      account,
+      password: 'abcd1234',
+      confirmPassword: 'abcd1234',
+      inviteCode: creds.invite,
+      agree: true,
+    });
+    expect(reg.status, reg.msg).toBe(1);
+    await depositApproved(baseUrl, reg.data.token, op.data.token, 20_000_000);
+    await page.addInitScript(
+      ([token, acct, l]) => {
+        localStorage.setItem('tokend', token!);
+        localStorage.setItem('account', acct!);
+        localStorage.setItem('lang', l!);
+      },
+      [reg.data.token, account, lang],
+    );
+
+    await page.goto('/#/home/index');
+    await page.getByTestId('shortcut-credit').click();
+    await expect(page).toHaveURL(/#\/user\/credit/);
+    // base 300 + deposits NT$200,000 (150, capped) = 450 → the 400 band: NT$10,000.
+    await expect(page.getByTestId('credit-score')).toHaveText('450');
+    await expect(page.getByTestId('credit-points-deposits')).toHaveText('+150');
+    await expect(page.getByTestId('credit-limit')).toHaveText('10,000.00');
+    await page.screenshot({ path: path.join(shots, `credit-score-${lang}.png`), fullPage: true });
+
+    await page.getByTestId('credit-apply').click();
+    await expect(page).toHaveURL(/#\/user\/jkjl/);
+    await page.getByTestId('credit-apply-amount').fill('5000');
+    await page.getByTestId('credit-apply-submit').click();
+    await page.locator('.adm-dialog-footer').getByText(S.apply, { exact: true }).click();
+    const loans = page.getByTestId('credit-loans');
+    await expect(loans.getByTestId('credit-loan-status').first()).toHaveText(S.status.pending);
+
+    const queue = await call<{ items: Array<{ id: number; account: string }> }>(
+      'admin/creditLoans',
+      { status: 'pending', pageSize: 200 },
+      op.data.token,
+    );
+    const mine = queue.data.items.find((i) => i.account === account)!;
+    const approved = await call('admin/approveCreditLoan', { id: mine.id }, op.data.token);
+    expect(approved.status, approved.msg).toBe(1);
+
+    await page.reload();
+    await expect(loans.getByTestId('credit-loan-status').first()).toHaveText(S.status.lending);
+    await expect(page.getByTestId('jkjl-debt')).not.toHaveText('0.00');
+    await page.screenshot({ path: path.join(shots, `credit-lending-${lang}.png`), fullPage: true });
+
+    await page.getByTestId(`credit-repay-${mine.id}`).click();
+    await page.getByTestId('credit-repay-all').click();
+    await page.screenshot({ path: path.join(shots, `credit-repay-${lang}.png`) });
+    await page.getByTestId('credit-repay-submit').click();
+    await expect(loans.getByTestId('credit-loan-status').first()).toHaveText(S.status.completed);
+    await expect(page.getByTestId('jkjl-debt')).toHaveText('0.00');
+    await page.screenshot({ path: path.join(shots, `credit-completed-${lang}.png`), fullPage: true });
+
+    await page.goto('/#/user/usercenter');
+    // Repaid on time (before its due day): +30, 450 → 480.
+    await expect(page.getByTestId('uc-credit-score')).toHaveText('480');
+    await expect(page.getByTestId('uc-credit-debt')).toHaveText('0.00');
+    await page.getByTestId('uc-credit').scrollIntoViewIfNeeded();
+    await page.screenshot({ path: path.join(shots, `credit-usercenter-${lang}.png`) });
+  });
+}
