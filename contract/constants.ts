@@ -86,6 +86,10 @@ export const FUND_FLOW_TYPES = [
   'placement',
   /** Block trade (鉅額交易): an application's amount held, released on rejection. */
   'blockTrade',
+  /** Stock lending (借券): a short seller's daily borrow fee on shares borrowed from the pool. */
+  'stockLending',
+  /** Lending rebate (借券收入): a lender's daily fee on shares in loan, paid into the wallet. */
+  'lendingRebate',
 ] as const;
 export type FundFlowType = (typeof FUND_FLOW_TYPES)[number];
 
@@ -109,6 +113,8 @@ export const FUND_TABS = {
     'auction',
     'placement',
     'blockTrade',
+    'stockLending',
+    'lendingRebate',
   ],
 } as const satisfies Record<string, readonly FundFlowType[]>;
 export type FundTab = keyof typeof FUND_TABS;
@@ -211,5 +217,7 @@ export const AUDIT_ACTIONS = [
   'offering.update',
   'primary.approve',
   'primary.reject',
+  'lending.channel',
+  'lending.quota',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

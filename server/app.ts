@@ -58,6 +58,9 @@ import { createRiskMonitor, type RiskMonitor } from './modules/risk/monitor';
 import { ipoHandlers } from './modules/ipo/handlers';
 import { primaryHandlers } from './modules/primary/handlers';
 import { createIpoRunner, type IpoRunner } from './modules/ipo/runner';
+import { lendingHandlers } from './modules/lending/handlers';
+import { createLendingRunner, type LendingRunner } from './modules/lending/runner';
+import { refuseCloseInLoan } from './modules/lending/service';
 import { registerGateway, WS_MAX_MESSAGE_BYTES, type Gateway } from './realtime/gateway';
 
 /** What buildApp returns: the Fastify app plus the services tests drive directly. */
@@ -70,6 +73,8 @@ export interface BuiltApp {
   risk: RiskMonitor;
   /** Public-subscription steps on the market clock (tests call `ipo.run()` after moving it). */
   ipo: IpoRunner;
+  /** Stock-lending steps (tests call `lending.run()` after moving the clock). */
+  lending: LendingRunner;
   /** Copy trading's mirroring passes (tests call `copyTrading.runOnce()`). */
   copyTrading: CopyTrader;
   /** The `/ws` gateway (tests read its stats). */
@@ -146,6 +151,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     now: opts.now,
     timer: opts.feedTimer ?? true,
     settleDayTrade: settleDayTradeClose,
+    closeGuard: refuseCloseInLoan,
     log: (msg, err) => app.log.error({ err }, msg),
   });
   await trading.start();
@@ -177,6 +183,13 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     log: (msg, err) => app.log.error({ err }, msg),
   });
   await ipo.start({ timer: opts.feedTimer ?? true });
+  const lending = createLendingRunner({
+    db,
+    feed,
+    calendar: ipo.calendar,
+    log: (msg, err) => app.log.error({ err }, msg),
+  });
+  await lending.start({ timer: opts.feedTimer ?? true });
   const copyTrading = createCopyTrader({
     db,
     trading,
@@ -226,6 +239,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     ...ipoHandlers,
     ...copyTradingHandlers,
     ...primaryHandlers,
+    ...lendingHandlers,
     ...riskHandlers,
     ...adminHandlers,
     ...invitationHandlers,
@@ -242,6 +256,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   app.addHook('onClose', async () => {
     gateway.stop();
     ipo.stop();
+    lending.stop();
     risk.stop();
     await risk.idle();
     dayTrades.stop();
@@ -252,5 +267,5 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     if (!opts.database) await database.close();
   });
 
-  return { app, database, feed, trading, risk, ipo, copyTrading, gateway, firstRun: first };
+  return { app, database, feed, trading, risk, ipo, lending, copyTrading, gateway, firstRun: first };
 }
