@@ -25,6 +25,7 @@ import { InvitationsPanel } from './invitations-panel';
 import { KycQueue } from './kyc-queue';
 import { MentorsQueue } from './mentors-queue';
 import { LedgerPanel } from './ledger-panel';
+import { LendingPanel } from './lending-panel';
 import { OfferingsPanel } from './offerings-panel';
 import { RatesPanel } from './rates-panel';
 import { SettingsPanel } from './settings-panel';
@@ -39,6 +40,7 @@ export const ADMIN_TABS = [
   'dayTrading',
   'mentors',
   'offerings',
+  'lending',
   'users',
   'invitations',
   'channels',
@@ -134,6 +136,7 @@ function Console() {
     dayTrading: () => <DayTradingQueue />,
     mentors: () => <MentorsQueue />,
     offerings: () => <OfferingsPanel />,
+    lending: () => <LendingPanel />,
     users: () => (
       <UsersList
         onShowLedger={(id) => {

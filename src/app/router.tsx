@@ -47,6 +47,8 @@ const LOADERS: Record<string, () => Promise<ComponentType>> = {
   'user/setPassword': () => import('../features/identity/routes/set-password').then((m) => m.SetPasswordPage),
   'user/BankCard': () => import('../features/identity/routes/bank-card').then((m) => m.BankCardPage),
   'user/WithCard': () => import('../features/identity/routes/with-card').then((m) => m.WithCardPage),
+  'common/lending': () => import('../features/lending/routes/lending').then((m) => m.LendingPage),
+  'common/margin': () => import('../features/lending/routes/margin').then((m) => m.MarginPage),
   'market/subscribe': () => import('../features/ipo/routes/subscribe').then((m) => m.SubscribePage),
   'market/subscribeDetail': () =>
     import('../features/ipo/routes/subscribe-detail').then((m) => m.SubscribeDetailPage),

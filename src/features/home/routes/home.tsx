@@ -41,6 +41,8 @@ const SHORTCUTS: { key: string; to: string; icon: ReactNode }[] = [
   { key: 'etf', to: '/home/etf', icon: <EtfIcon /> },
   { key: 'subscribe', to: '/market/subscribe', icon: <SubscribeIcon /> },
   { key: 'bidding', to: '/market/bidding', icon: <TradeIcon /> },
+  { key: 'lending', to: '/common/lending', icon: <HoldingsIcon /> },
+  { key: 'margin', to: '/common/margin', icon: <TradeIcon /> },
 ];
 
 function IndexCard() {
