@@ -176,6 +176,7 @@ const SAMPLES: Partial<Record<EndpointName, Record<string, unknown>>> = {
   'admin/rejectPrimary': { id: 1, reason: 'over the limit' },
   'admin/rejectMentor': { id: 1, reason: 'criteria' },
   'admin/cancelFollow': { id: 1, reason: 'member request' },
+  'admin/saveLendingQuota': { symbol: '2330', quotaShares: 1000 },
 };
 
 /** `body` with `bad` inserted into the string at `at` (arrays: their first element). */
