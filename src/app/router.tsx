@@ -16,6 +16,9 @@ import { Shell } from './shell';
 const LANDING = 'login/start';
 
 /** Each screen's chunk, by route path. */
+/** Both lending screens come from one chunk; one import here keeps the first screen's table small. */
+const lendingScreens = () => import('../features/lending/routes/lending');
+
 const LOADERS: Record<string, () => Promise<ComponentType>> = {
   'login/start': () => import('../features/auth/routes/start').then((m) => m.StartPage),
   'login/login': () => import('../features/auth/routes/login').then((m) => m.LoginPage),
@@ -47,8 +50,8 @@ const LOADERS: Record<string, () => Promise<ComponentType>> = {
   'user/setPassword': () => import('../features/identity/routes/set-password').then((m) => m.SetPasswordPage),
   'user/BankCard': () => import('../features/identity/routes/bank-card').then((m) => m.BankCardPage),
   'user/WithCard': () => import('../features/identity/routes/with-card').then((m) => m.WithCardPage),
-  'common/lending': () => import('../features/lending/routes/lending').then((m) => m.LendingPage),
-  'common/margin': () => import('../features/lending/routes/margin').then((m) => m.MarginPage),
+  'common/lending': () => lendingScreens().then((m) => m.LendingPage),
+  'common/margin': () => lendingScreens().then((m) => m.MarginPage),
   'market/subscribe': () => import('../features/ipo/routes/subscribe').then((m) => m.SubscribePage),
   'market/subscribeDetail': () =>
     import('../features/ipo/routes/subscribe-detail').then((m) => m.SubscribeDetailPage),

@@ -353,7 +353,7 @@ describe("member B with member A's ids", () => {
         body: () => ({ id: aLoan }),
         token: b,
         http: [404],
-        msg: ['lendingNotFound'],
+        msg: ['notFound'],
       },
       {
         name: 'ipo/pay',

@@ -1826,8 +1826,8 @@ const lendingCases = (): Case[] => {
   return [
     lend('missing position', { orderId: 999_999 }, 404, 'orderNotFound'),
     lend("another member's order", { orderId: otherOrderId }, 404, 'orderNotFound'),
-    lend('rate above the cap', { rateBps: 1_601 }, 422, 'lendingRateAboveCap'),
-    lend('term above the longest', { days: 121 }, 422, 'lendingTermTooLong'),
+    lend('rate above the cap', { rateBps: 1_601 }, 422, 'lendingTermsExceeded'),
+    lend('term above the longest', { days: 121 }, 422, 'lendingTermsExceeded'),
     lend('more than the holding has free', { shares: 501 }, 422, 'lendingExceedsHolding'),
     lend('beyond the quota', { shares: 200 }, 422, 'lendingUnavailable'),
     lend('zero shares', { shares: 0 }, 400, 'parameterError'),
@@ -1847,7 +1847,7 @@ const lendingCases = (): Case[] => {
       body: { id: 999_999 },
       token: m,
       http: 404,
-      msg: 'lendingNotFound',
+      msg: 'notFound',
     },
     {
       name: 'lending/recall',
@@ -1856,7 +1856,7 @@ const lendingCases = (): Case[] => {
       body: { id: loan },
       token: () => other.token,
       http: 404,
-      msg: 'lendingNotFound',
+      msg: 'notFound',
     },
     {
       name: 'lending/orders',

@@ -176,7 +176,7 @@ describe('lend, refuse the close, accrue, recall', () => {
       lender.token,
       idem(),
     );
-    expect([dear.http, dear.body.msg]).toEqual([422, 'lendingRateAboveCap']);
+    expect([dear.http, dear.body.msg]).toEqual([422, 'lendingTermsExceeded']);
     const leveraged = await openLong(lender.token, '2330', 1, 5);
     const lev = await h.call('lending/lend', lendBody(leveraged, 100), lender.token, idem());
     expect([lev.http, lev.body.msg]).toEqual([422, 'lendingNotEligible']);
@@ -188,7 +188,7 @@ describe('lend, refuse the close, accrue, recall', () => {
     // Someone else's loan is not found.
     const other = await h.fundedMember('0920000009', FUNDS);
     const notMine = await h.call('lending/recall', { id: loanId }, other, idem());
-    expect([notMine.http, notMine.body.msg]).toEqual([404, 'lendingNotFound']);
+    expect([notMine.http, notMine.body.msg]).toEqual([404, 'notFound']);
     await clean();
   });
 

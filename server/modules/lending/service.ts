@@ -72,7 +72,7 @@ export async function sharesInLoan(db: Db | Tx, orderId: number): Promise<number
  * Lends `shares` of the member's position `orderId` at `rateBps` for `days` business days from
  * `today`, inside the request's transaction.
  * @throws AppError lendingUnavailable (channel closed or the instrument's quota would be
- *   exceeded) | lendingRateAboveCap | lendingTermTooLong | orderNotFound | lendingNotEligible |
+ *   exceeded) | lendingTermsExceeded | orderNotFound | lendingNotEligible |
  *   lendingExceedsHolding
  */
 export async function lend(
@@ -84,8 +84,8 @@ export async function lend(
   return db.transaction(async (tx) => {
     const [channel] = await tx.select().from(lendingChannel).where(eq(lendingChannel.id, 1)).for('share');
     if (!channel!.open) throw fail('lendingUnavailable');
-    if (req.rateBps > channel!.rateCapBps) throw fail('lendingRateAboveCap');
-    if (req.days > channel!.maxDays) throw fail('lendingTermTooLong');
+    if (req.rateBps > channel!.rateCapBps) throw fail('lendingTermsExceeded');
+    if (req.days > channel!.maxDays) throw fail('lendingTermsExceeded');
     const [pos] = await tx
       .select()
       .from(orders)
@@ -131,7 +131,7 @@ export async function lend(
 
 /**
  * Recalls the member's loan `id` now (pays the days already over first, then finishes it).
- * @throws AppError lendingNotFound (not theirs) | lendingNotInLoan
+ * @throws AppError notFound (not theirs) | lendingNotInLoan
  */
 export async function recall(
   db: Db | Tx,
@@ -146,7 +146,7 @@ export async function recall(
       .from(lendingOrders)
       .where(and(eq(lendingOrders.id, id), eq(lendingOrders.userId, userId)))
       .for('update');
-    if (!own) throw fail('lendingNotFound');
+    if (!own) throw fail('notFound');
     if (own.status !== 'inLoan') throw fail('lendingNotInLoan');
     const paid = await accrue(tx, own, cal.today(), reference);
     return finish(tx, paid, 'recall', cal);

@@ -234,3 +234,6 @@ export function LendingPage() {
     </Page>
   );
 }
+
+// One chunk for both lending screens: the router's table (first screen) names one module.
+export { MarginPage } from './margin';
