@@ -55,7 +55,7 @@ let B: ReadyMember;
 let Bu: string;
 let aPendingOrder: number;
 let aHolding: number;
-/** A's lending order (100 shares of a fully paid 2330 long). */
+/** A's lending order (100 shares of a fully paid 2317 long). */
 let aLoan: number;
 let aFront: string;
 let aBack: string;
@@ -117,11 +117,11 @@ beforeAll(async () => {
     ),
     'market order',
   ).id;
-  ok(await c.call('admin/saveLendingQuota', { symbol: '2330', quotaShares: 1000 }, op), 'lending quota');
+  ok(await c.call('admin/saveLendingQuota', { symbol: '2317', quotaShares: 1000 }, op), 'lending quota');
   const paidLong = ok(
     await c.call(
       'trade/placeOrder',
-      { symbol: '2330', side: 'long', orderType: 'market', lots: 1, leverage: 1 },
+      { symbol: '2317', side: 'long', orderType: 'market', lots: 1, leverage: 1 },
       A.token,
       idem(),
     ),
