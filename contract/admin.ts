@@ -47,6 +47,8 @@ export const AUDIT_ACTIONS = [
   'news.status',
   'credit.approve',
   'credit.reject',
+  'lending.channel',
+  'lending.quota',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -16,6 +16,7 @@ import * as dividends from './dividends';
 import * as funds from './funds';
 import * as identity from './identity';
 import * as ipo from './ipo';
+import * as lending from './lending';
 import * as market from './market';
 import * as news from './news';
 import * as primary from './primary';
@@ -219,6 +220,41 @@ export const api = {
     rewards.adminCouponsReq,
     rewards.adminCouponsRes,
     'Fee coupons granted and bought',
+  ),
+  // ---- stock lending (借券) and the margin loan / short sale view (融資融券) ----
+  'lending/overview': ep(
+    'member',
+    auth.emptyReq,
+    lending.lendingOverviewRes,
+    'Stock lending: the channel and my holdings eligible to lend',
+  ),
+  'lending/lend': ep('member', lending.lendReq, lending.lendingOrderSchema, 'Lend shares of a holding', true),
+  'lending/recall': ep(
+    'member',
+    lending.lendingRecallReq,
+    lending.lendingOrderSchema,
+    'Recall a lending order',
+    true,
+  ),
+  'lending/orders': ep('member', lending.lendingOrdersReq, lending.lendingOrdersRes, 'My lending orders'),
+  'lending/margin': ep(
+    'member',
+    auth.emptyReq,
+    lending.marginViewRes,
+    'Margin loans (leveraged longs) and short sales with margin, ratio and fees',
+  ),
+  'admin/lending': ep('operator', auth.emptyReq, lending.adminLendingRes, 'Lending channel, quotas, orders'),
+  'admin/saveLendingChannel': ep(
+    'operator',
+    lending.saveLendingChannelReq,
+    auth.okRes,
+    'Open or close lending; rate cap and longest term',
+  ),
+  'admin/saveLendingQuota': ep(
+    'operator',
+    lending.saveLendingQuotaReq,
+    auth.okRes,
+    "Set an instrument's lending quota",
   ),
 
   // ---- auctions (競價拍賣) and operator-managed offerings ----

@@ -101,6 +101,10 @@ export const FUND_FLOW_TYPES = [
   'loan',
   /** Credit repayment: wallet → the loan (interest first, then principal). */
   'creditRepayment',
+  /** Stock lending (借券): a short seller's daily borrow fee on shares borrowed from the pool. */
+  'stockLending',
+  /** Lending rebate (借券收入): a lender's daily fee on shares in loan, paid into the wallet. */
+  'lendingRebate',
 ] as const;
 export type FundFlowType = (typeof FUND_FLOW_TYPES)[number];
 
@@ -126,6 +130,8 @@ export const FUND_TABS = {
     'placement',
     'blockTrade',
     'dividend',
+    'stockLending',
+    'lendingRebate',
   ],
   credit: ['loan', 'creditRepayment'],
 } as const satisfies Record<string, readonly FundFlowType[]>;

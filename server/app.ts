@@ -72,6 +72,9 @@ import { walletHandlers } from './modules/wallet/handlers';
 import { createEquitySnapshotter } from './modules/wallet/snapshots';
 import { createCreditRunner } from './modules/credit/runner';
 import { creditHandlers } from './modules/credit/handlers';
+import { lendingHandlers } from './modules/lending/handlers';
+import { createLendingRunner, type LendingRunner } from './modules/lending/runner';
+import { refuseCloseInLoan } from './modules/lending/service';
 import { registerGateway, WS_MAX_MESSAGE_BYTES, type Gateway } from './realtime/gateway';
 
 /** What buildApp returns: the Fastify app plus the services tests drive directly. */
@@ -88,6 +91,8 @@ export interface BuiltApp {
   dividends: DividendRunner;
   /** Generated news items (tests call `news.run()`). */
   news: NewsRunner;
+  /** Stock-lending steps (tests call `lending.run()` after moving the clock). */
+  lending: LendingRunner;
   /** Copy trading's mirroring passes (tests call `copyTrading.runOnce()`). */
   copyTrading: CopyTrader;
   /** The `/ws` gateway (tests read its stats). */
@@ -166,6 +171,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     timer: opts.feedTimer ?? true,
     settleDayTrade: settleDayTradeClose,
     feeTerms: rewardsFeeTerms(db, opts.now ?? Date.now),
+    closeGuard: refuseCloseInLoan,
     log: (msg, err) => app.log.error({ err }, msg),
   });
   await trading.start();
@@ -217,6 +223,13 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   // Credit interest accrues at each market-calendar day change (modules/credit/runner.ts).
   const credit = createCreditRunner({ db, feed, clock, log: (msg, err) => app.log.error({ err }, msg) });
   await credit.start({ timer: opts.feedTimer ?? true });
+  const lending = createLendingRunner({
+    db,
+    feed,
+    calendar: ipo.calendar,
+    log: (msg, err) => app.log.error({ err }, msg),
+  });
+  await lending.start({ timer: opts.feedTimer ?? true });
   const copyTrading = createCopyTrader({
     db,
     trading,
@@ -278,6 +291,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     ...dividendHandlers,
     ...newsHandlers,
     ...creditHandlers,
+    ...lendingHandlers,
     ...riskHandlers,
     ...adminHandlers,
     ...invitationHandlers,
@@ -302,6 +316,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     dividends.stop();
     news.stop();
     credit.stop();
+    lending.stop();
     risk.stop();
     await risk.idle();
     dayTrades.stop();
@@ -314,5 +329,18 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     if (!opts.database) await database.close();
   });
 
-  return { app, database, feed, trading, risk, ipo, dividends, news, copyTrading, gateway, firstRun: first };
+  return {
+    app,
+    database,
+    feed,
+    trading,
+    risk,
+    ipo,
+    dividends,
+    news,
+    lending,
+    copyTrading,
+    gateway,
+    firstRun: first,
+  };
 }

@@ -35,6 +35,7 @@ const tagged = api.enhanceEndpoints({
     'AdminConfig',
     'AdminAudit',
     'AdminLedger',
+    'AdminLending',
   ],
 });
 
@@ -42,6 +43,20 @@ export const adminApi = tagged.injectEndpoints({
   endpoints: (b) => ({
     adminLogin: b.mutation<ResOf<'admin/login'>, ReqOf<'admin/login'>>({
       query: (body) => ({ name: 'admin/login', body }),
+    }),
+
+    // ---- stock lending ----
+    adminLending: b.query<ResOf<'admin/lending'>, void>({
+      query: () => ({ name: 'admin/lending', body: {} }),
+      providesTags: ['AdminLending'],
+    }),
+    saveLendingChannel: b.mutation<ResOf<'admin/saveLendingChannel'>, ReqOf<'admin/saveLendingChannel'>>({
+      query: (body) => ({ name: 'admin/saveLendingChannel', body }),
+      invalidatesTags: ['AdminLending', 'AdminAudit'],
+    }),
+    saveLendingQuota: b.mutation<ResOf<'admin/saveLendingQuota'>, ReqOf<'admin/saveLendingQuota'>>({
+      query: (body) => ({ name: 'admin/saveLendingQuota', body }),
+      invalidatesTags: ['AdminLending', 'AdminAudit'],
     }),
 
     // ---- review queues ----
@@ -156,6 +171,9 @@ export const adminApi = tagged.injectEndpoints({
 });
 
 export const {
+  useAdminLendingQuery,
+  useSaveLendingChannelMutation,
+  useSaveLendingQuotaMutation,
   useAdminLoginMutation,
   useAdminKycQuery,
   useApproveKycMutation,

@@ -28,6 +28,7 @@ import { MentorsQueue } from './mentors-queue';
 import { NewsPanel } from './news-panel';
 import { LedgerPanel } from './ledger-panel';
 import { PagesPanel, ResetsPanel } from './member-pages-panel';
+import { LendingPanel } from './lending-panel';
 import { OfferingsPanel } from './offerings-panel';
 import { RatesPanel } from './rates-panel';
 import { RewardsPanel } from './rewards-panel';
@@ -46,6 +47,7 @@ export const ADMIN_TABS = [
   'offerings',
   'rewards',
   'news',
+  'lending',
   'users',
   'invitations',
   'channels',
@@ -146,6 +148,7 @@ function Console() {
     offerings: () => <OfferingsPanel />,
     rewards: () => <RewardsPanel />,
     news: () => <NewsPanel />,
+    lending: () => <LendingPanel />,
     users: () => (
       <UsersList
         onShowLedger={(id) => {

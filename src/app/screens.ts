@@ -10,6 +10,7 @@ import type { ComponentType } from 'react';
 /** Areas whose screens share one chunk: one import site each (its preload list written once). */
 const dividends = () => import('../features/dividends/routes');
 const news = () => import('../features/news/routes');
+const lendingScreens = () => import('../features/lending/routes/lending');
 const creditScreens = () => import('../features/credit/routes/entry').then((m) => m.loadCreditScreens());
 
 export const SCREENS: Record<string, () => Promise<ComponentType>> = {
@@ -73,4 +74,6 @@ export const SCREENS: Record<string, () => Promise<ComponentType>> = {
   'user/invite': () => import('../features/wallet/routes/entry').then((m) => m.InvitePage),
   'user/credit': () => creditScreens().then((m) => m.CreditPage),
   'user/jkjl': () => creditScreens().then((m) => m.LoanRecordsPage),
+  'common/lending': () => lendingScreens().then((m) => m.LendingPage),
+  'common/margin': () => lendingScreens().then((m) => m.MarginPage),
 };

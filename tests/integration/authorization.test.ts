@@ -55,6 +55,8 @@ let B: ReadyMember;
 let Bu: string;
 let aPendingOrder: number;
 let aHolding: number;
+/** A's lending order (100 shares of a fully paid 2317 long). */
+let aLending: number;
 let aFront: string;
 let aBack: string;
 let aReceipt: string;
@@ -118,6 +120,20 @@ beforeAll(async () => {
       idem(),
     ),
     'market order',
+  ).id;
+  ok(await c.call('admin/saveLendingQuota', { symbol: '2317', quotaShares: 1000 }, op), 'lending quota');
+  const paidLong = ok(
+    await c.call(
+      'trade/placeOrder',
+      { symbol: '2317', side: 'long', orderType: 'market', lots: 1, leverage: 1 },
+      A.token,
+      idem(),
+    ),
+    'paid long',
+  ).id;
+  aLending = ok(
+    await c.call('lending/lend', { orderId: paidLong, shares: 100, rateBps: 500, days: 5 }, A.token, idem()),
+    'lend',
   ).id;
   aFront = await uploadOk(c, A.token, 'kycFront', png(101));
   aBack = await uploadOk(c, A.token, 'kycBack', png(102));
@@ -348,6 +364,22 @@ describe("member B with member A's ids", () => {
         msg: ['notFound'],
       },
       {
+        name: 'lending/lend',
+        label: "A's holding",
+        body: () => ({ orderId: aHolding, shares: 100, rateBps: 500, days: 5 }),
+        token: b,
+        http: [404],
+        msg: ['orderNotFound'],
+      },
+      {
+        name: 'lending/recall',
+        label: "A's lending order",
+        body: () => ({ id: aLending }),
+        token: b,
+        http: [404],
+        msg: ['notFound'],
+      },
+      {
         name: 'ipo/pay',
         label: "A's subscription application",
         body: () => ({ applicationId: aApplication }),
@@ -500,6 +532,8 @@ describe('operator endpoints called by a member', () => {
       { id, frozen: true, withdrawBanned: true, reason: 'member says so' },
       { name: 'title', value: 'Owned' },
       { currency: 'TWD', buyPpm: 1_000_000, sellPpm: 1_000_000 },
+      { channelOpen: false, rateCapBps: 1, maxDays: 1 },
+      { symbol: '2330', quotaShares: 0 },
       {
         name: 'Member channel',
         accountName: 'Member',

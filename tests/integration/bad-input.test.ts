@@ -60,6 +60,9 @@ let auctionOpen: number;
 /** Rewards: a points code the member redeemed, one expiring within a day, a coupon of `other`'s. */
 let redeemedCode: string;
 let shortCode: string;
+/** The member's fully paid 2330 long (1 lot), 500 shares of it in loan; the 2330 quota is 600. */
+let lendable: number;
+let loan: number;
 /** Verified, card, funds password, NT$6,000,000 and some USD. */
 let member: ReadyMember;
 /** Verified, card, funds password, NT$1,000,000, a pending order, spare uploads. */
@@ -262,6 +265,26 @@ beforeAll(async () => {
   shortCode = await batchOf(3_600_000);
   ok(await c.call('rewards/redeemCode', { code: redeemedCode }, member.token, idem()), 'redeem');
   ok(await c.call('rewards/signIn', {}, member.token), 'sign in');
+  // Stock lending: quota 600 on 2330, the member lends 500 of a fully paid 1,000-share long.
+  ok(await c.call('admin/saveLendingQuota', { symbol: '2330', quotaShares: 600 }, op), 'quota');
+  lendable = ok(
+    await c.call(
+      'trade/placeOrder',
+      { symbol: '2330', side: 'long', orderType: 'market', lots: 1, leverage: 1 },
+      member.token,
+      idem(),
+    ),
+    'paid long',
+  ).id;
+  loan = ok(
+    await c.call(
+      'lending/lend',
+      { orderId: lendable, shares: 500, rateBps: 800, days: 10 },
+      member.token,
+      idem(),
+    ),
+    'lend',
+  ).id;
 
   // A session that has expired.
   const r = await c.call('user/login', { account: member.account, password: 'password123' });
@@ -2177,6 +2200,89 @@ const dividendNewsCases = (): Case[] => {
   ];
 };
 
+/** Stock lending (contract/lending.ts): the channel's cap and term, the quota, the holding. */
+const lendingCases = (): Case[] => {
+  const m = () => member.token;
+  const lend = (label: string, body: Record<string, unknown>, http: number, msg: string): Case => ({
+    name: 'lending/lend',
+    freshKey: true,
+    label,
+    body: { orderId: lendable, shares: 100, rateBps: 800, days: 10, ...body },
+    token: m,
+    http,
+    msg,
+  });
+  return [
+    lend('missing position', { orderId: 999_999 }, 404, 'orderNotFound'),
+    lend("another member's order", { orderId: otherOrderId }, 404, 'orderNotFound'),
+    lend('rate above the cap', { rateBps: 1_601 }, 422, 'lendingTermsExceeded'),
+    lend('term above the longest', { days: 121 }, 422, 'lendingTermsExceeded'),
+    lend('more than the holding has free', { shares: 501 }, 422, 'lendingExceedsHolding'),
+    lend('beyond the quota', { shares: 200 }, 422, 'lendingUnavailable'),
+    lend('zero shares', { shares: 0 }, 400, 'parameterError'),
+    {
+      name: 'lending/lend',
+      freshKey: true,
+      label: 'a pending order',
+      body: { orderId: otherOrderId, shares: 100, rateBps: 800, days: 10 },
+      token: () => other.token,
+      http: 422,
+      msg: 'lendingNotEligible',
+    },
+    {
+      name: 'lending/recall',
+      freshKey: true,
+      label: 'missing loan',
+      body: { id: 999_999 },
+      token: m,
+      http: 404,
+      msg: 'notFound',
+    },
+    {
+      name: 'lending/recall',
+      freshKey: true,
+      label: "another member's loan",
+      body: { id: loan },
+      token: () => other.token,
+      http: 404,
+      msg: 'notFound',
+    },
+    {
+      name: 'lending/orders',
+      label: 'unknown state',
+      body: { status: 'lent' },
+      token: m,
+      http: 400,
+      msg: 'parameterError',
+    },
+    {
+      name: 'trade/closePosition',
+      freshKey: true,
+      label: 'a holding with shares in loan',
+      body: { orderId: lendable },
+      token: m,
+      http: 409,
+      msg: 'lendingSharesInLoan',
+    },
+    {
+      name: 'admin/saveLendingQuota',
+      label: 'unknown instrument',
+      body: { symbol: 'ZZZZ', quotaShares: 10 },
+      token: () => op,
+      http: 404,
+      msg: 'productNotFound',
+    },
+    {
+      name: 'admin/saveLendingChannel',
+      label: 'rate cap above 100 %',
+      body: { channelOpen: true, rateCapBps: 10_001, maxDays: 10 },
+      token: () => op,
+      http: 400,
+      msg: 'parameterError',
+    },
+  ];
+};
+
 // A wrong funds password is counted (user_security.funds_password_fails, spec: lock after a
 // number of tries) even though the withdrawal is refused, so that counter and its timestamp are
 // left out of the fingerprint; the lock state is checked separately. Idempotency keys of refused
@@ -2197,6 +2303,7 @@ describe('bad input gets a 4xx envelope with a message key and changes nothing',
       ...rewardsCases(),
       ...dividendNewsCases(),
       ...creditCases(),
+      ...lendingCases(),
     ];
     const before = await fingerprint(h.database.db, FINGERPRINTED, PROJECTIONS);
     const keysBefore = await idemRows();

@@ -209,6 +209,7 @@ const SAMPLES: Partial<Record<EndpointName, Record<string, unknown>>> = {
   },
   'admin/setNewsStatus': { id: 1, status: 'withdrawn' },
   'admin/rejectCreditLoan': { id: 1, reason: 'limit' },
+  'admin/saveLendingQuota': { symbol: '2330', quotaShares: 1000 },
 };
 
 /** `body` with `bad` inserted into the string at `at` (arrays: their first element). */

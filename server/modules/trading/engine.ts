@@ -247,6 +247,13 @@ export interface TradingEngineOptions {
     tx: Tx,
     args: { order: OrderRow; tradeDate: string; kind: InstrumentKind; fees: FeeSchedule },
   ) => Promise<string | undefined>;
+  /**
+   * Called in the member's close transaction with the locked holding before anything is written:
+   * throws the AppError that refuses the close (stock lending's shares in loan,
+   * server/modules/lending/service.ts refuseCloseInLoan). Forced closes (liquidation, day-trade
+   * close) do not call it. Default: none.
+   */
+  closeGuard?: (tx: Tx, order: OrderRow) => Promise<void>;
   log?: (msg: string, err?: unknown) => void;
   /** Member fee discounts (FeeTerms); default none. */
   feeTerms?: FeeTerms;
@@ -1052,6 +1059,7 @@ export function createTradingEngine(opts: TradingEngineOptions): TradingEngine {
     const row = await within.transaction(async (tx) => {
       const order = await ownOrder(tx, user, orderId);
       if (order.status !== 'holding') throw fail('orderNotHolding');
+      if (opts.closeGuard) await opts.closeGuard(tx, order);
       if (entryClosed(v, 'regular'))
         throw refuse('nonTradingTime', {
           rule: 'outsideSession',

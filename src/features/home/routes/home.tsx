@@ -49,6 +49,8 @@ const SHORTCUTS: { key: string; to: string; icon: ReactNode }[] = [
   { key: 'dividend', to: '/common/dividend', icon: <RecordsIcon /> },
   { key: 'assets', to: '/wallet/index', icon: <RecordsIcon /> },
   { key: 'credit', to: '/user/credit', icon: <CreditIcon /> },
+  { key: 'lending', to: '/common/lending', icon: <HoldingsIcon /> },
+  { key: 'margin', to: '/common/margin', icon: <TradeIcon /> },
 ];
 
 function IndexCard() {

@@ -1,0 +1,56 @@
+/**
+ * Runs the stock-lending steps (service.ts runLendingDue: fees of the days that are over,
+ * expiries, allocations to shorts) at start and every RUN_INTERVAL_MS of wall time, on the
+ * business days of the public-subscription runner's calendar. Runs never overlap; the steps are
+ * idempotent, so a restart neither skips nor repeats a day's fee.
+ */
+import type { Db } from '../../db/client';
+import type { MarketFeed } from '../../market/feed';
+import { runLendingDue, type LendingCalendar, type ReferencePrice } from './service';
+
+/** Wall ms between runs (a short is allocated its borrow within this time of opening). */
+export const RUN_INTERVAL_MS = 2_000;
+
+export interface LendingRunner {
+  start(opts?: { timer?: boolean }): Promise<void>;
+  stop(): void;
+  /** One run now (tests call it after moving the clock); resolves with the loans changed. */
+  run(): Promise<number>;
+}
+
+/** The day's reference price (prevCloseMinor) the feed shows for `symbol`, or null. */
+export function referenceOf(feed: Pick<MarketFeed, 'quote'>): ReferencePrice {
+  return (symbol) => {
+    const q = feed.quote(symbol);
+    return q && q.prevCloseMinor > 0 ? q.prevCloseMinor : null;
+  };
+}
+
+export function createLendingRunner(opts: {
+  db: Db;
+  feed: Pick<MarketFeed, 'quote'>;
+  calendar: LendingCalendar;
+  log?: (msg: string, err?: unknown) => void;
+}): LendingRunner {
+  let running: Promise<number> = Promise.resolve(0);
+  let timer: NodeJS.Timeout | null = null;
+  const reference = referenceOf(opts.feed);
+  const run = () => {
+    running = running.catch(() => 0).then(() => runLendingDue(opts.db, opts.calendar, reference));
+    return running;
+  };
+  return {
+    async start(o = {}) {
+      await run();
+      if (o.timer ?? true)
+        timer = setInterval(() => {
+          run().catch((err) => opts.log?.('stock lending steps failed', err));
+        }, RUN_INTERVAL_MS);
+    },
+    stop() {
+      if (timer) clearInterval(timer);
+      timer = null;
+    },
+    run,
+  };
+}

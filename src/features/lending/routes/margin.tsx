@@ -1,0 +1,118 @@
+/**
+ * /common/margin (home shortcut "margin loan and short selling", 融資融券; not a spec route): the
+ * member's leveraged longs as margin loans (融資: the platform finances open value − margin) and
+ * shorts as short sales (融券, with the shares borrowed from the lending pool), each with used
+ * margin, position maintenance ratio, liquidation price and fees; the account's maintenance ratio
+ * and thresholds. Every figure comes from lending/margin, which reads the risk module's
+ * (contract/risk.ts accountRisk) marks of the positions.
+ */
+import { DotLoading } from 'antd-mobile';
+import { useTranslation } from 'react-i18next';
+import { useSelector } from 'react-redux';
+import type { MarginPosition } from '../../../../contract/lending';
+import { selectLoggedIn } from '../../../api/session';
+import { changeColor } from '../../../lib/colors';
+import { formatMinor, formatSignedMinor } from '../../../lib/format';
+import { LoginPrompt } from '../../../ui/login-prompt';
+import { Page } from '../../../ui/page';
+import { useMarginViewQuery } from '../api/lending-api';
+import { bpsPercent, Line } from '../components/parts';
+import '../lending.css';
+
+function PositionRow({ p }: { p: MarginPosition }) {
+  const { t } = useTranslation();
+  return (
+    <div className="lending-row" data-testid="margin-position" data-side={p.side}>
+      <div className="lending-row-head">
+        <span className="lending-name">
+          {p.name} <span className="muted small">{p.symbol}</span>
+        </span>
+        <span className="muted small">
+          {t('margin.leverage')} {p.leverage}×
+        </span>
+      </div>
+      <div className="margin-grid">
+        <Line label={t('margin.shares')} value={p.shares.toLocaleString()} />
+        <Line label={t('margin.mark')} value={formatMinor(p.markMinor)} />
+        <Line label={t('margin.margin')} value={formatMinor(p.marginMinor)} />
+        <Line
+          label={t(p.side === 'long' ? 'margin.financed' : 'margin.shortValue')}
+          value={formatMinor(p.financedMinor)}
+        />
+        <Line
+          label={t('margin.pnl')}
+          value={
+            <span style={{ color: changeColor(p.unrealisedPnlMinor) }}>
+              {formatSignedMinor(p.unrealisedPnlMinor)}
+            </span>
+          }
+        />
+        <Line label={t('margin.posRatio')} value={p.ratioBps === null ? '' : bpsPercent(p.ratioBps)} />
+        <Line
+          label={t('margin.liq')}
+          value={p.liquidationPriceMinor === null ? '' : formatMinor(p.liquidationPriceMinor)}
+        />
+        <Line label={t('margin.fees')} value={formatMinor(p.feesMinor)} />
+        {p.side === 'short' && (
+          <Line label={t('margin.borrowed')} value={p.borrowedShares.toLocaleString()} />
+        )}
+      </div>
+    </div>
+  );
+}
+
+export function MarginPage() {
+  const { t } = useTranslation();
+  const loggedIn = useSelector(selectLoggedIn);
+  const { data } = useMarginViewQuery(undefined, { skip: !loggedIn, pollingInterval: 5_000 });
+  if (!loggedIn)
+    return (
+      <Page title={t('margin.title')}>
+        <LoginPrompt />
+      </Page>
+    );
+  if (!data)
+    return (
+      <Page title={t('margin.title')}>
+        <div className="center-fill">
+          <DotLoading color="primary" />
+        </div>
+      </Page>
+    );
+  return (
+    <Page title={t('margin.title')}>
+      <section className="card" data-testid="margin-summary">
+        <Line
+          label={t('margin.ratio')}
+          value={data.ratioBps === null ? '' : bpsPercent(data.ratioBps)}
+          testId="margin-ratio"
+        />
+        <Line label={t('margin.level')} value={t(`margin.levelName.${data.level}`)} />
+        <Line label={t('margin.usedMargin')} value={formatMinor(data.usedMarginMinor)} testId="margin-used" />
+        <Line label={t('margin.equity')} value={formatMinor(data.equityMinor)} />
+        <p className="muted small">
+          {t('margin.maintenance', {
+            call: bpsPercent(data.marginCallBps),
+            maint: bpsPercent(data.maintenanceBps),
+          })}
+        </p>
+      </section>
+      <h3 className="card-title lending-section">{t('margin.loans')}</h3>
+      <div className="list-card" data-testid="margin-loans">
+        {data.marginLoans.length === 0 ? (
+          <p className="muted small lending-row">{t('margin.noLoans')}</p>
+        ) : (
+          data.marginLoans.map((p) => <PositionRow key={p.orderId} p={p} />)
+        )}
+      </div>
+      <h3 className="card-title lending-section">{t('margin.shorts')}</h3>
+      <div className="list-card" data-testid="margin-shorts">
+        {data.shortSales.length === 0 ? (
+          <p className="muted small lending-row">{t('margin.noShorts')}</p>
+        ) : (
+          data.shortSales.map((p) => <PositionRow key={p.orderId} p={p} />)
+        )}
+      </div>
+    </Page>
+  );
+}
