@@ -6,10 +6,10 @@ export const configReq = z.object({ type: z.literal('all').default('all') });
 export const configRes = z.array(z.object({ name: z.string(), value: z.string() }));
 
 /**
- * Request fields whose text may span lines (an operator's rejection reason): tab, line feed and
- * carriage return are allowed in them and nowhere else.
+ * Request fields whose text may span lines (an operator's rejection reason, a notice's body, a
+ * support message): tab, line feed and carriage return are allowed in them and nowhere else.
  */
-export const MULTI_LINE_FIELDS: ReadonlySet<string> = new Set(['reason']);
+export const MULTI_LINE_FIELDS: ReadonlySet<string> = new Set(['reason', 'bodyTw', 'bodyEn', 'text']);
 
 // C0 controls except tab, LF and CR; DEL; C1 controls. None of them has a use in a form field,
 // and NUL in particular is refused by PostgreSQL text columns (a 500 if it reached the database).

@@ -146,7 +146,7 @@ export const KYC_STATUSES = ['unverified', ...KYC_RECORD_STATUSES] as const;
 export type KycStatus = (typeof KYC_STATUSES)[number];
 
 /** What an upload is for. */
-export const UPLOAD_PURPOSES = ['kycFront', 'kycBack', 'receipt'] as const;
+export const UPLOAD_PURPOSES = ['kycFront', 'kycBack', 'receipt', 'support'] as const;
 export type UploadPurpose = (typeof UPLOAD_PURPOSES)[number];
 /** Accepted image types, detected from the file's content (never from its name or header). */
 export const UPLOAD_MIME_TYPES = ['image/jpeg', 'image/png', 'image/webp'] as const;
@@ -211,5 +211,11 @@ export const AUDIT_ACTIONS = [
   'offering.update',
   'primary.approve',
   'primary.reject',
+  'notice.create',
+  'notice.edit',
+  'notice.publish',
+  'notice.withdraw',
+  'support.assign',
+  'support.resolve',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

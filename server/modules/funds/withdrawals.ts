@@ -34,6 +34,7 @@ import { requireOwnCard, type BankCardRow } from '../identity/cards';
 import { verifyFundsPassword } from '../identity/funds-password';
 import { move, post } from '../ledger/ledger';
 import { isUniqueViolation } from '../common/db-errors';
+import { notifyMember } from '../notices/notify';
 
 export type WithdrawalRow = typeof withdrawals.$inferSelect;
 type Status = 'pending' | 'approved' | 'rejected';
@@ -168,6 +169,10 @@ export const withdrawalHandlers: Pick<
           w.amountMinor,
         ),
       });
+      await notifyMember(tx, w.userId, 'withdrawalApproved', {
+        amountMinor: w.amountMinor,
+        currency: w.currency,
+      });
       const after = await adminWithdrawal(tx, w.id);
       await audit(tx, {
         actorUserId: op.id,
@@ -197,6 +202,11 @@ export const withdrawalHandlers: Pick<
           { userId: w.userId, purpose: 'available', currency: w.currency },
           w.amountMinor,
         ),
+      });
+      await notifyMember(tx, w.userId, 'withdrawalRejected', {
+        amountMinor: w.amountMinor,
+        currency: w.currency,
+        reason: body.reason,
       });
       const after = await adminWithdrawal(tx, w.id);
       await audit(tx, {
