@@ -12,6 +12,7 @@
 import * as Comlink from 'comlink';
 import { Observable } from 'rxjs';
 import type { Channel } from '../../contract/realtime';
+import type { SupportEvent } from '../../contract/support';
 import type {
   BatchOf,
   MarketWorkerApi,
@@ -159,5 +160,16 @@ export function marketStatus$(): Observable<StatusSnapshot> {
   return remoteObservable<StatusSnapshot, StatusSnapshot>(
     (cb) => getRemote().watchStatus(cb) as unknown as Promise<Comlink.Remote<StreamHandle>>,
     () => (s) => s,
+  );
+}
+
+/**
+ * The member's support events over the market socket (contract/support.ts), authenticated with
+ * `token`; a `resync` event means events were missed (reconnect, outbound budget): reload over REST.
+ */
+export function supportEvents$(token: string): Observable<SupportEvent> {
+  return remoteObservable<SupportEvent, SupportEvent>(
+    (cb) => getRemote().watchSupport(token, cb) as unknown as Promise<Comlink.Remote<StreamHandle>>,
+    () => (e) => e,
   );
 }

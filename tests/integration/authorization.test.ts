@@ -68,6 +68,10 @@ let ipoOffering: number;
 let aApplication: number;
 /** A's follow of a mentor (a third member, approved by the operator). */
 let aFollowId: number;
+/** A's account notice (its deposit approval), A's support image and A's support message. */
+let aNoticeId: string;
+let aSupportUpload: string;
+let aSupportMessageId: number;
 
 // Refused requests may leave their refusal under their idempotency key (a retry gets the same
 // answer), and a right funds password may reset the wrong-try counter: both are left out.
@@ -157,6 +161,13 @@ beforeAll(async () => {
     await c.call('follow/start', { mentorId: mentor!.id, amountMinor: 100_000, days: 30 }, A.token, idem()),
     'follow',
   ).id;
+  const notices = ok(await c.call('notice/list', { tab: 'account' }, A.token), 'notices');
+  aNoticeId = notices.items[0].id;
+  aSupportUpload = await uploadOk(c, A.token, 'support', png(77));
+  aSupportMessageId = ok(
+    await c.call('support/send', { text: 'A: private question', uploadId: aSupportUpload }, A.token),
+    'support',
+  ).message.id;
 }, 120_000);
 afterAll(async () => {
   await h?.close();
@@ -188,6 +199,8 @@ const SHARED_ID_ENDPOINTS: ReadonlySet<EndpointName> = new Set([
   'auction/bid',
   'blockTrade/apply',
   'placement/apply',
+  // `beforeId` is a history cursor: B's history holds B's messages only, whatever the cursor.
+  'support/history',
 ]);
 
 /** Member endpoints whose request names a record by id (new ones must join the table below). */
@@ -331,6 +344,22 @@ describe("member B with member A's ids", () => {
         http: [404],
         msg: ['ipoNotFound'],
       },
+      {
+        name: 'notice/detail',
+        label: "A's account notice",
+        body: () => ({ id: aNoticeId }),
+        token: b,
+        http: [404],
+        msg: ['notFound'],
+      },
+      {
+        name: 'support/send',
+        label: "A's support image",
+        body: () => ({ uploadId: aSupportUpload }),
+        token: b,
+        http: [400],
+        msg: ['parameterError'],
+      },
     ];
     const takingIds = memberEndpointsTakingIds();
     expect(takingIds.length).toBeGreaterThan(0);
@@ -368,6 +397,17 @@ describe("member B with member A's ids", () => {
     );
     const records = ok(await c.call('ipo/records', {}, B.token), 'records');
     expect(records.items).toEqual([]);
+  });
+
+  it("B's support history holds none of A's messages, even with A's message as the cursor", async () => {
+    for (const body of [{}, { beforeId: aSupportMessageId + 1 }]) {
+      const history = ok(await c.call('support/history', body, B.token), 'history');
+      expect(history.items.filter((m: { text: string | null }) => m.text === 'A: private question')).toEqual(
+        [],
+      );
+    }
+    const mine = ok(await c.call('support/history', {}, A.token), 'history');
+    expect(mine.items[0]).toMatchObject({ id: aSupportMessageId, text: 'A: private question' });
   });
 
   it("serves A's upload to A and to an operator only", async () => {

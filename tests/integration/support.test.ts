@@ -249,7 +249,7 @@ describe('support conversation over /ws', () => {
   });
 
   it('say is rate limited per connection', async () => {
-    for (let i = 0; i < 12; i++) pb.send({ op: 'say', text: `burst ${i}` });
+    for (let i = 0; i < 30; i++) pb.send({ op: 'say', text: `burst ${i}` });
     await pb.next((m) => m.type === 'error' && m.msg === 'tooFrequent');
   });
 });

@@ -40,6 +40,11 @@ export const ALL_TABLES = [
   'primary_applications',
   'block_trade_passwords',
   'ipo_draws',
+  'notices',
+  'notice_reads',
+  'member_notices',
+  'support_conversations',
+  'support_messages',
 ] as const;
 
 /** Rows of a raw query, on either driver (node-postgres answers {rows}, PGlite an array-like). */
