@@ -58,6 +58,10 @@ const LOADERS: Record<string, () => Promise<ComponentType>> = {
   'gdindex/dsFllow': () => import('../features/follow/routes/follow').then((m) => m.FollowFormPage),
   'gdindex/dsFllowInfo': () => import('../features/follow/routes/follow').then((m) => m.FollowInfoPage),
   'gdindex/dsFllowRecord': () => import('../features/follow/routes/follow').then((m) => m.FollowRecordPage),
+  'home/notice': () => import('../features/notices/routes/notice').then((m) => m.NoticePage),
+  'home/noticeDetail': () =>
+    import('../features/notices/routes/notice-detail').then((m) => m.NoticeDetailPage),
+  'user/service': () => import('../features/support/routes/service').then((m) => m.ServicePage),
   'common/dayTrading': () =>
     import('../features/day-trading/routes/day-trading').then((m) => m.DayTradingPage),
 };

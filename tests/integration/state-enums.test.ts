@@ -164,6 +164,10 @@ describe('state columns', () => {
           select 'ENUM-A1', id, ${uid}, 10000, 1, 0 from primary_offerings where seed = '00'`,
       sql`insert into primary_applications (application_no, offering_id, user_id, price_minor, lots, amount_minor)
           select 'ENUM-P1', id, ${uid}, 10000, 1, 10000000 from primary_offerings where seed = '00'`,
+      sql`insert into member_notices (user_id, kind, params) values (${uid}, 'kycApproved', '{}')`,
+      sql`insert into support_conversations (user_id) values (${uid})`,
+      sql`insert into support_messages (conversation_id, sender, author_id, text)
+          select id, 'member', ${uid}, 'hello' from support_conversations where user_id = ${uid}`,
     ];
     for (const q of setup) await exec(q);
 

@@ -3,7 +3,7 @@
  * exist, and a few live quotes. Every figure comes from the API or the feed.
  */
 import { Grid } from 'antd-mobile';
-import { useCallback, type ReactNode } from 'react';
+import { lazy, Suspense, useCallback, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import { useIndicesQuery, useQuotesQuery } from '../../../api/api';
@@ -20,6 +20,7 @@ import {
   MineIcon,
   RecordsIcon,
   SearchIcon,
+  ServiceIcon,
   StarIcon,
   SubscribeIcon,
   TradeIcon,
@@ -41,7 +42,11 @@ const SHORTCUTS: { key: string; to: string; icon: ReactNode }[] = [
   { key: 'etf', to: '/home/etf', icon: <EtfIcon /> },
   { key: 'subscribe', to: '/market/subscribe', icon: <SubscribeIcon /> },
   { key: 'bidding', to: '/market/bidding', icon: <TradeIcon /> },
+  { key: 'service', to: '/user/service', icon: <ServiceIcon /> },
 ];
+
+/** The notices bell (unread count), a lazy chunk of its own: src/features/notices. */
+const NoticeBell = lazy(() => import('../../notices/components/bell'));
 
 function IndexCard() {
   const { t } = useTranslation();
@@ -76,7 +81,15 @@ export function HomePage() {
   const open = useCallback((s: string) => navigate(`/market/marketDetail?symbol=${s}`), [navigate]);
 
   return (
-    <Page title={t('app.name')} back={false}>
+    <Page
+      title={t('app.name')}
+      back={false}
+      right={
+        <Suspense fallback={null}>
+          <NoticeBell />
+        </Suspense>
+      }
+    >
       <MarketStatusBar replayDate={snap?.items[0]?.replayDate} />
       <IndexCard />
       <section className="card">
