@@ -23,6 +23,8 @@ import { DayTradingQueue } from './day-trading-queue';
 import { DepositsQueue } from './deposits-queue';
 import { InvitationsPanel } from './invitations-panel';
 import { KycQueue } from './kyc-queue';
+import { NoticesPanel } from './notices-panel';
+import { SupportPanel } from './support-panel';
 import { MentorsQueue } from './mentors-queue';
 import { LedgerPanel } from './ledger-panel';
 import { OfferingsPanel } from './offerings-panel';
@@ -39,6 +41,8 @@ export const ADMIN_TABS = [
   'dayTrading',
   'mentors',
   'offerings',
+  'support',
+  'notices',
   'users',
   'invitations',
   'channels',
@@ -134,6 +138,8 @@ function Console() {
     dayTrading: () => <DayTradingQueue />,
     mentors: () => <MentorsQueue />,
     offerings: () => <OfferingsPanel />,
+    support: () => <SupportPanel />,
+    notices: () => <NoticesPanel />,
     users: () => (
       <UsersList
         onShowLedger={(id) => {
