@@ -45,8 +45,8 @@ const SHORTCUTS: { key: string; to: string; icon: ReactNode }[] = [
   { key: 'service', to: '/user/service', icon: <ServiceIcon /> },
 ];
 
-/** The notices bell (unread count), a lazy chunk of its own: src/features/notices. */
-const NoticeBell = lazy(() => import('../../notices/components/bell'));
+/** The notices bell (unread count), a lazy chunk of its own (src/ui/notice-bell.tsx). */
+const NoticeBell = lazy(() => import('../../../ui/notice-bell'));
 
 function IndexCard() {
   const { t } = useTranslation();

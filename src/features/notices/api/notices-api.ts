@@ -27,11 +27,8 @@ export const noticesApi = tagged.injectEndpoints({
       query: (id) => ({ name: 'notice/detail', body: { id } }),
       invalidatesTags: ['Notices'],
     }),
-    noticeUnread: b.query<ResOf<'notice/unread'>, void>({
-      query: () => ({ name: 'notice/unread', body: {} }),
-      providesTags: ['Notices'],
-    }),
   }),
 });
 
-export const { useNoticeListInfiniteQuery, useNoticeOpenMutation, useNoticeUnreadQuery } = noticesApi;
+export const { useNoticeListInfiniteQuery, useNoticeOpenMutation } = noticesApi;
+export { useNoticeUnreadQuery } from '../../../ui/notice-bell';

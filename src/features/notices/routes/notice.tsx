@@ -2,7 +2,7 @@
  * /home/notice: the notice inbox in two tabs, operator announcements and the member's own account
  * notices (contract/notices.ts), unread ones marked; a row opens /home/noticeDetail?id=.
  */
-import { Badge, Tabs } from 'antd-mobile';
+import { Badge, InfiniteScroll, PullToRefresh, Tabs } from 'antd-mobile';
 import { useCallback } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSelector } from 'react-redux';
@@ -11,8 +11,8 @@ import { NOTICE_TABS, type Notice, type NoticeTab } from '../../../../contract/n
 import { selectLoggedIn } from '../../../api/session';
 import { formatDateTime } from '../../../lib/format';
 import { LoginPrompt } from '../../../ui/login-prompt';
+import { NoData } from '../../../ui/no-data';
 import { Page } from '../../../ui/page';
-import { InfiniteList } from '../../ipo/components/parts';
 import { useNoticeListInfiniteQuery, useNoticeUnreadQuery } from '../api/notices-api';
 import { noticeText } from '../components/notice-text';
 import '../notices.css';
@@ -36,12 +36,22 @@ function NoticeRow({ n, onOpen }: { n: Notice; onOpen: (id: string) => void }) {
 
 function NoticeList({ tab, onOpen }: { tab: NoticeTab; onOpen: (id: string) => void }) {
   const q = useNoticeListInfiniteQuery(tab);
+  const items = (q.data?.pages ?? []).flatMap((p) => p.items);
   return (
-    <InfiniteList
-      q={q}
-      testId={`notice-list-${tab}`}
-      row={(n) => <NoticeRow key={n.id} n={n} onOpen={onOpen} />}
-    />
+    <PullToRefresh onRefresh={async () => void (await q.refetch())}>
+      {!q.isLoading && items.length === 0 ? (
+        <NoData testId={`notice-list-${tab}-empty`} />
+      ) : (
+        <div className="list-card" data-testid={`notice-list-${tab}`}>
+          {items.map((n) => (
+            <NoticeRow key={n.id} n={n} onOpen={onOpen} />
+          ))}
+        </div>
+      )}
+      {items.length > 0 && (
+        <InfiniteScroll loadMore={async () => void (await q.fetchNextPage())} hasMore={q.hasNextPage} />
+      )}
+    </PullToRefresh>
   );
 }
 

@@ -1,15 +1,27 @@
 /**
  * The home header's notices bell with the unread count (announcements + account notices); opens
  * /home/notice. Loaded lazily by the home screen, so its strings and calls stay off the first
- * screen; nothing shows for a visitor who is not logged in.
+ * screen (src/features/notices has the screens); nothing shows for a visitor who is not logged in.
  */
 import { Badge } from 'antd-mobile';
+import type { ResOf } from '../../contract/api';
 import { useTranslation } from 'react-i18next';
 import { useSelector } from 'react-redux';
 import { useNavigate } from 'react-router-dom';
-import { selectLoggedIn } from '../../../api/session';
-import { useNoticeUnreadQuery } from '../api/notices-api';
-import '../notices.css';
+import { api } from '../api/api';
+import { selectLoggedIn } from '../api/session';
+import './notice-bell.css';
+
+/** notice/unread, shared by the bell and the notices screen (tag `Notices`). */
+const unreadApi = api.enhanceEndpoints({ addTagTypes: ['Notices'] }).injectEndpoints({
+  endpoints: (b) => ({
+    noticeUnread: b.query<ResOf<'notice/unread'>, void>({
+      query: () => ({ name: 'notice/unread', body: {} }),
+      providesTags: ['Notices'],
+    }),
+  }),
+});
+export const { useNoticeUnreadQuery } = unreadApi;
 
 /** Unread counts are refreshed at most this often while the home screen is open (ms). */
 const UNREAD_POLL_MS = 60_000;
