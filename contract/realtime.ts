@@ -48,7 +48,6 @@ import {
   symbolSchema,
   tradeSchema,
 } from './market';
-import { supportClientMessages } from './support';
 
 /** The gateway's flush interval (ms): at most one message per stream per socket per flush. */
 export const GATEWAY_FLUSH_MS = 25;
@@ -144,11 +143,6 @@ export const clientMessageSchema = z.discriminatedUnion('op', [
   z.object({ op: z.literal('ping') }),
 ]);
 export type ClientMessage = z.infer<typeof clientMessageSchema>;
-/**
- * Everything the gateway accepts: the market ops above plus the support channel's `auth` and
- * `say` (contract/support.ts supportClientMessages; its server events are supportServerMessages).
- */
-export const gatewayMessageSchema = z.union([clientMessageSchema, ...supportClientMessages]);
 
 const streamKey = { symbol: z.string(), seq: z.number().int() };
 

@@ -71,7 +71,7 @@ import type { FastifyInstance } from 'fastify';
 import type { WebSocket } from 'ws';
 import type { Candle, CandlePeriod } from '../../contract/market';
 import {
-  gatewayMessageSchema,
+  clientMessageSchema,
   GATEWAY_FLUSH_MS,
   HEARTBEAT_MS,
   MAX_TRADES_PER_FLUSH,
@@ -85,7 +85,12 @@ import {
   type Channel,
 } from '../../contract/realtime';
 import type { MarketFeed } from '../market/feed';
+import { z } from 'zod';
+import { supportClientMessages } from '../../contract/support';
 import type { SupportOp, SupportPeer } from '../modules/support/hub';
+
+/** Everything the gateway accepts: the market ops plus the support channel's `auth` and `say`. */
+const gatewayMessageSchema = z.union([clientMessageSchema, ...supportClientMessages]);
 import {
   createRateLimiter,
   OPEN,

@@ -12,7 +12,6 @@
 import * as Comlink from 'comlink';
 import { Observable } from 'rxjs';
 import type { Channel } from '../../contract/realtime';
-import type { SupportEvent } from '../../contract/support';
 import type {
   BatchOf,
   MarketWorkerApi,
@@ -76,7 +75,8 @@ export function watchPageVisibility(
   };
 }
 
-function getRemote(): Comlink.Remote<MarketWorkerApi> {
+/** The worker's Comlink remote, spawned on first use (src/market/support-events.ts shares it). */
+export function getRemote(): Comlink.Remote<MarketWorkerApi> {
   if (!remote) {
     const worker = new Worker(new URL('../../workers/market.worker.ts', import.meta.url), {
       type: 'module',
@@ -108,7 +108,7 @@ async function dispose(handle: Comlink.Remote<StreamHandle>): Promise<void> {
 }
 
 /** `decoder()` is called once per subscription (a stateful decoder lives as long as it). */
-function remoteObservable<W, T>(
+export function remoteObservable<W, T>(
   open: (callbacks: {
     next(v: W): void;
     error(msg: string): void;
@@ -160,16 +160,5 @@ export function marketStatus$(): Observable<StatusSnapshot> {
   return remoteObservable<StatusSnapshot, StatusSnapshot>(
     (cb) => getRemote().watchStatus(cb) as unknown as Promise<Comlink.Remote<StreamHandle>>,
     () => (s) => s,
-  );
-}
-
-/**
- * The member's support events over the market socket (contract/support.ts), authenticated with
- * `token`; a `resync` event means events were missed (reconnect, outbound budget): reload over REST.
- */
-export function supportEvents$(token: string): Observable<SupportEvent> {
-  return remoteObservable<SupportEvent, SupportEvent>(
-    (cb) => getRemote().watchSupport(token, cb) as unknown as Promise<Comlink.Remote<StreamHandle>>,
-    () => (e) => e,
   );
 }
