@@ -49,6 +49,12 @@ export const AUDIT_ACTIONS = [
   'credit.reject',
   'lending.channel',
   'lending.quota',
+  'notice.create',
+  'notice.edit',
+  'notice.publish',
+  'notice.withdraw',
+  'support.assign',
+  'support.resolve',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

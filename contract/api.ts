@@ -19,10 +19,12 @@ import * as ipo from './ipo';
 import * as lending from './lending';
 import * as market from './market';
 import * as news from './news';
+import * as notices from './notices';
 import * as primary from './primary';
 import * as rewards from './rewards';
 import * as risk from './risk-api';
 import * as search from './search';
+import * as support from './support';
 import * as trading from './trading';
 import * as wallet from './wallet';
 
@@ -603,6 +605,64 @@ export const api = {
     'Equity at each trading-day close; realised P&L by month',
   ),
   'user/invite': ep('member', auth.emptyReq, wallet.inviteRes, 'My invitation code, link and invitees'),
+  // ---- notices (contract/notices.ts) ----
+  'notice/list': ep(
+    'member',
+    notices.noticeListReq,
+    notices.noticeListRes,
+    'Notices: announcements or my account',
+  ),
+  'notice/detail': ep('member', notices.noticeIdReq, notices.noticeSchema, 'One notice (marks it read)'),
+  'notice/unread': ep('member', auth.emptyReq, notices.noticeUnreadRes, 'Unread notices per tab'),
+  'admin/notices': ep('operator', notices.adminNoticesReq, notices.adminNoticesRes, 'Operator notices'),
+  'admin/saveNotice': ep(
+    'operator',
+    notices.saveNoticeReq,
+    notices.adminNoticeSchema,
+    'Create or edit a notice',
+  ),
+  'admin/publishNotice': ep(
+    'operator',
+    notices.publishNoticeReq,
+    notices.adminNoticeSchema,
+    'Publish or withdraw a notice',
+  ),
+
+  // ---- customer service (contract/support.ts; live events on /ws) ----
+  'support/history': ep(
+    'member',
+    support.supportHistoryReq,
+    support.supportHistoryRes,
+    'My support messages',
+  ),
+  'support/send': ep('member', support.supportSendReq, support.supportSendRes, 'Send a support message'),
+  'support/read': ep('member', auth.emptyReq, support.conversationSchema.nullable(), 'Mark replies read'),
+  'admin/supportConversations': ep(
+    'operator',
+    support.adminSupportListReq,
+    support.adminSupportListRes,
+    'Support conversations with unread counts',
+  ),
+  'admin/supportHistory': ep(
+    'operator',
+    support.adminSupportHistoryReq,
+    support.supportHistoryRes,
+    'A support conversation',
+  ),
+  'admin/supportReply': ep('operator', support.adminSupportReplyReq, support.supportSendRes, 'Reply'),
+  'admin/supportRead': ep('operator', support.conversationIdReq, support.conversationSchema, 'Mark read'),
+  'admin/supportAssign': ep(
+    'operator',
+    support.conversationIdReq,
+    support.conversationSchema,
+    'Assign a conversation to me',
+  ),
+  'admin/supportResolve': ep(
+    'operator',
+    support.conversationIdReq,
+    support.conversationSchema,
+    'Mark a conversation resolved',
+  ),
 } as const satisfies Record<string, Endpoint>;
 
 export type Api = typeof api;

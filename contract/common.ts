@@ -6,11 +6,18 @@ export const configReq = z.object({ type: z.literal('all').default('all') });
 export const configRes = z.array(z.object({ name: z.string(), value: z.string() }));
 
 /**
- * Request fields whose text may span lines (an operator's rejection reason, a page's or a news
- * article's body, a member's feedback): tab, line feed and carriage return are allowed in them
- * and nowhere else.
+ * Request fields whose text may span lines (an operator's rejection reason, a page's, a news
+ * article's or a notice's body, a member's feedback, a support message): tab, line feed and
+ * carriage return are allowed in them and nowhere else.
  */
-export const MULTI_LINE_FIELDS: ReadonlySet<string> = new Set(['reason', 'body', 'bodyTw', 'bodyEn', 'comment']);
+export const MULTI_LINE_FIELDS: ReadonlySet<string> = new Set([
+  'reason',
+  'body',
+  'bodyTw',
+  'bodyEn',
+  'comment',
+  'text',
+]);
 
 // C0 controls except tab, LF and CR; DEL; C1 controls. None of them has a use in a form field,
 // and NUL in particular is refused by PostgreSQL text columns (a 500 if it reached the database).

@@ -170,7 +170,7 @@ export const KYC_STATUSES = ['unverified', ...KYC_RECORD_STATUSES] as const;
 export type KycStatus = (typeof KYC_STATUSES)[number];
 
 /** What an upload is for. */
-export const UPLOAD_PURPOSES = ['kycFront', 'kycBack', 'receipt', 'newsCover'] as const;
+export const UPLOAD_PURPOSES = ['kycFront', 'kycBack', 'receipt', 'newsCover', 'support'] as const;
 export type UploadPurpose = (typeof UPLOAD_PURPOSES)[number];
 /** Accepted image types, detected from the file's content (never from its name or header). */
 export const UPLOAD_MIME_TYPES = ['image/jpeg', 'image/png', 'image/webp'] as const;

@@ -76,6 +76,9 @@ import { lendingHandlers } from './modules/lending/handlers';
 import { createLendingRunner, type LendingRunner } from './modules/lending/runner';
 import { refuseCloseInLoan } from './modules/lending/service';
 import { registerGateway, WS_MAX_MESSAGE_BYTES, type Gateway } from './realtime/gateway';
+import { noticeHandlers } from './modules/notices/handlers';
+import { supportHandlers } from './modules/support/handlers';
+import { createSupportHub, registerSupportHub } from './modules/support/hub';
 
 /** What buildApp returns: the Fastify app plus the services tests drive directly. */
 export interface BuiltApp {
@@ -299,11 +302,15 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     ...feedbackHandlers,
     ...passwordResetHandlers,
     ...walletHandlers,
+    ...noticeHandlers,
+    ...supportHandlers,
   };
   registerApiRoutes(app, handlers, services);
   await registerUploadRoutes(app, services);
   registerNewsCoverRoute(app, services);
-  const gateway = registerGateway(app, feed);
+  const supportHub = createSupportHub(db, (msg, err) => app.log.error({ err }, msg));
+  registerSupportHub(feed, supportHub);
+  const gateway = registerGateway(app, feed, supportHub);
 
   // Built client: precompressed .br/.gz, immutable hashed assets, no-cache HTML (static-client.ts).
   if (existsSync(path.join(config.clientDir, 'index.html'))) {

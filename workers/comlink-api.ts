@@ -28,6 +28,7 @@ export function comlinkApi(service: MarketService): MarketWorkerApi {
     start: (config) => service.start(config),
     subscribe: (channel, params, callbacks) => Comlink.proxy(service.subscribe(channel, params, callbacks)),
     watchStatus: (callbacks) => Comlink.proxy(service.watchStatus(callbacks)),
+    watchSupport: (token, callbacks) => Comlink.proxy(service.watchSupport(token, callbacks)),
     setVisibility: (visible, resync) => service.setVisibility(visible, resync),
     stop: () => service.stop(),
   };

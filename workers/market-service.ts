@@ -34,6 +34,7 @@ import { applyDepthDelta, type DepthDelta } from '../contract/depth-delta';
 import { applyQuoteDelta } from '../contract/quote-delta';
 import type { Candle, CandlePeriod, ClockState, Depth, Quote, Trade } from '../contract/market';
 import type { Channel, ClientMessage } from '../contract/realtime';
+import type { SupportEvent } from '../contract/support';
 import { CANDLE_PERIODS, CHANNELS } from '../contract/constants';
 import { backoffDelayMs } from './backoff';
 import { applyTradeUpdate, conflate, upsertBars } from './conflate';
@@ -265,6 +266,8 @@ export function createMarketService(deps: ServiceDeps): MarketService {
   >;
   const streams = new Map<string, StreamState>();
   const statusWatchers = new Set<StreamCallbacks<StatusSnapshot>>();
+  /** `watchSupport` callbacks and the token each authenticates with (the latest one is used). */
+  const supportWatchers = new Map<StreamCallbacks<SupportEvent>, string>();
   const deliveries = new Set<{ resume(): void }>();
   const counters = {
     resyncs: 0,
@@ -465,6 +468,7 @@ export function createMarketService(deps: ServiceDeps): MarketService {
     cancelReconnect();
     stopPolling();
     subscribeAll();
+    authSupport(true);
     startPing();
     lastSocketMsgAt = now();
     watchdog.arm();
@@ -489,7 +493,17 @@ export function createMarketService(deps: ServiceDeps): MarketService {
 
   // ---- socket ----
 
-  function send(msg: ClientMessage): void {
+  /** Authenticates the socket for support events; `resync` tells the watchers to reload. */
+  function authSupport(resync: boolean): void {
+    const token = [...supportWatchers.values()].pop();
+    if (token === undefined) return;
+    send({ op: 'auth', token });
+    if (resync)
+      for (const w of supportWatchers.keys())
+        void safeCall(() => w.next({ type: 'support', event: 'resync' }));
+  }
+
+  function send(msg: ClientMessage | { op: 'auth'; token: string }): void {
     if (!socket || !socketOpen || socket.readyState !== WS_OPEN) return;
     try {
       socket.send(JSON.stringify(msg));
@@ -651,6 +665,9 @@ export function createMarketService(deps: ServiceDeps): MarketService {
       case 'candles':
       case 'trades':
         onStreamMessage(m);
+        return;
+      case 'support':
+        for (const w of supportWatchers.keys()) void safeCall(() => w.next(m as unknown as SupportEvent));
         return;
       default:
         return;
@@ -1120,6 +1137,20 @@ export function createMarketService(deps: ServiceDeps): MarketService {
     };
   }
 
+  function watchSupport(token: string, callbacks: StreamCallbacks<SupportEvent>): StreamHandle {
+    supportWatchers.set(callbacks, token);
+    if (socketOpen) authSupport(false);
+    let done = false;
+    return {
+      unsubscribe() {
+        if (done) return;
+        done = true;
+        supportWatchers.delete(callbacks);
+        release(callbacks);
+      },
+    };
+  }
+
   function setVisibility(next: boolean, force = false): void {
     const was = visible;
     visible = next;
@@ -1159,6 +1190,7 @@ export function createMarketService(deps: ServiceDeps): MarketService {
     start,
     subscribe,
     watchStatus,
+    watchSupport,
     setVisibility,
     stop,
     stats: () => ({

@@ -39,6 +39,7 @@
  */
 import type { Candle, CandlePeriod, ClockState, Depth, Quote, Trade } from '../contract/market';
 import type { Channel } from '../contract/realtime';
+import type { SupportEvent } from '../contract/support';
 
 export { HEARTBEAT_MS, streamId } from '../contract/constants';
 
@@ -227,6 +228,12 @@ export interface MarketWorkerApi {
   subscribe(channel: Channel, params: StreamParams, callbacks: StreamCallbacks): StreamHandle;
   /** Connection state and clock; the current snapshot is delivered at once. */
   watchStatus(callbacks: StreamCallbacks<StatusSnapshot>): StreamHandle;
+  /**
+   * The member's support events (contract/support.ts): the socket is authenticated with `token`
+   * (now if open, and on every reconnect), and each `support` message is passed on. After a
+   * reconnect a `resync` event is delivered first: events of the outage are lost, reload over REST.
+   */
+  watchSupport(token: string, callbacks: StreamCallbacks<SupportEvent>): StreamHandle;
   /**
    * Page visibility (worker-bridge calls it on `visibilitychange`, `pagehide` and `pageshow`).
    * `false`: stop delivering batches; after `backgroundGraceMs` close the socket and stop

@@ -62,7 +62,9 @@ import {
   POINTS_CODE_KINDS,
   POINTS_REASONS,
 } from '../../contract/rewards';
+import { ACCOUNT_NOTICE_KINDS } from '../../contract/notices';
 import { RISK_EVENT_KINDS } from '../../contract/risk-api';
+import { SUPPORT_SENDERS, SUPPORT_STATUSES } from '../../contract/support';
 import {
   CLOSE_REASONS,
   ENTRY_SESSIONS,
@@ -1602,5 +1604,111 @@ export const lendingAllocations = pgTable(
     index('lending_allocations_short_idx').on(t.shortOrderId),
     check('lending_allocations_status_check', oneOf(t.status, LENDING_ALLOCATION_STATUSES)),
     check('lending_allocations_amounts', sql`${t.shares} > 0 and ${t.feeMinor} >= 0`),
+  ],
+);
+
+// ---------- notices and customer service (migration 0019) ----------
+
+/** An operator notice (announcement) in tw and en; visible to members while `publishedAt` is set. */
+export const notices = pgTable(
+  'notices',
+  {
+    id: serial('id').primaryKey(),
+    titleTw: text('title_tw').notNull(),
+    titleEn: text('title_en').notNull(),
+    bodyTw: text('body_tw').notNull(),
+    bodyEn: text('body_en').notNull(),
+    publishedAt: timestamp('published_at', { withTimezone: true }),
+    createdBy: integer('created_by')
+      .notNull()
+      .references(() => users.id),
+    createdAt: createdAt(),
+  },
+  (t) => [index('notices_published_idx').on(t.publishedAt)],
+);
+
+/** A member has read an announcement (absent: unread). */
+export const noticeReads = pgTable(
+  'notice_reads',
+  {
+    noticeId: integer('notice_id')
+      .notNull()
+      .references(() => notices.id),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id),
+    readAt: timestamp('read_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ name: 'notice_reads_pk', columns: [t.noticeId, t.userId] }),
+    index('notice_reads_user_idx').on(t.userId),
+  ],
+);
+
+/** A member's account notice: a kind and its params (JSON text), worded by the client. */
+export const memberNotices = pgTable(
+  'member_notices',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id),
+    /** contract/notices.ts ACCOUNT_NOTICE_KINDS */
+    kind: text('kind', { enum: ACCOUNT_NOTICE_KINDS }).notNull(),
+    params: text('params').notNull(),
+    readAt: timestamp('read_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('member_notices_user_idx').on(t.userId, t.id),
+    check('member_notices_kind_check', oneOf(t.kind, ACCOUNT_NOTICE_KINDS)),
+  ],
+);
+
+/** A member's support conversation (one per member) with the unread counts of both sides. */
+export const supportConversations = pgTable(
+  'support_conversations',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .unique('support_conversations_user_uq')
+      .references(() => users.id),
+    /** contract/support.ts SUPPORT_STATUSES */
+    status: text('status', { enum: SUPPORT_STATUSES }).notNull().default('open'),
+    assignedTo: integer('assigned_to').references(() => users.id),
+    memberUnread: integer('member_unread').notNull().default(0),
+    operatorUnread: integer('operator_unread').notNull().default(0),
+    lastMessageAt: timestamp('last_message_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('support_conversations_status_idx').on(t.status, t.lastMessageAt),
+    check('support_conversations_status_check', oneOf(t.status, SUPPORT_STATUSES)),
+    check('support_conversations_unread_check', sql`${t.memberUnread} >= 0 and ${t.operatorUnread} >= 0`),
+  ],
+);
+
+/** A support message: text or an upload (purpose `support`), by the member or an operator. */
+export const supportMessages = pgTable(
+  'support_messages',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    conversationId: integer('conversation_id')
+      .notNull()
+      .references(() => supportConversations.id),
+    /** contract/support.ts SUPPORT_SENDERS */
+    sender: text('sender', { enum: SUPPORT_SENDERS }).notNull(),
+    authorId: integer('author_id')
+      .notNull()
+      .references(() => users.id),
+    text: text('text'),
+    uploadId: text('upload_id').references(() => uploads.id),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('support_messages_conversation_idx').on(t.conversationId, t.id),
+    check('support_messages_sender_check', oneOf(t.sender, SUPPORT_SENDERS)),
+    check('support_messages_content_check', sql`${t.text} is not null or ${t.uploadId} is not null`),
   ],
 );

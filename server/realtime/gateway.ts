@@ -58,6 +58,12 @@
  *
  * Heartbeats: `{type:'hb', ts: Date.now(), clock}` every HEARTBEAT_MS, on connect, and in answer
  * to `ping`, as single-message frames; an unparsable client message gets a single `error`.
+ * Support channel (contract/support.ts): `auth` and `say` go to the support hub
+ * (server/modules/support/hub.ts) in the socket's message order; its events go out as
+ * single-message frames within the same budget. An event that does not fit is dropped, and at the
+ * first flush at which the socket has drained it gets one `resync` event instead (the client
+ * reloads the history over REST), so the hub never queues per socket.
+ *
  * Module layout: streams and their messages in ./streams.ts, the budget and the rate limiter in
  * ./budget.ts, the wiring (subscriptions, flush, limits, timers) here.
  */
@@ -79,6 +85,12 @@ import {
   type Channel,
 } from '../../contract/realtime';
 import type { MarketFeed } from '../market/feed';
+import { z } from 'zod';
+import { supportClientMessages } from '../../contract/support';
+import type { SupportOp, SupportPeer } from '../modules/support/hub';
+
+/** Everything the gateway accepts: the market ops plus the support channel's `auth` and `say`. */
+const gatewayMessageSchema = z.union([clientMessageSchema, ...supportClientMessages]);
 import {
   createRateLimiter,
   OPEN,
@@ -137,6 +149,8 @@ interface Conn {
   busy: Promise<void> | null;
   waiting: Array<{ raw: string; done: () => void }>;
   limiter: RateLimiter;
+  /** The socket as the support hub sees it (created on its first support op). */
+  peer: SupportPeer | null;
   /** When it was first seen over its budget without draining since (ms), or null. */
   overSince: number | null;
   closed: boolean;
@@ -190,6 +204,13 @@ export interface GatewayCore {
   stop(): void;
 }
 
+/** The support hub as the gateway uses it (server/modules/support/hub.ts SupportHub). */
+export interface GatewaySupport {
+  handle(peer: SupportPeer, msg: SupportOp): Promise<void>;
+  close(peer: SupportPeer): void;
+  readonly resyncText: string;
+}
+
 /** Handle to stop the gateway (on app close) and read its counters. */
 export interface Gateway {
   stop(): void;
@@ -205,7 +226,7 @@ export interface Gateway {
  */
 export function createGatewayCore(
   feed: GatewayFeed,
-  opts: { timers?: boolean; now?: () => number } = {},
+  opts: { timers?: boolean; now?: () => number; support?: GatewaySupport } = {},
 ): GatewayCore {
   const now = opts.now ?? Date.now;
   const streams = new Map<string, Stream>();
@@ -220,6 +241,8 @@ export function createGatewayCore(
   const resyncing = new Set<Conn>();
   /** Sockets seen over their budget and not seen drained since. */
   const slow = new Set<Conn>();
+  /** Sockets that missed support events: a `resync` once drained. */
+  const supportMissed = new Set<Conn>();
   let flushNo = 0;
   const counters = {
     skippedFlushes: 0,
@@ -480,7 +503,26 @@ export function createGatewayCore(
       }
     }
     visited.length = 0;
+    for (const c of supportMissed) {
+      if (c.closed) supportMissed.delete(c);
+      else if (sendable(c)) {
+        c.ws.send(opts.support!.resyncText);
+        supportMissed.delete(c);
+      }
+    }
     checkSlow();
+  }
+
+  /** The socket as the support hub sees it: events and replies within the budget. */
+  function peerOf(c: Conn): SupportPeer {
+    c.peer ??= {
+      deliver(text) {
+        if (sendable(c)) c.ws.send(text);
+        else if (!c.closed) supportMissed.add(c);
+      },
+      reply: (text) => sendReply(c, text),
+    };
+    return c.peer;
   }
 
   // ---------- client messages ----------
@@ -576,7 +618,7 @@ export function createGatewayCore(
     if (c.closed) return undefined;
     let parsed;
     try {
-      parsed = clientMessageSchema.safeParse(JSON.parse(raw));
+      parsed = gatewayMessageSchema.safeParse(JSON.parse(raw));
     } catch {
       parsed = null;
     }
@@ -588,6 +630,13 @@ export function createGatewayCore(
     if (m.op === 'ping') {
       sendReply(c, heartbeatText());
       return undefined;
+    }
+    if (m.op === 'auth' || m.op === 'say') {
+      if (!opts.support) {
+        sendReply(c, errorText('parameterError'));
+        return undefined;
+      }
+      return opts.support.handle(peerOf(c), m);
     }
     const period = m.channel === 'candles' ? (m.period ?? '1m') : undefined;
     if (m.op === 'sub') return subscribe(c, m.channel, m.symbols, period);
@@ -630,6 +679,8 @@ export function createGatewayCore(
     c.closed = true;
     for (const s of [...c.streams]) unsubscribe(c, s);
     c.missed.clear();
+    supportMissed.delete(c);
+    if (c.peer) opts.support?.close(c.peer);
     for (const w of c.waiting.splice(0)) w.done();
     c.out = [];
     c.outStreams = [];
@@ -667,6 +718,7 @@ export function createGatewayCore(
         busy: null,
         waiting: [],
         limiter: createRateLimiter(),
+        peer: null,
         overSince: null,
         closed: false,
       };
@@ -713,8 +765,8 @@ export function createGatewayCore(
 }
 
 /** Registers `/ws` on the app, wired to the feed; see the module docstring. */
-export function registerGateway(app: FastifyInstance, feed: MarketFeed): Gateway {
-  const core = createGatewayCore(feed);
+export function registerGateway(app: FastifyInstance, feed: MarketFeed, support?: GatewaySupport): Gateway {
+  const core = createGatewayCore(feed, { support });
   const sockets = new Set<WebSocket>();
   app.get('/ws', { websocket: true }, (socket: WebSocket) => {
     sockets.add(socket);

@@ -24,6 +24,8 @@ import { DayTradingQueue } from './day-trading-queue';
 import { DepositsQueue } from './deposits-queue';
 import { InvitationsPanel } from './invitations-panel';
 import { KycQueue } from './kyc-queue';
+import { NoticesPanel } from './notices-panel';
+import { SupportPanel } from './support-panel';
 import { MentorsQueue } from './mentors-queue';
 import { NewsPanel } from './news-panel';
 import { LedgerPanel } from './ledger-panel';
@@ -48,6 +50,8 @@ export const ADMIN_TABS = [
   'rewards',
   'news',
   'lending',
+  'support',
+  'notices',
   'users',
   'invitations',
   'channels',
@@ -149,6 +153,8 @@ function Console() {
     rewards: () => <RewardsPanel />,
     news: () => <NewsPanel />,
     lending: () => <LendingPanel />,
+    support: () => <SupportPanel />,
+    notices: () => <NoticesPanel />,
     users: () => (
       <UsersList
         onShowLedger={(id) => {

@@ -76,4 +76,8 @@ export const SCREENS: Record<string, () => Promise<ComponentType>> = {
   'user/jkjl': () => creditScreens().then((m) => m.LoanRecordsPage),
   'common/lending': () => lendingScreens().then((m) => m.LendingPage),
   'common/margin': () => lendingScreens().then((m) => m.MarginPage),
+  'home/notice': () => import('../features/notices/routes/notice').then((m) => m.NoticePage),
+  'home/noticeDetail': () =>
+    import('../features/notices/routes/notice-detail').then((m) => m.NoticeDetailPage),
+  'user/service': () => import('../features/support/routes/service').then((m) => m.ServicePage),
 };

@@ -75,7 +75,8 @@ export function watchPageVisibility(
   };
 }
 
-function getRemote(): Comlink.Remote<MarketWorkerApi> {
+/** The worker's Comlink remote, spawned on first use (src/market/support-events.ts shares it). */
+export function getRemote(): Comlink.Remote<MarketWorkerApi> {
   if (!remote) {
     const worker = new Worker(new URL('../../workers/market.worker.ts', import.meta.url), {
       type: 'module',
@@ -107,7 +108,7 @@ async function dispose(handle: Comlink.Remote<StreamHandle>): Promise<void> {
 }
 
 /** `decoder()` is called once per subscription (a stateful decoder lives as long as it). */
-function remoteObservable<W, T>(
+export function remoteObservable<W, T>(
   open: (callbacks: {
     next(v: W): void;
     error(msg: string): void;

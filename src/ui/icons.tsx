@@ -107,3 +107,9 @@ export const SubscribeIcon = () => (
     <path d="M10 7v10" strokeDasharray="2 2" />
   </Svg>
 );
+/** Customer service: a speech bubble. */
+export const ServiceIcon = () => (
+  <Svg>
+    <path d="M4 5h16v11H9l-5 4z" />
+  </Svg>
+);

@@ -74,6 +74,10 @@ let aLoan: number;
 let aFollowId: number;
 /** A fee coupon granted to A. */
 let aCoupon: number;
+/** A's account notice (its deposit approval), A's support image and A's support message. */
+let aNoticeId: string;
+let aSupportUpload: string;
+let aSupportMessageId: number;
 
 // Refused requests may leave their refusal under their idempotency key (a retry gets the same
 // answer), and a right funds password may reset the wrong-try counter: both are left out.
@@ -187,7 +191,14 @@ beforeAll(async () => {
     ),
     'coupon',
   ).id;
-}, 120_000);
+  const notices = ok(await c.call('notice/list', { tab: 'account' }, A.token), 'notices');
+  aNoticeId = notices.items[0].id;
+  aSupportUpload = await uploadOk(c, A.token, 'support', png(77));
+  aSupportMessageId = ok(
+    await c.call('support/send', { text: 'A: private question', uploadId: aSupportUpload }, A.token),
+    'support',
+  ).message.id;
+}, 300_000);
 afterAll(async () => {
   await h?.close();
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });
@@ -387,6 +398,22 @@ describe("member B with member A's ids", () => {
         http: [404],
         msg: ['ipoNotFound'],
       },
+      {
+        name: 'notice/detail',
+        label: "A's account notice",
+        body: () => ({ id: aNoticeId }),
+        token: b,
+        http: [404],
+        msg: ['notFound'],
+      },
+      {
+        name: 'support/send',
+        label: "A's support image",
+        body: () => ({ uploadId: aSupportUpload }),
+        token: b,
+        http: [400],
+        msg: ['parameterError'],
+      },
     ];
     cases.push({
       name: 'trade/placeOrder',
@@ -480,6 +507,17 @@ describe("member B with member A's ids", () => {
     expect(bOverview.currencies.find((x: { currency: string }) => x.currency === 'TWD').availableMinor).toBe(
       bInfo.availableMinor,
     );
+  });
+
+  it("B's support history holds none of A's messages, even with A's message as the cursor", async () => {
+    for (const body of [{}, { beforeId: aSupportMessageId + 1 }]) {
+      const history = ok(await c.call('support/history', body, B.token), 'history');
+      expect(history.items.filter((m: { text: string | null }) => m.text === 'A: private question')).toEqual(
+        [],
+      );
+    }
+    const mine = ok(await c.call('support/history', {}, A.token), 'history');
+    expect(mine.items[0]).toMatchObject({ id: aSupportMessageId, text: 'A: private question' });
   });
 
   it("serves A's upload to A and to an operator only", async () => {

@@ -2283,6 +2283,162 @@ const lendingCases = (): Case[] => {
   ];
 };
 
+/** Notices and customer service: bad ids, bad texts, records that do not exist. */
+const noticeSupportCases = (): Case[] => {
+  const m = () => member.token;
+  const o = () => op;
+  const notice = { titleTw: '標題', titleEn: 'Title', bodyTw: '內容', bodyEn: 'Body' };
+  return [
+    {
+      name: 'notice/list',
+      label: 'unknown tab',
+      body: { tab: 'news' },
+      token: m,
+      http: 400,
+      msg: 'parameterError',
+    },
+    ...['x1', 'a0', 'a', 'm-1', 'a1'.repeat(10)].map((id) => ({
+      name: 'notice/detail',
+      label: `malformed id ${id}`,
+      body: { id },
+      token: m,
+      http: 400,
+      msg: 'parameterError',
+    })),
+    ...['a999999', 'm999999'].map((id) => ({
+      name: 'notice/detail',
+      label: `missing notice ${id}`,
+      body: { id },
+      token: m,
+      http: 404,
+      msg: 'notFound',
+    })),
+    {
+      name: 'admin/saveNotice',
+      label: 'empty title',
+      body: { ...notice, titleEn: '  ' },
+      token: o,
+      http: 400,
+      msg: 'parameterError',
+    },
+    {
+      name: 'admin/saveNotice',
+      label: 'body too long',
+      body: { ...notice, bodyTw: 'x'.repeat(4_001) },
+      token: o,
+      http: 400,
+      msg: 'parameterError',
+    },
+    {
+      name: 'admin/saveNotice',
+      label: 'missing language',
+      body: { titleTw: 'x', bodyTw: 'y' },
+      token: o,
+      http: 400,
+      msg: 'parameterError',
+    },
+    {
+      name: 'admin/saveNotice',
+      label: 'missing notice',
+      body: { ...notice, id: 999_999 },
+      token: o,
+      http: 404,
+      msg: 'notFound',
+    },
+    {
+      name: 'admin/publishNotice',
+      label: 'no decision',
+      body: { id: 1 },
+      token: o,
+      http: 400,
+      msg: 'parameterError',
+    },
+    {
+      name: 'admin/publishNotice',
+      label: 'missing notice',
+      body: { id: 999_999, published: true },
+      token: o,
+      http: 404,
+      msg: 'notFound',
+    },
+    { name: 'support/send', label: 'nothing to send', body: {}, token: m, http: 400, msg: 'parameterError' },
+    {
+      name: 'support/send',
+      label: 'blank text',
+      body: { text: '  \n ' },
+      token: m,
+      http: 400,
+      msg: 'parameterError',
+    },
+    {
+      name: 'support/send',
+      label: 'text too long',
+      body: { text: 'x'.repeat(2_001) },
+      token: m,
+      http: 400,
+      msg: 'parameterError',
+    },
+    {
+      name: 'support/send',
+      label: 'an upload that does not exist',
+      body: { uploadId: 'b'.repeat(32) },
+      token: m,
+      http: 400,
+      msg: 'parameterError',
+    },
+    {
+      name: 'support/history',
+      label: 'limit 0',
+      body: { limit: 0 },
+      token: m,
+      http: 400,
+      msg: 'parameterError',
+    },
+    {
+      name: 'support/history',
+      label: 'limit over the page',
+      body: { limit: 101 },
+      token: m,
+      http: 400,
+      msg: 'parameterError',
+    },
+    {
+      name: 'admin/supportConversations',
+      label: 'unknown status',
+      body: { status: 'closed' },
+      token: o,
+      http: 400,
+      msg: 'parameterError',
+    },
+    {
+      name: 'admin/supportReply',
+      label: 'missing conversation',
+      body: { conversationId: 999_999, text: 'hi' },
+      token: o,
+      http: 404,
+      msg: 'notFound',
+    },
+    {
+      name: 'admin/supportReply',
+      label: 'blank reply',
+      body: { conversationId: 1, text: ' ' },
+      token: o,
+      http: 400,
+      msg: 'parameterError',
+    },
+    ...(
+      ['admin/supportHistory', 'admin/supportRead', 'admin/supportAssign', 'admin/supportResolve'] as const
+    ).map((name) => ({
+      name,
+      label: 'missing conversation',
+      body: { conversationId: 999_999 },
+      token: o,
+      http: 404,
+      msg: 'notFound',
+    })),
+  ];
+};
+
 // A wrong funds password is counted (user_security.funds_password_fails, spec: lock after a
 // number of tries) even though the withdrawal is refused, so that counter and its timestamp are
 // left out of the fingerprint; the lock state is checked separately. Idempotency keys of refused
@@ -2304,6 +2460,7 @@ describe('bad input gets a 4xx envelope with a message key and changes nothing',
       ...dividendNewsCases(),
       ...creditCases(),
       ...lendingCases(),
+      ...noticeSupportCases(),
     ];
     const before = await fingerprint(h.database.db, FINGERPRINTED, PROJECTIONS);
     const keysBefore = await idemRows();

@@ -177,6 +177,10 @@ describe('state columns', () => {
       sql`insert into news_articles (kind, title_tw, title_en, body_tw, body_en)
           values ('operator', 't', 't', 'b', 'b')`,
       sql`insert into credit_loans (user_id, principal_minor, annual_rate_bps, term_days) values (${uid}, 100000, 1825, 30)`,
+      sql`insert into member_notices (user_id, kind, params) values (${uid}, 'kycApproved', '{}')`,
+      sql`insert into support_conversations (user_id) values (${uid})`,
+      sql`insert into support_messages (conversation_id, sender, author_id, text)
+          select id, 'member', ${uid}, 'hello' from support_conversations where user_id = ${uid}`,
     ];
     for (const q of setup) await exec(q);
 

@@ -210,6 +210,17 @@ const SAMPLES: Partial<Record<EndpointName, Record<string, unknown>>> = {
   'admin/setNewsStatus': { id: 1, status: 'withdrawn' },
   'admin/rejectCreditLoan': { id: 1, reason: 'limit' },
   'admin/saveLendingQuota': { symbol: '2330', quotaShares: 1000 },
+  'notice/list': { tab: 'account' },
+  'notice/detail': { id: 'a1' },
+  'admin/saveNotice': {
+    titleTw: '維護',
+    titleEn: 'Maintenance',
+    bodyTw: '週六\n維護',
+    bodyEn: 'Saturday\nmaintenance',
+  },
+  'support/send': { text: 'hello\nthere', uploadId: UPLOAD_ID },
+  'admin/supportConversations': { status: 'open' },
+  'admin/supportReply': { conversationId: 1, text: 'hello' },
 };
 
 /** `body` with `bad` inserted into the string at `at` (arrays: their first element). */

@@ -21,6 +21,7 @@ import { auditSelfReview, refuseSelfReview } from '../admin/four-eyes';
 import { isUniqueViolation } from '../common/db-errors';
 import type { DayTradeConfig } from './config';
 import { eligibilityOf } from './eligibility';
+import { notifyMember } from '../notices/notify';
 
 export type ApplicationRow = typeof dayTradeApplications.$inferSelect;
 
@@ -215,6 +216,12 @@ export async function reviewApplication(
         .where(and(eq(dayTradeApplications.id, args.id), eq(dayTradeApplications.status, 'pending')))
         .returning();
       if (!after) throw fail('dayTradeNotPending');
+      await notifyMember(
+        tx,
+        after.userId,
+        args.decision === 'approved' ? 'dayTradeApproved' : 'dayTradeRejected',
+        args.reason ? { reason: args.reason } : {},
+      );
       await audit(tx, {
         actorUserId: args.operatorId,
         action: args.decision === 'approved' ? 'dayTrade.approve' : 'dayTrade.reject',

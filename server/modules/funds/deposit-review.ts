@@ -18,6 +18,7 @@ import { auditSelfReview } from '../admin/four-eyes';
 import { reviewer } from './review';
 import { ensureMemberAccounts, post } from '../ledger/ledger';
 import type { Db, Tx } from '../../db/client';
+import { notifyMember } from '../notices/notify';
 
 type DepositRow = typeof deposits.$inferSelect;
 type Status = 'pending' | 'approved' | 'rejected';
@@ -145,6 +146,10 @@ export const depositReviewHandlers: Pick<
           },
         ],
       });
+      await notifyMember(tx, d.userId, 'depositApproved', {
+        amountMinor: d.amountMinor,
+        currency: d.currency,
+      });
       const after = await adminDeposit(tx, d.id);
       await audit(tx, {
         actorUserId: op.id,
@@ -163,6 +168,11 @@ export const depositReviewHandlers: Pick<
     const op = requireUser(ctx);
     const reviewed = ctx.db.transaction(async (tx) => {
       const { before, row: d } = await reviewDeposit(tx, body.id, op.id, 'rejected', body.reason);
+      await notifyMember(tx, d.userId, 'depositRejected', {
+        amountMinor: d.amountMinor,
+        currency: d.currency,
+        reason: body.reason,
+      });
       const after = await adminDeposit(tx, d.id);
       await audit(tx, {
         actorUserId: op.id,

@@ -36,6 +36,7 @@ import { move, post } from '../ledger/ledger';
 import { isUniqueViolation } from '../common/db-errors';
 import { refuseWhenOverdue } from '../credit/loans';
 import { creditToday } from '../credit/runner';
+import { notifyMember } from '../notices/notify';
 
 export type WithdrawalRow = typeof withdrawals.$inferSelect;
 type Status = 'pending' | 'approved' | 'rejected';
@@ -172,6 +173,10 @@ export const withdrawalHandlers: Pick<
           w.amountMinor,
         ),
       });
+      await notifyMember(tx, w.userId, 'withdrawalApproved', {
+        amountMinor: w.amountMinor,
+        currency: w.currency,
+      });
       const after = await adminWithdrawal(tx, w.id);
       await audit(tx, {
         actorUserId: op.id,
@@ -201,6 +206,11 @@ export const withdrawalHandlers: Pick<
           { userId: w.userId, purpose: 'available', currency: w.currency },
           w.amountMinor,
         ),
+      });
+      await notifyMember(tx, w.userId, 'withdrawalRejected', {
+        amountMinor: w.amountMinor,
+        currency: w.currency,
+        reason: body.reason,
       });
       const after = await adminWithdrawal(tx, w.id);
       await audit(tx, {

@@ -19,6 +19,7 @@ import { requireUser, type Handlers } from '../common/context';
 import { audit } from '../admin/audit';
 import { auditSelfReview, refuseSelfReview } from '../admin/four-eyes';
 import { isUniqueViolation } from '../common/db-errors';
+import { notifyMember } from '../notices/notify';
 
 export type KycRow = typeof kycRecords.$inferSelect;
 
@@ -132,6 +133,12 @@ async function review(
         .where(and(eq(kycRecords.id, id), eq(kycRecords.status, 'review')))
         .returning();
       if (!after) throw fail('operationFailed');
+      await notifyMember(
+        tx,
+        after.userId,
+        status === 'verified' ? 'kycApproved' : 'kycRejected',
+        reason ? { reason } : {},
+      );
       await audit(tx, {
         actorUserId: operatorId,
         action: status === 'verified' ? 'kyc.approve' : 'kyc.reject',

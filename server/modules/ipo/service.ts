@@ -36,6 +36,7 @@ import { fail } from '../common/errors';
 import { isUniqueViolation } from '../common/db-errors';
 import { move, post } from '../ledger/ledger';
 import { lockedAvailable, openPaidHolding } from '../trading/fills';
+import { notifyMember } from '../notices/notify';
 
 export type OfferingRow = typeof ipoOfferings.$inferSelect;
 export type ApplicationRow = typeof ipoApplications.$inferSelect;
@@ -265,6 +266,12 @@ async function draw(tx: Tx, o: OfferingRow, cal: IpoCalendar): Promise<void> {
       .update(ipoApplications)
       .set({ status: isWinner ? 'won' : 'notWon', wonUnits: isWinner ? 1 : 0 })
       .where(eq(ipoApplications.id, a.id));
+    await notifyMember(tx, a.userId, isWinner ? 'ipoWon' : 'ipoNotWon', {
+      symbol: o.symbol,
+      name: o.name,
+      applicationNo: a.applicationNo,
+      shares: a.shares,
+    });
   }
   await tx
     .update(ipoDraws)

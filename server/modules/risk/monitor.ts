@@ -40,6 +40,7 @@ import { AppError } from '../common/errors';
 import type { MarketFeed } from '../../market/feed';
 import { OPEN_STATUSES, loadAccountExposure, loadAccountRisk, type OpenOrder } from './account-risk';
 import { marginCallActive, recordRiskEvent } from './events';
+import { notifyMember } from '../notices/notify';
 
 /** Default minimum wall ms between two evaluations of one account. */
 export const RISK_THROTTLE_MS = 500;
@@ -232,11 +233,18 @@ export function createRiskMonitor(opts: {
     const active = await isCallActive(userId);
     const below = nextMarginCallState(active, ratio, thresholds);
     if (below === active) return { marginCall: false, cleared: false };
-    await recordRiskEvent(db, {
-      userId,
-      kind: below ? 'marginCall' : 'marginCallCleared',
-      ratioBps: ratio,
-      detail: { thresholdBps: thresholds.marginCallBps, equityMinor, usedMarginMinor },
+    await db.transaction(async (tx) => {
+      await recordRiskEvent(tx, {
+        userId,
+        kind: below ? 'marginCall' : 'marginCallCleared',
+        ratioBps: ratio,
+        detail: { thresholdBps: thresholds.marginCallBps, equityMinor, usedMarginMinor },
+      });
+      if (below)
+        await notifyMember(tx, userId, 'marginCall', {
+          ratioBps: ratio ?? 0,
+          thresholdBps: thresholds.marginCallBps,
+        });
     });
     callActive.set(userId, below);
     return { marginCall: below, cleared: !below };

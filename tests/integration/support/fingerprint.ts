@@ -52,6 +52,11 @@ export const ALL_TABLES = [
   'news_articles',
   'news_instruments',
   'equity_snapshots',
+  'notices',
+  'notice_reads',
+  'member_notices',
+  'support_conversations',
+  'support_messages',
 ] as const;
 
 /** Rows of a raw query, on either driver (node-postgres answers {rows}, PGlite an array-like). */

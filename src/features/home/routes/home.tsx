@@ -22,6 +22,7 @@ import {
   MineIcon,
   RecordsIcon,
   SearchIcon,
+  ServiceIcon,
   StarIcon,
   SubscribeIcon,
   TradeIcon,
@@ -51,7 +52,11 @@ const SHORTCUTS: { key: string; to: string; icon: ReactNode }[] = [
   { key: 'credit', to: '/user/credit', icon: <CreditIcon /> },
   { key: 'lending', to: '/common/lending', icon: <HoldingsIcon /> },
   { key: 'margin', to: '/common/margin', icon: <TradeIcon /> },
+  { key: 'service', to: '/user/service', icon: <ServiceIcon /> },
 ];
+
+/** The notices bell (unread count), a lazy chunk of its own (src/ui/notice-bell.tsx). */
+const NoticeBell = lazy(() => import('../../../ui/notice-bell'));
 
 function IndexCard() {
   const { t } = useTranslation();
@@ -86,7 +91,15 @@ export function HomePage() {
   const open = useCallback((s: string) => navigate(`/market/marketDetail?symbol=${s}`), [navigate]);
 
   return (
-    <Page title={t('app.name')} back={false}>
+    <Page
+      title={t('app.name')}
+      back={false}
+      right={
+        <Suspense fallback={null}>
+          <NoticeBell />
+        </Suspense>
+      }
+    >
       <MarketStatusBar replayDate={snap?.items[0]?.replayDate} />
       <IndexCard />
       <section className="card">

@@ -1,0 +1,99 @@
+/**
+ * Notices (product-spec "notice"; routes `/home/notice`, `/home/noticeDetail?id=`): one inbox of
+ * two tabs.
+ * - `announcements`: operator notices (maintenance, rule changes), written in tw and en in the
+ *   console's "Notices" panel and published or withdrawn there; read/unread per member.
+ * - `account`: the member's own account events (a margin call, an IPO draw result, KYC, deposit,
+ *   withdrawal and day-trading decisions), written by the module that decides them in the same
+ *   database transaction (server/modules/notices/notify.ts `notifyMember`). They are stored as a
+ *   kind and its parameters, never as a sentence: the client words them in its language
+ *   (locales/more `notices.kind.<kind>.title|body`, interpolating `params`).
+ *
+ * Ids on the wire carry their tab: `a<n>` an announcement, `m<n>` an account notice.
+ * Units: `createdAt` epoch ms; money params in minor units with their `currency`.
+ */
+import { z } from 'zod';
+import { pageQuery, paged } from './envelope';
+
+/** The kinds of account notice, each a translatable title and body with its params. */
+export const ACCOUNT_NOTICE_KINDS = [
+  'marginCall',
+  'ipoWon',
+  'ipoNotWon',
+  'kycApproved',
+  'kycRejected',
+  'depositApproved',
+  'depositRejected',
+  'withdrawalApproved',
+  'withdrawalRejected',
+  'dayTradeApproved',
+  'dayTradeRejected',
+] as const;
+export type AccountNoticeKind = (typeof ACCOUNT_NOTICE_KINDS)[number];
+
+export const NOTICE_TABS = ['announcements', 'account'] as const;
+export type NoticeTab = (typeof NOTICE_TABS)[number];
+
+/** Parameters of an account notice: names to numbers (minor units, bps, ids) or short texts. */
+export const noticeParamsSchema = z.record(z.string(), z.union([z.string(), z.number()]));
+export type NoticeParams = z.infer<typeof noticeParamsSchema>;
+
+/** `a<id>` (announcement) or `m<id>` (account notice). */
+export const noticeIdSchema = z.string().regex(/^[am][1-9][0-9]{0,9}$/);
+
+/** Text in both languages. */
+export const localizedSchema = z.object({ tw: z.string(), en: z.string() });
+export type Localized = z.infer<typeof localizedSchema>;
+
+export const noticeSchema = z.object({
+  id: noticeIdSchema,
+  tab: z.enum(NOTICE_TABS),
+  /** `announcement`, or the account notice's kind. */
+  kind: z.union([z.literal('announcement'), z.enum(ACCOUNT_NOTICE_KINDS)]),
+  /** Announcements only (account notices are worded by the client from kind + params). */
+  title: localizedSchema.nullable(),
+  body: localizedSchema.nullable(),
+  params: noticeParamsSchema,
+  /** Epoch ms: published (announcement) or written (account notice). */
+  createdAt: z.number().int(),
+  read: z.boolean(),
+});
+export type Notice = z.infer<typeof noticeSchema>;
+
+export const noticeListReq = pageQuery.extend({ tab: z.enum(NOTICE_TABS).default('announcements') });
+export const noticeListRes = paged(noticeSchema);
+export const noticeIdReq = z.object({ id: noticeIdSchema });
+export const noticeUnreadRes = z.object({
+  announcements: z.number().int(),
+  account: z.number().int(),
+  total: z.number().int(),
+});
+export type NoticeUnread = z.infer<typeof noticeUnreadRes>;
+
+// ---------- operator side ----------
+
+const titleField = z.string().trim().min(1).max(120);
+const bodyField = z.string().trim().min(1).max(4_000);
+
+/** Create (no id) or edit an announcement; a published one stays published. */
+export const saveNoticeReq = z.object({
+  id: z.number().int().positive().optional(),
+  titleTw: titleField,
+  titleEn: titleField,
+  bodyTw: bodyField,
+  bodyEn: bodyField,
+});
+export const publishNoticeReq = z.object({ id: z.number().int().positive(), published: z.boolean() });
+export const adminNoticeSchema = z.object({
+  id: z.number().int(),
+  title: localizedSchema,
+  body: localizedSchema,
+  /** Epoch ms, null while a draft or withdrawn. */
+  publishedAt: z.number().int().nullable(),
+  /** Members who have read it. */
+  reads: z.number().int(),
+  createdAt: z.number().int(),
+});
+export type AdminNotice = z.infer<typeof adminNoticeSchema>;
+export const adminNoticesReq = pageQuery;
+export const adminNoticesRes = paged(adminNoticeSchema);
