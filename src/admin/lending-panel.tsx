@@ -49,7 +49,7 @@ function ChannelForm({ data }: { data: Data }) {
         <span className="muted">{t('admin.lending.maxDays')} </span>
         <TestIdInput testId="lending-max-days" value={days} onChange={setDays} inputMode="numeric" />
       </label>
-      {!valid && <span className="field-error">{t('admin.settingInvalid')}</span>}
+      {!valid && <span className="field-error">{t('admin.amountInvalid')}</span>}
       <Button
         size="small"
         color="primary"

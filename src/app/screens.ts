@@ -80,4 +80,6 @@ export const SCREENS: Record<string, () => Promise<ComponentType>> = {
   'home/noticeDetail': () =>
     import('../features/notices/routes/notice-detail').then((m) => m.NoticeDetailPage),
   'user/service': () => import('../features/support/routes/service').then((m) => m.ServicePage),
+  'market/marketBuy': () => import('../features/market/routes/market-buy').then((m) => m.MarketBuyPage),
+  'trading/trading': () => import('../features/trading/routes/trading').then((m) => m.TradingPage),
 };

@@ -6,28 +6,17 @@
  * close → fund records list deposit, margin, fee, tax and realised P&L → the member centre
  * equals the ledger → the ledger reconciles with zero differences. A screenshot of every screen.
  */
-import { readFileSync, existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { httpApi, prepareDeposits, solidPng } from '../support/http-funding';
+import { firstRun } from '../support/first-run';
 import { waitForContinuous } from '../support/market-clock';
 
 const shots = path.resolve('tests/e2e/screenshots');
 mkdirSync(shots, { recursive: true });
 const shot = (page: Page, name: string) =>
   page.screenshot({ path: path.join(shots, `${name}.png`), fullPage: false });
-
-function firstRun(): { operator: string; password: string; invite: string } {
-  const file = path.join(process.env.E2E_DATA_DIR!, 'first-run.txt');
-  expect(existsSync(file), 'the server writes first-run.txt on first start').toBe(true);
-  const text = readFileSync(file, 'utf8');
-  const get = (label: string) => new RegExp(`${label}: (\\S+)`).exec(text)![1]!;
-  return {
-    operator: get('operator account'),
-    password: get('operator password'),
-    invite: get('invitation code'),
-  };
-}
 
 /** "1,234,567.89" (with any currency label) → minor units. */
 const toMinor = (text: string) => Math.round(Number(text.replace(/[^0-9.-]/g, '')) * 100);

@@ -6,10 +6,11 @@
  * recalls it ("finished"); then opens "margin loan and short selling" and sees the short as a short
  * sale with its margin. Screenshots go to docs/screenshots (lending-*, margin-*).
  */
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { depositApproved, httpApi } from '../support/http-funding';
+import { firstRun } from '../support/first-run';
 import { waitForContinuous } from '../support/market-clock';
 
 const shots = path.resolve('docs/screenshots');
@@ -17,18 +18,6 @@ mkdirSync(shots, { recursive: true });
 type Lang = 'tw' | 'en';
 const read = (file: string) => JSON.parse(readFileSync(path.resolve(file), 'utf8'));
 const STRINGS: Record<Lang, any> = { tw: read('locales/more/tw.json'), en: read('locales/more/en.json') };
-
-function firstRun(): { operator: string; password: string; invite: string } {
-  const file = path.join(process.env.E2E_DATA_DIR!, 'first-run.txt');
-  expect(existsSync(file), 'the server writes first-run.txt on first start').toBe(true);
-  const text = readFileSync(file, 'utf8');
-  const get = (label: string) => new RegExp(`${label}: (\\S+)`).exec(text)![1]!;
-  return {
-    operator: get('operator account'),
-    password: get('operator password'),
-    invite: get('invitation code'),
-  };
-}
 
 const CASES: { lang: Lang; account: string }[] = [
   { lang: 'tw', account: '0911000801' },

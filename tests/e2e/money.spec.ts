@@ -11,11 +11,12 @@
  * Setup through the operator API: deposit hours opened around the clock (the test may run at any
  * hour on any day) and a deposit channel created.
  */
-import { readFileSync, existsSync, mkdirSync } from 'node:fs';
+import { readFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { isValidTaiwanId } from '../../contract/identity-rules';
 import { httpApi, prepareDeposits, TEST_CHANNEL } from '../support/http-funding';
+import { firstRun } from '../support/first-run';
 
 const shots = path.resolve('tests/e2e/screenshots');
 mkdirSync(shots, { recursive: true });
@@ -42,18 +43,6 @@ function tr(lang: Lang, key: string): string {
   const v = key.split('.').reduce<any>((o, k) => o?.[k], LOCALES[lang]);
   if (typeof v !== 'string') throw new Error(`no ${lang} string for ${key}`);
   return v;
-}
-
-function firstRun(): { operator: string; password: string; invite: string } {
-  const file = path.join(process.env.E2E_DATA_DIR!, 'first-run.txt');
-  expect(existsSync(file), 'the server writes first-run.txt on first start').toBe(true);
-  const text = readFileSync(file, 'utf8');
-  const get = (label: string) => new RegExp(`${label}: (\\S+)`).exec(text)![1]!;
-  return {
-    operator: get('operator account'),
-    password: get('operator password'),
-    invite: get('invitation code'),
-  };
 }
 
 /** "NT$ 1,234,567.89", "312.59 USD", "-20,000.00" → minor units (exact: string arithmetic). */

@@ -7,27 +7,14 @@
  * opening the link lands on the register screen with the code filled in, registers, and appears
  * masked in the inviter's list.
  */
-import { existsSync, readFileSync } from 'node:fs';
-import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { expect, test } from '@playwright/test';
 import { formatMinor } from '../../src/lib/format';
 import { maskAccount } from '../../contract/wallet';
 import { depositApproved, httpApi, uploadFile, solidPng } from '../support/http-funding';
+import { firstRun } from '../support/first-run';
 
 type Lang = 'tw' | 'en';
-
-function firstRun(): { operator: string; password: string; invite: string } {
-  const file = path.join(process.env.E2E_DATA_DIR!, 'first-run.txt');
-  expect(existsSync(file), 'the server writes first-run.txt on first start').toBe(true);
-  const text = readFileSync(file, 'utf8');
-  const get = (label: string) => new RegExp(`${label}: (\\S+)`).exec(text)![1]!;
-  return {
-    operator: get('operator account'),
-    password: get('operator password'),
-    invite: get('invitation code'),
-  };
-}
 
 const CASES: { lang: Lang; account: string; friend: string; id: string; shade: number }[] = [
   { lang: 'tw', account: '0911000801', friend: '0911000811', id: 'A100088014', shade: 40 },

@@ -231,6 +231,8 @@ const SHARED_ID_ENDPOINTS: ReadonlySet<EndpointName> = new Set([
   'placement/apply',
   // offerId names an entry of the points shop's catalogue (contract/rewards.ts COUPON_OFFERS).
   'rewards/buyCoupon',
+  // `beforeId` is a history cursor: B's history holds B's messages only, whatever the cursor.
+  'support/history',
 ]);
 
 /** Member endpoints whose request names a record by id (new ones must join the table below). */

@@ -165,6 +165,12 @@ describe('state columns', () => {
           select 'ENUM-A1', id, ${uid}, 10000, 1, 0 from primary_offerings where seed = '00'`,
       sql`insert into primary_applications (application_no, offering_id, user_id, price_minor, lots, amount_minor)
           select 'ENUM-P1', id, ${uid}, 10000, 1, 10000000 from primary_offerings where seed = '00'`,
+      sql`insert into password_resets (user_id) values (${uid})`,
+      sql`insert into lending_orders (lending_no, user_id, order_id, symbol, shares, rate_bps, days, start_day)
+          select 'ENUM-L1', ${uid}, id, '2330', 1000, 100, 5, 0 from orders where order_no = 'ENUMTEST0001'`,
+      sql`insert into lending_allocations (lending_order_id, short_order_id, user_id, shares, start_day)
+          select l.id, o.id, ${uid}, 1000, 0 from lending_orders l, orders o
+          where l.lending_no = 'ENUM-L1' and o.order_no = 'ENUMTEST0001'`,
       sql`insert into points_entries (user_id, delta, reason) values (${uid}, 1, 'signIn')`,
       sql`insert into points_code_batches (kind, amount, expires_at, count, per_member_limit)
           values ('points', 1, now(), 1, 1)`,

@@ -183,12 +183,21 @@ describe('after-hours fixed price', () => {
     );
     expect(market.body.msg).toBe('afterHoursFixedPrice');
 
+    // The member's account level (earlier trades in this file) discounts the commission.
+    const levelBps: number = (await h.call('user/accountLevel', {}, token)).body.data.current.feeDiscountBps;
     const ah = await h.call(
       'trade/placeOrder',
       order({ session: 'afterHours', priceMinor: close, lots: 2 }),
       token,
     );
-    const preview = orderPreview({ priceMinor: close, lots: 2, leverage: 10, side: 'long', kind: 'stock' });
+    const preview = orderPreview({
+      priceMinor: close,
+      lots: 2,
+      leverage: 10,
+      side: 'long',
+      kind: 'stock',
+      discount: { levelBps },
+    });
     expect(ah.body.data).toMatchObject({
       status: 'pending',
       entrySession: 'afterHours',

@@ -1,13 +1,14 @@
 /**
- * The e2e server's first-start credentials (first-run.txt in E2E_DATA_DIR): operator account and
- * password and the invitation code, for specs that set up members through the API.
+ * The e2e server's first-run credentials (the operator account and password and the invitation
+ * code it printed and wrote to `$E2E_DATA_DIR/first-run.txt`, server/modules/auth/first-run.ts).
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { expect } from '@playwright/test';
 
 export function firstRun(): { operator: string; password: string; invite: string } {
   const file = path.join(process.env.E2E_DATA_DIR!, 'first-run.txt');
-  if (!existsSync(file)) throw new Error('the server writes first-run.txt on first start');
+  expect(existsSync(file), 'the server writes first-run.txt on first start').toBe(true);
   const text = readFileSync(file, 'utf8');
   const get = (label: string) => new RegExp(`${label}: (\\S+)`).exec(text)![1]!;
   return {

@@ -51,6 +51,7 @@ import { afterNextPaint } from '../../lib/after-paint';
 import { formatDateTime, formatMinor, minorToInput } from '../../lib/format';
 import { TradingPhaseTag } from './trading-phase';
 import { selectClock } from '../selectors';
+import { useQuote } from '../hooks';
 import { Segmented } from '../../ui/segmented';
 import { TestIdInput, TestIdStepper } from '../../ui/testid-input';
 import { CouponPicker, useFeeDiscount } from '../../rewards/fee-discount';
@@ -783,4 +784,10 @@ function OrderSubmitButton({
       {busy ? busyLabel : label}
     </Button>
   );
+}
+
+/** The order ticket following the live quote (market orders preview at the live ask or bid). */
+export function LiveOrderPanel({ symbol }: { symbol: string }) {
+  const quote = useQuote(symbol);
+  return <OrderPanel symbol={symbol} quote={quote} />;
 }

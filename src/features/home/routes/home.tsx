@@ -18,7 +18,6 @@ import {
   DepositIcon,
   EtfIcon,
   HoldingsIcon,
-  MarketIcon,
   MineIcon,
   RecordsIcon,
   SearchIcon,
@@ -35,24 +34,32 @@ const NewsSection = lazy(() => import('../../../news/news-section'));
 /** Bellwethers shown on the home screen: TSMC, Hon Hai, MediaTek. */
 const HOME_SYMBOLS = ['2330', '2317', '2454'];
 
+/**
+ * The spec's sixteen home shortcuts in its order (product-spec §2 "Home shortcuts"; where each
+ * leads and how the unlabeled ones are read: docs/glossary.md), then search, ETFs, dividends and
+ * the watchlist.
+ */
 const SHORTCUTS: { key: string; to: string; icon: ReactNode }[] = [
-  { key: 'deposit', to: '/user/recharge', icon: <DepositIcon /> },
-  { key: 'funds', to: '/user/FundingDetails', icon: <RecordsIcon /> },
-  { key: 'holdings', to: '/position/position', icon: <HoldingsIcon /> },
-  { key: 'dayTrading', to: '/common/dayTrading', icon: <TradeIcon /> },
-  { key: 'member', to: '/user/usercenter', icon: <MineIcon /> },
-  { key: 'market', to: '/market/market', icon: <MarketIcon /> },
-  { key: 'watchlist', to: '/market/favo', icon: <StarIcon /> },
-  { key: 'search', to: '/home/searchIndex', icon: <SearchIcon /> },
-  { key: 'etf', to: '/home/etf', icon: <EtfIcon /> },
-  { key: 'subscribe', to: '/market/subscribe', icon: <SubscribeIcon /> },
   { key: 'bidding', to: '/market/bidding', icon: <TradeIcon /> },
-  { key: 'dividend', to: '/common/dividend', icon: <RecordsIcon /> },
+  { key: 'subscribe', to: '/market/subscribe', icon: <SubscribeIcon /> },
+  { key: 'funds', to: '/user/FundingDetails', icon: <RecordsIcon /> },
+  { key: 'deposit', to: '/user/recharge', icon: <DepositIcon /> },
+  { key: 'withdraw', to: '/user/withdraw', icon: <DepositIcon /> },
+  { key: 'service', to: '/user/service', icon: <ServiceIcon /> },
+  { key: 'dayTrading', to: '/common/dayTrading', icon: <TradeIcon /> },
+  { key: 'lending', to: '/common/lending', icon: <HoldingsIcon /> },
   { key: 'assets', to: '/wallet/index', icon: <RecordsIcon /> },
   { key: 'credit', to: '/user/credit', icon: <CreditIcon /> },
-  { key: 'lending', to: '/common/lending', icon: <HoldingsIcon /> },
+  { key: 'inventory', to: '/position/position?tab=holdings', icon: <HoldingsIcon /> },
+  { key: 'contracts', to: '/position/position?tab=terminated', icon: <RecordsIcon /> },
+  { key: 'redeem', to: '/home/coupons', icon: <SubscribeIcon /> },
   { key: 'margin', to: '/common/margin', icon: <TradeIcon /> },
-  { key: 'service', to: '/user/service', icon: <ServiceIcon /> },
+  { key: 'holdings', to: '/position/position', icon: <HoldingsIcon /> },
+  { key: 'member', to: '/user/usercenter', icon: <MineIcon /> },
+  { key: 'search', to: '/home/searchIndex', icon: <SearchIcon /> },
+  { key: 'etf', to: '/home/etf', icon: <EtfIcon /> },
+  { key: 'dividend', to: '/common/dividend', icon: <RecordsIcon /> },
+  { key: 'watchlist', to: '/market/favo', icon: <StarIcon /> },
 ];
 
 /** The notices bell (unread count), a lazy chunk of its own (src/ui/notice-bell.tsx). */

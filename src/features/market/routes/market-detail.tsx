@@ -37,7 +37,7 @@ import { useNow } from '../../../ui/use-now';
 import { DepthBook } from '../components/depth-book';
 import { KlineChart } from '../components/kline-chart';
 import { PeriodSelector } from '../components/period-selector';
-import { OrderPanel } from '../../../market/components/order-panel';
+import { LiveOrderPanel } from '../../../market/components/order-panel';
 import { TradeTape } from '../components/trade-tape';
 import { WatchToggle } from '../../../market/components/watch-toggle';
 
@@ -167,12 +167,6 @@ function BookCard({ symbol, prevCloseMinor }: { symbol: string; prevCloseMinor: 
       )}
     </section>
   );
-}
-
-/** The order ticket follows the quote (market orders preview at the live ask or bid). */
-function LiveOrderPanel({ symbol }: { symbol: string }) {
-  const quote = useQuote(symbol);
-  return <OrderPanel symbol={symbol} quote={quote} />;
 }
 
 /** The stock detail screen (product-spec §2 "Stock detail"). */
