@@ -51,6 +51,9 @@ export default defineConfig({
       // replay liquidates it within the test's minutes; the opening reserve (default 130 %) would
       // refuse that opening. The reserve is tested in tests/integration/trading-execution.test.ts.
       OPENING_MARGIN_BPS: '10000',
+      // Every spec registers its members from 127.0.0.1 against one server; the per-address
+      // registration limit (default 10 an hour) is tested in tests/security/auth.test.ts.
+      REGISTER_IP_MAX: '1000',
     },
   },
 });

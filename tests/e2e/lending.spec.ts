@@ -20,8 +20,8 @@ const read = (file: string) => JSON.parse(readFileSync(path.resolve(file), 'utf8
 const STRINGS: Record<Lang, any> = { tw: read('locales/more/tw.json'), en: read('locales/more/en.json') };
 
 const CASES: { lang: Lang; account: string }[] = [
-  { lang: 'tw', account: '0911000801' },
-  { lang: 'en', account: '0911000802' },
+  { lang: 'tw', account: '0911000831' },
+  { lang: 'en', account: '0911000832' },
 ];
 
 for (const { lang, account } of CASES) {

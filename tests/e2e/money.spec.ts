@@ -364,9 +364,16 @@ for (const { lang, account, seed } of CASES) {
       total: toMinor((await page.getByTestId('uc-total').textContent())!),
       usd: toMinor((await page.getByTestId('uc-usd').textContent())!),
     };
-    expect(shown).toEqual({ available: AVAILABLE, frozen: 0, total: AVAILABLE, usd });
-
     const memberToken = (await page.evaluate(() => localStorage.getItem('tokend')))!;
+    // Total assets count the USD at the operator's rate (wallet/overview, the same server function).
+    const overview = (
+      await (
+        await request.post('/api/vue/wallet/overview', { headers: { token: memberToken }, data: {} })
+      ).json()
+    ).data as { totalTwdMinor: number };
+    expect(overview.totalTwdMinor).toBeGreaterThan(AVAILABLE);
+    expect(shown).toEqual({ available: AVAILABLE, frozen: 0, total: overview.totalTwdMinor, usd });
+
     const balances: { currency: string; availableMinor: number; frozenMinor: number }[] = (
       await (
         await request.post('/api/vue/user/balances', { headers: { token: memberToken }, data: {} })

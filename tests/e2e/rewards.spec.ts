@@ -19,8 +19,8 @@ const read = (file: string) => JSON.parse(readFileSync(path.resolve(file), 'utf8
 const STRINGS: Record<Lang, any> = { tw: read('locales/more/tw.json'), en: read('locales/more/en.json') };
 
 const CASES: { lang: Lang; account: string }[] = [
-  { lang: 'tw', account: '0911000801' },
-  { lang: 'en', account: '0911000802' },
+  { lang: 'tw', account: '0911000841' },
+  { lang: 'en', account: '0911000842' },
 ];
 
 for (const { lang, account } of CASES) {

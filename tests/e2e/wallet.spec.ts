@@ -17,8 +17,8 @@ import { firstRun } from '../support/first-run';
 type Lang = 'tw' | 'en';
 
 const CASES: { lang: Lang; account: string; friend: string; id: string; shade: number }[] = [
-  { lang: 'tw', account: '0911000801', friend: '0911000811', id: 'A100088014', shade: 40 },
-  { lang: 'en', account: '0911000802', friend: '0911000812', id: 'A100088023', shade: 90 },
+  { lang: 'tw', account: '0911000851', friend: '0911000811', id: 'A100088014', shade: 40 },
+  { lang: 'en', account: '0911000852', friend: '0911000812', id: 'A100088023', shade: 90 },
 ];
 
 for (const { lang, account, friend, id, shade } of CASES) {
