@@ -134,6 +134,18 @@ export const orderSchema = z.object({
 });
 export type Order = z.infer<typeof orderSchema>;
 
+/**
+ * Net realised P&L of a closed order, TWD minor: the gross `pnlMinor` (price difference × shares)
+ * less the opening and closing fees and taxes, i.e. what the member's realised-profit postings add
+ * up to for it (server/modules/trading/fills.ts). null until it is closed.
+ */
+export function netPnlMinor(
+  o: Pick<Order, 'pnlMinor' | 'openFeeMinor' | 'openTaxMinor' | 'closeFeeMinor' | 'closeTaxMinor'>,
+): number | null {
+  if (o.pnlMinor === null) return null;
+  return o.pnlMinor - o.openFeeMinor - o.openTaxMinor - o.closeFeeMinor - o.closeTaxMinor;
+}
+
 export const ordersReq = pageQuery.extend({ tab: z.enum(POSITION_TABS) });
 export const ordersRes = paged(orderSchema);
 

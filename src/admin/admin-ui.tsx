@@ -349,7 +349,7 @@ export function useUploadUrl(id: string | null): { url: string | null; failed: b
   return state.id === id ? { url: state.url, failed: state.failed } : { url: null, failed: false };
 }
 
-/** A protected image as a thumbnail; a click shows it full size. */
+/** A protected image as a thumbnail; a click shows it full size, closed by its Close button or a tap. */
 export function UploadThumb({ id, label, testId }: { id: string | null; label: string; testId: string }) {
   const { t } = useTranslation();
   const { url, failed } = useUploadUrl(id);
@@ -379,7 +379,18 @@ export function UploadThumb({ id, label, testId }: { id: string | null; label: s
       >
         <img src={url} alt={label} />
       </button>
-      <ImageViewer image={url} visible={open} onClose={() => setOpen(false)} />
+      <ImageViewer
+        image={url}
+        visible={open}
+        onClose={() => setOpen(false)}
+        renderFooter={() => (
+          <div className="viewer-footer">
+            <Button onClick={() => setOpen(false)} data-testid={`${testId}-close`}>
+              {t('admin.closeImage')}
+            </Button>
+          </div>
+        )}
+      />
     </>
   );
 }

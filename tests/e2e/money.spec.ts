@@ -193,6 +193,12 @@ for (const { lang, account, seed } of CASES) {
         await expect(op.getByTestId(`kyc-front-${id}`)).toHaveAttribute('data-state', 'loaded');
         await expect(op.getByTestId(`kyc-back-${id}`)).toHaveAttribute('data-state', 'loaded');
         await expect(op.getByTestId(`kyc-id-number-${id}`)).toHaveText(idNumber);
+        // The full-size viewer opens and its Close button closes it.
+        await op.getByTestId(`kyc-front-${id}`).click();
+        await expect(op.getByTestId(`kyc-front-${id}-close`)).toBeVisible();
+        await shot(op, '04-admin-kyc-viewer');
+        await op.getByTestId(`kyc-front-${id}-close`).click();
+        await expect(op.getByTestId(`kyc-front-${id}-close`)).toHaveCount(0);
       }
       if (kind === 'deposit')
         await expect(op.getByTestId(`deposit-receipt-${id}`)).toHaveAttribute('data-state', 'loaded');

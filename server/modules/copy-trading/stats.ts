@@ -9,6 +9,7 @@
  */
 import { and, eq, inArray, isNotNull, sql } from 'drizzle-orm';
 import type { MentorStats } from '../../../contract/copy-trading';
+import { netPnlMinor } from '../../../contract/trading';
 import type { Db, Tx } from '../../db/client';
 import { follows, orders } from '../../db/schema';
 import { memberBalances } from '../ledger/ledger';
@@ -50,8 +51,7 @@ export function statsFromOrders(
   const closed = filled
     .filter((r) => r.status === 'closed' && r.pnlMinor !== null && r.closedAt !== null)
     .sort((a, b) => a.closedAt!.getTime() - b.closedAt!.getTime() || a.id - b.id);
-  const net = (r: StatOrder) =>
-    r.pnlMinor! - r.openFeeMinor - r.openTaxMinor - r.closeFeeMinor - r.closeTaxMinor;
+  const net = (r: StatOrder) => netPnlMinor(r)!;
   const today = taipeiDayStart(nowMs);
   let total = 0;
   let gross = 0;

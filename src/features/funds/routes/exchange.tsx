@@ -25,16 +25,24 @@ import { TestIdInput } from '../../../ui/testid-input';
 import { applicableRate, exchangePreview, isCurrency, pairError, parseAmount, ppmToDecimal } from '../amount';
 import { sendWithKey, useIdempotencyKeys } from '../../../api/idempotency';
 
+/**
+ * A currency picker. Currencies without an operator rate (user/rates; THB, MYR, VND, KRW and INR
+ * have no bundled real reference rate, server/modules/fx/rate-source.ts) are listed but disabled
+ * and marked, so the member sees why they cannot be picked instead of meeting a refusal.
+ */
 function CurrencySelect({
   value,
   onChange,
   testId,
   label,
+  rated,
 }: {
   value: Currency;
   onChange: (c: Currency) => void;
   testId: string;
   label: string;
+  /** Currencies with a rate (USD always); undefined while loading (nothing disabled). */
+  rated: ReadonlySet<string> | undefined;
 }) {
   const { t } = useTranslation();
   return (
@@ -47,11 +55,15 @@ function CurrencySelect({
         if (isCurrency(e.target.value)) onChange(e.target.value);
       }}
     >
-      {CURRENCIES.map((c) => (
-        <option key={c} value={c}>
-          {c} · {t(`currencyName.${c}`)}
-        </option>
-      ))}
+      {CURRENCIES.map((c) => {
+        const noRate = rated !== undefined && !rated.has(c);
+        return (
+          <option key={c} value={c} disabled={noRate && c !== value}>
+            {c} · {t(`currencyName.${c}`)}
+            {noRate ? ` (${t('exchange.noRate')})` : ''}
+          </option>
+        );
+      })}
     </select>
   );
 }
@@ -106,6 +118,10 @@ export function ExchangePage() {
   const [last, setLast] = useState<Exchange | null>(null);
 
   const available = useMemo(() => new Map((balances ?? []).map((b) => [b.currency, b] as const)), [balances]);
+  const rated = useMemo(
+    () => (rates ? new Set<string>(['USD', ...rates.map((r) => r.currency)]) : undefined),
+    [rates],
+  );
   const fromAvailable = available.get(from)?.availableMinor ?? 0;
   const pair = pairError(from, to);
   const rate = applicableRate(from, to, rates);
@@ -172,6 +188,7 @@ export function ExchangePage() {
             }}
             testId="exchange-from"
             label={t('exchange.from')}
+            rated={rated}
           />
         </div>
         <div className="fx-swap-row">
@@ -202,6 +219,7 @@ export function ExchangePage() {
             }}
             testId="exchange-to"
             label={t('exchange.to')}
+            rated={rated}
           />
         </div>
         <div className="fx-row">

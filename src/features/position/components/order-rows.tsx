@@ -2,8 +2,11 @@
  * Rows of the position screen, one per tab kind: a holding (holdings and ETF tabs: live price,
  * market value and P&L, Close), a pending order (orders tab: order type, price, frozen funds, time
  * in force and entry session, Cancel) and a terminated order (closed or cancelled: prices, realised
- * P&L, why it ended). A holding's P&L is marked to the live quote with contract/market-rules.ts
- * `unrealisedPnlMinor`, the server's own formula.
+ * P&L gross and net of fees and tax (contract/trading.ts netPnlMinor, what the member centre's
+ * realised profit adds up), why it ended). A holding's P&L is marked to the live quote with
+ * contract/market-rules.ts `unrealisedPnlMinor`, the server's own formula, and labelled as before
+ * fees and tax. The liquidation price is the account's (contract/risk.ts liquidationPriceMinor:
+ * this instrument's price at which the whole account falls below maintenance), labelled so.
  *
  * Every row is a RowShell (head, a grid of Cells, a footer with a time and an action); a figure is
  * added to a row by adding one `<Cell>` to its grid.
@@ -11,7 +14,7 @@
 import { Button, Dialog } from 'antd-mobile';
 import { memo, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { Order } from '../../../../contract/trading';
+import { netPnlMinor, type Order } from '../../../../contract/trading';
 import { SHARES_PER_LOT, unrealisedPnlMinor } from '../../../../contract/market-rules';
 import { notionalMinor } from '../../../../contract/money';
 import { useCancelOrderMutation, useClosePositionMutation } from '../../../api/api';
@@ -217,7 +220,7 @@ export const HoldingRow = memo(function HoldingRow({
         </span>
       </Cell>
       <Cell label={t('position.margin')}>{formatMinor(order.marginMinor)}</Cell>
-      <Cell label={t('risk.liquidationPrice')} testId={`position-liq-${order.id}`}>
+      <Cell label={t('risk.liquidationPriceAccount')} testId={`position-liq-${order.id}`}>
         <LiquidationPrice orderId={order.id} />
       </Cell>
       <Cell label={t('position.heldShares')}>{order.shares}</Cell>
@@ -277,6 +280,7 @@ export const TerminatedRow = memo(function TerminatedRow({
 }) {
   const { t } = useTranslation();
   const reason = useCloseReasonLabel();
+  const net = netPnlMinor(order);
   return (
     <RowShell
       order={order}
@@ -297,6 +301,11 @@ export const TerminatedRow = memo(function TerminatedRow({
       <Cell label={t('position.pnl')}>
         <span style={{ color: changeColor(order.pnlMinor) }} data-testid={`position-pnl-${order.id}`}>
           {order.pnlMinor === null ? '--' : formatSignedMinor(order.pnlMinor)}
+        </span>
+      </Cell>
+      <Cell label={t('position.netPnl')}>
+        <span style={{ color: changeColor(net) }} data-testid={`position-net-${order.id}`}>
+          {net === null ? '--' : formatSignedMinor(net)}
         </span>
       </Cell>
       <Cell label={t('position.closeReason')} testId={`position-reason-${order.id}`}>

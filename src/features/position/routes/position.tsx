@@ -120,6 +120,7 @@ function Summary() {
 }
 
 function OrderList({ tab }: { tab: Tab }) {
+  const { t } = useTranslation();
   const navigate = useNavigate();
   const { data, isLoading, hasNextPage, fetchNextPage, refetch } = useOrdersInfiniteQuery({ tab });
   const orders = useMemo(() => (data?.pages ?? []).flatMap((p) => p.items), [data]);
@@ -143,6 +144,11 @@ function OrderList({ tab }: { tab: Tab }) {
             <Row key={o.id} order={o} onOpen={open} />
           ))}
         </div>
+      )}
+      {orders.length > 0 && LIVE_TABS.has(tab) && (
+        <p className="muted small pos-note" data-testid="liquidation-note">
+          {t('risk.liquidationNote')}
+        </p>
       )}
       {orders.length > 0 && (
         <InfiniteScroll loadMore={async () => void (await fetchNextPage())} hasMore={!!hasNextPage} />
