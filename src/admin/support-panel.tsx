@@ -102,6 +102,8 @@ function Thread({ id, onClose }: { id: number; onClose: () => void }) {
           onChange={setText}
           rows={2}
           maxLength={2000}
+          className="admin-reply"
+          placeholder={t('admin.support.replyPlaceholder')}
           data-testid="support-reply-text"
         />
         <Button
