@@ -10,7 +10,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { depositApproved, httpApi } from '../support/http-funding';
-import { firstRun } from '../support/first-run';
+import { logInPage, operatorToken, registerMember } from '../support/member';
 
 const shots = path.resolve('docs/screenshots');
 mkdirSync(shots, { recursive: true });
@@ -28,28 +28,10 @@ for (const { lang, account } of CASES) {
     const S = STRINGS[lang].credit;
     const baseUrl = test.info().project.use.baseURL!;
     const call = httpApi(baseUrl);
-    const creds = firstRun();
-    const op = await call<{ token: string }>('admin/login', {
-      account: creds.operator,
-      password: creds.password,
-    });
-    const reg = await call<{ token: string }>('user/register', {
-      account,
-      password: 'abcd1234',
-      confirmPassword: 'abcd1234',
-      inviteCode: creds.invite,
-      agree: true,
-    });
-    expect(reg.status, reg.msg).toBe(1);
-    await depositApproved(baseUrl, reg.data.token, op.data.token, 20_000_000);
-    await page.addInitScript(
-      ([token, acct, l]) => {
-        localStorage.setItem('tokend', token!);
-        localStorage.setItem('account', acct!);
-        localStorage.setItem('lang', l!);
-      },
-      [reg.data.token, account, lang],
-    );
+    const opToken = await operatorToken(baseUrl);
+    const token = await registerMember(baseUrl, account);
+    await depositApproved(baseUrl, token, opToken, 20_000_000);
+    await logInPage(page, token, account, lang);
 
     await page.goto('/#/home/index');
     await page.getByTestId('shortcut-credit').click();
@@ -71,10 +53,10 @@ for (const { lang, account } of CASES) {
     const queue = await call<{ items: Array<{ id: number; account: string }> }>(
       'admin/creditLoans',
       { status: 'pending', pageSize: 200 },
-      op.data.token,
+      opToken,
     );
     const mine = queue.data.items.find((i) => i.account === account)!;
-    const approved = await call('admin/approveCreditLoan', { id: mine.id }, op.data.token);
+    const approved = await call('admin/approveCreditLoan', { id: mine.id }, opToken);
     expect(approved.status, approved.msg).toBe(1);
 
     await page.reload();

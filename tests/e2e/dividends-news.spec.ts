@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { httpApi } from '../support/http-funding';
-import { firstRun } from '../support/first-run';
+import { logInPage, operatorToken, registerMember } from '../support/member';
 
 type Lang = 'tw' | 'en';
 const read = (file: string) => JSON.parse(readFileSync(path.resolve(file), 'utf8'));
@@ -25,34 +25,16 @@ for (const { lang, account } of CASES) {
   test(`dividend calendar, yield list, history and news (${lang})`, async ({ page }) => {
     const S = STRINGS[lang];
     const call = httpApi(test.info().project.use.baseURL!);
-    const creds = firstRun();
-    const op = await call<{ token: string }>('admin/login', {
-      account: creds.operator,
-      password: creds.password,
-    });
-    const reg = await call<{ token: string }>('user/register', {
-      account,
-      password: 'abcd1234',
-      confirmPassword: 'abcd1234',
-      inviteCode: creds.invite,
-      agree: true,
-    });
-    expect(reg.status, reg.msg).toBe(1);
+    const opToken = await operatorToken(test.info().project.use.baseURL!);
+    const token = await registerMember(test.info().project.use.baseURL!, account);
     const title = { titleTw: `測試公告 ${account}`, titleEn: `Test notice ${account}` };
     const saved = await call<{ id: number }>(
       'admin/saveNews',
       { ...title, bodyTw: '第一行\n第二行', bodyEn: 'Line one\nLine two', symbols: ['2330'] },
-      op.data.token,
+      opToken,
     );
     expect(saved.status, saved.msg).toBe(1);
-    await page.addInitScript(
-      ([token, acct, l]) => {
-        localStorage.setItem('tokend', token!);
-        localStorage.setItem('account', acct!);
-        localStorage.setItem('lang', l!);
-      },
-      [reg.data.token, account, lang],
-    );
+    await logInPage(page, token, account, lang);
 
     await page.goto('/#/home/index');
     const mine = lang === 'en' ? title.titleEn : title.titleTw;

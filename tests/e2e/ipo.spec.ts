@@ -12,7 +12,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { depositApproved, httpApi } from '../support/http-funding';
-import { firstRun } from '../support/first-run';
+import { logInPage, operatorToken, registerMember } from '../support/member';
 
 const shots = path.resolve('tests/e2e/screenshots');
 mkdirSync(shots, { recursive: true });
@@ -30,28 +30,10 @@ for (const { lang, account } of CASES) {
     const S = STRINGS[lang].ipo;
     const baseUrl = test.info().project.use.baseURL!;
     const call = httpApi(baseUrl);
-    const creds = firstRun();
-    const op = await call<{ token: string }>('admin/login', {
-      account: creds.operator,
-      password: creds.password,
-    });
-    const reg = await call<{ token: string }>('user/register', {
-      account,
-      password: 'abcd1234',
-      confirmPassword: 'abcd1234',
-      inviteCode: creds.invite,
-      agree: true,
-    });
-    expect(reg.status, reg.msg).toBe(1);
-    await depositApproved(baseUrl, reg.data.token, op.data.token, 500_000_000);
-    await page.addInitScript(
-      ([token, acct, l]) => {
-        localStorage.setItem('tokend', token!);
-        localStorage.setItem('account', acct!);
-        localStorage.setItem('lang', l!);
-      },
-      [reg.data.token, account, lang],
-    );
+    const opToken = await operatorToken(baseUrl);
+    const token = await registerMember(baseUrl, account);
+    await depositApproved(baseUrl, token, opToken, 500_000_000);
+    await logInPage(page, token, account, lang);
 
     await page.goto('/#/home/index');
     await page.getByTestId('shortcut-subscribe').click();
@@ -79,7 +61,7 @@ for (const { lang, account } of CASES) {
     const ended = await call<{ items: Array<{ id: number; stage: string }> }>(
       'ipo/list',
       { tab: 'ended', pageSize: 50 },
-      reg.data.token,
+      token,
     );
     const drawn = ended.data.items.find((o) => ['drawn', 'refunded', 'listed'].includes(o.stage))!;
     expect(drawn, 'an ended offering whose draw has run').toBeTruthy();

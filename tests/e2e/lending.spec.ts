@@ -10,8 +10,8 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { depositApproved, httpApi } from '../support/http-funding';
-import { firstRun } from '../support/first-run';
 import { waitForContinuous } from '../support/market-clock';
+import { logInPage, operatorToken, registerMember } from '../support/member';
 
 const shots = path.resolve('docs/screenshots');
 mkdirSync(shots, { recursive: true });
@@ -30,27 +30,11 @@ for (const { lang, account } of CASES) {
     const S = STRINGS[lang];
     const baseUrl = test.info().project.use.baseURL!;
     const call = httpApi(baseUrl);
-    const creds = firstRun();
-    const op = await call<{ token: string }>('admin/login', {
-      account: creds.operator,
-      password: creds.password,
-    });
-    const quota = await call(
-      'admin/saveLendingQuota',
-      { symbol: '2330', quotaShares: 100_000 },
-      op.data.token,
-    );
+    const opToken = await operatorToken(baseUrl);
+    const quota = await call('admin/saveLendingQuota', { symbol: '2330', quotaShares: 100_000 }, opToken);
     expect(quota.status, quota.msg).toBe(1);
-    const reg = await call<{ token: string }>('user/register', {
-      account,
-      password: 'abcd1234',
-      confirmPassword: 'abcd1234',
-      inviteCode: creds.invite,
-      agree: true,
-    });
-    expect(reg.status, reg.msg).toBe(1);
-    const token = reg.data.token;
-    await depositApproved(baseUrl, token, op.data.token, 500_000_000);
+    const token = await registerMember(baseUrl, account);
+    await depositApproved(baseUrl, token, opToken, 500_000_000);
     await waitForContinuous(baseUrl, 30);
     const order = (body: object) =>
       call<{ id: number; status: string }>('trade/placeOrder', body, token, {
@@ -61,14 +45,7 @@ for (const { lang, account } of CASES) {
     const short = await order({ symbol: '2317', side: 'short', orderType: 'market', lots: 1, leverage: 5 });
     expect(short.status, short.msg).toBe(1);
 
-    await page.addInitScript(
-      ([tk, acct, l]) => {
-        localStorage.setItem('tokend', tk!);
-        localStorage.setItem('account', acct!);
-        localStorage.setItem('lang', l!);
-      },
-      [token, account, lang],
-    );
+    await logInPage(page, token, account, lang);
     await page.goto('/#/home/index');
     await page.getByTestId('shortcut-lending').click();
     await expect(page).toHaveURL(/#\/common\/lending/);

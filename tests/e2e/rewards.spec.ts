@@ -9,8 +9,8 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import { firstRun } from '../support/first-run';
 import { depositApproved, httpApi } from '../support/http-funding';
+import { logInPage, operatorToken, registerMember } from '../support/member';
 
 const shots = path.resolve('docs/screenshots');
 mkdirSync(shots, { recursive: true });
@@ -29,34 +29,16 @@ for (const { lang, account } of CASES) {
     const E = STRINGS[lang].errors;
     const baseUrl = test.info().project.use.baseURL!;
     const call = httpApi(baseUrl);
-    const creds = firstRun();
-    const op = await call<{ token: string }>('admin/login', {
-      account: creds.operator,
-      password: creds.password,
-    });
-    const reg = await call<{ token: string }>('user/register', {
-      account,
-      password: 'abcd1234',
-      confirmPassword: 'abcd1234',
-      inviteCode: creds.invite,
-      agree: true,
-    });
-    expect(reg.status, reg.msg).toBe(1);
-    await depositApproved(baseUrl, reg.data.token, op.data.token, 50_000_000);
+    const opToken = await operatorToken(baseUrl);
+    const token = await registerMember(baseUrl, account);
+    await depositApproved(baseUrl, token, opToken, 50_000_000);
     const batch = await call<{ codes: string[] }>(
       'admin/createPointsCodes',
       { kind: 'points', amount: 200, count: 1, perMemberLimit: 1, expiresAt: Date.now() + 86_400_000 },
-      op.data.token,
+      opToken,
     );
     expect(batch.status, batch.msg).toBe(1);
-    await page.addInitScript(
-      ([token, acct, l]) => {
-        localStorage.setItem('tokend', token!);
-        localStorage.setItem('account', acct!);
-        localStorage.setItem('lang', l!);
-      },
-      [reg.data.token, account, lang],
-    );
+    await logInPage(page, token, account, lang);
 
     await page.goto('/#/user/usercenter');
     const card = page.getByTestId('uc-rewards');

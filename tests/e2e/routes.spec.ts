@@ -10,7 +10,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { depositApproved, httpApi } from '../support/http-funding';
-import { firstRun } from '../support/first-run';
+import { logInPage, operatorToken, registerMember } from '../support/member';
 
 const shots = path.resolve('tests/e2e/screenshots/routes');
 mkdirSync(shots, { recursive: true });
@@ -103,28 +103,10 @@ const RAW_KEY = new RegExp(`\\b(?:${stringGroups().join('|')})\\.[A-Za-z0-9_.]+\
 async function login(page: Page, lang: Lang, account: string) {
   const baseUrl = test.info().project.use.baseURL!;
   const call = httpApi(baseUrl);
-  const creds = firstRun();
-  const op = await call<{ token: string }>('admin/login', {
-    account: creds.operator,
-    password: creds.password,
-  });
-  const reg = await call<{ token: string }>('user/register', {
-    account,
-    password: 'abcd1234',
-    confirmPassword: 'abcd1234',
-    inviteCode: creds.invite,
-    agree: true,
-  });
-  expect(reg.status, reg.msg).toBe(1);
-  await depositApproved(baseUrl, reg.data.token, op.data.token, 100_000_000);
-  await page.addInitScript(
-    ([token, acct, l]) => {
-      localStorage.setItem('tokend', token!);
-      localStorage.setItem('account', acct!);
-      localStorage.setItem('lang', l!);
-    },
-    [reg.data.token, account, lang],
-  );
+  const opToken = await operatorToken(baseUrl);
+  const token = await registerMember(baseUrl, account);
+  await depositApproved(baseUrl, token, opToken, 100_000_000);
+  await logInPage(page, token, account, lang);
   const news = await call<{ items: { id: number }[] }>('news/list', { page: 1, pageSize: 1 });
   if (news.data?.items[0]) QUERY['home/DetailsPage'] = `id=${news.data.items[0].id}`;
   const ipo = await call<{ items: { id: number }[] }>('ipo/list', { tab: 'open', page: 1, pageSize: 1 });

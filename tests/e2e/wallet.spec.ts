@@ -12,7 +12,7 @@ import { expect, test } from '@playwright/test';
 import { formatMinor } from '../../src/lib/format';
 import { maskAccount } from '../../contract/wallet';
 import { depositApproved, httpApi, uploadFile, solidPng } from '../support/http-funding';
-import { firstRun } from '../support/first-run';
+import { logInPage, operatorToken, registerMember } from '../support/member';
 
 type Lang = 'tw' | 'en';
 
@@ -25,32 +25,14 @@ for (const { lang, account, friend, id, shade } of CASES) {
   test(`asset overview and invite friends (${lang})`, async ({ page, browser }) => {
     const baseUrl = test.info().project.use.baseURL!;
     const call = httpApi(baseUrl);
-    const creds = firstRun();
-    const op = (
-      await call<{ token: string }>('admin/login', { account: creds.operator, password: creds.password })
-    ).data.token;
-    const reg = await call<{ token: string }>('user/register', {
-      account,
-      password: 'abcd1234',
-      confirmPassword: 'abcd1234',
-      inviteCode: creds.invite,
-      agree: true,
-    });
-    expect(reg.status, reg.msg).toBe(1);
-    const token = reg.data.token;
+    const op = await operatorToken(baseUrl);
+    const token = await registerMember(baseUrl, account);
     await depositApproved(baseUrl, token, op, 100_000_000);
     const ex = await call('user/exchange', { from: 'TWD', to: 'USD', amountMinor: 3_200_000 }, token, {
       'idempotency-key': randomUUID(),
     });
     expect(ex.status, ex.msg).toBe(1);
-    await page.addInitScript(
-      ([t, a, l]) => {
-        localStorage.setItem('tokend', t!);
-        localStorage.setItem('account', a!);
-        localStorage.setItem('lang', l!);
-      },
-      [token, account, lang],
-    );
+    await logInPage(page, token, account, lang);
 
     await page.goto('/#/home/index');
     await page.getByTestId('shortcut-assets').click();
