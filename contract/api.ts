@@ -105,7 +105,7 @@ export const api = {
   'user/setPassword': ep(
     'member',
     identity.setFundsPasswordReq,
-    auth.okRes,
+    identity.setFundsPasswordRes,
     'Set or change the funds password',
   ),
   'user/security': ep('member', auth.emptyReq, identity.securityRes, 'Funds password state'),

@@ -287,6 +287,7 @@ export const SUCCESS_KEYS = [
   'unbind',
   'kycSubmitted',
   'passwordChanged',
+  'fundsPasswordSet',
   'saved',
 ] as const;
 export type SuccessKey = (typeof SUCCESS_KEYS)[number];

@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { FUNDS_PASSWORD_RE, KYC_STATUSES, UPLOAD_PURPOSES } from './constants';
 import { passwordSchema } from './auth';
+import { BANK_CODE_RE, BRANCH_CODE_RE, UPI_RE } from './banks';
 import { isValidTaiwanId } from './identity-rules';
 
 export { KYC_STATUSES, UPLOAD_PURPOSES } from './constants';
@@ -87,36 +88,82 @@ export const securityRes = z.object({
 });
 export type SecurityRes = z.infer<typeof securityRes>;
 
-export const addBankCardReq = z.object({
-  holderName: realNameSchema,
-  /** Digits only, 10–19 (Taiwan bank account numbers and card numbers). */
-  cardNumber: z
-    .string()
-    .trim()
-    .regex(/^\d{10,19}$/, 'parameterError'),
-  bankName: z.string().trim().min(1, 'fieldsEmpty').max(60),
-  branchName: z.string().trim().min(1, 'fieldsEmpty').max(60),
-  /** Taiwan bank branch code: 3-digit bank + 4-digit branch, or the 3/7-digit forms. */
-  branchCode: z
-    .string()
-    .trim()
-    .regex(/^\d{3,7}$/, 'parameterError'),
-  /** The spec's "UPI (also labelled IFSC)" field: 1–32 letters, digits, '@', '.', '-'. */
-  upi: z
-    .string()
-    .trim()
-    .regex(/^[A-Za-z0-9@.-]{1,32}$/, 'parameterError'),
+/**
+ * How the funds password request ended: `set` the first time, `changed` afterwards (the success
+ * toast says which: server/http/api-routes.ts).
+ */
+export const FUNDS_PASSWORD_OUTCOMES = ['set', 'changed'] as const;
+export const setFundsPasswordRes = z.object({
+  ok: z.literal(true),
+  outcome: z.enum(FUNDS_PASSWORD_OUTCOMES),
 });
+export type SetFundsPasswordRes = z.infer<typeof setFundsPasswordRes>;
 
+/**
+ * Adds a bank card (product-spec §3 "Bank card"). A Taiwan account (the default) is identified by
+ * the 3-digit bank code (金融機構代號, contract/banks.ts; an unlisted well-formed code is allowed)
+ * and the 4-digit branch code (分行代號); an account outside Taiwan (`outsideTaiwan: true`) by its
+ * UPI / IFSC code instead. Mixing the two (a UPI on a Taiwan account, a bank or branch code on an
+ * account outside Taiwan) is refused, so a stored card is unambiguous (docs/decisions.md
+ * "Bank cards: Taiwan codes, UPI / IFSC only abroad").
+ * Errors: fieldsEmpty when a field the account's kind needs is missing, parameterError for a
+ * malformed one.
+ */
+export const addBankCardReq = z
+  .object({
+    holderName: realNameSchema,
+    /** Digits only, 10–19 (Taiwan bank account numbers and card numbers). */
+    cardNumber: z
+      .string()
+      .trim()
+      .regex(/^\d{10,19}$/, 'parameterError'),
+    /** true: an account at a bank outside Taiwan (UPI / IFSC instead of bank and branch code). */
+    outsideTaiwan: z.boolean().optional(),
+    /** Taiwan accounts: the 3-digit FISC bank code. */
+    bankCode: z.string().trim().regex(BANK_CODE_RE, 'parameterError').optional(),
+    /** For a listed bank code: its listed name (tw or en), else the listed tw name is stored. */
+    bankName: z.string().trim().min(1, 'fieldsEmpty').max(60),
+    branchName: z.string().trim().min(1, 'fieldsEmpty').max(60),
+    /** Taiwan accounts: the 4-digit branch code (分行代號). */
+    branchCode: z.string().trim().regex(BRANCH_CODE_RE, 'parameterError').optional(),
+    /** Accounts outside Taiwan: the UPI / IFSC code. */
+    upi: z.string().trim().regex(UPI_RE, 'parameterError').optional(),
+  })
+  .superRefine((v, ctx) => {
+    const need = (field: 'bankCode' | 'branchCode' | 'upi') => {
+      if (v[field] === undefined) ctx.addIssue({ code: 'custom', message: 'fieldsEmpty', path: [field] });
+    };
+    const refuse = (field: 'bankCode' | 'branchCode' | 'upi') => {
+      if (v[field] !== undefined) ctx.addIssue({ code: 'custom', message: 'parameterError', path: [field] });
+    };
+    if (v.outsideTaiwan) {
+      need('upi');
+      refuse('bankCode');
+      refuse('branchCode');
+    } else {
+      need('bankCode');
+      need('branchCode');
+      refuse('upi');
+    }
+  });
+export type AddBankCardReq = z.infer<typeof addBankCardReq>;
+
+/**
+ * A card as members see it. `bankCode`/`branchCode` are null on accounts outside Taiwan (and a
+ * card bound before bank codes were asked for may lack its bank code); `upi` is set on accounts
+ * outside Taiwan (older cards may still carry the one they were bound with).
+ */
 export const bankCardSchema = z.object({
   id: z.number().int(),
   holderName: z.string(),
   /** Masked except the last four digits. */
   cardNumberMasked: z.string(),
+  outsideTaiwan: z.boolean(),
+  bankCode: z.string().nullable(),
   bankName: z.string(),
   branchName: z.string(),
-  branchCode: z.string(),
-  upi: z.string(),
+  branchCode: z.string().nullable(),
+  upi: z.string().nullable(),
   createdAt: z.number().int(),
 });
 export type BankCard = z.infer<typeof bankCardSchema>;

@@ -530,7 +530,11 @@ export const kycRecords = pgTable(
   ],
 );
 
-/** A member's bank card (product-spec §3 "Bank card"); deleted cards are kept with deletedAt. */
+/**
+ * A member's bank card (product-spec §3 "Bank card"); deleted cards are kept with deletedAt.
+ * A Taiwan account carries its bank code and branch code, an account outside Taiwan its UPI /
+ * IFSC (contract/identity.ts addBankCardReq; docs/decisions.md "Bank cards").
+ */
 export const bankCards = pgTable(
   'bank_cards',
   {
@@ -540,16 +544,26 @@ export const bankCards = pgTable(
       .references(() => users.id),
     holderName: text('holder_name').notNull(),
     cardNumber: text('card_number').notNull(),
+    /** An account at a bank outside Taiwan (identified by `upi`, no bank or branch code). */
+    outsideTaiwan: boolean('outside_taiwan').notNull().default(false),
+    /**
+     * The 3-digit FISC bank code (contract/banks.ts). Null outside Taiwan, and on a card bound
+     * before it was asked for whose branch code did not carry it (migration 0022).
+     */
+    bankCode: text('bank_code'),
     bankName: text('bank_name').notNull(),
     branchName: text('branch_name').notNull(),
-    branchCode: text('branch_code').notNull(),
-    /** The spec's "UPI (also labelled IFSC)" field. */
-    upi: text('upi').notNull(),
+    /** The 4-digit branch code (分行代號); null outside Taiwan. Older cards: 3–7 digits as typed. */
+    branchCode: text('branch_code'),
+    /** The spec's "UPI (also labelled IFSC)" field: accounts outside Taiwan (older cards: any). */
+    upi: text('upi'),
     deletedAt: timestamp('deleted_at', { withTimezone: true }),
     createdAt: createdAt(),
   },
   (t) => [
     index('bank_cards_user_idx').on(t.userId),
+    check('bank_cards_bank_code_check', sql`${t.bankCode} ~ '^[0-9]{3}$'`),
+    check('bank_cards_outside_taiwan_upi_check', sql`not ${t.outsideTaiwan} or ${t.upi} is not null`),
     // A card number is live on at most one account.
     uniqueIndex('bank_cards_number_live_uq')
       .on(t.cardNumber)

@@ -9,7 +9,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
 import { api, type EndpointName } from '../../contract/api';
-import { ERROR_KEYS, ERROR_STATUS, type ErrorKey } from '../../contract/errors';
+import { ERROR_KEYS, ERROR_STATUS, type ErrorKey, type SuccessKey } from '../../contract/errors';
+import type { SetFundsPasswordRes } from '../../contract/identity';
 import { envelope } from '../../contract/envelope';
 import { authenticate } from '../modules/auth/sessions';
 import { AppError } from '../modules/common/errors';
@@ -18,8 +19,11 @@ import type { Db } from '../db/client';
 import { IDEMPOTENCY_HEADER } from '../../contract/constants';
 import type { Ctx, Handlers, Services } from '../modules/common/context';
 
-/** Success toast key per endpoint (product-spec §8 "Success toasts"); others answer "ok". */
-const SUCCESS_MSG: Partial<Record<EndpointName, string>> = {
+/**
+ * Success toast key per endpoint (product-spec §8 "Success toasts"), or a function of the
+ * handler's answer when one endpoint ends in different ways; others answer "ok".
+ */
+const SUCCESS_MSG: Partial<Record<EndpointName, SuccessKey | ((data: unknown) => SuccessKey)>> = {
   'user/login': 'login',
   'admin/login': 'login',
   'user/register': 'register',
@@ -34,8 +38,16 @@ const SUCCESS_MSG: Partial<Record<EndpointName, string>> = {
   'user/deleteBankCard': 'unbind',
   'user/submitKyc': 'kycSubmitted',
   'user/loginPassword': 'passwordChanged',
-  'user/setPassword': 'passwordChanged',
+  // The first funds password is "set", a later one "changed" (identity handlers' outcome).
+  'user/setPassword': (data) =>
+    (data as SetFundsPasswordRes).outcome === 'set' ? 'fundsPasswordSet' : 'passwordChanged',
 };
+
+/** The envelope's `msg` for a successful answer of `name`. */
+function successMsg(name: EndpointName, data: unknown): string {
+  const msg = SUCCESS_MSG[name];
+  return typeof msg === 'function' ? msg(data) : (msg ?? 'ok');
+}
 
 const errorKeySet = new Set<string>(ERROR_KEYS);
 
@@ -115,7 +127,7 @@ export function registerApiRoutes(app: FastifyInstance, handlers: Handlers, serv
             ip: req.ip,
             idempotency,
           });
-          return { status: 1, msg: SUCCESS_MSG[name] ?? 'ok', data };
+          return { status: 1, msg: successMsg(name, data), data };
         };
         if (!def.idempotent || !user) return reply.send(await run());
         if (def.idempotent === 'orderRow') {
@@ -138,7 +150,7 @@ export function registerApiRoutes(app: FastifyInstance, handlers: Handlers, serv
               token: tokenOf(req),
               ip: req.ip,
             });
-            return { status: 1, msg: SUCCESS_MSG[name] ?? 'ok', data };
+            return { status: 1, msg: successMsg(name, data), data };
           },
         );
         return reply.code(answer.http).send(answer.body);

@@ -2,7 +2,8 @@
  * Deposit channels (admin/channels, admin/saveChannel): the list and a form to create or edit one.
  * Minimum and maximum are typed as decimals in the channel's currency and converted exactly to
  * minor units (src/admin/decimal.ts → contract/money.ts `toMinor`); the channel password is kept,
- * set or removed (the contract's omitted / new value / '').
+ * set or removed (the contract's omitted / new value / ''). Members never see it: customer service
+ * gives it to them (the member's deposit screen says so), and the form reminds the operator.
  * Testids: `channel-new`, `channel-row-<id>`, `channel-edit-<id>`, the form's `channel-name`,
  * `channel-account-name`, `channel-account-number`, `channel-bank`, `channel-branch`,
  * `channel-currency` (a <select>), `channel-min`, `channel-max`, `channel-password-keep|set|remove`,
@@ -206,7 +207,7 @@ function ChannelForm({ channel, onDone }: { channel: AdminChannel | null; onDone
             <TestIdInput testId="channel-max" inputMode="decimal" placeholder="1000000.00" />
           </Form.Item>
         </div>
-        <Form.Item label={t('admin.col.password')}>
+        <Form.Item label={t('admin.col.password')} description={t('admin.channelPasswordHint')}>
           <Segmented<PasswordMode> value={mode} onChange={setMode} options={passwordOptions} />
         </Form.Item>
         {mode === 'set' && (

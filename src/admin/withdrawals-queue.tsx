@@ -10,7 +10,10 @@ import {
 import { Money } from './admin-ui';
 import { ReviewQueue } from './review-queue';
 
-/** The withdrawal queue: a ReviewQueue with the amount and the card (holder, number, bank, branch). */
+/**
+ * The withdrawal queue: a ReviewQueue with the amount and the card (holder, number, bank, branch,
+ * and the bank and branch codes, or the UPI / IFSC of an account outside Taiwan).
+ */
 export function WithdrawalsQueue() {
   const { t } = useTranslation();
   return (
@@ -31,7 +34,18 @@ export function WithdrawalsQueue() {
         },
         { key: 'bank', title: t('admin.col.bank'), render: (w) => w.bankName },
         { key: 'branch', title: t('admin.col.branch'), render: (w) => w.branchName },
-        { key: 'branchCode', title: t('admin.col.branchCode'), render: (w) => w.branchCode },
+        {
+          key: 'branchCode',
+          title: t('admin.col.branchCode'),
+          // Taiwan: "004-0037" (bank code, branch code); outside Taiwan: the UPI / IFSC code.
+          render: (w) => (
+            <span className="mono">
+              {w.outsideTaiwan
+                ? `${t('admin.col.upi')} ${w.upi ?? ''}`
+                : [w.bankCode, w.branchCode].filter(Boolean).join('-')}
+            </span>
+          ),
+        },
       ]}
       calls={{
         list: useAdminWithdrawalsQuery,

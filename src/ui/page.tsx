@@ -4,14 +4,17 @@ import { useCallback, useLayoutEffect, useRef, type ReactNode, type RefObject } 
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 
-/** Back: the previous entry when this tab has history, else /home/index (product-spec §2). */
-export function useBack(): () => void {
+/**
+ * Back: the previous entry when this tab has history, else `fallback` (default /home/index,
+ * product-spec §2), replacing this entry (a screen opened by its address has nowhere to go back).
+ */
+export function useBack(fallback = '/home/index'): () => void {
   const navigate = useNavigate();
   return useCallback(() => {
     const idx = (window.history.state as { idx?: number } | null)?.idx ?? 0;
     if (idx > 0) navigate(-1);
-    else navigate('/home/index', { replace: true });
-  }, [navigate]);
+    else navigate(fallback, { replace: true });
+  }, [navigate, fallback]);
 }
 
 /**

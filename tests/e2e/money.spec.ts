@@ -224,10 +224,11 @@ for (const { lang, account, seed } of CASES) {
     await expect(page).toHaveURL(/#\/user\/BankCard/);
     await expect(page.getByTestId('card-holder')).toHaveValue(name);
     await page.getByTestId('card-number').fill(`8221 0000 1234 ${seed}`);
-    await page.getByTestId('card-bank').fill(lang === 'tw' ? '臺灣銀行' : 'Bank of Taiwan');
+    // A Taiwan account: the bank code fills the bank name; no UPI / IFSC.
+    await page.getByTestId('card-bank-code').fill('004');
+    await expect(page.getByTestId('card-bank')).toHaveValue(lang === 'tw' ? '臺灣銀行' : 'Bank of Taiwan');
+    await page.getByTestId('card-branch-code').fill('0037');
     await page.getByTestId('card-branch').fill(lang === 'tw' ? '館前分行' : 'Guanqian Branch');
-    await page.getByTestId('card-branch-code').fill('0040037');
-    await page.getByTestId('card-upi').fill('BKTWTWTP004');
     await shot(page, '06-card-form');
     await page.getByTestId('card-submit').click();
     await expect(page).toHaveURL(/#\/user\/WithCard/);

@@ -101,10 +101,10 @@ describe('user/withdraw rules', () => {
       {
         holderName: own!.holderName,
         cardNumber: '5555000011112222',
+        bankCode: '004',
         bankName: 'Old bank',
         branchName: 'Main',
-        branchCode: '0040037',
-        upi: 'OLD0040037',
+        branchCode: '0037',
       },
       a.token,
     );
@@ -194,9 +194,12 @@ describe('operator review', () => {
         amountMinor: 1_500_000,
         holderName: card!.holderName,
         cardNumber: card!.cardNumber,
+        outsideTaiwan: false,
+        bankCode: '013',
         bankName: card!.bankName,
         branchName: card!.branchName,
-        branchCode: card!.branchCode,
+        branchCode: '0077',
+        upi: null,
         status: 'pending',
       }),
     ]);

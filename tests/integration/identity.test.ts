@@ -125,13 +125,14 @@ async function verifiedMember(account: string, name: string, idNumber: string, n
   return token;
 }
 
+/** A Taiwan account at Bank of Taiwan (004), Guanqian branch (0037). */
 const card = (o: object = {}) => ({
   holderName: '王小明',
   cardNumber: '0081234567890',
+  bankCode: '004',
   bankName: '台灣銀行',
   branchName: '館前分行',
-  branchCode: '0040037',
-  upi: 'BKTWTWTP',
+  branchCode: '0037',
   ...o,
 });
 
@@ -560,9 +561,10 @@ describe('bank cards', () => {
 
   it('adds, lists masked, refuses duplicates (own: duplicateCard, another’s: notOwnCard) and deletes', async () => {
     const added = await h.call('user/addBankCard', card(), wang);
+    // A listed bank code keeps a listed name (contract/banks.ts): '台灣銀行' is not the listed one.
     expect(added.body).toMatchObject({
       status: 1,
-      data: { cardNumberMasked: '**** 7890', bankName: '台灣銀行' },
+      data: { cardNumberMasked: '**** 7890', bankCode: '004', bankName: '臺灣銀行', branchCode: '0037' },
     });
     const list = await h.call('user/bankCards', {}, wang);
     expect(list.body.data).toHaveLength(1);
@@ -588,6 +590,132 @@ describe('bank cards', () => {
     // Once deleted, the number may be bound again (here by the other member).
     const rebound = await h.call('user/addBankCard', card({ holderName: 'Lee Ming' }), lee);
     expect(rebound.body.status).toBe(1);
+  });
+
+  it('Taiwan account: needs a 3-digit bank code and a 4-digit branch code; an unlisted code keeps the typed name', async () => {
+    const ctbc = await h.call(
+      'user/addBankCard',
+      card({ cardNumber: '8220000012345678', bankCode: '822', bankName: 'CTBC', branchCode: '0901' }),
+      wang,
+    );
+    expect(ctbc.body).toMatchObject({ status: 1, msg: 'cardAdd' });
+    expect(ctbc.body.data).toMatchObject({
+      outsideTaiwan: false,
+      bankCode: '822',
+      bankName: '中國信託商業銀行', // 'CTBC' is not a listed name
+      branchName: '館前分行',
+      branchCode: '0901',
+      upi: null,
+    });
+    const unlisted = await h.call(
+      'user/addBankCard',
+      card({
+        cardNumber: '9990000012345678',
+        bankCode: '999',
+        bankName: ' 範例商業銀行 ',
+        branchCode: '0012',
+      }),
+      wang,
+    );
+    expect(unlisted.body.data).toMatchObject({
+      bankCode: '999',
+      bankName: '範例商業銀行',
+      branchCode: '0012',
+    });
+    // The listed English name (as the English screen fills it in) is kept.
+    const en = await h.call(
+      'user/addBankCard',
+      card({
+        cardNumber: '0130000012345678',
+        bankCode: '013',
+        bankName: 'Cathay United Bank',
+        branchCode: '0077',
+      }),
+      wang,
+    );
+    expect(en.body.data).toMatchObject({ bankCode: '013', bankName: 'Cathay United Bank' });
+
+    const refused = async (body: object) => {
+      const r = await h.call('user/addBankCard', card({ cardNumber: '1230000012345678', ...body }), wang);
+      return [r.http, r.body.msg];
+    };
+    expect(await refused({ bankCode: undefined })).toEqual([400, 'fieldsEmpty']);
+    expect(await refused({ branchCode: undefined })).toEqual([400, 'fieldsEmpty']);
+    expect(await refused({ bankCode: '04' })).toEqual([400, 'parameterError']);
+    expect(await refused({ bankCode: '0O4' })).toEqual([400, 'parameterError']);
+    // The old 7-digit form (bank + branch) is no branch code any more.
+    expect(await refused({ branchCode: '0040037' })).toEqual([400, 'parameterError']);
+    expect(await refused({ branchCode: '037' })).toEqual([400, 'parameterError']);
+    // A UPI / IFSC belongs to accounts outside Taiwan only.
+    expect(await refused({ upi: 'BKTWTWTP' })).toEqual([400, 'parameterError']);
+    const live = await h.database.db
+      .select({ n: count() })
+      .from(bankCards)
+      .where(eq(bankCards.cardNumber, '1230000012345678'));
+    expect(live[0]!.n).toBe(0);
+
+    for (const id of [ctbc.body.data.id, unlisted.body.data.id, en.body.data.id] as number[])
+      expect((await h.call('user/deleteBankCard', { id }, wang)).body.status).toBe(1);
+  });
+
+  it('account outside Taiwan: needs its UPI / IFSC and takes no bank or branch code', async () => {
+    const abroad = {
+      cardNumber: '3456000012345678',
+      outsideTaiwan: true,
+      bankCode: undefined,
+      branchCode: undefined,
+      bankName: 'State Bank of India',
+      branchName: 'Mumbai Main',
+      upi: 'SBIN0001234',
+    };
+    const added = await h.call('user/addBankCard', card(abroad), wang);
+    expect(added.body).toMatchObject({ status: 1, msg: 'cardAdd' });
+    expect(added.body.data).toMatchObject({
+      outsideTaiwan: true,
+      bankCode: null,
+      bankName: 'State Bank of India',
+      branchCode: null,
+      upi: 'SBIN0001234',
+    });
+    const list = await h.call('user/bankCards', {}, wang);
+    expect(list.body.data.find((c: { id: number }) => c.id === added.body.data.id)).toMatchObject({
+      outsideTaiwan: true,
+      upi: 'SBIN0001234',
+    });
+
+    const refused = async (body: object) => {
+      const r = await h.call(
+        'user/addBankCard',
+        card({ ...abroad, cardNumber: '3456000099998888', ...body }),
+        wang,
+      );
+      return [r.http, r.body.msg];
+    };
+    expect(await refused({ upi: undefined })).toEqual([400, 'fieldsEmpty']);
+    expect(await refused({ upi: 'SBIN 0001234' })).toEqual([400, 'parameterError']);
+    expect(await refused({ bankCode: '004' })).toEqual([400, 'parameterError']);
+    expect(await refused({ branchCode: '0037' })).toEqual([400, 'parameterError']);
+
+    // The database holds the rule too: an account outside Taiwan always has its UPI / IFSC.
+    const wangId = await userId('0913000001');
+    const bad = await h.database.db
+      .insert(bankCards)
+      .values({
+        userId: wangId,
+        holderName: '王小明',
+        cardNumber: '3456000077776666',
+        outsideTaiwan: true,
+        bankName: 'b',
+        branchName: 'b',
+      })
+      .then(
+        () => null,
+        (e: unknown) => e,
+      );
+    expect(bad).not.toBeNull();
+    expect(
+      (await h.call('user/deleteBankCard', { id: added.body.data.id as number }, wang)).body.status,
+    ).toBe(1);
   });
 
   it('two members adding the same number at once: exactly one wins, the other gets a 409', async () => {
@@ -695,7 +823,8 @@ describe('funds password', () => {
       { fundsPassword: '135790', confirmFundsPassword: '135790' },
       token,
     );
-    expect(set.body).toMatchObject({ status: 1, msg: 'passwordChanged' });
+    // The first one is "set" (the toast says so), a later one "changed".
+    expect(set.body).toMatchObject({ status: 1, msg: 'fundsPasswordSet', data: { outcome: 'set' } });
     expect((await security()).fundsPasswordSet).toBe(true);
     expect((await h.call('user/info', {}, token)).body.data.fundsPasswordSet).toBe(true);
 
@@ -761,7 +890,7 @@ describe('funds password', () => {
       { oldFundsPassword: '135790', fundsPassword: '111111', confirmFundsPassword: '111111' },
       token,
     );
-    expect(changed.body.status).toBe(1);
+    expect(changed.body).toMatchObject({ status: 1, msg: 'passwordChanged', data: { outcome: 'changed' } });
     await verifyFundsPassword(h.database.db, me, '111111');
     expect((await h.call('admin/unlockFundsPassword', { id: 999_999 }, op)).http).toBe(404);
   });

@@ -129,10 +129,10 @@ const SAMPLES: Partial<Record<EndpointName, Record<string, unknown>>> = {
   'user/addBankCard': {
     holderName: '陳大文',
     cardNumber: '1234567890123',
+    bankCode: '013',
     bankName: 'Cathay United Bank',
     branchName: 'Xinyi',
-    branchCode: '0130077',
-    upi: 'CUBC0130077',
+    branchCode: '0077',
   },
   'user/recharge': {
     channelId: 1,
@@ -403,10 +403,10 @@ describe('server log', () => {
       {
         holderName: name,
         cardNumber: card,
+        bankCode: '013',
         bankName: 'Cathay',
         branchName: 'Xinyi',
-        branchCode: '0130077',
-        upi: 'CUBC0130077',
+        branchCode: '0077',
       },
       tok,
     );

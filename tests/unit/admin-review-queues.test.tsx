@@ -57,9 +57,12 @@ const withdrawal: ResOf<'admin/withdrawals'>['items'][number] = {
   createdAt: at,
   holderName: 'Lin Wei',
   cardNumber: '822100001234',
+  outsideTaiwan: false,
+  bankCode: '004',
   bankName: 'Bank of Taiwan',
   branchName: 'Taipei Main',
-  branchCode: '0040037',
+  branchCode: '0037',
+  upi: null,
 };
 
 /** Each endpoint's reply; an action's is the row it changed. */

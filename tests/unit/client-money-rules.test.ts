@@ -19,6 +19,7 @@ import {
   ppmToDecimal,
 } from '../../src/features/funds/amount';
 import {
+  bankCodeError,
   branchCodeError,
   cardNumberError,
   fundsPasswordError,
@@ -154,19 +155,46 @@ describe('identity forms', () => {
     const card = {
       holderName: '王小明',
       cardNumber: normaliseCardNumber('1234 5678-9012 3456'),
+      bankCode: '004',
       bankName: '臺灣銀行',
-      branchName: '台北分行',
-      branchCode: '0040037',
-      upi: 'BKTW0040037',
+      branchName: '館前分行',
+      branchCode: '0037',
     };
     expect(card.cardNumber).toBe('1234567890123456');
     expect(cardNumberError(card.cardNumber)).toBeNull();
+    expect(bankCodeError(card.bankCode)).toBeNull();
     expect(branchCodeError(card.branchCode)).toBeNull();
-    expect(upiError(card.upi)).toBeNull();
     expect(addBankCardReq.safeParse(card).success).toBe(true);
+    // An unlisted but well-formed bank code passes both.
+    expect(bankCodeError('999')).toBeNull();
+    expect(addBankCardReq.safeParse({ ...card, bankCode: '999' }).success).toBe(true);
     expect(cardNumberError('123456789')).toBe('card.numberInvalid');
     expect(cardNumberError('12345678901234567890')).toBe('card.numberInvalid');
-    expect(branchCodeError('12')).toBe('card.branchCodeInvalid');
+    for (const bad of ['04', '0040', 'ab4', '０04']) {
+      expect(bankCodeError(bad)).toBe('card.bankCodeInvalid');
+      expect(addBankCardReq.safeParse({ ...card, bankCode: bad }).success).toBe(false);
+    }
+    for (const bad of ['12', '037', '0040037', '00a7']) {
+      expect(branchCodeError(bad)).toBe('card.branchCodeInvalid');
+      expect(addBankCardReq.safeParse({ ...card, branchCode: bad }).success).toBe(false);
+    }
+    expect(bankCodeError('')).toBe('card.required');
+    expect(branchCodeError(' ')).toBe('card.required');
+
+    // An account outside Taiwan: UPI / IFSC instead of the codes.
+    const abroad = {
+      holderName: '王小明',
+      cardNumber: '1234567890123456',
+      outsideTaiwan: true,
+      bankName: 'State Bank of India',
+      branchName: 'Mumbai',
+      upi: 'SBIN0001234',
+    };
+    expect(upiError(abroad.upi)).toBeNull();
+    expect(addBankCardReq.safeParse(abroad).success).toBe(true);
+    expect(addBankCardReq.safeParse({ ...abroad, upi: undefined }).success).toBe(false);
+    expect(addBankCardReq.safeParse({ ...abroad, bankCode: '004' }).success).toBe(false);
+    expect(addBankCardReq.safeParse({ ...card, upi: 'SBIN0001234' }).success).toBe(false);
     expect(upiError('a b')).toBe('card.upiInvalid');
     expect(upiError('')).toBe('card.required');
   });

@@ -12,7 +12,7 @@ import { audit } from '../admin/audit';
 import { hashPassword, verifyPassword } from '../auth/passwords';
 import { forgetSessions, hashToken } from '../auth/sessions';
 import { isUniqueViolation } from '../common/db-errors';
-import { bankCardDto, normaliseName } from './cards';
+import { bankCardDto, cardCodes, normaliseName } from './cards';
 import {
   fundsPasswordState,
   replaceFundsPassword,
@@ -70,6 +70,7 @@ export const identityHandlers: Pick<
   /**
    * Sets the funds password, or changes it: then `oldFundsPassword` is required and checked like
    * a withdrawal's (a wrong one counts as a failed try; a locked password cannot be changed).
+   * Answers `outcome` 'set' the first time, 'changed' afterwards.
    * @throws fieldsEmpty (400) without the old password, fundsPasswordWrong (422),
    *   fundsPasswordLocked (403), operationFailed (409) when it was set concurrently
    */
@@ -78,12 +79,12 @@ export const identityHandlers: Pick<
     const state = await fundsPasswordState(ctx.db, user.id);
     if (!state.set) {
       await setFirstFundsPassword(ctx.db, user.id, body.fundsPassword);
-      return { ok: true as const };
+      return { ok: true as const, outcome: 'set' as const };
     }
     if (!body.oldFundsPassword) throw fail('fieldsEmpty');
     await verifyFundsPassword(ctx.db, user.id, body.oldFundsPassword);
     await replaceFundsPassword(ctx.db, user.id, body.fundsPassword);
-    return { ok: true as const };
+    return { ok: true as const, outcome: 'changed' as const };
   },
 
   async 'user/security'(_body, ctx) {
@@ -104,7 +105,10 @@ export const identityHandlers: Pick<
 
   /**
    * Adds a card (product-spec §5 "Bank card": real-name verification first; the card must be the
-   * member's own). The holder name must equal the verified name (normaliseName on both).
+   * member's own). The holder name must equal the verified name (normaliseName on both). A Taiwan
+   * account keeps its bank code and branch code (a listed bank code keeps a listed name,
+   * cards.ts cardCodes); an account outside Taiwan its UPI / IFSC (contract/identity.ts
+   * addBankCardReq says which fields each needs).
    * @throws kycUnderReview (409), realNameNotCompleted (422), holderNameMismatch (422),
    *   duplicateCard (409) when the number is live on the caller's account, notOwnCard (409) when
    *   it is live on another account (also when a concurrent add wins the unique index).
@@ -131,10 +135,8 @@ export const identityHandlers: Pick<
           userId: user.id,
           holderName,
           cardNumber: body.cardNumber,
-          bankName: body.bankName,
+          ...cardCodes(body),
           branchName: body.branchName,
-          branchCode: body.branchCode,
-          upi: body.upi,
         })
         .returning();
       return bankCardDto(card!);

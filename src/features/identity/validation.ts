@@ -3,6 +3,7 @@
  * same rules the server validates with (contract/identity.ts, contract/identity-rules.ts,
  * contract/constants.ts). Each returns a translation key, or null when the value is fine.
  */
+import { BANK_CODE_RE, BRANCH_CODE_RE, UPI_RE } from '../../../contract/banks';
 import { FUNDS_PASSWORD_RE, PASSWORD_RE } from '../../../contract/constants';
 import { isValidTaiwanId } from '../../../contract/identity-rules';
 
@@ -43,17 +44,27 @@ export function requiredError(v: string | undefined): string | null {
   return (v ?? '').trim() ? null : 'card.required';
 }
 
-export function branchCodeError(v: string | undefined): string | null {
+/** Taiwan bank code (金融機構代號): three digits (contract/banks.ts; unlisted codes allowed). */
+export function bankCodeError(v: string | undefined): string | null {
   const s = (v ?? '').trim();
   if (!s) return 'card.required';
-  if (!/^\d{3,7}$/.test(s)) return 'card.branchCodeInvalid';
+  if (!BANK_CODE_RE.test(s)) return 'card.bankCodeInvalid';
   return null;
 }
 
+/** Taiwan branch code (分行代號): four digits. */
+export function branchCodeError(v: string | undefined): string | null {
+  const s = (v ?? '').trim();
+  if (!s) return 'card.required';
+  if (!BRANCH_CODE_RE.test(s)) return 'card.branchCodeInvalid';
+  return null;
+}
+
+/** UPI / IFSC of an account outside Taiwan. */
 export function upiError(v: string | undefined): string | null {
   const s = (v ?? '').trim();
   if (!s) return 'card.required';
-  if (!/^[A-Za-z0-9@.-]{1,32}$/.test(s)) return 'card.upiInvalid';
+  if (!UPI_RE.test(s)) return 'card.upiInvalid';
   return null;
 }
 

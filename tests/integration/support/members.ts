@@ -185,10 +185,10 @@ export async function addCard(
       {
         holderName,
         cardNumber,
+        bankCode: '013',
         bankName: 'Cathay United Bank',
         branchName: 'Xinyi',
-        branchCode: '0130077',
-        upi: 'CUBC0130077',
+        branchCode: '0077',
       },
       token,
     ),

@@ -3,14 +3,15 @@
  * "Deposit"). Shows where to transfer (bank account name and number, bank, branch) and the
  * channel's limits; takes the amount (within the limits), the transfer receipt (uploaded first:
  * submit stays disabled until that upload succeeded) and the channel password when the channel
- * has one. Submits user/recharge with an idempotency key (src/api/idempotency.ts), then shows the
+ * has one. That password is set per channel by the operator (console, Channels) and given to
+ * members by customer service, so the field says so and links to /user/service. Submits user/recharge with an idempotency key (src/api/idempotency.ts), then shows the
  * request pending review.
  */
 import { Button, Form, NoticeBar, Result } from 'antd-mobile';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSelector } from 'react-redux';
-import { useNavigate, useSearchParams } from 'react-router-dom';
+import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import '../funds.css';
 import type { Deposit, DepositChannel } from '../../../../contract/funds';
 import { useDepositChannelsQuery, useRechargeMutation } from '../../../api/api';
@@ -188,6 +189,14 @@ function DepositFormView({
           name="channelPassword"
           label={t('recharge.channelPassword')}
           rules={[keyRule(t, (v: string | undefined) => (v ? null : 'recharge.channelPasswordRequired'))]}
+          description={
+            <span data-testid="recharge-channel-password-hint">
+              {t('recharge.channelPasswordHint')}{' '}
+              <Link to="/user/service" data-testid="recharge-ask-service">
+                {t('recharge.askService')}
+              </Link>
+            </span>
+          }
         >
           <TestIdInput
             testId="recharge-channel-password"

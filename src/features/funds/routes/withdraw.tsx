@@ -18,6 +18,7 @@ import {
   WITHDRAW_MAX_MINOR,
   WITHDRAW_MIN_MINOR,
 } from '../../../../contract/constants';
+import { bankDisplayName } from '../../../../contract/banks';
 import type { Withdrawal } from '../../../../contract/funds';
 import {
   useBankCardsQuery,
@@ -27,7 +28,7 @@ import {
   useWithdrawMutation,
 } from '../../../api/api';
 import { selectLoggedIn } from '../../../api/session';
-import { formatDateTime, formatMinor, minorToInput } from '../../../lib/format';
+import { formatDateTime, formatMinor, langOf, minorToInput } from '../../../lib/format';
 import { keyRule } from '../../../ui/form-rule';
 import { Loading } from '../../../ui/loading';
 import { LoginPrompt } from '../../../ui/login-prompt';
@@ -75,7 +76,7 @@ function WithdrawDone({ w, onAgain }: { w: Withdrawal; onAgain: () => void }) {
 }
 
 export function WithdrawPage() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const navigate = useNavigate();
   const loggedIn = useSelector(selectLoggedIn);
   const skip = { skip: !loggedIn, refetchOnMountOrArgChange: true } as const;
@@ -210,7 +211,7 @@ export function WithdrawPage() {
               <div className="stack">
                 {cards.map((c) => (
                   <Radio key={c.id} value={c.id} data-testid={`withdraw-card-${c.id}`}>
-                    {c.bankName} {c.cardNumberMasked}
+                    {bankDisplayName(c.bankCode, c.bankName, langOf(i18n.language))} {c.cardNumberMasked}
                     <span className="muted small"> · {c.holderName}</span>
                   </Radio>
                 ))}

@@ -1,16 +1,22 @@
 /**
- * /user/BankCard: add a bank card (product-spec §3 "Bank card", §5 "Bank card"): cardholder name,
- * card number, bank name, branch name, branch code and the UPI (also labelled IFSC) field, all
- * required. Real-name verification comes first: until it is verified the screen says so and links
- * to /user/bandCard. The holder defaults to the verified name (the server requires a match).
+ * /user/BankCard: add a bank card (product-spec §3 "Bank card", §5 "Bank card"). A Taiwan account
+ * (the default): cardholder name, card number, the 3-digit bank code (typed, or chosen from the
+ * list of contract/banks.ts, which fills the bank name; an unlisted code takes a typed name), the
+ * bank name, the 4-digit branch code and the branch name. The "account outside Taiwan" switch
+ * swaps the codes for the UPI / IFSC field. Every shown field is required. Real-name verification
+ * comes first: until it is verified the screen says so and links to /user/bandCard. The holder
+ * defaults to the verified name (the server requires a match).
  */
-import { Button, Form, NoticeBar, Result } from 'antd-mobile';
+import { Button, Form, List, NoticeBar, Popup, Result, SearchBar, Switch } from 'antd-mobile';
+import { useMemo, useRef, useState } from 'react';
 import '../identity.css';
 import { useTranslation } from 'react-i18next';
 import { useSelector } from 'react-redux';
 import { useNavigate } from 'react-router-dom';
+import { bankByCode, TAIWAN_BANKS, type TaiwanBank } from '../../../../contract/banks';
 import { useAddBankCardMutation, useKycQuery } from '../../../api/api';
 import { selectLoggedIn } from '../../../api/session';
+import { langOf } from '../../../lib/format';
 import { keyRule } from '../../../ui/form-rule';
 import { KycTag } from '../../../ui/kyc-tag';
 import { Loading } from '../../../ui/loading';
@@ -19,6 +25,7 @@ import { Page } from '../../../ui/page';
 import { SubmitButton } from '../../../ui/submit-button';
 import { TestIdInput } from '../../../ui/testid-input';
 import {
+  bankCodeError,
   branchCodeError,
   cardNumberError,
   normaliseCardNumber,
@@ -30,88 +37,249 @@ import {
 interface CardForm {
   holderName: string;
   cardNumber: string;
+  outsideTaiwan?: boolean;
+  bankCode?: string;
   bankName: string;
   branchName: string;
-  branchCode: string;
-  upi: string;
+  branchCode?: string;
+  upi?: string;
+}
+
+/** The listed banks in a bottom sheet, searchable by code or name (either language). */
+function BankPicker({
+  visible,
+  onClose,
+  onPick,
+}: {
+  visible: boolean;
+  onClose: () => void;
+  onPick: (bank: TaiwanBank) => void;
+}) {
+  const { t, i18n } = useTranslation();
+  const lang = langOf(i18n.language);
+  const [query, setQuery] = useState('');
+  const shown = useMemo(() => {
+    const q = query.trim().toLowerCase();
+    if (!q) return TAIWAN_BANKS;
+    return TAIWAN_BANKS.filter(
+      (b) => b.code.includes(q) || b.tw.includes(q) || b.en.toLowerCase().includes(q),
+    );
+  }, [query]);
+  return (
+    <Popup
+      visible={visible}
+      onMaskClick={onClose}
+      onClose={onClose}
+      destroyOnClose
+      bodyStyle={{ borderRadius: '12px 12px 0 0', height: '70vh' }}
+    >
+      <div className="bank-picker" data-testid="bank-picker">
+        <div className="bank-picker-title">{t('card.pickTitle')}</div>
+        <SearchBar placeholder={t('card.pickSearch')} value={query} onChange={setQuery} />
+        <List className="bank-picker-list">
+          {shown.map((b) => (
+            <List.Item
+              key={b.code}
+              prefix={<span className="bank-picker-code">{b.code}</span>}
+              description={lang === 'tw' ? b.en : b.tw}
+              onClick={() => onPick(b)}
+              data-testid={`bank-option-${b.code}`}
+            >
+              {b[lang]}
+            </List.Item>
+          ))}
+        </List>
+      </div>
+    </Popup>
+  );
 }
 
 function AddCardForm({ verifiedName }: { verifiedName: string }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
+  const lang = langOf(i18n.language);
   const navigate = useNavigate();
+  const [form] = Form.useForm<CardForm>();
   const [add, { isLoading }] = useAddBankCardMutation();
+  const [picking, setPicking] = useState(false);
+  const outsideTaiwan = Form.useWatch('outsideTaiwan', form) ?? false;
+  const bankCode = ((Form.useWatch('bankCode', form) as string | undefined) ?? '').trim();
+  const listed = outsideTaiwan ? undefined : bankByCode(bankCode);
+  /** The bank name this screen filled in from a listed code (cleared again if the code changes). */
+  const filled = useRef<string | null>(null);
+
+  const fillBankName = (code: string) => {
+    const bank = bankByCode(code.trim());
+    if (bank) {
+      filled.current = bank[lang];
+      form.setFieldsValue({ bankName: bank[lang] });
+    } else if (filled.current !== null && form.getFieldValue('bankName') === filled.current) {
+      filled.current = null;
+      form.setFieldsValue({ bankName: '' });
+    }
+  };
 
   const onFinish = async (v: CardForm) => {
-    const res = await add({
+    const common = {
       holderName: v.holderName.trim(),
       cardNumber: normaliseCardNumber(v.cardNumber),
       bankName: v.bankName.trim(),
       branchName: v.branchName.trim(),
-      branchCode: v.branchCode.trim(),
-      upi: v.upi.trim(),
-    });
+    };
+    const res = await add(
+      v.outsideTaiwan
+        ? { ...common, outsideTaiwan: true, upi: (v.upi ?? '').trim() }
+        : { ...common, bankCode: (v.bankCode ?? '').trim(), branchCode: (v.branchCode ?? '').trim() },
+    );
     if ('data' in res) navigate('/user/WithCard', { replace: true });
   };
 
-  return (
-    <Form
-      layout="vertical"
-      onFinish={onFinish}
-      initialValues={{ holderName: verifiedName }}
-      footer={
-        <SubmitButton loading={isLoading} testId="card-submit">
-          {t('card.submit')}
-        </SubmitButton>
+  const bankNameItem = (
+    <Form.Item
+      name="bankName"
+      label={t('card.bank')}
+      rules={[keyRule(t, requiredError)]}
+      description={
+        outsideTaiwan
+          ? undefined
+          : listed
+            ? t('card.bankFromCode')
+            : bankCode.length === 3 && !bankCodeError(bankCode)
+              ? t('card.bankUnlisted')
+              : undefined
       }
     >
-      <Form.Item
-        name="holderName"
-        label={t('card.holder')}
-        rules={[keyRule(t, realNameError)]}
-        description={t('card.holderHint')}
+      <TestIdInput
+        testId="card-bank"
+        maxLength={60}
+        readOnly={!!listed}
+        placeholder={t(outsideTaiwan ? 'card.bankPlaceholderAbroad' : 'card.bankPlaceholder')}
+        clearable={!listed}
+      />
+    </Form.Item>
+  );
+  const branchNameItem = (
+    <Form.Item name="branchName" label={t('card.branch')} rules={[keyRule(t, requiredError)]}>
+      <TestIdInput testId="card-branch" maxLength={60} placeholder={t('card.branchPlaceholder')} clearable />
+    </Form.Item>
+  );
+
+  return (
+    <>
+      <Form
+        form={form}
+        layout="vertical"
+        onFinish={onFinish}
+        onValuesChange={(changed: Partial<CardForm>) => {
+          if (changed.bankCode !== undefined) fillBankName(changed.bankCode);
+        }}
+        initialValues={{ holderName: verifiedName, outsideTaiwan: false }}
+        footer={
+          <SubmitButton loading={isLoading} testId="card-submit">
+            {t('card.submit')}
+          </SubmitButton>
+        }
       >
-        <TestIdInput testId="card-holder" placeholder={t('card.holderPlaceholder')} clearable />
-      </Form.Item>
-      <Form.Item name="cardNumber" label={t('card.number')} rules={[keyRule(t, cardNumberError)]}>
-        <TestIdInput
-          testId="card-number"
-          inputMode="numeric"
-          maxLength={23}
-          placeholder={t('card.numberPlaceholder')}
-          autoComplete="off"
-          clearable
-        />
-      </Form.Item>
-      <Form.Item name="bankName" label={t('card.bank')} rules={[keyRule(t, requiredError)]}>
-        <TestIdInput testId="card-bank" maxLength={60} placeholder={t('card.bankPlaceholder')} clearable />
-      </Form.Item>
-      <Form.Item name="branchName" label={t('card.branch')} rules={[keyRule(t, requiredError)]}>
-        <TestIdInput
-          testId="card-branch"
-          maxLength={60}
-          placeholder={t('card.branchPlaceholder')}
-          clearable
-        />
-      </Form.Item>
-      <Form.Item name="branchCode" label={t('card.branchCode')} rules={[keyRule(t, branchCodeError)]}>
-        <TestIdInput
-          testId="card-branch-code"
-          inputMode="numeric"
-          maxLength={7}
-          placeholder={t('card.branchCodePlaceholder')}
-          clearable
-        />
-      </Form.Item>
-      <Form.Item name="upi" label={t('card.upi')} rules={[keyRule(t, upiError)]}>
-        <TestIdInput
-          testId="card-upi"
-          maxLength={32}
-          placeholder={t('card.upiPlaceholder')}
-          autoCapitalize="characters"
-          clearable
-        />
-      </Form.Item>
-    </Form>
+        <Form.Item
+          name="holderName"
+          label={t('card.holder')}
+          rules={[keyRule(t, realNameError)]}
+          description={t('card.holderHint')}
+        >
+          <TestIdInput testId="card-holder" placeholder={t('card.holderPlaceholder')} clearable />
+        </Form.Item>
+        <Form.Item name="cardNumber" label={t('card.number')} rules={[keyRule(t, cardNumberError)]}>
+          <TestIdInput
+            testId="card-number"
+            inputMode="numeric"
+            maxLength={23}
+            placeholder={t('card.numberPlaceholder')}
+            autoComplete="off"
+            clearable
+          />
+        </Form.Item>
+        {outsideTaiwan ? (
+          <>
+            {bankNameItem}
+            {branchNameItem}
+            <Form.Item
+              name="upi"
+              label={t('card.upi')}
+              rules={[keyRule(t, upiError)]}
+              description={t('card.upiHint')}
+            >
+              <TestIdInput
+                testId="card-upi"
+                maxLength={32}
+                placeholder={t('card.upiPlaceholder')}
+                autoCapitalize="characters"
+                clearable
+              />
+            </Form.Item>
+          </>
+        ) : (
+          <>
+            <Form.Item
+              name="bankCode"
+              label={t('card.bankCode')}
+              rules={[keyRule(t, bankCodeError)]}
+              extra={
+                <Button
+                  size="small"
+                  fill="outline"
+                  onClick={() => setPicking(true)}
+                  data-testid="card-bank-pick"
+                >
+                  {t('card.pick')}
+                </Button>
+              }
+            >
+              <TestIdInput
+                testId="card-bank-code"
+                inputMode="numeric"
+                maxLength={3}
+                placeholder={t('card.bankCodePlaceholder')}
+                autoComplete="off"
+              />
+            </Form.Item>
+            {bankNameItem}
+            <Form.Item
+              name="branchCode"
+              label={t('card.branchCode')}
+              rules={[keyRule(t, branchCodeError)]}
+              description={t('card.branchCodeHint')}
+            >
+              <TestIdInput
+                testId="card-branch-code"
+                inputMode="numeric"
+                maxLength={4}
+                placeholder={t('card.branchCodePlaceholder')}
+                autoComplete="off"
+                clearable
+              />
+            </Form.Item>
+            {branchNameItem}
+          </>
+        )}
+        <Form.Item
+          name="outsideTaiwan"
+          label={t('card.outsideTaiwan')}
+          valuePropName="checked"
+          description={t('card.outsideTaiwanHint')}
+        >
+          <Switch data-testid="card-outside-taiwan" />
+        </Form.Item>
+      </Form>
+      <BankPicker
+        visible={picking}
+        onClose={() => setPicking(false)}
+        onPick={(bank) => {
+          setPicking(false);
+          form.setFieldsValue({ bankCode: bank.code });
+          fillBankName(bank.code);
+          void form.validateFields(['bankCode', 'bankName']);
+        }}
+      />
+    </>
   );
 }
 

@@ -1,7 +1,11 @@
 /**
  * /user/setPassword: set the funds password (six digits, entered twice), or change it with the
  * old one → user/setPassword. Shows from user/security whether one is set, how many wrong
- * entries are left before withdrawals lock, and the lock itself (an operator unlocks).
+ * entries are left before withdrawals lock, and the lock itself (an operator unlocks). The title
+ * and button say "set" the first time and "change" afterwards (the server's toast says the same:
+ * fundsPasswordSet / passwordChanged). Afterwards the member goes back where they came from (the
+ * withdraw screen, the member centre, settings); a screen opened by its address goes to the
+ * member centre.
  */
 import { Form, NoticeBar } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
@@ -23,12 +27,15 @@ interface FundsPasswordForm {
   confirmFundsPassword: string;
 }
 
+/** Where saving goes when there is no previous screen: the member centre (its security links). */
+const AFTER_SAVE_FALLBACK = '/user/usercenter';
+
 const digits = { type: 'password', inputMode: 'numeric', maxLength: 6, autoComplete: 'off' } as const;
 
 export function SetPasswordPage() {
   const { t } = useTranslation();
   const loggedIn = useSelector(selectLoggedIn);
-  const back = useBack();
+  const back = useBack(AFTER_SAVE_FALLBACK);
   const [form] = Form.useForm<FundsPasswordForm>();
   const { data: security } = useSecurityQuery(undefined, {
     skip: !loggedIn,
@@ -60,7 +67,7 @@ export function SetPasswordPage() {
     );
 
   return (
-    <Page title={t('password.fundsTitle')}>
+    <Page title={t(isSet ? 'password.change' : 'password.set')}>
       {security.fundsPasswordLocked ? (
         <NoticeBar
           color="error"
