@@ -3,14 +3,14 @@ import { NavBar } from 'antd-mobile';
 import { useCallback, useLayoutEffect, useRef, type ReactNode, type RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
+import { HOME_PATH, hasInAppHistory } from '../lib/in-app-history';
 
 /** Back: the previous entry when this tab has history, else /home/index (product-spec §2). */
 export function useBack(): () => void {
   const navigate = useNavigate();
   return useCallback(() => {
-    const idx = (window.history.state as { idx?: number } | null)?.idx ?? 0;
-    if (idx > 0) navigate(-1);
-    else navigate('/home/index', { replace: true });
+    if (hasInAppHistory()) navigate(-1);
+    else navigate(HOME_PATH, { replace: true });
   }, [navigate]);
 }
 
