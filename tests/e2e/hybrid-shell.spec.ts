@@ -9,7 +9,7 @@
  * the stub (a plain browser) a `backbutton` changes nothing. The pull is a real touch drag
  * (Chrome DevTools Protocol touch events), recorded state by state: normal (head closed) →
  * pulling → loosing → loading (held by delaying the index refetch) → success → normal, and the
- * home screen's index, quotes and news are fetched again.
+ * home screen's index, quotes and news are fetched again (the market Index tab's indices too).
  *
  * Screenshots: docs/screenshots/hybrid-{exit-toast,pull-pulling,pull-loosing,pull-loading,
  * pull-success}-{tw,en}.png.
@@ -165,6 +165,48 @@ async function touchDriver(page: Page) {
   };
 }
 
+/**
+ * Records every state the pull head shows, in order, into `window.__pull` (read by `pullStates`):
+ * `normal` while the head is closed (0 px), else the text's `data-pull-state`.
+ */
+async function recordPullStates(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    const w = window as unknown as { __pull: string[] };
+    w.__pull = [];
+    const read = () => {
+      const head = document.querySelector<HTMLElement>('.adm-pull-to-refresh-head');
+      const text = document.querySelector<HTMLElement>('[data-testid="pull-state"]');
+      if (!head || !text) return;
+      const state = head.getBoundingClientRect().height < 1 ? 'normal' : text.dataset.pullState!;
+      if (w.__pull[w.__pull.length - 1] !== state) w.__pull.push(state);
+    };
+    read();
+    new MutationObserver(read).observe(document.body, {
+      subtree: true,
+      childList: true,
+      attributes: true,
+      attributeFilter: ['style', 'data-pull-state'],
+    });
+  });
+}
+const pullStates = (page: Page) => page.evaluate(() => (window as unknown as { __pull: string[] }).__pull);
+
+/**
+ * Waits (every animation frame: "success" shows for 600 ms only) until the head shows `state`
+ * and returns its text.
+ */
+async function pullText(page: Page, state: string): Promise<string> {
+  const handle = await page.waitForFunction(
+    (s) => {
+      const el = document.querySelector<HTMLElement>('[data-testid="pull-state"]');
+      return el?.dataset.pullState === s ? el.textContent : null;
+    },
+    state,
+    { polling: 'raf', timeout: 10_000 },
+  );
+  return (await handle.jsonValue()) as string;
+}
+
 const PULL_CASES: { lang: Lang; account: string }[] = [
   { lang: 'tw', account: '0911002404' },
   { lang: 'en', account: '0911002405' },
@@ -179,25 +221,7 @@ for (const { lang, account } of PULL_CASES) {
     await member(context, account, lang);
     await openHome(page);
 
-    // Every state the pull head shows, in order: `normal` while the head is closed (0 px).
-    await page.evaluate(() => {
-      const w = window as unknown as { __pull: string[] };
-      w.__pull = [];
-      const read = () => {
-        const head = document.querySelector<HTMLElement>('.adm-pull-to-refresh-head');
-        const text = document.querySelector<HTMLElement>('[data-testid="pull-state"]');
-        if (!head || !text) return;
-        const state = head.getBoundingClientRect().height < 1 ? 'normal' : text.dataset.pullState!;
-        if (w.__pull[w.__pull.length - 1] !== state) w.__pull.push(state);
-      };
-      read();
-      new MutationObserver(read).observe(document.body, {
-        subtree: true,
-        childList: true,
-        attributes: true,
-        attributeFilter: ['style', 'data-pull-state'],
-      });
-    });
+    await recordPullStates(page);
 
     const counts = new Map<string, number>();
     const WATCHED = ['market/indices', 'market/quotes', 'news/list'];
@@ -237,17 +261,39 @@ for (const { lang, account } of PULL_CASES) {
     await expect(state).toHaveAttribute('data-pull-state', 'loading'); // still held
 
     release();
-    await expect(state).toHaveAttribute('data-pull-state', 'success', { timeout: 5_000 });
-    await expect(state).toHaveText(S.pull.success);
+    expect(await pullText(page, 'success')).toBe(S.pull.success);
     await page.screenshot({ path: path.join(shots, `hybrid-pull-success-${lang}.png`) });
     await expect
       .poll(() => page.locator('.adm-pull-to-refresh-head').evaluate((e) => e.getBoundingClientRect().height))
       .toBe(0);
 
-    const seen = await page.evaluate(() => (window as unknown as { __pull: string[] }).__pull);
-    expect(seen).toEqual(['normal', 'pulling', 'loosing', 'loading', 'success', 'normal']);
+    expect(await pullStates(page)).toEqual(['normal', 'pulling', 'loosing', 'loading', 'success', 'normal']);
     expect(counts.get('market/quotes') ?? 0).toBeGreaterThanOrEqual(1);
     expect(counts.get('news/list') ?? 0).toBeGreaterThanOrEqual(1);
     await expect(page.getByTestId('home-index')).toBeVisible();
   });
 }
+
+test('pull to refresh on the market Index tab fetches the indices again', async ({ context, page }) => {
+  await member(context, '0911002406', 'tw');
+  await page.goto('/#/market/market?tab=index');
+  await expect(page.getByTestId('breadth-card')).toBeVisible();
+  await expect(page.locator('[data-testid^="index-row-"]').first()).toBeVisible();
+  await expect(page.locator('.adm-pull-to-refresh')).toHaveCount(1);
+  await recordPullStates(page);
+  let indices = 0;
+  page.on('request', (r) => {
+    if (r.url().endsWith('/api/vue/market/indices')) indices += 1;
+  });
+  const touch = await touchDriver(page);
+  await touch.start(400);
+  await touch.moveTo(400, 720);
+  await expect(page.getByTestId('pull-state')).toHaveAttribute('data-pull-state', 'loosing');
+  expect(indices).toBe(0);
+  await touch.end();
+  await expect
+    .poll(() => pullStates(page))
+    .toEqual(['normal', 'pulling', 'loosing', 'loading', 'success', 'normal']);
+  expect(indices).toBe(1);
+  await expect(page.locator('[data-testid^="index-row-"]').first()).toBeVisible();
+});
