@@ -2,7 +2,8 @@
  * The root shell: page column capped at 750 px, the current route, and the bottom TabBar on the
  * four top-level screens (Home, Trade, Market, Mine; Follow orders is not built, so it is not
  * shown). Starts the market status bridge (lazily), applies the site configuration's title,
- * restores scroll positions on back/forward and sends a 401 to the login screen.
+ * restores scroll positions on back/forward, sends a 401 to the login screen and handles a
+ * hybrid shell's back button (./use-hybrid-back.ts).
  */
 import { lazy, Suspense, useEffect, useLayoutEffect, useRef } from 'react';
 import { Outlet, useLocation, useNavigate, useNavigationType } from 'react-router-dom';
@@ -11,6 +12,7 @@ import { setUnauthorizedHandler } from '../api/unauthorized';
 import { LEGACY_KEYS, writeItem } from '../lib/storage';
 import { Loading } from '../ui/loading';
 import { TAB_PATHS } from './tab-paths';
+import { useHybridBackButton } from './use-hybrid-back';
 
 const TAB_SET: ReadonlySet<string> = new Set(TAB_PATHS);
 const TabNav = lazy(() => import('./tab-nav'));
@@ -74,6 +76,7 @@ export function Shell() {
   const navigate = useNavigate();
   useSiteConfig();
   useScrollRestoration();
+  useHybridBackButton();
   useEffect(() => setUnauthorizedHandler(() => navigate('/login/login')), [navigate]);
 
   useEffect(

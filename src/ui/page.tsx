@@ -3,16 +3,16 @@ import { NavBar } from 'antd-mobile';
 import { useCallback, useLayoutEffect, useRef, type ReactNode, type RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
+import { HOME_PATH, hasInAppHistory } from '../lib/in-app-history';
 
 /**
  * Back: the previous entry when this tab has history, else `fallback` (default /home/index,
  * product-spec §2), replacing this entry (a screen opened by its address has nowhere to go back).
  */
-export function useBack(fallback = '/home/index'): () => void {
+export function useBack(fallback: string = HOME_PATH): () => void {
   const navigate = useNavigate();
   return useCallback(() => {
-    const idx = (window.history.state as { idx?: number } | null)?.idx ?? 0;
-    if (idx > 0) navigate(-1);
+    if (hasInAppHistory()) navigate(-1);
     else navigate(fallback, { replace: true });
   }, [navigate, fallback]);
 }

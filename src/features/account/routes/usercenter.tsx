@@ -7,7 +7,7 @@
  * links to bank cards, fund records, the asset overview, invitations, loan records, both
  * passwords and settings, language switch, log out.
  */
-import { Button, List, NoticeBar, PullToRefresh, Selector } from 'antd-mobile';
+import { Button, List, NoticeBar, Selector } from 'antd-mobile';
 import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSelector } from 'react-redux';
@@ -23,6 +23,7 @@ import { formatMinor, formatSignedMinor, langOf, shortenMiddle, type Lang } from
 import { KycTag } from '../../../ui/kyc-tag';
 import { LoginPrompt } from '../../../ui/login-prompt';
 import { Page } from '../../../ui/page';
+import { PullRefresh } from '../../../ui/pull-refresh';
 import { RiskBanner } from '../../../risk/components/risk-banner';
 import { RewardsCard } from '../../../rewards/rewards-card';
 
@@ -81,7 +82,7 @@ export function UserCenterPage() {
           </List>
         </>
       ) : (
-        <PullToRefresh onRefresh={async () => void (await refetch())}>
+        <PullRefresh onRefresh={() => refetch()}>
           <section className="card uc-head">
             <div className="uc-account">
               <span className="uc-avatar">{(session.account ?? '?').slice(-2)}</span>
@@ -189,7 +190,7 @@ export function UserCenterPage() {
             </List.Item>
           </List>
           <LogoutButton testId="uc-logout" />
-        </PullToRefresh>
+        </PullRefresh>
       )}
     </Page>
   );

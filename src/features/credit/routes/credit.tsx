@@ -5,7 +5,7 @@
  * score bands; links to apply and to the loan records (/user/jkjl). Reached from the home
  * shortcut "credit loan" and from the member centre.
  */
-import { Button, DotLoading, NoticeBar, PullToRefresh } from 'antd-mobile';
+import { Button, DotLoading, NoticeBar } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
 import { useSelector } from 'react-redux';
 import { useNavigate } from 'react-router-dom';
@@ -16,6 +16,7 @@ import { formatMinor } from '../../../lib/format';
 import { LabeledValue } from '../../../ui/labeled-value';
 import { LoginPrompt } from '../../../ui/login-prompt';
 import { Page } from '../../../ui/page';
+import { PullRefresh } from '../../../ui/pull-refresh';
 import { FactorRow, Line } from '../components/parts';
 import '../credit.css';
 
@@ -46,7 +47,7 @@ export function CreditPage() {
     );
   return (
     <Page title={t('credit.title')}>
-      <PullToRefresh onRefresh={async () => void (await refetch())}>
+      <PullRefresh onRefresh={() => refetch()}>
         {data.overdue && (
           <NoticeBar color="alert" wrap content={t('credit.overdueNotice')} data-testid="credit-overdue" />
         )}
@@ -110,7 +111,7 @@ export function CreditPage() {
             />
           ))}
         </section>
-      </PullToRefresh>
+      </PullRefresh>
     </Page>
   );
 }

@@ -6,7 +6,7 @@
  * repay popup (in part or in full; interest is repaid first). Apply and repay carry an
  * idempotency key per submission (api/idempotency.ts).
  */
-import { Button, Dialog, InfiniteScroll, NoticeBar, PullToRefresh } from 'antd-mobile';
+import { Button, Dialog, InfiniteScroll, NoticeBar } from 'antd-mobile';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSelector } from 'react-redux';
@@ -25,6 +25,7 @@ import { Page } from '../../../ui/page';
 import { showToast } from '../../../ui/toast';
 import { TestIdInput } from '../../../ui/testid-input';
 import { NoData } from '../../../ui/no-data';
+import { PullRefresh } from '../../../ui/pull-refresh';
 import { amountMinor, LoanStatusTag, Line } from '../components/parts';
 import { RepayPopup } from '../components/repay-popup';
 import '../credit.css';
@@ -145,7 +146,7 @@ export function LoanRecordsPage() {
           </>
         )}
       </section>
-      <PullToRefresh onRefresh={async () => void (await Promise.all([q.refetch(), summary.refetch()]))}>
+      <PullRefresh onRefresh={() => Promise.all([q.refetch(), summary.refetch()])}>
         {!q.isLoading && loans.length === 0 ? (
           <NoData />
         ) : (
@@ -158,7 +159,7 @@ export function LoanRecordsPage() {
         {loans.length > 0 && (
           <InfiniteScroll loadMore={async () => void (await q.fetchNextPage())} hasMore={q.hasNextPage} />
         )}
-      </PullToRefresh>
+      </PullRefresh>
       <RepayPopup loan={repaying} onClose={() => setRepaying(null)} />
     </Page>
   );

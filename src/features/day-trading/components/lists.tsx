@@ -4,7 +4,7 @@
  * the day-trade tax and the net result) and already applied (the member's applications). Each is
  * an infinite list with pull-to-refresh and the spec's no-data placeholder.
  */
-import { InfiniteScroll, PullToRefresh } from 'antd-mobile';
+import { InfiniteScroll } from 'antd-mobile';
 import { useMemo, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { DayTradeApplication, DayTradeDetail } from '../../../../contract/day-trading';
@@ -12,6 +12,7 @@ import type { Order } from '../../../../contract/trading';
 import { changeColor, GREEN, RED } from '../../../lib/colors';
 import { formatDateTime, formatMinor, formatMinorOrDash, formatSignedMinor } from '../../../lib/format';
 import { NoData } from '../../../ui/no-data';
+import { PullRefresh } from '../../../ui/pull-refresh';
 import {
   useDayTradeApplicationsInfiniteQuery,
   useDayTradeDetailsInfiniteQuery,
@@ -38,7 +39,7 @@ function InfiniteList<T>({
 }) {
   const items = useMemo(() => (q.data?.pages ?? []).flatMap((p) => p.items), [q.data]);
   return (
-    <PullToRefresh onRefresh={async () => void (await q.refetch())}>
+    <PullRefresh onRefresh={() => q.refetch()}>
       {!q.isLoading && items.length === 0 ? (
         <NoData />
       ) : (
@@ -49,7 +50,7 @@ function InfiniteList<T>({
       {items.length > 0 && (
         <InfiniteScroll loadMore={async () => void (await q.fetchNextPage())} hasMore={q.hasNextPage} />
       )}
-    </PullToRefresh>
+    </PullRefresh>
   );
 }
 

@@ -2,13 +2,14 @@
  * Pieces the dividend screens share: the infinite list with pull-to-refresh and the spec's
  * no-data placeholder, the links between the three screens, and one ex-dividend event row.
  */
-import { InfiniteScroll, PullToRefresh } from 'antd-mobile';
+import { InfiniteScroll } from 'antd-mobile';
 import { useMemo, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import type { ExRightsEvent } from '../../../../contract/dividends';
 import { formatMinor } from '../../../lib/format';
 import { NoData } from '../../../ui/no-data';
+import { PullRefresh } from '../../../ui/pull-refresh';
 
 interface InfiniteState<T> {
   data?: { pages: Array<{ items: T[] }> };
@@ -30,7 +31,7 @@ export function InfiniteList<T>({
 }) {
   const items = useMemo(() => (q.data?.pages ?? []).flatMap((p) => p.items), [q.data]);
   return (
-    <PullToRefresh onRefresh={async () => void (await q.refetch())}>
+    <PullRefresh onRefresh={() => q.refetch()}>
       {!q.isLoading && items.length === 0 ? (
         <NoData />
       ) : (
@@ -41,7 +42,7 @@ export function InfiniteList<T>({
       {items.length > 0 && (
         <InfiniteScroll loadMore={async () => void (await q.fetchNextPage())} hasMore={q.hasNextPage} />
       )}
-    </PullToRefresh>
+    </PullRefresh>
   );
 }
 

@@ -1,13 +1,16 @@
 /**
  * /home/index: the TAIEX figure (official daily close with its date), shortcuts to the areas that
  * exist, a few live quotes and the newest news (a lazy section). Every figure comes from the API
- * or the feed.
+ * or the feed. Pulling the screen down refetches the index, the quotes, the news and the unread
+ * notices count (src/ui/pull-refresh.tsx).
  */
+import type { ThunkDispatch, UnknownAction } from '@reduxjs/toolkit';
 import { Grid } from 'antd-mobile';
 import { lazy, Suspense, useCallback, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useDispatch } from 'react-redux';
 import { useNavigate } from 'react-router-dom';
-import { useIndicesQuery, useQuotesQuery } from '../../../api/api';
+import { api, useIndicesQuery, useQuotesQuery } from '../../../api/api';
 import { changeColor } from '../../../lib/colors';
 import { formatMinor, formatPercent, formatSignedMinor } from '../../../lib/format';
 import { MarketStatusBar } from '../../../market/components/status-bar';
@@ -27,6 +30,7 @@ import {
   TradeIcon,
 } from '../../../ui/icons';
 import { Page } from '../../../ui/page';
+import { PullRefresh } from '../../../ui/pull-refresh';
 
 /** The newest news items, in their own chunk (src/news): the home chunk stays light. */
 const NewsSection = lazy(() => import('../../../news/news-section'));
@@ -65,6 +69,23 @@ const SHORTCUTS: { key: string; to: string; icon: ReactNode }[] = [
 /** The notices bell (unread count), a lazy chunk of its own (src/ui/notice-bell.tsx). */
 const NoticeBell = lazy(() => import('../../../ui/notice-bell'));
 
+/** The tags of the lazy sections' data: the news (src/news) and the bell's unread count. */
+const sectionTags = api.enhanceEndpoints({ addTagTypes: ['News', 'Notices'] });
+
+/**
+ * Refetches everything the home screen shows: its own queries (`own`, awaited), and the lazy
+ * sections' news and unread count through their tags; resolves when every query then running
+ * has settled, so "loading" lasts until the screen is fresh.
+ */
+function useHomeRefresh(...own: Array<() => PromiseLike<unknown>>): () => Promise<unknown> {
+  const dispatch = useDispatch<ThunkDispatch<unknown, unknown, UnknownAction>>();
+  return async () => {
+    dispatch(sectionTags.util.invalidateTags(['News', 'Notices']));
+    await Promise.all(own.map((refetch) => refetch()));
+    await Promise.all(dispatch(api.util.getRunningQueriesThunk()));
+  };
+}
+
 function IndexCard() {
   const { t } = useTranslation();
   const { data } = useIndicesQuery();
@@ -92,10 +113,12 @@ function IndexCard() {
 export function HomePage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const { data: snap } = useQuotesQuery(HOME_SYMBOLS);
+  const { data: snap, refetch: refetchQuotes } = useQuotesQuery(HOME_SYMBOLS);
+  const { refetch: refetchIndices } = useIndicesQuery();
   useSeedQuotes(snap?.items);
   useQuoteStream(HOME_SYMBOLS);
   const open = useCallback((s: string) => navigate(`/market/marketDetail?symbol=${s}`), [navigate]);
+  const refresh = useHomeRefresh(refetchIndices, refetchQuotes);
 
   return (
     <Page
@@ -107,34 +130,36 @@ export function HomePage() {
         </Suspense>
       }
     >
-      <MarketStatusBar replayDate={snap?.items[0]?.replayDate} />
-      <IndexCard />
-      <section className="card">
-        <Grid columns={3} gap={8}>
-          {SHORTCUTS.map((s) => (
-            <Grid.Item key={s.key} onClick={() => navigate(s.to)} data-testid={`shortcut-${s.key}`}>
-              <div className="shortcut">
-                <span className="shortcut-icon">{s.icon}</span>
-                <span className="shortcut-label">{t(`home.shortcut.${s.key}`)}</span>
-              </div>
-            </Grid.Item>
+      <PullRefresh onRefresh={refresh}>
+        <MarketStatusBar replayDate={snap?.items[0]?.replayDate} />
+        <IndexCard />
+        <section className="card">
+          <Grid columns={3} gap={8}>
+            {SHORTCUTS.map((s) => (
+              <Grid.Item key={s.key} onClick={() => navigate(s.to)} data-testid={`shortcut-${s.key}`}>
+                <div className="shortcut">
+                  <span className="shortcut-icon">{s.icon}</span>
+                  <span className="shortcut-label">{t(`home.shortcut.${s.key}`)}</span>
+                </div>
+              </Grid.Item>
+            ))}
+          </Grid>
+        </section>
+        <section className="card">
+          <div className="card-title-row">
+            <h3 className="card-title">{t('home.quotes')}</h3>
+            <span className="nav-link" role="link" onClick={() => navigate('/market/market')}>
+              {t('common.more')}
+            </span>
+          </div>
+          {HOME_SYMBOLS.map((s) => (
+            <QuoteRow key={s} symbol={s} onOpen={open} />
           ))}
-        </Grid>
-      </section>
-      <section className="card">
-        <div className="card-title-row">
-          <h3 className="card-title">{t('home.quotes')}</h3>
-          <span className="nav-link" role="link" onClick={() => navigate('/market/market')}>
-            {t('common.more')}
-          </span>
-        </div>
-        {HOME_SYMBOLS.map((s) => (
-          <QuoteRow key={s} symbol={s} onOpen={open} />
-        ))}
-      </section>
-      <Suspense fallback={null}>
-        <NewsSection />
-      </Suspense>
+        </section>
+        <Suspense fallback={null}>
+          <NewsSection />
+        </Suspense>
+      </PullRefresh>
     </Page>
   );
 }

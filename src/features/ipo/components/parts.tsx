@@ -2,11 +2,12 @@
  * Pieces the subscription screens share: the application-state and phase tags, a label–value
  * line, and an infinite list with pull-to-refresh and the spec's no-data placeholder.
  */
-import { InfiniteScroll, PullToRefresh } from 'antd-mobile';
+import { InfiniteScroll } from 'antd-mobile';
 import { useMemo, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { IpoApplicationStatus, IpoPhase } from '../../../../contract/ipo';
 import { NoData } from '../../../ui/no-data';
+import { PullRefresh } from '../../../ui/pull-refresh';
 
 const STATUS_COLORS: Record<IpoApplicationStatus, string> = {
   unpaid: '#fa8c16',
@@ -89,7 +90,7 @@ export function InfiniteList<T>({
 }) {
   const items = useMemo(() => (q.data?.pages ?? []).flatMap((p) => p.items), [q.data]);
   return (
-    <PullToRefresh onRefresh={async () => void (await q.refetch())}>
+    <PullRefresh onRefresh={() => q.refetch()}>
       {!q.isLoading && items.length === 0 ? (
         <NoData />
       ) : (
@@ -100,6 +101,6 @@ export function InfiniteList<T>({
       {items.length > 0 && (
         <InfiniteScroll loadMore={async () => void (await q.fetchNextPage())} hasMore={q.hasNextPage} />
       )}
-    </PullToRefresh>
+    </PullRefresh>
   );
 }

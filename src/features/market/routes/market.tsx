@@ -3,19 +3,37 @@
  * list, trading volume"): the Index tab (TAIEX of the replayed day and the market's breadth) and
  * the Market tab with whole-market rankings computed on the server: all, gainers (漲幅榜), losers
  * (跌幅榜, the spec's loss list), volume (成交量) and turnover (成交值), filtered by exchange, kind
- * and industry (components/ranking-panel.tsx).
+ * and industry (components/ranking-panel.tsx). Pulling the Index tab down refetches the indices
+ * and the breadth (src/ui/pull-refresh.tsx); the rankings are refetched every second already
+ * (ranking-window.ts), so the Market tab has no pull.
  */
+import type { ThunkDispatch, UnknownAction } from '@reduxjs/toolkit';
 import { Tabs } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
+import { useDispatch } from 'react-redux';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { MARKET_SORTS } from '../../../../contract/constants';
+import { api } from '../../../api/api';
 import { MarketStatusBar } from '../../../market/components/status-bar';
 import { useClock } from '../../../market/hooks';
 import { SearchIcon } from '../../../ui/icons';
 import { Page } from '../../../ui/page';
+import { PullRefresh } from '../../../ui/pull-refresh';
+import { marketApi } from '../api/market-api';
 import { BreadthCard } from '../components/breadth-card';
 import { IndexList } from '../components/index-list';
 import { RankingPanel } from '../components/ranking-panel';
+
+/** A fresh fetch of the Index tab's data (indices, breadth), settled when both are in. */
+function useIndexRefresh(): () => Promise<unknown> {
+  const dispatch = useDispatch<ThunkDispatch<unknown, unknown, UnknownAction>>();
+  const fresh = { subscribe: false, forceRefetch: true } as const;
+  return () =>
+    Promise.all([
+      dispatch(api.endpoints.indices.initiate(undefined, fresh)),
+      dispatch(marketApi.endpoints.breadth.initiate(undefined, fresh)),
+    ]);
+}
 
 export function MarketPage() {
   const { t } = useTranslation();
@@ -23,6 +41,7 @@ export function MarketPage() {
   const [params, setParams] = useSearchParams();
   const tab = params.get('tab') === 'index' ? 'index' : 'market';
   const clock = useClock() as { replayDate?: string | null } | null;
+  const refreshIndex = useIndexRefresh();
 
   const tabs = (
     <>
@@ -70,17 +89,19 @@ export function MarketPage() {
       {tab === 'index' ? (
         <>
           <div className="sticky-head">{tabs}</div>
-          <IndexList />
-          <BreadthCard />
-          <div
-            className="hot-link"
-            role="link"
-            tabIndex={0}
-            data-testid="to-hot-stocks"
-            onClick={() => navigate('/market/stockHot/stockList')}
-          >
-            {t('ranking.hotTitle')} ›
-          </div>
+          <PullRefresh onRefresh={refreshIndex}>
+            <IndexList />
+            <BreadthCard />
+            <div
+              className="hot-link"
+              role="link"
+              tabIndex={0}
+              data-testid="to-hot-stocks"
+              onClick={() => navigate('/market/stockHot/stockList')}
+            >
+              {t('ranking.hotTitle')} ›
+            </div>
+          </PullRefresh>
         </>
       ) : (
         <RankingPanel sorts={MARKET_SORTS} fallback="all" top={tabs} />

@@ -3,13 +3,14 @@
  * (infinite scroll, pull to refresh): operator articles and the generated ex-dividend, public
  * subscription and market-summary items.
  */
-import { InfiniteScroll, PullToRefresh } from 'antd-mobile';
+import { InfiniteScroll } from 'antd-mobile';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNewsPagesInfiniteQuery } from '../../../news/news-api';
 import { NewsRow } from '../../../news/news-row';
 import { NoData } from '../../../ui/no-data';
 import { Page } from '../../../ui/page';
+import { PullRefresh } from '../../../ui/pull-refresh';
 
 export function MoreNewsPage() {
   const { t } = useTranslation();
@@ -17,7 +18,7 @@ export function MoreNewsPage() {
   const items = useMemo(() => (q.data?.pages ?? []).flatMap((p) => p.items), [q.data]);
   return (
     <Page title={t('news.title')}>
-      <PullToRefresh onRefresh={async () => void (await q.refetch())}>
+      <PullRefresh onRefresh={() => q.refetch()}>
         {!q.isLoading && items.length === 0 ? (
           <NoData />
         ) : (
@@ -30,7 +31,7 @@ export function MoreNewsPage() {
         {items.length > 0 && (
           <InfiniteScroll loadMore={async () => void (await q.fetchNextPage())} hasMore={q.hasNextPage} />
         )}
-      </PullToRefresh>
+      </PullRefresh>
     </Page>
   );
 }

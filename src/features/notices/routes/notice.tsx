@@ -2,7 +2,7 @@
  * /home/notice: the notice inbox in two tabs, operator announcements and the member's own account
  * notices (contract/notices.ts), unread ones marked; a row opens /home/noticeDetail?id=.
  */
-import { Badge, InfiniteScroll, PullToRefresh, Tabs } from 'antd-mobile';
+import { Badge, InfiniteScroll, Tabs } from 'antd-mobile';
 import { useCallback } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSelector } from 'react-redux';
@@ -13,6 +13,7 @@ import { formatDateTime } from '../../../lib/format';
 import { LoginPrompt } from '../../../ui/login-prompt';
 import { NoData } from '../../../ui/no-data';
 import { Page } from '../../../ui/page';
+import { PullRefresh } from '../../../ui/pull-refresh';
 import { useNoticeListInfiniteQuery, useNoticeUnreadQuery } from '../api/notices-api';
 import { noticeText } from '../components/notice-text';
 import '../notices.css';
@@ -38,7 +39,7 @@ function NoticeList({ tab, onOpen }: { tab: NoticeTab; onOpen: (id: string) => v
   const q = useNoticeListInfiniteQuery(tab);
   const items = (q.data?.pages ?? []).flatMap((p) => p.items);
   return (
-    <PullToRefresh onRefresh={async () => void (await q.refetch())}>
+    <PullRefresh onRefresh={() => q.refetch()}>
       {!q.isLoading && items.length === 0 ? (
         <NoData testId={`notice-list-${tab}-empty`} />
       ) : (
@@ -51,7 +52,7 @@ function NoticeList({ tab, onOpen }: { tab: NoticeTab; onOpen: (id: string) => v
       {items.length > 0 && (
         <InfiniteScroll loadMore={async () => void (await q.fetchNextPage())} hasMore={q.hasNextPage} />
       )}
-    </PullToRefresh>
+    </PullRefresh>
   );
 }
 

@@ -6,7 +6,7 @@
  * bids) and Placement (placement applications) from auction/bids and primary/applications, each
  * row with its state and the amount held. The open tab is kept in `?tab=`.
  */
-import { InfiniteScroll, PullToRefresh, Tabs } from 'antd-mobile';
+import { InfiniteScroll, Tabs } from 'antd-mobile';
 import { useCallback, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSelector } from 'react-redux';
@@ -23,6 +23,7 @@ import { useLiveAccountSummary } from '../../../market/live-account';
 import { LoginPrompt } from '../../../ui/login-prompt';
 import { NoData } from '../../../ui/no-data';
 import { Page } from '../../../ui/page';
+import { PullRefresh } from '../../../ui/pull-refresh';
 import { RiskBanner } from '../../../risk/components/risk-banner';
 import '../position.css';
 import { HoldingRow, PendingRow, TerminatedRow } from '../components/order-rows';
@@ -135,7 +136,7 @@ function OrderList({ tab }: { tab: Tab }) {
 
   const Row = LIVE_TABS.has(tab) ? HoldingRow : tab === 'orders' ? PendingRow : TerminatedRow;
   return (
-    <PullToRefresh onRefresh={async () => void (await refetch())}>
+    <PullRefresh onRefresh={() => refetch()}>
       {!isLoading && orders.length === 0 ? (
         <NoData />
       ) : (
@@ -153,7 +154,7 @@ function OrderList({ tab }: { tab: Tab }) {
       {orders.length > 0 && (
         <InfiniteScroll loadMore={async () => void (await fetchNextPage())} hasMore={!!hasNextPage} />
       )}
-    </PullToRefresh>
+    </PullRefresh>
   );
 }
 

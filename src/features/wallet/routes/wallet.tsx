@@ -5,7 +5,7 @@
  * equity at each trading day's close (wallet/history snapshots, klinecharts line) and realised
  * P&L by month. Every figure comes from the API.
  */
-import { List, PullToRefresh } from 'antd-mobile';
+import { List } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
 import { useSelector } from 'react-redux';
 import type { CurrencyAssets } from '../../../../contract/wallet';
@@ -17,6 +17,7 @@ import { Loading } from '../../../ui/loading';
 import { LoginPrompt } from '../../../ui/login-prompt';
 import { NoData } from '../../../ui/no-data';
 import { Page } from '../../../ui/page';
+import { PullRefresh } from '../../../ui/pull-refresh';
 import { useWalletHistoryQuery, useWalletOverviewQuery } from '../api/wallet-api';
 import { EquityChart } from '../components/equity-chart';
 import '../wallet.css';
@@ -143,7 +144,7 @@ export function WalletPage() {
       {!data ? (
         <Loading />
       ) : (
-        <PullToRefresh onRefresh={async () => void (await refetch())}>
+        <PullRefresh onRefresh={() => refetch()}>
           <section className="card uc-head">
             <div className="uc-total-label">{t('wallet.total')}</div>
             <div className="uc-total" data-testid="wallet-total">
@@ -202,7 +203,7 @@ export function WalletPage() {
             <CurrencyCard key={c.currency} c={c} />
           ))}
           <History />
-        </PullToRefresh>
+        </PullRefresh>
       )}
     </Page>
   );
