@@ -92,6 +92,13 @@ export const api = {
   'user/feedback': ep('member', account.feedbackReq, account.feedbackSchema, 'Rate the app'),
   'user/myFeedback': ep('member', auth.emptyReq, account.myFeedbackRes, "The member's own ratings"),
   'user/info': ep('member', auth.emptyReq, account.accountSummaryRes, 'Member centre summary'),
+  'user/preferences': ep('member', auth.emptyReq, account.preferencesSchema, "The member's preferences"),
+  'user/savePreferences': ep(
+    'member',
+    account.savePreferencesReq,
+    account.preferencesSchema,
+    "Save the member's preferences (replaces them; the same values again change nothing)",
+  ),
   'user/Optionallist': ep('member', account.watchlistReq, account.watchlistRes, 'Watchlist'),
   'user/addOptional': ep('member', account.watchlistChangeReq, auth.okRes, 'Add to watchlist'),
   'user/delOptional': ep('member', account.watchlistChangeReq, auth.okRes, 'Remove from watchlist'),

@@ -39,6 +39,7 @@ import { firstRun, type FirstRunResult } from './modules/auth/first-run';
 import { commonHandlers } from './modules/common/handlers';
 import { pageHandlers } from './modules/common/pages';
 import { feedbackHandlers } from './modules/account/feedback';
+import { preferenceHandlers } from './modules/account/preferences';
 import { passwordResetHandlers } from './modules/auth/password-reset';
 import { fundsHandlers } from './modules/funds/handlers';
 import { depositReviewHandlers } from './modules/funds/deposit-review';
@@ -300,6 +301,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     ...invitationHandlers,
     ...pageHandlers,
     ...feedbackHandlers,
+    ...preferenceHandlers,
     ...passwordResetHandlers,
     ...walletHandlers,
     ...noticeHandlers,

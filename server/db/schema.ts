@@ -1726,3 +1726,22 @@ export const supportMessages = pgTable(
     check('support_messages_content_check', sql`${t.text} is not null or ${t.uploadId} is not null`),
   ],
 );
+
+// ---------- member preferences (migration 0023) ----------
+
+/**
+ * A member's preferences (contract/account.ts preferencesSchema), one row per member once they
+ * save any: `confirmAboveMinor` is the confirmation threshold in TWD minor units (0: confirm
+ * every order, cancel and exchange). No row: the defaults (CONFIRM_ABOVE_DEFAULT_MINOR).
+ */
+export const memberPreferences = pgTable(
+  'member_preferences',
+  {
+    userId: integer('user_id')
+      .primaryKey()
+      .references(() => users.id),
+    confirmAboveMinor: money('confirm_above_minor').notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [check('member_preferences_confirm_above_check', sql`${t.confirmAboveMinor} >= 0`)],
+);

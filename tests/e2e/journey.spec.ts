@@ -2,7 +2,8 @@
  * The whole first-slice journey in Chromium at 390×844, as a new user would do it, on the real
  * server (replayed market at 30× speed): prices move on /market/market → register with the
  * printed invitation code → request a NT$1,000,000 deposit (channel, receipt) → the operator approves it in the
- * console → open 2330 → buy 1 lot long at market with leverage → the position's P&L changes →
+ * console → open 2330 → buy 1 lot long at market with leverage (confirmed in the dialog when it is
+ * above the default confirmation threshold) → the position's P&L changes →
  * close → fund records list deposit, margin, fee, tax and realised P&L → the member centre
  * equals the ledger → the ledger reconciles with zero differences. A screenshot of every screen.
  */
@@ -12,6 +13,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { httpApi, prepareDeposits, solidPng } from '../support/http-funding';
 import { firstRun } from '../support/first-run';
 import { waitForContinuous } from '../support/market-clock';
+import { submitOrder } from '../support/confirm-above';
 
 const shots = path.resolve('tests/e2e/screenshots');
 mkdirSync(shots, { recursive: true });
@@ -118,7 +120,7 @@ test('register → deposit → approve → trade 2330 with leverage → close �
     await expect(page.getByTestId('order-preview-break-even')).not.toBeEmpty();
     await expect(page.getByTestId('order-preview-close-costs')).not.toBeEmpty();
     if (attempt === 1) await shot(page, '07-detail');
-    await page.getByTestId('order-submit').click();
+    await submitOrder(page);
 
     await page.goto('/#/position/position');
     await page.getByTestId('tab-holdings').click();

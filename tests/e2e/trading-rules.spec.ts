@@ -35,6 +35,7 @@ import { bookAt, buildSession, lastTradeAt, type ReplaySession } from '../../ser
 import { dayReference, loadCorporateActions, replayDayOf } from '../../server/market/reference';
 import { previousTradingDay } from '../../server/market/calendar';
 import { depositApproved, httpApi, type HttpCall } from '../support/http-funding';
+import { submitOrder } from '../support/confirm-above';
 
 /** Wall seconds allowed between choosing and the order reaching the server (UI steps). */
 const PLACE_S = 25;
@@ -319,7 +320,7 @@ async function placeLong(page: Page, symbol: string, limitMinor: number | null) 
   await page.getByTestId('leverage-10').click();
   await page.getByTestId('order-lots').fill('1');
   await expect(page.getByTestId('order-preview-margin')).not.toBeEmpty();
-  await page.getByTestId('order-submit').click();
+  await submitOrder(page);
 }
 
 const shots = path.resolve('tests/e2e/screenshots');

@@ -522,6 +522,36 @@ describe("member B with member A's ids", () => {
     expect(mine.items[0]).toMatchObject({ id: aSupportMessageId, text: 'A: private question' });
   });
 
+  it("cannot read or change A's confirmation threshold: the body names no member, B's save is B's", async () => {
+    ok(await c.call('user/savePreferences', { confirmAboveMinor: 123_400 }, A.token), 'A saves');
+    const before = await state();
+    const failures: string[] = [];
+    // Naming A in the body is refused (the request is strict), whatever the field is called.
+    for (const body of [
+      { confirmAboveMinor: 0, userId: A.userId },
+      { confirmAboveMinor: 0, account: A.account },
+      { confirmAboveMinor: 0, id: A.userId },
+    ]) {
+      const why = refused(await c.call('user/savePreferences', body, B.token), [400], ['parameterError']);
+      if (why) failures.push(`savePreferences ${JSON.stringify(body)}: ${why}`);
+    }
+    const read = refused(
+      await c.call('user/preferences', { userId: A.userId }, B.token),
+      [400],
+      ['parameterError'],
+    );
+    if (read) failures.push(`preferences with A's id: ${read}`);
+    expect(failures).toEqual([]);
+    expect(await state()).toEqual(before);
+    // B reads and saves B's own; A's stays.
+    expect(ok(await c.call('user/preferences', {}, B.token), 'B reads').confirmAboveMinor).not.toBe(123_400);
+    ok(await c.call('user/savePreferences', { confirmAboveMinor: 0 }, B.token), 'B saves');
+    expect(ok(await c.call('user/preferences', {}, A.token), 'A reads')).toEqual({
+      confirmAboveMinor: 123_400,
+    });
+    expect(ok(await c.call('user/preferences', {}, B.token), 'B reads')).toEqual({ confirmAboveMinor: 0 });
+  });
+
   it("serves A's upload to A and to an operator only", async () => {
     const mine = await c.fetchUpload(aFront, A.token);
     expect(mine.http).toBe(200);

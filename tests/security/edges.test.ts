@@ -287,6 +287,7 @@ describe('control characters at the schema edge', () => {
       ['market/quotes', { symbols: ['2330', '23\u000030'] }],
       ['user/info', { note: 'a\u0000' }],
       ['trade/cancelOrder', { orderId: 1, memo: '\ud83d' }],
+      ['user/savePreferences', { confirmAboveMinor: 1, 'no\u0000te': 'x' }],
     ] as Array<[EndpointName, unknown]>) {
       const r = await c.call(name, body, tokenFor(name));
       expect([name, r.http, r.body.msg]).toEqual([name, 400, 'parameterError']);
@@ -370,6 +371,10 @@ describe('range checks', () => {
       ['user/fundRecords', { tab: 'all', page: 1e9, pageSize: 20 }],
       ['admin/saveRate', { currency: 'JPY', buyPpm: 1e16, sellPpm: 1e16 }],
       ['admin/saveChannel', { ...SAMPLES['admin/saveChannel'], maxMinor: 2 ** 60 }],
+      ['user/savePreferences', { confirmAboveMinor: 2 ** 53 }],
+      ['user/savePreferences', { confirmAboveMinor: 1e300 }],
+      ['user/savePreferences', { confirmAboveMinor: -1 }],
+      ['user/savePreferences', '{"confirmAboveMinor": 9007199254740993}'],
     ];
     for (const [name, body] of cases) {
       const r = await c.call(name, body, tokenFor(name), idem());

@@ -8,15 +8,22 @@
  *   price in a call auction, the largest size) or the time entry opens;
  * - prices beyond the limits offer the limit price before the tap;
  * - after hours is offered on the exchange clock only, at the day's close, limit ROD;
- * - each tap sends one idempotency key, resent when a lost answer is retried; the next tap a new one.
+ * - each tap sends one idempotency key, resent when a lost answer is retried; the next tap a new one;
+ * - an order whose total required reaches the member's confirmation threshold (user/preferences)
+ *   asks first, naming the order (dismissed: nothing is sent; confirmed: sent once); below it one
+ *   tap sends it; a tap before the threshold has been read waits for it.
+ * (Other tests run with the largest threshold, so their taps send at once.)
  */
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { unstableSetRender } from 'antd-mobile';
 import i18next from 'i18next';
+import { createRoot } from 'react-dom/client';
 import { Provider } from 'react-redux';
 import { MemoryRouter, Route, Routes } from 'react-router-dom';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ClockState, Quote } from '../../contract/market';
 import { orderPreview } from '../../contract/market-rules';
+import { CONFIRM_ABOVE_MAX_MINOR } from '../../contract/account';
 import { en } from './support/strings';
 import { tw } from './support/strings';
 import { loggedIn } from '../../src/api/session';
@@ -138,6 +145,13 @@ const submitButton = () => screen.getByTestId('order-submit') as HTMLButtonEleme
 
 beforeAll(async () => {
   await setupI18n('en', { en, tw });
+  // antd-mobile's Dialog on React 19, as src/ui/antd-render.ts sets it up in the app (here on the
+  // copy of antd-mobile the tests load).
+  unstableSetRender((node, container) => {
+    const root = createRoot(container);
+    root.render(node);
+    return async () => root.unmount();
+  });
 });
 beforeEach(async () => {
   calls.length = 0;
@@ -148,6 +162,7 @@ beforeEach(async () => {
     'trade/placeOrder': (b) => ({
       data: { id: 9, status: 'holding', timeInForce: b.timeInForce ?? 'ROD', ...b },
     }),
+    'user/preferences': () => ({ data: { confirmAboveMinor: CONFIRM_ABOVE_MAX_MINOR } }),
   };
   stubServer();
 });
@@ -336,6 +351,100 @@ describe('order ticket', () => {
       orderType: 'limit',
       priceMinor: quote.lastMinor,
       timeInForce: 'ROD',
+    });
+  });
+
+  describe('confirmation above the member threshold', () => {
+    const required = orderPreview({
+      priceMinor: quote.askMinor,
+      lots: 1,
+      leverage: 5,
+      side: 'long',
+      kind: 'stock',
+      availableMinor: AVAILABLE,
+    }).totalRequiredMinor;
+    const dialog = () => document.querySelector('.adm-dialog') as HTMLElement | null;
+    const dialogButton = (label: string) =>
+      Array.from(dialog()?.querySelectorAll('button') ?? []).find((b) => b.textContent === label);
+    const tapLong5x = async () => {
+      fireEvent.click(screen.getByTestId('leverage-5'));
+      await waitFor(() => expect(submitButton().disabled).toBe(false));
+      fireEvent.click(screen.getByTestId('order-submit'));
+    };
+    afterEach(async () => {
+      // Let a dialog left open close before the next test's render.
+      dialogButton(en.common.cancel)?.click();
+      await waitFor(() => expect(dialog()).toBeNull());
+    });
+
+    it('asks at the threshold, naming the order; dismissed nothing is sent, confirmed it is sent once', async () => {
+      handlers['user/preferences'] = () => ({ data: { confirmAboveMinor: required } });
+      renderTicket();
+      await tapLong5x();
+      await waitFor(() => expect(screen.getByTestId('confirm-above')).toBeTruthy());
+      expect(dialog()!.textContent).toContain(en.confirm.orderTitle);
+      const row = (id: string) => screen.getByTestId(`confirm-above-${id}`).textContent;
+      expect(row('symbol')).toBe('2330 TSMC');
+      expect(row('side')).toBe(en.side.long);
+      expect(row('lots')).toBe('1');
+      expect(row('leverage')).toBe('5×');
+      expect(row('price')).toBe(en.confirm.priceMarket.replace('{{price}}', formatMinor(quote.askMinor)));
+      expect(row('notional')).toBe(formatMinor(quote.askMinor * 1000));
+      expect(row('required')).toBe(formatMinor(required));
+      expect(text('confirm-above-note')).toContain(formatMinor(required));
+      expect(placed()).toHaveLength(0);
+
+      dialogButton(en.common.cancel)!.click();
+      await waitFor(() => expect(dialog()).toBeNull());
+      await waitFor(() => expect(submitButton().disabled).toBe(false));
+      expect(placed()).toHaveLength(0);
+
+      fireEvent.click(screen.getByTestId('order-submit'));
+      await waitFor(() => expect(dialogButton(en.order.submitLong)).toBeTruthy());
+      dialogButton(en.order.submitLong)!.click();
+      await waitFor(() => expect(screen.getByTestId('positions')).toBeTruthy());
+      expect(placed()).toHaveLength(1);
+      expect(placed()[0]).toMatchObject({ symbol: '2330', side: 'long', lots: 1, leverage: 5 });
+    });
+
+    it('sends on one tap below the threshold', async () => {
+      handlers['user/preferences'] = () => ({ data: { confirmAboveMinor: required + 1 } });
+      renderTicket();
+      await tapLong5x();
+      await waitFor(() => expect(placed()).toHaveLength(1));
+      expect(dialog()).toBeNull();
+    });
+
+    it('asks for every order at 0, saying so', async () => {
+      handlers['user/preferences'] = () => ({ data: { confirmAboveMinor: 0 } });
+      renderTicket();
+      await tapLong5x();
+      await waitFor(() =>
+        expect(screen.getByTestId('confirm-above-note').textContent).toBe(en.confirm.noteAlways),
+      );
+      expect(placed()).toHaveLength(0);
+    });
+
+    it('a tap before the threshold has been read waits for it', async () => {
+      let answer: (() => void) | null = null;
+      handlers['user/preferences'] = () => ({ data: { confirmAboveMinor: required + 1 } });
+      // Hold the first read back until the member has tapped.
+      const realFetch = globalThis.fetch;
+      vi.stubGlobal(
+        'fetch',
+        vi.fn(async (url: string, init: RequestInit) => {
+          if (url.endsWith('user/preferences') && answer === null)
+            await new Promise<void>((resolve) => (answer = resolve));
+          return realFetch(url, init);
+        }),
+      );
+      renderTicket();
+      await tapLong5x();
+      await waitFor(() => expect(answer).not.toBeNull());
+      expect(placed()).toHaveLength(0);
+      answer!();
+      await waitFor(() => expect(placed()).toHaveLength(1));
+      expect(dialog()).toBeNull();
     });
   });
 });

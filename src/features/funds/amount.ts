@@ -4,7 +4,7 @@
  */
 import { CURRENCIES, type Currency } from '../../../contract/constants';
 import type { FxRate } from '../../../contract/funds';
-import { convertMinorFloor, PPM, toMinor } from '../../../contract/money';
+import { convertMinorFloor, convertMinorFloorInRange, PPM, toMinor } from '../../../contract/money';
 
 export interface AmountLimits {
   minMinor?: number;
@@ -100,4 +100,29 @@ export function exchangePreview(
     ratePpm: r.ratePpm,
     rate: r.rate,
   };
+}
+
+/**
+ * What an exchange is worth in TWD minor units, for the confirmation threshold
+ * (src/account/confirm-above.tsx), from the rates on the screen (user/rates, per USD):
+ * - TWD → USD: the TWD paid (`amountMinor`);
+ * - USD → TWD: the TWD received (`receivedMinor`, the preview: the USD at the TWD buying rate);
+ * - another currency ↔ USD: the USD side (paid or received) at the TWD buying rate, rounded down
+ *   to the minor unit — what that USD would fetch in TWD now, as the asset overview values USD
+ *   (contract/wallet.ts valuationRateSchema).
+ * Null when it cannot be valued: no TWD rate on the screen, or a result beyond 2^53.
+ */
+export function exchangeTwdMinor(
+  from: Currency,
+  to: Currency,
+  amountMinor: number,
+  receivedMinor: number,
+  rates: readonly FxRate[] | undefined,
+): number | null {
+  if (from === 'TWD') return amountMinor;
+  if (to === 'TWD') return receivedMinor;
+  const usdMinor = from === 'USD' ? amountMinor : to === 'USD' ? receivedMinor : null;
+  const twd = rates?.find((r) => r.currency === 'TWD');
+  if (usdMinor === null || !twd) return null;
+  return convertMinorFloorInRange(usdMinor, twd.buyPpm, 'fromUsd');
 }

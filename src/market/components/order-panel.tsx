@@ -9,7 +9,8 @@
  * Rules the ticket can check itself (tick table, daily limits) show their fix before the tap; a
  * refusal by the server names its rule (the error key) and carries its fix in `data.fix`
  * (contract/trading.ts OrderFix), shown under the button with a one-tap "use this" where the fix
- * is a value (a price, limit ROD, a number of lots) and the time it opens where it is a time.
+ * is a value (a price, limit ROD, a number of lots) and the time it opens where it is a time
+ * (./order-fix.tsx).
  *
  * Day-trade mode (`dayTrade`, the /common/dayTrading "order submission" tab through
  * features/day-trading DayTradeTicket) is the same ticket with what a day-trade order does
@@ -22,9 +23,12 @@
  * an accepted order goes to `dayTrade.onPlaced`. Its checks, one-tap fixes, refusal box and
  * available-after row are the regular ticket's (the server applies the same rules to both); it
  * prefills no price on choosing limit and has no clear button on the price.
+ *
+ * Both modes ask "are you sure?" before sending an order whose total required reaches the
+ * member's confirmation threshold (src/account/confirm-above.tsx, ./order-confirm.ts); below it
+ * the tap sends the order at once.
  */
 import { LabeledValue } from '../../ui/labeled-value';
-import { Button } from 'antd-mobile';
 import { memo, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSelector } from 'react-redux';
@@ -47,14 +51,17 @@ import type { ApiError } from '../../api/base-query';
 import { sendTap, type CallResult, type KeyedCall } from '../../api/idempotency';
 import { selectLoggedIn } from '../../api/session';
 import { GREEN, RED } from '../../lib/colors';
-import { afterNextPaint } from '../../lib/after-paint';
-import { formatDateTime, formatMinor, minorToInput } from '../../lib/format';
+import { formatMinor, minorToInput } from '../../lib/format';
 import { TradingPhaseTag } from './trading-phase';
 import { selectClock } from '../selectors';
 import { useQuote } from '../hooks';
 import { Segmented } from '../../ui/segmented';
 import { TestIdInput, TestIdStepper } from '../../ui/testid-input';
 import { CouponPicker, useFeeDiscount } from '../../rewards/fee-discount';
+import { useConfirmAbove } from '../../account/confirm-above';
+import { orderConfirmRequest } from './order-confirm';
+import { FixNotice, PriceFixButton, type FixActions } from './order-fix';
+import { OrderSubmitButton } from './order-submit-button';
 
 type OrderType = 'market' | 'limit';
 type EntrySession = 'regular' | 'afterHours';
@@ -121,116 +128,6 @@ export interface OrderPanelProps {
 const NO_PREVIEW = { preview: null, dayTradePreview: null } as const;
 /** A preview line: its label's string key, its test id's suffix, the amount (TWD minor units). */
 type PreviewRow = readonly [labelKey: string, testId: string, minor: number | null | undefined];
-
-/** What the fix box does when tapped. */
-interface FixActions {
-  usePrice(priceMinor: number): void;
-  useLimitRod(priceMinor: number | null): void;
-  useLots(lots: number): void;
-}
-
-/** A one-tap fix under the price field: a valid price (TWD minor units) that replaces the typed one. */
-function PriceFixButton({ priceMinor, onUse }: { priceMinor: number; onUse: (priceMinor: number) => void }) {
-  return (
-    <Button
-      size="mini"
-      fill="outline"
-      onClick={() => onUse(priceMinor)}
-      data-testid={`order-price-fix-${priceMinor}`}
-    >
-      {formatMinor(priceMinor)}
-    </Button>
-  );
-}
-
-/** A refusal's rule (the translated error) and its fix, with a one-tap button where it has a value. */
-function FixNotice({ msg, fix, act }: { msg: string; fix: OrderFix | null; act: FixActions }) {
-  const { t } = useTranslation();
-  const use = (label: string, onClick: () => void, testId = 'order-fix-use') => (
-    <Button key={testId} size="mini" fill="outline" color="primary" onClick={onClick} data-testid={testId}>
-      {label}
-    </Button>
-  );
-  let body: ReactNode = null;
-  switch (fix?.rule) {
-    case 'offTick':
-      body = fix.nearestMinor.map((p, i) =>
-        use(t('order.fix.usePrice', { price: formatMinor(p) }), () => act.usePrice(p), `order-fix-use-${i}`),
-      );
-      break;
-    case 'aboveLimitUp':
-      body = use(t('order.fix.usePrice', { price: formatMinor(fix.limitUpMinor) }), () =>
-        act.usePrice(fix.limitUpMinor),
-      );
-      break;
-    case 'belowLimitDown':
-      body = use(t('order.fix.usePrice', { price: formatMinor(fix.limitDownMinor) }), () =>
-        act.usePrice(fix.limitDownMinor),
-      );
-      break;
-    case 'afterHoursPrice':
-      body = use(t('order.fix.usePrice', { price: formatMinor(fix.priceMinor) }), () =>
-        act.usePrice(fix.priceMinor),
-      );
-      break;
-    case 'continuousOnly':
-      body = (
-        <>
-          {use(
-            fix.priceMinor !== null
-              ? t('order.fix.useLimitRod', { price: formatMinor(fix.priceMinor) })
-              : t('order.fix.useLimitRodNoPrice'),
-            () => act.useLimitRod(fix.priceMinor),
-          )}
-          {fix.continuousAtMs !== null && (
-            <span className="muted small">
-              {t('order.fix.continuousAt', { time: formatDateTime(fix.continuousAtMs) })}
-            </span>
-          )}
-        </>
-      );
-      break;
-    case 'outsideSession':
-      body = (
-        <span className="muted small" data-testid="order-fix-opens">
-          {fix.opensAtMs !== null
-            ? t('order.fix.opensAt', { time: formatDateTime(fix.opensAtMs) })
-            : t('order.fix.noSession')}
-        </span>
-      );
-      break;
-    case 'maxLots':
-      body = use(t('order.fix.useLots', { n: fix.maxLots }), () => act.useLots(fix.maxLots));
-      break;
-    case 'lockUp':
-      body = (
-        <span className="muted small">
-          {t('order.fix.closableAt', { time: formatDateTime(fix.closableAtMs) })}
-        </span>
-      );
-      break;
-    case 'tPlusOne':
-      body = (
-        <span className="muted small">
-          {fix.sellableFrom
-            ? t('order.fix.sellableFrom', { date: fix.sellableFrom })
-            : t('order.fix.sellableNext')}
-        </span>
-      );
-      break;
-    case 'dailyLimit':
-      body = <span className="muted small">{t('order.fix.dailyLimit', { n: fix.limit })}</span>;
-      break;
-    default:
-      body = null;
-  }
-  return (
-    <div className="field-error" data-testid="order-fix" data-rule={fix?.rule ?? msg} role="alert">
-      <div>{t(`errors.${msg}`, { defaultValue: t('errors.generic') })}</div>
-      {body && <div className="segmented">{body}</div>}
-    </div>
-  );
-}
 
 /** What OrderControls calls on a change; each clears the last refusal. Stable for a ticket. */
 interface ControlHandlers {
@@ -443,6 +340,7 @@ export function OrderPanel({ symbol, quote, dayTrade, children }: OrderPanelProp
   const { data: config } = useConfigQuery();
   const { data: account } = useUserInfoQuery(undefined, { skip: !loggedIn });
   const [placeOrder, { isLoading }] = usePlaceOrderMutation();
+  const confirmAbove = useConfirmAbove();
 
   const leverages = useMemo(() => parseLeverages(config?.leverages, DEFAULT_LEVERAGES), [config?.leverages]);
   const [side, setSide] = useState<Side>('long');
@@ -570,6 +468,33 @@ export function OrderPanel({ symbol, quote, dayTrade, children }: OrderPanelProp
       },
     };
   }, [regular, afterHours]);
+
+  const submitLabel = regular
+    ? t(side === 'long' ? 'order.submitLong' : 'order.submitShort')
+    : t(side === 'long' ? 'dayTrading.submitLong' : 'dayTrading.submitShort');
+
+  /**
+   * Asked before `submit`, with the same render's order: at or above the member's threshold
+   * (valued at the total required) the dialog; true to send. What `submit` refuses itself (not
+   * logged in, an order it cannot send) is left to it.
+   */
+  const confirmOrder = async (): Promise<boolean> => {
+    if (!loggedIn || !canSubmit || busy || !preview || price === null) return true;
+    return confirmAbove(
+      orderConfirmRequest(t, {
+        symbol,
+        name: quote?.name ?? '',
+        side,
+        orderType,
+        afterHours,
+        priceMinor: price,
+        lots,
+        leverage,
+        preview,
+        submitLabel,
+      }),
+    );
+  };
 
   const submit = async () => {
     if (!loggedIn) {
@@ -718,14 +643,9 @@ export function OrderPanel({ symbol, quote, dayTrade, children }: OrderPanelProp
       <OrderSubmitButton
         color={side === 'long' ? RED : GREEN}
         disabled={(loggedIn && !canSubmit) || busy}
+        onConfirm={confirmOrder}
         onSubmit={submit}
-        label={
-          !regular
-            ? t(side === 'long' ? 'dayTrading.submitLong' : 'dayTrading.submitShort')
-            : loggedIn
-              ? t(side === 'long' ? 'order.submitLong' : 'order.submitShort')
-              : t('order.loginToTrade')
-        }
+        label={loggedIn || !regular ? submitLabel : t('order.loginToTrade')}
         busyLabel={t('order.submitting')}
         testId={tid('submit')}
       />
@@ -736,53 +656,6 @@ export function OrderPanel({ symbol, quote, dayTrade, children }: OrderPanelProp
         </div>
       )}
     </section>
-  );
-}
-
-/**
- * The order button. Its busy state is its own: a tap re-renders this button alone, paints, and
- * only then runs `onSubmit` (the mutation), so the tap's next paint never waits for the whole
- * ticket to re-render (input → next paint under load, npm run bench:stream). No spinner:
- * antd-mobile's animated loading icon delayed that paint by ~200 ms.
- */
-function OrderSubmitButton({
-  color,
-  disabled,
-  onSubmit,
-  label,
-  busyLabel,
-  testId,
-}: {
-  color: string;
-  disabled: boolean;
-  onSubmit: () => Promise<void>;
-  label: string;
-  busyLabel: string;
-  testId: string;
-}) {
-  const [busy, setBusy] = useState(false);
-  const click = async () => {
-    if (busy) return;
-    setBusy(true);
-    await afterNextPaint();
-    try {
-      await onSubmit();
-    } finally {
-      setBusy(false);
-    }
-  };
-  return (
-    <Button
-      block
-      size="large"
-      color="primary"
-      style={{ '--background-color': color, '--border-color': color }}
-      disabled={disabled || busy}
-      onClick={click}
-      data-testid={testId}
-    >
-      {busy ? busyLabel : label}
-    </Button>
   );
 }
 

@@ -57,6 +57,7 @@ export const ALL_TABLES = [
   'member_notices',
   'support_conversations',
   'support_messages',
+  'member_preferences',
 ] as const;
 
 /** Rows of a raw query, on either driver (node-postgres answers {rows}, PGlite an array-like). */

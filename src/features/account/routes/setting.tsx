@@ -1,7 +1,8 @@
 /**
  * `/user/setting`: language (→ /user/language), how prices are coloured (TWD: up red, down
- * green; USD: up green, down red; product-spec §1), the login and funds passwords, the privacy
- * agreement and about us, rating the app (/user/pj), and log out.
+ * green; USD: up green, down red; product-spec §1), the amount above which orders, cancels and
+ * exchanges are confirmed first (components/confirm-above-setting.tsx), the login and funds
+ * passwords, the privacy agreement and about us, rating the app (/user/pj), and log out.
  */
 import { List } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
@@ -13,6 +14,7 @@ import { langOf } from '../../../lib/format';
 import '../account.css';
 import { Page } from '../../../ui/page';
 import { LogoutButton } from '../logout-button';
+import { ConfirmAboveSetting } from '../components/confirm-above-setting';
 
 /** One currency's convention: a rise and a fall of 1.00 in its colours. */
 function ColourRow({ currency }: { currency: Currency }) {
@@ -47,6 +49,7 @@ export function SettingPage() {
         <ColourRow currency="USD" />
         <p className="muted small">{t('settings.colour.note')}</p>
       </section>
+      {loggedIn && <ConfirmAboveSetting />}
       {loggedIn && (
         <List header={t('settings.security')}>
           {item('loginPassword', '/user/loginPassword')}

@@ -5,7 +5,8 @@
  * applicable rate from user/rates with its source and date, an exact preview of what will be
  * received (contract/money.ts convertMinorFloor: BigInt, rounded down, as the server computes it)
  * and the member's balances per currency (user/balances). Submits user/exchange with an
- * idempotency key.
+ * idempotency key; an exchange worth at least the member's confirmation threshold in TWD
+ * (../amount.ts exchangeTwdMinor) is confirmed first (src/account/confirm-above.tsx).
  */
 import { Button, NoticeBar } from 'antd-mobile';
 import { useMemo, useState } from 'react';
@@ -22,8 +23,17 @@ import { Loading } from '../../../ui/loading';
 import { LoginPrompt } from '../../../ui/login-prompt';
 import { Page } from '../../../ui/page';
 import { TestIdInput } from '../../../ui/testid-input';
-import { applicableRate, exchangePreview, isCurrency, pairError, parseAmount, ppmToDecimal } from '../amount';
+import {
+  applicableRate,
+  exchangePreview,
+  exchangeTwdMinor,
+  isCurrency,
+  pairError,
+  parseAmount,
+  ppmToDecimal,
+} from '../amount';
 import { sendWithKey, useIdempotencyKeys } from '../../../api/idempotency';
+import { useConfirmAbove } from '../../../account/confirm-above';
 
 /**
  * A currency picker. Currencies without an operator rate (user/rates; THB, MYR, VND, KRW and INR
@@ -111,6 +121,7 @@ export function ExchangePage() {
   const { data: rates, isError: ratesFailed } = useRatesQuery(undefined, opts);
   const [exchange, { isLoading }] = useExchangeMutation();
   const keys = useIdempotencyKeys();
+  const confirmAbove = useConfirmAbove();
   const [from, setFrom] = useState<Currency>('TWD');
   const [to, setTo] = useState<Currency>('USD');
   const [amount, setAmount] = useState('');
@@ -135,10 +146,34 @@ export function ExchangePage() {
     (touched && 'error' in parsed ? parsed.error : null) ??
     (preview && preview.toMinor === 0 ? 'exchange.tooSmall' : null);
   const canSubmit = !problem && !!preview && preview.toMinor > 0;
+  const rateText = rate
+    ? t('exchange.rateLine', {
+        rate: ppmToDecimal(rate.ratePpm),
+        currency: from === 'USD' ? to : from,
+      })
+    : '';
 
   const onSubmit = async () => {
     setTouched(true);
-    if (!canSubmit || !('minor' in parsed)) return;
+    if (!canSubmit || !('minor' in parsed) || !preview) return;
+    // At or above the member's threshold (valued in TWD: exchangeTwdMinor), ask first.
+    const twdMinor = exchangeTwdMinor(from, to, parsed.minor, preview.toMinor, rates);
+    const confirmed = await confirmAbove({
+      amountMinor: twdMinor,
+      title: t('confirm.exchangeTitle'),
+      confirmText: t('exchange.submit'),
+      rows: [
+        { label: t('confirm.pay'), value: `${formatMinor(parsed.minor)} ${from}`, testId: 'pay' },
+        { label: t('confirm.receive'), value: `${formatMinor(preview.toMinor)} ${to}`, testId: 'receive' },
+        { label: t('exchange.rate'), value: rateText, testId: 'rate' },
+        {
+          label: t('confirm.twdValue'),
+          value: twdMinor !== null ? `${formatMinor(twdMinor)} TWD` : t('confirm.twdValueUnknown'),
+          testId: 'twd',
+        },
+      ],
+    });
+    if (!confirmed) return;
     const res = await sendWithKey(keys, { from, to, amountMinor: parsed.minor }, exchange);
     if (res) {
       setLast(res);
@@ -159,13 +194,6 @@ export function ExchangePage() {
         <Loading />
       </Page>
     );
-
-  const rateText = rate
-    ? t('exchange.rateLine', {
-        rate: ppmToDecimal(rate.ratePpm),
-        currency: from === 'USD' ? to : from,
-      })
-    : '';
 
   return (
     <Page

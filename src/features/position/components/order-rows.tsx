@@ -1,9 +1,10 @@
 /**
  * Rows of the position screen, one per tab kind: a holding (holdings and ETF tabs: live price,
  * market value and P&L, Close), a pending order (orders tab: order type, price, frozen funds, time
- * in force and entry session, Cancel) and a terminated order (closed or cancelled: prices, realised
- * P&L gross and net of fees and tax (contract/trading.ts netPnlMinor, what the member centre's
- * realised profit adds up), why it ended). A holding's P&L is marked to the live quote with
+ * in force and entry session, Cancel — asked first when its frozen funds reach the member's
+ * confirmation threshold) and a terminated order (closed or cancelled: prices, realised P&L gross
+ * and net of fees and tax (contract/trading.ts netPnlMinor, what the member centre's realised
+ * profit adds up), why it ended). A holding's P&L is marked to the live quote with
  * contract/market-rules.ts `unrealisedPnlMinor`, the server's own formula, and labelled as before
  * fees and tax. The liquidation price is the account's (contract/risk.ts liquidationPriceMinor:
  * this instrument's price at which the whole account falls below maintenance), labelled so.
@@ -12,6 +13,7 @@
  * added to a row by adding one `<Cell>` to its grid.
  */
 import { Button, Dialog } from 'antd-mobile';
+import type { TFunction } from 'i18next';
 import { memo, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { netPnlMinor, type Order } from '../../../../contract/trading';
@@ -23,6 +25,7 @@ import { changeColor, GREEN, RED } from '../../../lib/colors';
 import { formatDateTime, formatMinor, formatMinorOrDash, formatSignedMinor } from '../../../lib/format';
 import { useQuote, useWallIsMarketTime } from '../../../market/hooks';
 import { LiquidationPrice } from '../../../risk/components/liquidation-price';
+import { useConfirmAbove, type ConfirmRequest } from '../../../account/confirm-above';
 
 /** Unrealised P&L of a holding at `lastMinor`; null when not a holding or no price yet. */
 export function livePnl(order: Order, lastMinor: number | undefined): number | null {
@@ -228,6 +231,35 @@ export const HoldingRow = memo(function HoldingRow({
   );
 });
 
+/**
+ * What cancelling a pending order asks when it reaches the member's threshold
+ * (src/account/confirm-above.tsx): the order is valued at its frozen funds (`frozenMinor`, TWD
+ * minor units: what placing it reserved, margin + fees + tax, and what the cancel gives back).
+ */
+export function cancelConfirmRequest(t: TFunction, order: Order): ConfirmRequest {
+  return {
+    amountMinor: order.frozenMinor,
+    title: t('confirm.cancelTitle'),
+    confirmText: t('position.cancel'),
+    cancelText: t('confirm.keep'),
+    rows: [
+      { label: t('confirm.stock'), value: `${order.symbol} ${order.name}`, testId: 'symbol' },
+      { label: t('order.side'), value: t(`side.${order.side}`), testId: 'side' },
+      { label: t('order.lots'), value: String(order.lots), testId: 'lots' },
+      { label: t('order.leverage'), value: `${order.leverage}×`, testId: 'leverage' },
+      {
+        label: t('confirm.price'),
+        value:
+          order.limitPriceMinor !== null
+            ? `${formatMinor(order.limitPriceMinor)} · ${t(`orderType.${order.orderType}`)}`
+            : t(`orderType.${order.orderType}`),
+        testId: 'price',
+      },
+      { label: t('confirm.frozen'), value: formatMinor(order.frozenMinor), testId: 'frozen' },
+    ],
+  };
+}
+
 export const PendingRow = memo(function PendingRow({
   order,
   onOpen,
@@ -238,6 +270,13 @@ export const PendingRow = memo(function PendingRow({
   const { t } = useTranslation();
   const tif = useTifLabel();
   const [cancelOrder, { isLoading }] = useCancelOrderMutation();
+  const confirmAbove = useConfirmAbove();
+  const onCancel = async (e: React.MouseEvent) => {
+    e.stopPropagation();
+    // At or above the member's threshold (valued at the order's frozen funds), ask first.
+    const confirmed = await confirmAbove(cancelConfirmRequest(t, order));
+    if (confirmed) await sendTap({ orderId: order.id }, cancelOrder);
+  };
   return (
     <RowShell
       order={order}
@@ -249,10 +288,7 @@ export const PendingRow = memo(function PendingRow({
           color="danger"
           fill="outline"
           loading={isLoading}
-          onClick={(e) => {
-            e.stopPropagation();
-            void sendTap({ orderId: order.id }, cancelOrder);
-          }}
+          onClick={(e) => void onCancel(e)}
           data-testid={`order-cancel-${order.id}`}
         >
           {t('position.cancel')}
