@@ -11,38 +11,17 @@
  *   console's channel form tells the operator the same.
  * Screens go to tests/e2e/screenshots/bank-card-<lang>-*.png.
  */
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { isValidTaiwanId } from '../../contract/identity-rules';
 import { firstRun } from '../support/first-run';
 import { httpApi, prepareDeposits, solidPng, TEST_CHANNEL, uploadFile } from '../support/http-funding';
+import { tr, type Lang } from '../support/locales';
+import { logInPage, openConsole, registerMember } from '../support/member';
 
 const shots = path.resolve('tests/e2e/screenshots');
 mkdirSync(shots, { recursive: true });
-
-type Lang = 'tw' | 'en';
-const read = (file: string) => JSON.parse(readFileSync(path.resolve(file), 'utf8'));
-/** `b`'s strings added into `a`, group by group (i18next merges the files the same way). */
-const deepMerge = (a: Record<string, any>, b: Record<string, any>): Record<string, any> => {
-  const out = { ...a };
-  for (const [k, v] of Object.entries(b))
-    out[k] = v && typeof v === 'object' && out[k] && typeof out[k] === 'object' ? deepMerge(out[k], v) : v;
-  return out;
-};
-const locale = (lang: Lang) =>
-  [`locales/more/${lang}.json`, `locales/admin/${lang}.json`].reduce(
-    (all, file) => deepMerge(all, read(file)),
-    read(`locales/${lang}.json`),
-  );
-const LOCALES: Record<Lang, unknown> = { tw: locale('tw'), en: locale('en') };
-
-/** The translation of `key` in `lang`; throws when it is missing. */
-function tr(lang: Lang, key: string): string {
-  const v = key.split('.').reduce<any>((o, k) => o?.[k], LOCALES[lang]);
-  if (typeof v !== 'string') throw new Error(`no ${lang} string for ${key}`);
-  return v;
-}
 
 /** A valid national ID number (the check digit completed), different for each seed. */
 function taiwanId(seed: number): string {
@@ -88,15 +67,7 @@ for (const { lang, account, seed, name } of CASES) {
       expect(made.status, made.msg).toBe(1);
       lockedId = made.data.id;
     }
-    const reg = await call<{ token: string }>('user/register', {
-      account,
-      password: 'abcd1234',
-      confirmPassword: 'abcd1234',
-      inviteCode: creds.invite,
-      agree: true,
-    });
-    expect(reg.status, reg.msg).toBe(1);
-    const token = reg.data.token;
+    const token = await registerMember(baseUrl, account);
     const front = await uploadFile(baseUrl, token, 'kycFront', solidPng(64, [40, 90, 200]), 'front.png');
     const back = await uploadFile(baseUrl, token, 'kycBack', solidPng(64, [200, 120, 40]), 'back.png');
     const kyc = await call(
@@ -113,14 +84,7 @@ for (const { lang, account, seed, name } of CASES) {
     const kycId = queue.data.items.find((r) => r.account === account)!.id;
     expect((await call('admin/approveKyc', { id: kycId }, op.data.token)).status).toBe(1);
 
-    await page.addInitScript(
-      ([tk, acct, l]) => {
-        localStorage.setItem('tokend', tk!);
-        localStorage.setItem('account', acct!);
-        localStorage.setItem('lang', l!);
-      },
-      [token, account, lang],
-    );
+    await logInPage(page, token, account, lang);
 
     // ---- a Taiwan card: bank code and branch code, no UPI / IFSC ----
     await page.goto('/#/user/usercenter');
@@ -223,21 +187,12 @@ for (const { lang, account, seed, name } of CASES) {
     await expect(page).toHaveURL(/#\/user\/service/);
 
     // ---- the console's channel form says the same to the operator ----
-    const opCtx = await browser.newContext({
-      baseURL: baseUrl,
-      viewport: { width: 1280, height: 800 },
-    });
-    await opCtx.addInitScript((l) => localStorage.setItem('lang', l), lang);
-    const console_ = await opCtx.newPage();
-    await console_.goto('/admin.html');
-    await console_.getByTestId('admin-account').fill(creds.operator);
-    await console_.getByTestId('admin-password').fill(creds.password);
-    await console_.getByTestId('admin-login').click();
+    const console_ = await openConsole(browser, lang);
     await console_.getByTestId('admin-tab-channels').click();
     await console_.getByTestId('channel-new').click();
     await expect(console_.getByText(L('admin.channelPasswordHint'))).toBeVisible();
     await console_.getByText(L('admin.channelPasswordHint')).scrollIntoViewIfNeeded();
     await shot(console_, '08-console-channel-form', true);
-    await opCtx.close();
+    await console_.context().close();
   });
 }

@@ -20,6 +20,7 @@ import { minorToDecimal } from '../../contract/money';
 import { firstRun } from '../support/first-run';
 import { depositApproved, httpApi, type HttpCall } from '../support/http-funding';
 import { waitForContinuous } from '../support/market-clock';
+import { logInPage, registerMember } from '../support/member';
 
 const shots = path.resolve('docs/screenshots');
 mkdirSync(shots, { recursive: true });
@@ -77,24 +78,9 @@ for (const { lang, account } of CASES) {
       account: creds.operator,
       password: creds.password,
     });
-    const reg = await call<{ token: string }>('user/register', {
-      account,
-      password: 'abcd1234',
-      confirmPassword: 'abcd1234',
-      inviteCode: creds.invite,
-      agree: true,
-    });
-    expect(reg.status, reg.msg).toBe(1);
-    const token = reg.data.token;
+    const token = await registerMember(baseUrl, account);
     await depositApproved(baseUrl, token, op.data.token, 500_000_000);
-    await page.addInitScript(
-      ([tok, acct, l]) => {
-        localStorage.setItem('tokend', tok!);
-        localStorage.setItem('account', acct!);
-        localStorage.setItem('lang', l!);
-      },
-      [token, account, lang],
-    );
+    await logInPage(page, token, account, lang);
     const orders = async (tab: 'orders' | 'holdings') =>
       (
         await call<{ items: Array<{ id: number; status: string }> }>(

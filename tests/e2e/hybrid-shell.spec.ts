@@ -17,8 +17,7 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
-import { firstRun } from '../support/first-run';
-import { httpApi } from '../support/http-funding';
+import { logInPage, registerMember } from '../support/member';
 
 type Lang = 'tw' | 'en';
 const read = (file: string) => JSON.parse(readFileSync(path.resolve(file), 'utf8'));
@@ -28,23 +27,8 @@ mkdirSync(shots, { recursive: true });
 
 /** Registers `account` and opens the app logged in, in `lang`, for every page of `context`. */
 async function member(context: BrowserContext, account: string, lang: Lang): Promise<void> {
-  const call = httpApi(test.info().project.use.baseURL!);
-  const reg = await call<{ token: string }>('user/register', {
-    account,
-    password: 'abcd1234',
-    confirmPassword: 'abcd1234',
-    inviteCode: firstRun().invite,
-    agree: true,
-  });
-  expect(reg.status, reg.msg).toBe(1);
-  await context.addInitScript(
-    ([token, acct, l]) => {
-      localStorage.setItem('tokend', token!);
-      localStorage.setItem('account', acct!);
-      localStorage.setItem('lang', l!);
-    },
-    [reg.data.token, account, lang],
-  );
+  const token = await registerMember(test.info().project.use.baseURL!, account);
+  await logInPage(context, token, account, lang);
 }
 
 /** The hybrid shell's edge: `navigator.app.exitApp()` recording the time of each call. */

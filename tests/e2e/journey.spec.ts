@@ -14,6 +14,7 @@ import { httpApi, prepareDeposits, solidPng } from '../support/http-funding';
 import { firstRun } from '../support/first-run';
 import { waitForContinuous } from '../support/market-clock';
 import { submitOrder } from '../support/confirm-above';
+import { openConsole } from '../support/member';
 
 const shots = path.resolve('tests/e2e/screenshots');
 mkdirSync(shots, { recursive: true });
@@ -88,15 +89,7 @@ test('register → deposit → approve → trade 2330 with leverage → close �
   await shot(page, '04-recharge');
 
   // The operator approves it in the console.
-  const opCtx = await browser.newContext({
-    baseURL: test.info().project.use.baseURL,
-    viewport: { width: 1280, height: 800 },
-  });
-  const op = await opCtx.newPage();
-  await op.goto('/admin.html');
-  await op.getByTestId('admin-account').fill(creds.operator);
-  await op.getByTestId('admin-password').fill(creds.password);
-  await op.getByTestId('admin-login').click();
+  const op = await openConsole(browser);
   const approve = op.locator('[data-testid^="deposit-approve-"]').first();
   await expect(approve).toBeVisible();
   await shot(op, '05-admin-deposits');
@@ -183,5 +176,5 @@ test('register → deposit → approve → trade 2330 with leverage → close �
   const result = (await rec.json()).data;
   expect(result.clean).toBe(true);
   expect(result.balanceDifferences).toEqual([]);
-  await opCtx.close();
+  await op.context().close();
 });

@@ -17,33 +17,11 @@ import { expect, test, type APIRequestContext, type Page } from '@playwright/tes
 import { isValidTaiwanId } from '../../contract/identity-rules';
 import { httpApi, prepareDeposits, TEST_CHANNEL } from '../support/http-funding';
 import { firstRun } from '../support/first-run';
+import { tr, type Lang } from '../support/locales';
+import { openConsole } from '../support/member';
 
 const shots = path.resolve('tests/e2e/screenshots');
 mkdirSync(shots, { recursive: true });
-
-const read = (file: string) => JSON.parse(readFileSync(path.resolve(file), 'utf8'));
-/** `b`'s strings added into `a`, group by group (a group may be split across the files, as i18next merges them). */
-const deepMerge = (a: Record<string, any>, b: Record<string, any>): Record<string, any> => {
-  const out = { ...a };
-  for (const [k, v] of Object.entries(b))
-    out[k] = v && typeof v === 'object' && out[k] && typeof out[k] === 'object' ? deepMerge(out[k], v) : v;
-  return out;
-};
-const locale = (lang: string) =>
-  [`locales/more/${lang}.json`, `locales/admin/${lang}.json`].reduce(
-    (all, file) => deepMerge(all, read(file)),
-    read(`locales/${lang}.json`),
-  );
-// The strings as the app shows them (all three parts; the keys are checked by the locales unit test).
-type Lang = 'tw' | 'en';
-const LOCALES: Record<Lang, unknown> = { tw: locale('tw'), en: locale('en') };
-
-/** The translation of `key` ("fundFlow.deposit") in `lang`; throws when it is missing. */
-function tr(lang: Lang, key: string): string {
-  const v = key.split('.').reduce<any>((o, k) => o?.[k], LOCALES[lang]);
-  if (typeof v !== 'string') throw new Error(`no ${lang} string for ${key}`);
-  return v;
-}
 
 /** "NT$ 1,234,567.89", "312.59 USD", "-20,000.00" → minor units (exact: string arithmetic). */
 function toMinor(text: string): number {
@@ -173,16 +151,7 @@ for (const { lang, account, seed } of CASES) {
     await shot(page, '03-kyc-review');
 
     // ---- the operator approves it in the console ----
-    const opCtx = await browser.newContext({
-      baseURL: test.info().project.use.baseURL,
-      viewport: { width: 1280, height: 800 },
-    });
-    await opCtx.addInitScript((l) => localStorage.setItem('lang', l), lang);
-    const op = await opCtx.newPage();
-    await op.goto('/admin.html');
-    await op.getByTestId('admin-account').fill(creds.operator);
-    await op.getByTestId('admin-password').fill(creds.password);
-    await op.getByTestId('admin-login').click();
+    const op = await openConsole(browser, lang);
     /** Opens a review queue and approves this member's pending row there; returns its id. */
     const approveIn = async (tab: string, kind: string, shotName: string): Promise<number> => {
       await op.getByTestId(`admin-tab-${tab}`).click();
@@ -302,7 +271,7 @@ for (const { lang, account, seed } of CASES) {
     await page.goto('/#/user/usercenter');
     await expect(page.getByTestId('uc-frozen')).toHaveText('20,000.00');
     await approveIn('withdrawals', 'withdrawal', '14-admin-withdrawal');
-    await opCtx.close();
+    await op.context().close();
 
     // ---- the fund records show every step ----
     const label = (type: string) => L(`fundFlow.${type}`);

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { firstRun } from '../support/first-run';
 import { solidPng } from '../support/http-funding';
-import { logInPage, registerMember, type Lang } from '../support/member';
+import { logInPage, openConsole, registerMember, type Lang } from '../support/member';
 
 const shots = path.resolve('tests/e2e/screenshots');
 mkdirSync(shots, { recursive: true });
@@ -53,15 +53,7 @@ test('two members and an operator talk through customer service', async ({ brows
 
   // ---- the operator in the console ----
   const creds = firstRun();
-  const opCtx = await browser.newContext({
-    baseURL: test.info().project.use.baseURL,
-    viewport: { width: 1280, height: 800 },
-  });
-  const op = await opCtx.newPage();
-  await op.goto('/admin.html');
-  await op.getByTestId('admin-account').fill(creds.operator);
-  await op.getByTestId('admin-password').fill(creds.password);
-  await op.getByTestId('admin-login').click();
+  const op = await openConsole(browser);
   await op.getByTestId('admin-tab-support').click();
   const aliceRow = op.locator('[data-testid^="support-row-"]', { hasText: '0911000951' });
   const bobRow = op.locator('[data-testid^="support-row-"]', { hasText: '0911000952' });
@@ -93,5 +85,5 @@ test('two members and an operator talk through customer service', async ({ brows
   await expect(bob.getByTestId('chat-message-operator')).toHaveCount(0);
   await expect(bob.getByTestId('chat-list')).not.toContainText('已收到');
   await bob.screenshot({ path: path.join(shots, 'support-member-en.png') });
-  await Promise.all([alice.context().close(), bob.context().close(), opCtx.close()]);
+  await Promise.all([alice.context().close(), bob.context().close(), op.context().close()]);
 });

@@ -4,11 +4,13 @@
  * storage: tokend, account, lang; product-spec §3 "Session"). Each spec passes its own accounts so
  * specs sharing the suite's one server never collide.
  */
-import { expect, type Page } from '@playwright/test';
+import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import { firstRun } from './first-run';
 import { httpApi } from './http-funding';
 
-export type Lang = 'tw' | 'en';
+import type { Lang } from './locales';
+
+export type { Lang };
 
 /** Registers `account` (password abcd1234) and returns its token; fails the test on a refusal. */
 export async function registerMember(baseUrl: string, account: string): Promise<string> {
@@ -23,8 +25,16 @@ export async function registerMember(baseUrl: string, account: string): Promise<
   return reg.data.token;
 }
 
-/** Makes `page` open as the logged-in member `account` in `lang` (before its first navigation). */
-export async function logInPage(page: Page, token: string, account: string, lang: Lang): Promise<void> {
+/**
+ * Makes `page` (or every page of a context) open as the logged-in member `account` in `lang`;
+ * call before the first navigation.
+ */
+export async function logInPage(
+  page: Page | BrowserContext,
+  token: string,
+  account: string,
+  lang: Lang,
+): Promise<void> {
   await page.addInitScript(
     ([tk, acct, l]) => {
       localStorage.setItem('tokend', tk!);
@@ -44,4 +54,23 @@ export async function operatorToken(baseUrl: string): Promise<string> {
   });
   expect(op.status, op.msg).toBe(1);
   return op.data.token;
+}
+
+/**
+ * The operator console (admin.html) in its own desktop-sized context (1280×800), logged in with
+ * the first-run credentials, in `lang` when given. Close it with `page.context().close()`.
+ */
+export async function openConsole(browser: Browser, lang?: Lang): Promise<Page> {
+  const creds = firstRun();
+  const ctx = await browser.newContext({
+    baseURL: test.info().project.use.baseURL,
+    viewport: { width: 1280, height: 800 },
+  });
+  if (lang) await ctx.addInitScript((l) => localStorage.setItem('lang', l), lang);
+  const op = await ctx.newPage();
+  await op.goto('/admin.html');
+  await op.getByTestId('admin-account').fill(creds.operator);
+  await op.getByTestId('admin-password').fill(creds.password);
+  await op.getByTestId('admin-login').click();
+  return op;
 }
