@@ -16,6 +16,7 @@ import i18next from 'i18next';
 import { Provider } from 'react-redux';
 import { MemoryRouter, Route, Routes } from 'react-router-dom';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { CONFIRM_ABOVE_MAX_MINOR } from '../../contract/account';
 import type { DayTradeDetail, DayTradeStatus } from '../../contract/day-trading';
 import type { Quote } from '../../contract/market';
 import { orderPreview } from '../../contract/market-rules';
@@ -173,6 +174,9 @@ beforeEach(async () => {
       return { data: application };
     },
     'dayTrade/placeOrder': (b) => ({ data: { id: 9, status: 'holding', ...b } }),
+    // The largest confirmation threshold: the ticket sends on one tap (the dialog is
+    // tests/unit/trading-order-ticket.test.tsx's).
+    'user/preferences': () => ({ data: { confirmAboveMinor: CONFIRM_ABOVE_MAX_MINOR } }),
     'dayTrade/transactions': () => ({ data: { items: [], total: 0, page: 1, pageSize: 20 } }),
     'dayTrade/details': () => ({ data: { items: [pair], total: 1, page: 1, pageSize: 20 } }),
     'dayTrade/applications': () => ({
