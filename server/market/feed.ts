@@ -146,6 +146,12 @@ export interface MarketFeed {
   clock(): ClockState;
   /** Quotes of all listed instruments (traded today or not), symbol order. */
   listQuotes(): Quote[];
+  /**
+   * Whether every instrument is on the clock's current session. False only for the few slices of
+   * a session change (08:30) in which some instruments still show the previous day: a whole-market
+   * computation (rankings, breadth) made then would mix two days. O(instruments).
+   */
+  settled(): boolean;
   quote(symbol: string): Quote | undefined;
   depth(symbol: string): Depth | undefined;
   /** Kind of any known instrument (tradable or not). */
@@ -956,6 +962,11 @@ export function createMarketFeed(opts: MarketFeedOptions): MarketFeed {
       const out: Quote[] = [];
       for (const st of order) if (st.ref) out.push(quoteAt(st));
       return out;
+    },
+    settled() {
+      if (!started) return false;
+      for (const st of order) if (st.sessionIndex !== currentSession) return false;
+      return true;
     },
     quote(symbol) {
       const st = states.get(symbol);

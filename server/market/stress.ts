@@ -456,6 +456,9 @@ export function createStressFeed(opts: StressFeedOptions): MarketFeed {
     listQuotes() {
       return order.map((s) => s.quote);
     },
+    settled() {
+      return true; // one endless session
+    },
     quote(symbol) {
       return bySymbol.get(symbol)?.quote;
     },

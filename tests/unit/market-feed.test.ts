@@ -677,6 +677,25 @@ describe('work slices (timer mode budget, counted, never timed)', () => {
     }
   });
 
+  it('is not settled while a session change is half installed, and settled once every instrument is on the new day', async () => {
+    const wall = { ms: DEFAULT_ANCHOR_MS + (0.5 * SESSION_MS) / 60 };
+    const { plain, sliced } = await pair(wall);
+    expect(plain.settled()).toBe(true);
+    expect(sliced.settled()).toBe(true);
+    wall.ms = wallAt60(1, 60_000); // 09:01 of session 1
+    plain.tick();
+    expect(plain.settled()).toBe(true); // everything due in one tick
+    const seen: boolean[] = [];
+    do {
+      sliced.tick();
+      seen.push(sliced.settled());
+    } while (!sliced.settled() && seen.length < SYMBOLS.length * 50);
+    // One instrument per slice: unsettled for the first SYMBOLS.length - 1 slices, then settled.
+    expect(seen.slice(0, SYMBOLS.length - 1).every((x) => !x)).toBe(true);
+    expect(sliced.settled()).toBe(true);
+    expect(sliced.clock().replayDate).toBe(plain.clock().replayDate);
+  });
+
   it('a jump of sessions rebuilds silently in slices: the same snapshots, no prints', async () => {
     const wall = { ms: DEFAULT_ANCHOR_MS + (0.5 * SESSION_MS) / 60 };
     const { plain, sliced, plainLog, slicedLog } = await pair(wall);

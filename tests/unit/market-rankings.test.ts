@@ -138,6 +138,7 @@ describe('the snapshot', () => {
   /** A feed double whose quotes the test changes; counts listQuotes calls (one per recompute). */
   function fakeFeed(quotes: Map<string, Quote>, dir: Instrument[]) {
     let builds = 0;
+    const state = { settled: true };
     const clock: ClockState = {
       source: 'replay',
       mode: 'replay',
@@ -155,8 +156,9 @@ describe('the snapshot', () => {
       quote: (s: string) => quotes.get(s),
       instruments: () => dir,
       clock: () => clock,
+      settled: () => state.settled,
     } as unknown as MarketFeed;
-    return { feed, clock, builds: () => builds };
+    return { feed, clock, state, builds: () => builds };
   }
 
   it('is recomputed at most once a second, and a change shows within a second', () => {
@@ -189,6 +191,37 @@ describe('the snapshot', () => {
       r.snapshot();
     }
     expect(builds()).toBe(2);
+  });
+
+  it('keeps the last whole day while a session change is half installed, then moves to the new day', () => {
+    const quotes = new Map([
+      ['1101', quote('1101', 10100, 10000)],
+      ['2330', quote('2330', 10200, 10000)],
+    ]);
+    const fake = fakeFeed(quotes, [inst('1101', 'TWSE'), inst('2330', 'TWSE')]);
+    fake.clock.replayDate = '2025-05-05';
+    const wall = { ms: 1_000_000 };
+    const r = createRankings({ feed: fake.feed, now: () => wall.ms });
+    expect(r.list('gainers', {}).symbols).toEqual(['2330', '1101']);
+    // 08:30: the clock names the next day, 1101 is already on it (at its reference), 2330 not yet.
+    fake.state.settled = false;
+    fake.clock.replayDate = '2025-05-06';
+    quotes.set('1101', quote('1101', 10100, 10100));
+    for (const t of [1_000, 1_500, 3_000]) {
+      wall.ms = 1_000_000 + t;
+      const { snapshot, symbols } = r.list('gainers', {});
+      expect(symbols).toEqual(['2330', '1101']);
+      expect(snapshot.replayDate).toBe('2025-05-05');
+      expect(snapshot.computedAt).toBe(1_000_000);
+    }
+    expect(fake.builds()).toBe(1);
+    // Every instrument on the new day: the next request recomputes, labelled with it.
+    fake.state.settled = true;
+    quotes.set('2330', quote('2330', 10000, 10000));
+    const next = r.list('gainers', {});
+    expect(next.snapshot.replayDate).toBe('2025-05-06');
+    expect(next.snapshot.computedAt).toBe(1_003_000);
+    expect(fake.builds()).toBe(2);
   });
 
   it("labels the snapshot with the clock's replayed day", () => {
