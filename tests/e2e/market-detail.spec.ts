@@ -56,6 +56,10 @@ test.beforeEach(async ({ page }) => {
 });
 
 test('five levels a side, each with a volume bar', async ({ page }) => {
+  test.setTimeout(420_000);
+  // The book has five priced levels a side once the session's matching runs (not in the pre-open,
+  // nor while a session just started on the server is still being built).
+  await waitForContinuous(test.info().project.use.baseURL!, 1);
   for (const side of ['bid', 'ask']) {
     for (let n = 1; n <= 5; n++) {
       const cell = page.getByTestId(`depth-${side}-${n}`);
@@ -79,11 +83,16 @@ test('the trade tape lists prints, newest first, and keeps moving', async ({ pag
   const times = await page.locator('.tape-row:not(.tape-head) .tape-time').allTextContents();
   expect(times.length).toBeGreaterThan(0);
   expect([...times].sort().reverse()).toEqual(times); // newest first (HH:mm:ss)
-  const sideColors = await page
-    .locator('[data-testid="tape-row"]:not([data-side="none"]) .tape-lots')
-    .evaluateAll((els) =>
-      els.map((e) => [e.closest('[data-side]')!.getAttribute('data-side'), getComputedStyle(e).color]),
+  // One synchronous read in the page: a locator's evaluateAll queries and evaluates in two steps,
+  // and a print arriving between them unmounts the oldest row (its computed colour is then "").
+  const readSideColors = () =>
+    page.evaluate(() =>
+      [...document.querySelectorAll('[data-testid="tape-row"]:not([data-side="none"]) .tape-lots')].map(
+        (e) => [e.closest('[data-side]')!.getAttribute('data-side'), getComputedStyle(e).color],
+      ),
     );
+  await expect.poll(async () => (await readSideColors()).length, { timeout: 20_000 }).toBeGreaterThan(0);
+  const sideColors = await readSideColors();
   for (const [side, color] of sideColors)
     expect(color).toBe(side === 'buy' ? 'rgb(207, 19, 34)' : 'rgb(10, 125, 60)');
   const first = await rows.first().textContent();
