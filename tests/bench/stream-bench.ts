@@ -42,10 +42,14 @@
  * BENCH_SOAK_SECONDS); its verdict at each rate is the number of runs sustained, and it holds when
  * every run was sustained on a steady offer (the acceptance: at the soak rate).
  *
+ * The `replay` page kind (measureFullReplay) runs after the rates: the real app's market list, a
+ * ranking and a detail under the full-market replay at BENCH_REPLAY_SPEED (60), with the server's
+ * RSS and its longest event-loop stall at a session change.
+ *
  * Environment: BENCH_RATES (our page's rates), BENCH_NAIVE_RATES (the baseline's),
  * BENCH_ROUTE_RATES (the real route's; default BENCH_SOAK_RATE), BENCH_SECONDS (30, per rate),
  * BENCH_WARMUP_SECONDS (5), BENCH_SOAK_RATE (20000), BENCH_SOAK_SECONDS (60), BENCH_SYMBOLS
- * (2000), BENCH_THROTTLE (4), BENCH_PAGES (stream,naive,route), BENCH_ONLY (one page kind: the
+ * (2000), BENCH_THROTTLE (4), BENCH_PAGES (stream,naive,route,replay), BENCH_REPLAY_SPEED (60), BENCH_ONLY (one page kind: the
  * same as BENCH_PAGES with that page alone), BENCH_RUNS (1: measurements per page and rate, each on
  * a fresh page load; e.g. BENCH_ONLY=route BENCH_RUNS=3 for the real route's acceptance),
  * BENCH_CLICKS (5), BENCH_PORT (a free one), BENCH_SOURCE (stress; `replay`
@@ -87,6 +91,7 @@ const RATES: Record<PageKind, number[]> = {
   stream: rateList(env.BENCH_RATES ?? '100,200,500,1000,2000,5000,10000,20000,30000,50000,70000,100000'),
   naive: rateList(env.BENCH_NAIVE_RATES ?? '1,2,5,10,20,50,100,200,500,1000,2000,5000,10000,20000'),
   route: rateList(env.BENCH_ROUTE_RATES ?? String(num(env.BENCH_SOAK_RATE, 20_000))),
+  replay: [], // not a rate: the replay phase (measureFullReplay)
 };
 const SECONDS = num(env.BENCH_SECONDS, 30);
 const WARMUP_SECONDS = num(env.BENCH_WARMUP_SECONDS, 5);
@@ -94,7 +99,18 @@ const SOAK_RATE = num(env.BENCH_SOAK_RATE, 20_000);
 const SOAK_SECONDS = num(env.BENCH_SOAK_SECONDS, 60);
 const SYMBOLS = num(env.BENCH_SYMBOLS, 2_000);
 const THROTTLE = num(env.BENCH_THROTTLE, 4);
-const PAGE_KINDS: readonly PageKind[] = ['stream', 'naive', 'route'];
+const PAGE_KINDS: readonly PageKind[] = ['stream', 'naive', 'route', 'replay'];
+/** The replay phase: market ms per wall ms of the server's replay clock. */
+const REPLAY_SPEED = num(env.BENCH_REPLAY_SPEED, 60);
+/** The replay phase's screens, in the order measured (the first one's window spans a 08:30 rollover). */
+const REPLAY_SCREENS = [
+  { screen: 'market list', hash: '#/market/market' },
+  { screen: 'ranking (gainers)', hash: '#/market/market?sort=gainers' },
+  { screen: 'detail 2330', hash: '#/market/marketDetail?symbol=2330' },
+] as const;
+/** The replay phase's acceptance: server RSS and the longest event-loop stall at a session change. */
+const REPLAY_RSS_LIMIT_MIB = 1024;
+const REPLAY_STALL_LIMIT_MS = 50;
 const PAGES = (env.BENCH_ONLY ?? env.BENCH_PAGES ?? PAGE_KINDS.join(','))
   .split(',')
   .map((s) => s.trim())
@@ -129,17 +145,23 @@ const MIN_JUDGED_OFFER_PER_S = 20;
 /** How long a page may take to show every symbol before it is measured anyway. */
 const READY_TIMEOUT_MS = 120_000;
 /** A page stops after this many rates in a row that were not smooth (its first failure plus one). */
-const FAILS_TO_STOP: Record<PageKind, number> = { stream: 2, naive: 2, route: Infinity };
+const FAILS_TO_STOP: Record<PageKind, number> = { stream: 2, naive: 2, route: Infinity, replay: 0 };
 
 const VIEWPORT = { width: 412, height: 823 };
 const DEVICE_SCALE_FACTOR = 2;
 const MEMBER = { account: '0900000001', password: 'bench1234' };
 
-type PageKind = 'stream' | 'naive' | 'route';
+/**
+ * stream / naive: the bench pages; route: the real `#/market/market` under the stress source;
+ * replay: the real app's market list, a ranking and a detail under the full-market replay.
+ */
+type PageKind = 'stream' | 'naive' | 'route' | 'replay';
+/** Pages of the real app (index.html with the app probe), not the bench pages. */
+const isApp = (kind: PageKind) => kind === 'route' || kind === 'replay';
 
 /** Where each page kind is loaded (the route: the real app's own URL). */
 function pageUrl(kind: PageKind): string {
-  if (kind === 'route') return `${BASE}/#/market/market`;
+  if (isApp(kind)) return `${BASE}/#/market/market`;
   return `${BASE}/tests/bench/pages/${kind}.html${kind === 'naive' ? `?layout=${NAIVE_LAYOUT}` : ''}`;
 }
 
@@ -232,8 +254,10 @@ async function startServer(
   dataDir: string,
   clientDir: string,
   logDir: string,
+  replay?: { probeFile: string },
 ): Promise<Server> {
-  const logFile = path.join(logDir, `server-${rate}.log`);
+  const logFile = path.join(logDir, replay ? 'server-replay.log' : `server-${rate}.log`);
+  const source = replay ? 'replay' : SOURCE;
   const out: string[] = [];
   const child = spawn(
     process.execPath,
@@ -244,8 +268,16 @@ async function startServer(
       stdio: ['ignore', 'pipe', 'pipe'],
       env: {
         ...env,
-        ...(SOURCE === 'stress'
+        ...(source === 'stress'
           ? { MARKET_SOURCE: 'stress', STRESS_SYMBOLS: String(SYMBOLS), STRESS_RATE: String(rate) }
+          : {}),
+        ...(replay
+          ? {
+              MARKET_SOURCE: 'replay',
+              MARKET_SPEED: String(REPLAY_SPEED),
+              BENCH_SERVER_PROBE: replay.probeFile,
+              NODE_OPTIONS: `${env.NODE_OPTIONS ?? ''} --import ${path.join(REPO, 'tests/bench/server-probe.mjs')}`,
+            }
           : {}),
         PORT: String(PORT),
         HOST: '127.0.0.1',
@@ -279,23 +311,25 @@ async function startServer(
     }
     writeFileSync(logFile, out.join(''));
   };
-  const deadline = Date.now() + 180_000;
+  // The first replay start imports the whole market into the data directory.
+  const startMs = replay ? 900_000 : 180_000;
+  const deadline = Date.now() + startMs;
   while (Date.now() < deadline) {
     if (exited) throw new Error(`server exited during start-up:\n${out.join('').slice(-2000)}`);
     const body = await api('market/list', { page: 1, pageSize: 1 }).catch(() => null); // null: not listening yet
     if (body?.status === 1 && !exited) {
       // Someone else's server on this port would answer too: check it is ours and its source.
-      const source = body.data?.clock?.source;
-      if (SOURCE === 'stress' && source !== 'stress') {
+      const running = body.data?.clock?.source;
+      if (running !== source) {
         await stop();
-        throw new Error(`the server on port ${PORT} runs source ${String(source)}, not stress`);
+        throw new Error(`the server on port ${PORT} runs source ${String(running)}, not ${source}`);
       }
       return { child, logFile, stop };
     }
     await sleep(500);
   }
   await stop();
-  throw new Error(`server did not start within 180 s:\n${out.join('').slice(-2000)}`);
+  throw new Error(`server did not start within ${startMs / 1000} s:\n${out.join('').slice(-2000)}`);
 }
 
 async function universe(): Promise<string[]> {
@@ -587,6 +621,8 @@ async function measurePage(
     run: number;
     clicks: number;
     profile?: boolean;
+    /** The app page's URL hash (default: the market list). */
+    hash?: string;
     /**
      * BENCH_KEEP runs: path prefix of a screenshot taken at the end of the window (`.png`) and of
      * the raw CPU profiles (`-main.cpuprofile`, `-worker.cpuprofile`; open them in DevTools).
@@ -605,7 +641,7 @@ async function measurePage(
   await context.addInitScript({
     content: `var __name = (f) => f;\n(${installBenchHooks.toString()})();`,
   });
-  if (kind === 'stream' || kind === 'route') {
+  if (kind === 'stream' || isApp(kind)) {
     await context.addInitScript({
       content: `localStorage.setItem('tokend', ${JSON.stringify(opts.session.token)});
 localStorage.setItem('account', ${JSON.stringify(opts.session.account)});
@@ -635,10 +671,10 @@ localStorage.setItem('is_admin', 'false');`,
   const targets = new Targets(cdp);
   await targets.start();
   // The bench pages subscribe the whole universe; the route only what it shows, known once loaded.
-  let ref: Reference | null = kind === 'route' ? null : await referenceClient(opts.symbols);
+  let ref: Reference | null = isApp(kind) ? null : await referenceClient(opts.symbols);
   let subscribed = opts.symbols;
   try {
-    await page.goto(pageUrl(kind));
+    await page.goto(opts.hash ? `${BASE}/${opts.hash}` : pageUrl(kind));
     // Unthrottled until every symbol shows a quote (both pages get 2,000 snapshots first).
     const ready = await page
       .waitForFunction(() => window.__bench?.ready === true, null, {
@@ -649,14 +685,14 @@ localStorage.setItem('is_admin', 'false');`,
       .catch(() => false);
     if (!ready) errors.push(`not every symbol shown after ${READY_TIMEOUT_MS / 1000} s: measured anyway`);
     const info = await page.evaluate(() => window.__bench.info);
-    if (kind === 'route') {
+    if (isApp(kind)) {
       const quoteSymbols = Array.isArray(info.quoteSymbols) ? (info.quoteSymbols as string[]) : [];
       if (quoteSymbols.length === 0) errors.push('the route subscribed no symbol: offered counts nothing');
       if (info.page !== 'route') errors.push('the app probe did not run: is this the bench build?');
       subscribed = quoteSymbols;
       ref = await referenceClient(subscribed);
       log(
-        `  route: ${String(info.rows)} rows rendered, ${String(info.rowsOnScreen)} on screen, ${subscribed.length} symbols subscribed`,
+        `  ${kind}: ${String(info.rows)} rows rendered, ${String(info.rowsOnScreen)} on screen, ${subscribed.length} symbols subscribed`,
       );
     } else if (info.symbols !== opts.symbols.length)
       errors.push(`page sees ${String(info.symbols)} symbols, driver ${opts.symbols.length}`);
@@ -1140,6 +1176,175 @@ function describeRatio(v: ReturnType<typeof ratioOf>): string {
   return `ours ${o}, naive ${v.naive}/s → ratio ${v.ratio === null ? '-' : `${v.ratio}×`}`;
 }
 
+// ---------- the full-market replay ----------
+
+/** One line of tests/bench/server-probe.mjs. */
+interface ProbeLine {
+  t: number;
+  stallMs: number;
+  rssMiB: number;
+}
+
+/** What the replay phase measured (see measureFullReplay). */
+interface ReplayReport {
+  speed: number;
+  /** Each screen's measurement (page `replay`, rate 0), with the screen's name. */
+  results: (PageResult & { screen: string })[];
+  /** Wall epoch ms of each 08:30 rollover seen (the replayed date changed) and the dates. */
+  sessionChanges: { wallMs: number; from: string | null; to: string | null }[];
+  /** Longest event-loop stall within ±3 s of a session change (ms), or null when none was seen. */
+  stallAtSessionChangeMs: number | null;
+  /** Longest stall while the screens were open, page loads included (ms). */
+  stallWhileOpenMs: number | null;
+  /** Peak server RSS from the first page load to the end (MiB). */
+  peakRssMiB: number | null;
+  /** Every screen: frame p95 ≤ 16.8 ms and 0 long tasks; RSS ≤ 1 GiB; stall at the change ≤ 50 ms. */
+  ok: boolean;
+}
+
+/** Replay days run 08:30 → 14:30 market time (server/market/clock.ts), then the next day's 08:30. */
+const REPLAY_DAY_END_MIN = 14 * 60 + 30;
+
+/** Wall ms until the replay clock reaches 14:30 (the rollover to the next day's 08:30). */
+function wallMsToRollover(marketNowMs: number, speed: number): number {
+  const taipeiMin = ((((marketNowMs + 8 * 3_600_000) % 86_400_000) + 86_400_000) % 86_400_000) / 60_000;
+  const marketMs = (REPLAY_DAY_END_MIN - taipeiMin) * 60_000;
+  return marketMs > 0 ? marketMs / speed : 0;
+}
+
+/**
+ * `bench:stream`'s run over the full-market replay: the server on the real replay source (every
+ * instrument, MARKET_SPEED = BENCH_REPLAY_SPEED, default 60) with tests/bench/server-probe.mjs
+ * loaded; the real app's market list, a ranking (gainers) and the 2330 detail, each measured as
+ * the route is (fresh page, CPU throttled, warm-up, window). The first screen starts so that its
+ * window spans an 08:30 session change (at speed 60 a replayed day lasts 6 wall minutes, so this
+ * waits up to that long). A poller records each change of the replayed date; the probe gives the
+ * server's longest event-loop stall around it and its RSS.
+ * The absorbed/offered figures are not judged here (ranking rows re-sort, so the reference
+ * client's subscription goes stale): a screen holds on frame p95 and long tasks.
+ */
+async function measureFullReplay(
+  browser: Browser,
+  dataDir: string,
+  clientDir: string,
+  work: string,
+): Promise<ReplayReport> {
+  const probeFile = path.join(work, 'server-probe.jsonl');
+  log(`replay at ${REPLAY_SPEED}×: starting the server (the first start imports the whole market)`);
+  const server = await startServer(0, dataDir, clientDir, work, { probeFile });
+  const changes: ReplayReport['sessionChanges'] = [];
+  let lastDate: string | null | undefined;
+  let marketNow = 0;
+  const pollClock = async () => {
+    const body = await api('market/list', { page: 1, pageSize: 1 }).catch(() => null);
+    const clock = body?.data?.clock as { replayDate: string | null; now: number } | undefined;
+    if (!clock) return;
+    marketNow = clock.now;
+    if (lastDate !== undefined && clock.replayDate !== lastDate)
+      changes.push({ wallMs: Date.now(), from: lastDate, to: clock.replayDate });
+    lastDate = clock.replayDate;
+  };
+  const poller = setInterval(() => void pollClock(), 250);
+  const results: ReplayReport['results'] = [];
+  const windows: { from: number; to: number }[] = [];
+  let loadFrom = 0;
+  try {
+    const session = await fundedMember(dataDir);
+    await pollClock();
+    // Start the first screen so that the rollover falls mid-window: load + warm-up + half of it.
+    const lead = (15 + WARMUP_SECONDS + 2 + SECONDS / 2) * 1000;
+    const wait = wallMsToRollover(marketNow, REPLAY_SPEED) - lead;
+    if (wait > 0) {
+      log(`replay: waiting ${Math.round(wait / 1000)} s, so the first window spans the 08:30 session change`);
+      await sleep(wait);
+    }
+    loadFrom = Date.now();
+    for (const { screen, hash } of REPLAY_SCREENS) {
+      log(`replay: ${screen} (${hash}), ${WARMUP_SECONDS} s warm-up + ${SECONDS} s`);
+      const opened = Date.now();
+      const r = await measurePage(browser, 'replay', 0, SECONDS, {
+        session,
+        symbols: [],
+        run: 1,
+        clicks: 0,
+        hash,
+        keep: env.BENCH_KEEP ? path.join(work, `replay-${results.length}`) : undefined,
+      });
+      windows.push({ from: opened, to: Date.now() });
+      // Replayed quotes carry market time, not the server's wall clock: no feed-to-paint here.
+      Object.assign(r, {
+        feedToPaintP50Ms: null,
+        feedToPaintP95Ms: null,
+        feedToPaintP99Ms: null,
+        feedToWorkerP50Ms: null,
+        feedToWorkerP95Ms: null,
+        refQuoteAgeP50Ms: null,
+        refQuoteAgeP95Ms: null,
+      });
+      results.push({ ...r, screen });
+      console.log(`replay, ${screen}: ${runLine(r)}`);
+    }
+  } finally {
+    clearInterval(poller);
+    await server.stop();
+  }
+  const probe: ProbeLine[] = (() => {
+    try {
+      return readFileSync(probeFile, 'utf8')
+        .split('\n')
+        .filter((l) => l.trim() !== '')
+        .map((l) => JSON.parse(l) as ProbeLine);
+    } catch {
+      return [];
+    }
+  })();
+  const maxOf = (lines: ProbeLine[], key: 'stallMs' | 'rssMiB') =>
+    lines.length ? Math.max(...lines.map((l) => l[key])) : null;
+  // A line covers the second before its `t`.
+  const near = probe.filter((l) =>
+    changes.some((c) => l.t >= c.wallMs - 3_000 && l.t - 1_000 <= c.wallMs + 3_000),
+  );
+  const inWindows = probe.filter((l) => windows.some((w) => l.t > w.from && l.t - 1_000 < w.to));
+  const stallAtSessionChangeMs = changes.length ? maxOf(near, 'stallMs') : null;
+  const peakRssMiB = maxOf(
+    probe.filter((l) => l.t >= loadFrom),
+    'rssMiB',
+  );
+  const ok =
+    results.length === REPLAY_SCREENS.length &&
+    results.every((r) => (r.frameP95Ms ?? 1e9) <= P95_FRAME_LIMIT_MS && r.longTasks === 0) &&
+    peakRssMiB !== null &&
+    peakRssMiB <= REPLAY_RSS_LIMIT_MIB &&
+    stallAtSessionChangeMs !== null &&
+    stallAtSessionChangeMs <= REPLAY_STALL_LIMIT_MS;
+  return {
+    speed: REPLAY_SPEED,
+    results,
+    sessionChanges: changes,
+    stallAtSessionChangeMs,
+    stallWhileOpenMs: maxOf(inWindows, 'stallMs'),
+    peakRssMiB,
+    ok,
+  };
+}
+
+/** The replay phase's summary (stdout). */
+function printReplay(r: ReplayReport): void {
+  console.log(
+    `\nfull-market replay at ${r.speed}× (the real app, CPU ${THROTTLE}×; held when frame p95 ≤ ${P95_FRAME_LIMIT_MS} ms and 0 long tasks):`,
+  );
+  for (const x of r.results)
+    console.log(
+      `  ${x.screen.padEnd(18)} frame p95 ${fmt(x.frameP95Ms)} ms, long tasks ${x.longTasks}, ${x.subscribedSymbols} symbols subscribed → ${(x.frameP95Ms ?? 1e9) <= P95_FRAME_LIMIT_MS && x.longTasks === 0 ? 'held' : 'NOT held'}`,
+    );
+  const changes = r.sessionChanges.map((c) => `${c.from ?? '-'} → ${c.to ?? '-'}`).join(', ') || 'none seen';
+  console.log(`  session changes: ${changes}`);
+  console.log(
+    `  server: peak RSS ${r.peakRssMiB ?? '-'} MiB (limit ${REPLAY_RSS_LIMIT_MIB}); longest event-loop stall at the session change ${r.stallAtSessionChangeMs ?? '-'} ms (limit ${REPLAY_STALL_LIMIT_MS}), while the screens were open ${r.stallWhileOpenMs ?? '-'} ms`,
+  );
+  console.log(`  → ${r.ok ? 'HELD' : 'NOT HELD'}`);
+}
+
 // ---------- main ----------
 
 function freePort(): Promise<number> {
@@ -1178,7 +1383,8 @@ async function main(): Promise<void> {
   });
   const chromiumVersion = browser.version();
   const results: PageResult[] = [];
-  const failures: Record<PageKind, number> = { stream: 0, naive: 0, route: 0 };
+  const failures: Record<PageKind, number> = { stream: 0, naive: 0, route: 0, replay: 0 };
+  let replay: ReplayReport | null = null;
   let session: { token: string; account: string } | null = null;
   const rates = [
     ...new Set([...PAGES.flatMap((p) => RATES[p]), ...(PAGES.includes('stream') ? [SOAK_RATE] : [])]),
@@ -1226,6 +1432,10 @@ async function main(): Promise<void> {
       } finally {
         await server.stop();
       }
+    }
+    if (PAGES.includes('replay')) {
+      replay = await measureFullReplay(browser, dataDir, clientDir, work);
+      results.push(...replay.results);
     }
   } finally {
     await browser.close();
@@ -1314,6 +1524,8 @@ async function main(): Promise<void> {
     acceptance,
     /** The real route: per rate, runs sustained of runs (the acceptance: all, at the soak rate). */
     route: routeVerdicts(results),
+    /** The real screens under the full-market replay (see measureFullReplay). */
+    replay: replay && { ...replay, results: undefined },
     results,
   };
 
@@ -1382,6 +1594,7 @@ async function main(): Promise<void> {
         `  not judged: ${v.unsteadyOffer} of ${v.runs} runs had an unsteady offer (the server or the machine stalled); measure again`,
       );
   }
+  if (replay) printReplay(replay);
   for (const r of results) {
     if (!r.profile) continue;
     for (const [thread, p] of Object.entries(r.profile)) {

@@ -18,7 +18,8 @@
  *   Which rows are on screen is worked out again only after a scroll, a resize or rows coming or
  *   going (in the next animation frame), so a window without scrolling pays nothing for it (an
  *   IntersectionObserver would compute intersections on every frame);
- * - `__bench.ready` once the list shows a streamed quote: a row with a price, a quote batch
+ * - `__bench.ready` once the list (or the detail screen) shows a streamed quote: a row with a
+ *   price (or the detail's last price), a quote batch
  *   from the worker dispatched, and the worker subscribed to at least one symbol.
  */
 import {
@@ -111,7 +112,10 @@ export function instrumentAppStore<S extends AppStoreLike>(store: S): S {
 
   const poll = setInterval(() => {
     const rows = document.querySelectorAll<HTMLElement>(ROW_SELECTOR);
-    const priced = [...rows].some((r) => /\d/.test(r.querySelector('.quote-last')?.textContent ?? ''));
+    // The list (a priced row) or the detail screen (its last price).
+    const priced =
+      [...rows].some((r) => /\d/.test(r.querySelector('.quote-last')?.textContent ?? '')) ||
+      /\d/.test(document.querySelector('[data-testid="detail-last"]')?.textContent ?? '');
     const subscribed = (b.info.quoteSymbols as string[] | undefined)?.length ?? 0;
     b.info.rows = rows.length;
     b.info.rowsOnScreen = onScreen.size;
