@@ -4,8 +4,8 @@
  * The edge with the outside world is Cordova's contract: the native shell fires a `backbutton`
  * event on `document` and offers `navigator.app.exitApp()` to quit (cordova-android). A shell of
  * another kind (Capacitor's App plugin) bridges its back button and exit to the same two names.
- * The presses go through the pure machine in ./back-button.ts; this hook only carries out its
- * action: back one entry, /home/index, the "press back again to exit" toast (shown for the exit
+ * A press while a dialog or sheet is open only closes it (../ui/overlays.ts). Other presses go
+ * through the pure machine in ./back-button.ts; this hook only carries out its action: back one entry, /home/index, the "press back again to exit" toast (shown for the exit
  * window), or the shell's exit.
  *
  * In a plain browser there is no `navigator.app.exitApp`: a `backbutton` event (none is ever fired
@@ -15,6 +15,7 @@ import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { HOME_PATH, hasInAppHistory } from '../lib/in-app-history';
+import { closeTopOverlay } from '../ui/overlays';
 import { showToast } from '../ui/toast';
 import { createBackButton, EXIT_WINDOW_MS } from './back-button';
 
@@ -40,6 +41,8 @@ export function useHybridBackButton(): void {
       const exit = shellExit();
       if (!exit) return;
       event.preventDefault();
+      // A sheet or dialog on screen closes first; the press does not count toward quitting.
+      if (closeTopOverlay()) return;
       machine.current ??= createBackButton();
       const action = machine.current.press({
         canGoBack: hasInAppHistory(),

@@ -104,6 +104,18 @@ for (const { lang, account } of BACK_CASES) {
     await expect(toast).toBeVisible();
     expect(await exits(page)).toBe(1);
 
+    // A dialog on screen: back closes it (as a cancel), stays on the screen, never counts to quit.
+    await page.goto('/#/user/setting');
+    const exitsBefore = await exits(page); // the navigation loaded the page anew: the stub's count too
+    await page.getByTestId('setting-logout').click();
+    const dialog = page.locator('.adm-dialog .adm-center-popup-body').filter({ hasText: S.uc.logoutConfirm });
+    await expect(dialog).toBeVisible();
+    await pressBack(page);
+    await expect(dialog).toBeHidden();
+    await expect(page).toHaveURL(/#\/user\/setting$/);
+    await expect(page.getByTestId('setting-logout')).toBeVisible(); // cancelled: still logged in
+    expect(await exits(page)).toBe(exitsBefore);
+
     // Another screen opened directly (no history): back goes to /home/index, then toast, quit.
     const other = await context.newPage();
     await other.goto('/#/home/moreNews');
