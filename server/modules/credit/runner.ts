@@ -14,18 +14,16 @@
  */
 import type { Db } from '../../db/client';
 import type { Clock } from '../../market/clock';
+import { periodicJob, type PeriodicJob } from '../common/periodic';
 import { accrueDue } from './loans';
 
 /** Wall ms between runs (a replayed day lasts minutes even at high speeds). */
 export const RUN_INTERVAL_MS = 5_000;
 
-export interface CreditRunner {
+/** run() resolves with the loans accrued. */
+export interface CreditRunner extends PeriodicJob {
   /** The market calendar's trading day now. */
   today(): number;
-  start(opts?: { timer?: boolean }): Promise<void>;
-  stop(): void;
-  /** One accrual run now (tests call it after moving the clock); resolves with the loans accrued. */
-  run(): Promise<number>;
 }
 
 const runners = new WeakMap<object, CreditRunner>();
@@ -46,27 +44,12 @@ export function createCreditRunner(opts: {
   log?: (msg: string, err?: unknown) => void;
 }): CreditRunner {
   const today = () => (opts.clock ? opts.clock.position().session : 0);
-  let running: Promise<number> = Promise.resolve(0);
-  let timer: NodeJS.Timeout | null = null;
-  const run = () => {
-    running = running.catch(() => 0).then(() => accrueDue(opts.db, today()));
-    return running;
-  };
-  const runner: CreditRunner = {
-    today,
-    async start(o = {}) {
-      await run();
-      if (o.timer ?? true)
-        timer = setInterval(() => {
-          run().catch((err) => opts.log?.('credit interest accrual failed', err));
-        }, RUN_INTERVAL_MS);
-    },
-    stop() {
-      if (timer) clearInterval(timer);
-      timer = null;
-    },
-    run,
-  };
+  const job = periodicJob(() => accrueDue(opts.db, today()), {
+    intervalMs: RUN_INTERVAL_MS,
+    what: 'credit interest accrual',
+    log: opts.log,
+  });
+  const runner: CreditRunner = { today, ...job };
   runners.set(opts.feed, runner);
   return runner;
 }

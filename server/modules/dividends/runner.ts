@@ -10,6 +10,7 @@
 import type { Db } from '../../db/client';
 import { PRE_OPEN_MS, type Clock } from '../../market/clock';
 import type { ReplayWindow } from '../../market/window';
+import { periodicJob, type PeriodicJob } from '../common/periodic';
 import { creditExDate } from './crediting';
 
 /** Wall ms between runs. */
@@ -29,12 +30,9 @@ export interface DividendCalendar {
   timeOfDayMs(): number | null;
 }
 
-export interface DividendRunner {
+/** run() resolves with the positions credited. */
+export interface DividendRunner extends PeriodicJob {
   readonly calendar: DividendCalendar;
-  start(opts?: { timer?: boolean }): Promise<void>;
-  stop(): void;
-  /** One run now (tests call it after moving the clock); resolves with the positions credited. */
-  run(): Promise<number>;
 }
 
 const runners = new WeakMap<object, DividendRunner>();
@@ -61,8 +59,6 @@ export function createDividendRunner(opts: {
     timeOfDayMs: () => (clock ? clock.position().timeOfDayMs : null),
   };
   let lastDone: number | null = null;
-  let running: Promise<number> = Promise.resolve(0);
-  let timer: NodeJS.Timeout | null = null;
 
   async function once(): Promise<number> {
     if (!replay) return 0;
@@ -74,25 +70,9 @@ export function createDividendRunner(opts: {
     }
     return n;
   }
-  const run = () => {
-    running = running.catch(() => 0).then(once);
-    return running;
-  };
-
   const runner: DividendRunner = {
     calendar,
-    async start(o = {}) {
-      await run();
-      if (o.timer ?? true)
-        timer = setInterval(() => {
-          run().catch((err) => opts.log?.('dividend crediting failed', err));
-        }, RUN_INTERVAL_MS);
-    },
-    stop() {
-      if (timer) clearInterval(timer);
-      timer = null;
-    },
-    run,
+    ...periodicJob(once, { intervalMs: RUN_INTERVAL_MS, what: 'dividend crediting', log: opts.log }),
   };
   runners.set(opts.feed, runner);
   return runner;

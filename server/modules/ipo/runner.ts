@@ -12,17 +12,14 @@ import type { ReplayWindow } from '../../market/window';
 import { scheduleSeeded, seedSchedule, type SeedSchedule } from './schedule';
 import { runDue, type IpoCalendar } from './service';
 import { runAuctionsDue } from '../primary/auction';
+import { periodicJob, type PeriodicJob } from '../common/periodic';
 
 /** Wall ms between runs (a replayed day lasts minutes even at high speeds). */
 export const RUN_INTERVAL_MS = 5_000;
 
-export interface IpoRunner {
+/** start() schedules the seeded offerings first; run() resolves with the steps taken. */
+export interface IpoRunner extends PeriodicJob {
   readonly calendar: IpoCalendar;
-  /** Schedules the seeded offerings, runs what is due, starts the timer (unless `timer: false`). */
-  start(opts?: { timer?: boolean }): Promise<void>;
-  stop(): void;
-  /** One run now (tests call it after moving the clock); resolves when written. */
-  run(): Promise<number>;
 }
 
 const runners = new WeakMap<object, IpoRunner>();
@@ -54,8 +51,6 @@ export function createIpoRunner(opts: {
   };
   let schedule: SeedSchedule | null = null;
   let lastScheduled: number | null = null;
-  let running: Promise<number> = Promise.resolve(0);
-  let timer: NodeJS.Timeout | null = null;
 
   async function once(): Promise<number> {
     const today = calendar.today();
@@ -65,26 +60,18 @@ export function createIpoRunner(opts: {
     }
     return (await runDue(db, calendar)) + (await runAuctionsDue(db, calendar));
   }
-  const run = () => {
-    running = running.catch(() => 0).then(once);
-    return running;
-  };
-
+  const job = periodicJob(once, {
+    intervalMs: RUN_INTERVAL_MS,
+    what: 'public subscription steps',
+    log: opts.log,
+  });
   const runner: IpoRunner = {
     calendar,
-    async start(o = {}) {
+    ...job,
+    start(o) {
       if (clock && opts.announcements.length) schedule = seedSchedule(opts.announcements);
-      await run();
-      if (o.timer ?? true)
-        timer = setInterval(() => {
-          run().catch((err) => opts.log?.('public subscription steps failed', err));
-        }, RUN_INTERVAL_MS);
+      return job.start(o);
     },
-    stop() {
-      if (timer) clearInterval(timer);
-      timer = null;
-    },
-    run,
   };
   runners.set(opts.feed, runner);
   return runner;

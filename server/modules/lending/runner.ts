@@ -6,17 +6,14 @@
  */
 import type { Db } from '../../db/client';
 import type { MarketFeed } from '../../market/feed';
+import { periodicJob, type PeriodicJob } from '../common/periodic';
 import { runLendingDue, type LendingCalendar, type ReferencePrice } from './service';
 
 /** Wall ms between runs (a short is allocated its borrow within this time of opening). */
 export const RUN_INTERVAL_MS = 2_000;
 
-export interface LendingRunner {
-  start(opts?: { timer?: boolean }): Promise<void>;
-  stop(): void;
-  /** One run now (tests call it after moving the clock); resolves with the loans changed. */
-  run(): Promise<number>;
-}
+/** run() resolves with the loans changed. */
+export type LendingRunner = PeriodicJob;
 
 /** The day's reference price (prevCloseMinor) the feed shows for `symbol`, or null. */
 export function referenceOf(feed: Pick<MarketFeed, 'quote'>): ReferencePrice {
@@ -32,25 +29,10 @@ export function createLendingRunner(opts: {
   calendar: LendingCalendar;
   log?: (msg: string, err?: unknown) => void;
 }): LendingRunner {
-  let running: Promise<number> = Promise.resolve(0);
-  let timer: NodeJS.Timeout | null = null;
   const reference = referenceOf(opts.feed);
-  const run = () => {
-    running = running.catch(() => 0).then(() => runLendingDue(opts.db, opts.calendar, reference));
-    return running;
-  };
-  return {
-    async start(o = {}) {
-      await run();
-      if (o.timer ?? true)
-        timer = setInterval(() => {
-          run().catch((err) => opts.log?.('stock lending steps failed', err));
-        }, RUN_INTERVAL_MS);
-    },
-    stop() {
-      if (timer) clearInterval(timer);
-      timer = null;
-    },
-    run,
-  };
+  return periodicJob(() => runLendingDue(opts.db, opts.calendar, reference), {
+    intervalMs: RUN_INTERVAL_MS,
+    what: 'stock lending steps',
+    log: opts.log,
+  });
 }

@@ -10,6 +10,7 @@ import type { Db } from '../../db/client';
 import type { MarketFeed } from '../../market/feed';
 import { rankingsFor } from '../market/rankings';
 import type { DividendCalendar } from '../dividends/runner';
+import { periodicJob, type PeriodicJob } from '../common/periodic';
 import { writeGenerated, type GeneratedItem } from './articles';
 import { EX_NOTICE_DAYS, exDividendItem, ipoItems, marketSummaryItem } from './generate';
 
@@ -18,12 +19,8 @@ export const RUN_INTERVAL_MS = 5_000;
 /** Replayed days before today still given their items (a start or a restart fills them in). */
 export const BACKFILL_DAYS = 2;
 
-export interface NewsRunner {
-  start(opts?: { timer?: boolean }): Promise<void>;
-  stop(): void;
-  /** One run now (tests call it after moving the clock); resolves with the items written. */
-  run(): Promise<number>;
-}
+/** run() resolves with the items written. */
+export type NewsRunner = PeriodicJob;
 
 /** Creates the runner (see the module docstring). */
 export function createNewsRunner(opts: {
@@ -36,8 +33,6 @@ export function createNewsRunner(opts: {
   const { db, feed, calendar: cal, now } = opts;
   /** Source keys known written (skips their queries on later runs). */
   const done = new Set<string>();
-  let running: Promise<number> = Promise.resolve(0);
-  let timer: NodeJS.Timeout | null = null;
 
   const write = async (item: GeneratedItem | null): Promise<number> => {
     if (!item || done.has(item.sourceKey)) return 0;
@@ -67,23 +62,5 @@ export function createNewsRunner(opts: {
     }
     return n;
   }
-  const run = () => {
-    running = running.catch(() => 0).then(once);
-    return running;
-  };
-
-  return {
-    async start(o = {}) {
-      await run();
-      if (o.timer ?? true)
-        timer = setInterval(() => {
-          run().catch((err) => opts.log?.('news generation failed', err));
-        }, RUN_INTERVAL_MS);
-    },
-    stop() {
-      if (timer) clearInterval(timer);
-      timer = null;
-    },
-    run,
-  };
+  return periodicJob(once, { intervalMs: RUN_INTERVAL_MS, what: 'news generation', log: opts.log });
 }
