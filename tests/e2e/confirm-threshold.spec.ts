@@ -17,6 +17,7 @@ import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { CONFIRM_ABOVE_DEFAULT_MINOR } from '../../contract/account';
 import { minorToDecimal } from '../../contract/money';
+import { formatMinor } from '../../src/lib/format';
 import { firstRun } from '../support/first-run';
 import { depositApproved, httpApi, type HttpCall } from '../support/http-funding';
 import { waitForContinuous } from '../support/market-clock';
@@ -97,7 +98,7 @@ for (const { lang, account } of CASES) {
     const setting = page.getByTestId('setting-confirm-above');
     await expect(setting).toContainText(M.settings.confirmAbove.label);
     const input = page.getByTestId('setting-confirm-above-input');
-    await expect(input).toHaveValue(minorToDecimal(CONFIRM_ABOVE_DEFAULT_MINOR));
+    await expect(input).toHaveValue(formatMinor(CONFIRM_ABOVE_DEFAULT_MINOR)); // "100,000.00"
     await setting.scrollIntoViewIfNeeded();
     await page.screenshot({ path: path.join(shots, `confirm-setting-${lang}.png`) });
     expect(await threshold()).toBe(CONFIRM_ABOVE_DEFAULT_MINOR);

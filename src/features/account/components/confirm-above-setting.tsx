@@ -11,7 +11,7 @@ import { useTranslation } from 'react-i18next';
 import { CONFIRM_ABOVE_MAX_MINOR } from '../../../../contract/account';
 import { toMinor } from '../../../../contract/money';
 import { usePreferencesQuery, useSavePreferencesMutation } from '../../../account/preferences-api';
-import { formatMinor, minorToInput } from '../../../lib/format';
+import { formatMinor } from '../../../lib/format';
 import { showToast } from '../../../ui/toast';
 import { TestIdInput } from '../../../ui/testid-input';
 
@@ -34,7 +34,8 @@ export function ConfirmAboveSetting() {
   /** What the member typed; null until they type (the field shows the saved amount). */
   const [typed, setTyped] = useState<string | null>(null);
   const saved = data?.confirmAboveMinor;
-  const text = typed ?? (saved !== undefined ? minorToInput(saved) : '');
+  // The saved amount grouped as everywhere else ("100,000.00"); parseThreshold takes the commas.
+  const text = typed ?? (saved !== undefined ? formatMinor(saved) : '');
   const parsed = parseThreshold(text);
   const invalid = typed !== null && parsed === null;
 
