@@ -38,7 +38,7 @@ import type { SupportEvent } from '../contract/support';
 import { CANDLE_PERIODS, CHANNELS } from '../contract/constants';
 import { backoffDelayMs } from './backoff';
 import { applyTradeUpdate, conflate, upsertBars } from './conflate';
-import { HEARTBEAT_MS, TAPE_MAX, streamId } from './protocol';
+import { HEARTBEAT_MS, MAX_SUBSCRIBER_FLUSH_MS, TAPE_MAX, streamId } from './protocol';
 
 export { TAPE_MAX };
 import type {
@@ -1083,7 +1083,11 @@ export function createMarketService(deps: ServiceDeps): MarketService {
     const keys = symbols.map((symbol) => ({ channel, symbol, period }));
     const ids = keys.map((k) => streamId(k.channel, k.symbol, k.period));
     const idSet = new Set(ids);
-    const flushMs = cfg?.flushMs ?? DEFAULT_FLUSH_MS;
+    const serviceFlushMs = cfg?.flushMs ?? DEFAULT_FLUSH_MS;
+    const asked = Number(params.flushMs);
+    const flushMs = Number.isFinite(asked)
+      ? Math.min(MAX_SUBSCRIBER_FLUSH_MS, Math.max(serviceFlushMs, asked))
+      : serviceFlushMs;
 
     const { fresh, existing } = addWanted(keys);
     const cached = existing.map(cachedUpdate).filter((u): u is Update => u !== null);

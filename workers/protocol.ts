@@ -55,7 +55,16 @@ export interface StreamParams {
   symbols: string[];
   /** Candles only (default `1m`). */
   period?: CandlePeriod;
+  /**
+   * Slowest delivery this subscriber wants, ms: its batches are conflated over this interval
+   * instead of the service's flush (one frame), within [flush, MAX_SUBSCRIBER_FLUSH_MS]. For
+   * views that redraw at a cost per batch (the chart's canvas), not for prices read at a glance.
+   */
+  flushMs?: number;
 }
+
+/** The longest conflation interval a subscriber may ask for (StreamParams.flushMs), ms. */
+export const MAX_SUBSCRIBER_FLUSH_MS = 2_000;
 
 /**
  * One candle stream's change, bars oldest first.

@@ -373,3 +373,34 @@ describe('candles after an outage', () => {
     expect(pageBars(batches).slice(0, -1)).toEqual(full.slice(11, 42));
   });
 });
+
+describe('a subscriber that asks for slower delivery (StreamParams.flushMs)', () => {
+  it('gets its candles conflated over its interval, ending on the same bars as a per-frame subscriber', async () => {
+    const full = barSeries(60);
+    const srv = candleServer(full, 20);
+    h = createHarness();
+    await goLive(h);
+    const perFrame = h.collect('candles', { symbols: ['2330'], period: '1m' });
+    const slow = h.collect('candles', { symbols: ['2330'], period: '1m', flushMs: 250 });
+    const capped = h.collect('candles', { symbols: ['2330'], period: '1m', flushMs: 60_000 });
+    await h.advance(4);
+    let seq = 1;
+    h.frame(cmsg('snapshot', seq, srv.snapshot(30)));
+    await h.advance(20);
+    const before = { perFrame: perFrame.batches.length, slow: slow.batches.length };
+    // 50 changes 10 ms apart (500 ms): a per-frame subscriber gets about one batch each.
+    for (let now = 31; now <= 40; now++)
+      for (let k = 0; k < 5; k++) {
+        h.frame([cmsg('delta', ++seq, srv.roll(now))]);
+        await h.advance(10);
+      }
+    await h.advance(300);
+    expect(perFrame.batches.length - before.perFrame).toBeGreaterThanOrEqual(30);
+    expect(slow.batches.length - before.slow).toBeGreaterThanOrEqual(2);
+    expect(slow.batches.length - before.slow).toBeLessThanOrEqual(4); // 800 ms / 250 ms, + the first
+    expect(pageBars(slow.batches)).toEqual(pageBars(perFrame.batches));
+    // Above MAX_SUBSCRIBER_FLUSH_MS (2 s): capped, so the last change still arrives within 2 s.
+    await h.advance(2_000);
+    expect(pageBars(capped.batches)).toEqual(pageBars(perFrame.batches));
+  });
+});

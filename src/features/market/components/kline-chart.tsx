@@ -24,6 +24,12 @@ import { marketStream } from '../../../market/worker-bridge';
 import { letVerticalSwipesScrollPage } from './vertical-swipe';
 
 const BARS_PER_LOAD = 300;
+/**
+ * Live bars are delivered at most this often (ms; the worker conflates them per bar meanwhile):
+ * each delivery redraws the chart's canvases, which on a throttled phone costs a frame's budget,
+ * and a bar moving four times a second reads as live. Prices elsewhere update every frame.
+ */
+const LIVE_BAR_FLUSH_MS = 250;
 
 /** Pane id of the volume indicator. */
 const VOL_PANE = 'vol';
@@ -254,7 +260,11 @@ export const KlineChart = memo(function KlineChart({
         subs.get(key)?.unsubscribe();
         subs.set(
           key,
-          marketStream('candles', { symbols: [sym.ticker], period: cp }).subscribe((batch) => {
+          marketStream('candles', {
+            symbols: [sym.ticker],
+            period: cp,
+            flushMs: LIVE_BAR_FLUSH_MS,
+          }).subscribe((batch) => {
             for (const u of batch.items) {
               if (u.symbol !== sym.ticker || u.period !== cp) continue;
               if (!u.snapshot) {
