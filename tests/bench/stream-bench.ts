@@ -54,7 +54,7 @@
  * a fresh page load; e.g. BENCH_ONLY=route BENCH_RUNS=3 for the real route's acceptance),
  * BENCH_CLICKS (5), BENCH_PORT (a free one), BENCH_SOURCE (stress; `replay`
  * only to try the harness without the stress source), BENCH_DATA_DIR (reuse a data directory),
- * BENCH_OUT (results JSON path), CHROMIUM_PATH (/usr/bin/chromium), BENCH_PROFILE (a rate: build
+ * BENCH_OUT (results JSON path), CHROMIUM_PATH (/usr/bin/chromium), BENCH_PROFILE (a rate, 0 for the replay screens: build
  * without minification, record V8 CPU profiles of each page's main thread (and worker) over that
  * rate's window, and report where their time went, by function and by source file),
  * BENCH_PROFILE_CLICKS=1 (with BENCH_PROFILE: profile the order clicks instead of the window),
@@ -1268,6 +1268,7 @@ async function measureFullReplay(
         run: 1,
         clicks: 0,
         hash,
+        profile: PROFILE_RATE === 0, // BENCH_PROFILE=0: the replay screens
         keep: env.BENCH_KEEP ? path.join(work, `replay-${results.length}`) : undefined,
       });
       windows.push({ from: opened, to: Date.now() });
