@@ -4,55 +4,19 @@
  * the day-trade tax and the net result) and already applied (the member's applications). Each is
  * an infinite list with pull-to-refresh and the spec's no-data placeholder.
  */
-import { InfiniteScroll } from 'antd-mobile';
-import { useMemo, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { DayTradeApplication, DayTradeDetail } from '../../../../contract/day-trading';
 import type { Order } from '../../../../contract/trading';
 import { changeColor, GREEN, RED } from '../../../lib/colors';
 import { formatDateTime, formatMinor, formatMinorOrDash, formatSignedMinor } from '../../../lib/format';
-import { NoData } from '../../../ui/no-data';
-import { PullRefresh } from '../../../ui/pull-refresh';
 import {
   useDayTradeApplicationsInfiniteQuery,
   useDayTradeDetailsInfiniteQuery,
   useDayTradeTransactionsInfiniteQuery,
 } from '../api/day-trading-api';
+import { InfiniteList } from '../../../ui/infinite-list';
 import { StateTag } from './state-tag';
-
-interface InfiniteState<T> {
-  data?: { pages: Array<{ items: T[] }> };
-  isLoading: boolean;
-  hasNextPage: boolean;
-  fetchNextPage: () => Promise<unknown>;
-  refetch: () => unknown;
-}
-
-function InfiniteList<T>({
-  q,
-  testId,
-  row,
-}: {
-  q: InfiniteState<T>;
-  testId: string;
-  row: (item: T) => ReactNode;
-}) {
-  const items = useMemo(() => (q.data?.pages ?? []).flatMap((p) => p.items), [q.data]);
-  return (
-    <PullRefresh onRefresh={() => q.refetch()}>
-      {!q.isLoading && items.length === 0 ? (
-        <NoData />
-      ) : (
-        <div className="list-card" data-testid={testId}>
-          {items.map(row)}
-        </div>
-      )}
-      {items.length > 0 && (
-        <InfiniteScroll loadMore={async () => void (await q.fetchNextPage())} hasMore={q.hasNextPage} />
-      )}
-    </PullRefresh>
-  );
-}
 
 function SideTag({ side }: { side: Order['side'] }) {
   const { t } = useTranslation();

@@ -1,50 +1,11 @@
 /**
- * Pieces the dividend screens share: the infinite list with pull-to-refresh and the spec's
- * no-data placeholder, the links between the three screens, and one ex-dividend event row.
+ * Pieces the dividend screens share: the links between the three screens and one ex-dividend
+ * event row (their lists are src/ui/infinite-list.tsx).
  */
-import { InfiniteScroll } from 'antd-mobile';
-import { useMemo, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import type { ExRightsEvent } from '../../../../contract/dividends';
 import { formatMinor } from '../../../lib/format';
-import { NoData } from '../../../ui/no-data';
-import { PullRefresh } from '../../../ui/pull-refresh';
-
-interface InfiniteState<T> {
-  data?: { pages: Array<{ items: T[] }> };
-  isLoading: boolean;
-  hasNextPage: boolean;
-  fetchNextPage: () => Promise<unknown>;
-  refetch: () => unknown;
-}
-
-/** An infinite list of `row`s. */
-export function InfiniteList<T>({
-  q,
-  testId,
-  row,
-}: {
-  q: InfiniteState<T>;
-  testId: string;
-  row: (item: T) => ReactNode;
-}) {
-  const items = useMemo(() => (q.data?.pages ?? []).flatMap((p) => p.items), [q.data]);
-  return (
-    <PullRefresh onRefresh={() => q.refetch()}>
-      {!q.isLoading && items.length === 0 ? (
-        <NoData />
-      ) : (
-        <div className="list-card" data-testid={testId}>
-          {items.map(row)}
-        </div>
-      )}
-      {items.length > 0 && (
-        <InfiniteScroll loadMore={async () => void (await q.fetchNextPage())} hasMore={q.hasNextPage} />
-      )}
-    </PullRefresh>
-  );
-}
 
 /** The three dividend screens as a segmented link row (the current one highlighted). */
 export function DividendNav({ current }: { current: 'calendar' | 'stocks' | 'history' }) {

@@ -10,7 +10,8 @@ import { useSearchParams } from 'react-router-dom';
 import { DIVIDEND_CALENDAR_TABS, type DividendCalendarTab } from '../../../../contract/dividends';
 import { Page } from '../../../ui/page';
 import { useDividendCalendarInfiniteQuery } from '../api/dividends-api';
-import { DividendNav, EventRow, InfiniteList } from '../components/parts';
+import { InfiniteList } from '../../../ui/infinite-list';
+import { DividendNav, EventRow } from '../components/parts';
 import '../dividends.css';
 
 function CalendarList({ tab }: { tab: DividendCalendarTab }) {

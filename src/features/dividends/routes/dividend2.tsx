@@ -9,7 +9,8 @@ import type { DividendStock } from '../../../../contract/dividends';
 import { formatMinor } from '../../../lib/format';
 import { Page } from '../../../ui/page';
 import { useDividendStocksInfiniteQuery } from '../api/dividends-api';
-import { DividendNav, InfiniteList } from '../components/parts';
+import { InfiniteList } from '../../../ui/infinite-list';
+import { DividendNav } from '../components/parts';
 import '../dividends.css';
 
 /** Basis points → "4.22%". */

@@ -1,13 +1,10 @@
 /**
- * Pieces the subscription screens share: the application-state and phase tags, a label–value
- * line, and an infinite list with pull-to-refresh and the spec's no-data placeholder.
+ * Pieces the subscription screens share: the application-state and phase tags and a label–value
+ * line (their lists are src/ui/infinite-list.tsx).
  */
-import { InfiniteScroll } from 'antd-mobile';
-import { useMemo, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { IpoApplicationStatus, IpoPhase } from '../../../../contract/ipo';
-import { NoData } from '../../../ui/no-data';
-import { PullRefresh } from '../../../ui/pull-refresh';
 
 const STATUS_COLORS: Record<IpoApplicationStatus, string> = {
   unpaid: '#fa8c16',
@@ -67,40 +64,5 @@ export function Line({
         {value === '' || value === null || value === undefined ? '--' : value}
       </div>
     </div>
-  );
-}
-
-interface InfiniteState<T> {
-  data?: { pages: Array<{ items: T[] }> };
-  isLoading: boolean;
-  hasNextPage: boolean;
-  fetchNextPage: () => Promise<unknown>;
-  refetch: () => unknown;
-}
-
-/** An infinite list of `row`s. */
-export function InfiniteList<T>({
-  q,
-  testId,
-  row,
-}: {
-  q: InfiniteState<T>;
-  testId: string;
-  row: (item: T) => ReactNode;
-}) {
-  const items = useMemo(() => (q.data?.pages ?? []).flatMap((p) => p.items), [q.data]);
-  return (
-    <PullRefresh onRefresh={() => q.refetch()}>
-      {!q.isLoading && items.length === 0 ? (
-        <NoData />
-      ) : (
-        <div className="list-card" data-testid={testId}>
-          {items.map(row)}
-        </div>
-      )}
-      {items.length > 0 && (
-        <InfiniteScroll loadMore={async () => void (await q.fetchNextPage())} hasMore={q.hasNextPage} />
-      )}
-    </PullRefresh>
   );
 }

@@ -13,7 +13,8 @@ import { formatMinor } from '../../../lib/format';
 import { LoginPrompt } from '../../../ui/login-prompt';
 import { Page } from '../../../ui/page';
 import { useIpoRecordsInfiniteQuery } from '../api/ipo-api';
-import { InfiniteList, StatusTag } from '../components/parts';
+import { InfiniteList } from '../../../ui/infinite-list';
+import { StatusTag } from '../components/parts';
 import '../ipo.css';
 
 function RecordRow({ a, onOpen }: { a: IpoApplication; onOpen: (id: number) => void }) {

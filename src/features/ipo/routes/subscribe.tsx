@@ -14,7 +14,8 @@ import { formatMinor } from '../../../lib/format';
 import { LoginPrompt } from '../../../ui/login-prompt';
 import { Page } from '../../../ui/page';
 import { useIpoListInfiniteQuery } from '../api/ipo-api';
-import { InfiniteList, PhaseTag, StatusTag } from '../components/parts';
+import { InfiniteList } from '../../../ui/infinite-list';
+import { PhaseTag, StatusTag } from '../components/parts';
 import '../ipo.css';
 
 function OfferingRow({ o, onOpen }: { o: IpoOffering; onOpen: (id: number) => void }) {
