@@ -1,22 +1,25 @@
 /**
  * Customer service for operators (admin/support*): conversations with their unread counts (open
- * ones, or all), refreshed every SUPPORT_POLL_MS; one opened shows its newest messages (marked
+ * ones, or all), reloaded on every support event of the operator's socket (./support-socket.ts),
+ * and every SUPPORT_POLL_MS only while that socket is down; one opened shows its newest messages (marked
  * read by opening), with "assign to me", "resolve" and a reply box. Members' images are shown
  * from the upload route (operators may read every upload). Testids: `support-row-<id>`,
  * `support-open-<id>`, `support-assign`, `support-resolve`, `support-reply-text`,
  * `support-reply-send`, `support-thread`.
  */
 import { Button, TextArea } from 'antd-mobile';
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useDispatch } from 'react-redux';
 import type { ReqOf, ResOf } from '../../contract/api';
 import type { AdminConversation, SupportMessage } from '../../contract/support';
 import { formatDateTime } from '../lib/format';
 import { Segmented } from '../ui/segmented';
 import { ADMIN_PAGE_SIZE, adminApi } from './admin-api';
 import { AdminTable, Pager, UploadThumb } from './admin-ui';
+import { useSupportSocket } from './support-socket';
 
-/** How often the open panel refreshes the list and the thread (ms). */
+/** How often the open panel refreshes the list and the thread while its socket is down (ms). */
 const SUPPORT_POLL_MS = 5_000;
 
 const supportApi = adminApi.enhanceEndpoints({ addTagTypes: ['AdminSupport'] }).injectEndpoints({
@@ -48,9 +51,9 @@ const supportApi = adminApi.enhanceEndpoints({ addTagTypes: ['AdminSupport'] }).
   }),
 });
 
-function Thread({ id, onClose }: { id: number; onClose: () => void }) {
+function Thread({ id, onClose, pollMs }: { id: number; onClose: () => void; pollMs: number }) {
   const { t } = useTranslation();
-  const { data } = supportApi.useSupportThreadQuery(id, { pollingInterval: SUPPORT_POLL_MS });
+  const { data } = supportApi.useSupportThreadQuery(id, { pollingInterval: pollMs });
   const [read] = supportApi.useSupportReadMutation();
   const [assign] = supportApi.useSupportAssignMutation();
   const [resolve] = supportApi.useSupportResolveMutation();
@@ -129,13 +132,33 @@ export function SupportPanel() {
   const [status, setStatus] = useState<'open' | 'all'>('open');
   const [page, setPage] = useState(1);
   const [opened, setOpened] = useState<number | null>(null);
+  const dispatch = useDispatch();
+  const reload = useCallback(() => dispatch(supportApi.util.invalidateTags(['AdminSupport'])), [dispatch]);
+  const live = useSupportSocket(reload);
+  const pollMs = live ? 0 : SUPPORT_POLL_MS;
   const { data } = supportApi.useSupportConversationsQuery(
     { status, page, pageSize: ADMIN_PAGE_SIZE },
-    { pollingInterval: SUPPORT_POLL_MS },
+    { pollingInterval: pollMs },
   );
-  if (opened !== null) return <Thread id={opened} onClose={() => setOpened(null)} />;
+  const badge = (
+    <div
+      className={`support-live muted small${live ? ' is-live' : ''}`}
+      data-testid="support-live"
+      data-live={live}
+    >
+      {live ? t('admin.support.live') : t('admin.support.polling')}
+    </div>
+  );
+  if (opened !== null)
+    return (
+      <>
+        {badge}
+        <Thread id={opened} onClose={() => setOpened(null)} pollMs={pollMs} />
+      </>
+    );
   return (
     <div>
+      {badge}
       <Segmented
         value={status}
         onChange={(v) => {

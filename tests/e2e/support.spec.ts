@@ -2,7 +2,8 @@
  * Customer service in Chromium on the real server: two members (one in tw, one in en, 390×844)
  * write to customer service from the home shortcut, one of them with an image; the operator sees
  * both conversations in the console with their unread counts, opens one, assigns it, replies and
- * resolves it. The member sees the reply and "resolved" arrive on the open screen without a reload
+ * resolves it; the console's socket brings the member's next message into the open thread (no
+ * polling while it is live). The member sees the reply and "resolved" arrive on the open screen without a reload
  * (the market socket's support events), and never sees the other member's messages.
  */
 import { mkdirSync } from 'node:fs';
@@ -77,6 +78,13 @@ test('two members and an operator talk through customer service', async ({ brows
   // Alice's open screen receives the reply over the socket, with no reload.
   await expect(alice.getByTestId('chat-message-operator')).toHaveCount(1);
   await expect(alice.getByTestId('chat-message-operator')).toContainText('已收到');
+
+  // The console's own socket: live, so it does not poll; Alice's next message reaches the open
+  // thread through the socket's event alone.
+  await expect(op.getByTestId('support-live')).toHaveAttribute('data-live', 'true');
+  await alice.getByTestId('chat-text').locator('textarea:not([readonly])').fill('還有一筆提款');
+  await alice.getByTestId('chat-send').click();
+  await expect(thread).toContainText('還有一筆提款');
   await op.getByTestId('support-resolve').click();
   await expect(alice.getByTestId('chat-resolved')).toBeVisible();
   await alice.screenshot({ path: path.join(shots, 'support-member-tw.png') });
