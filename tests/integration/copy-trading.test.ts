@@ -19,7 +19,15 @@
  */
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditLog, dailyCandles, followCopies, follows, orders, users } from '../../server/db/schema';
+import {
+  auditLog,
+  dailyCandles,
+  followCopies,
+  follows,
+  ledgerTransactions,
+  orders,
+  users,
+} from '../../server/db/schema';
 import { isClean, memberBalances, reconcile } from '../../server/modules/ledger/ledger';
 import { SelfReviewError } from '../../server/modules/admin/four-eyes';
 import { reviewMentor } from '../../server/modules/copy-trading/mentors';
@@ -515,7 +523,10 @@ describe('copy stop-loss, pause, stop and profit share', () => {
     expect(f!.cashMinor).toBeLessThan(f!.highWaterMinor); // fees and spreads: a loss
     const before = await memberBalances(h.database.db, C.id);
     const mentorBefore = await memberBalances(h.database.db, mentor.id);
-    const stopped = await ok('follow/stop', { followId: follow.C }, C.token);
+    // A stop without a key runs nothing.
+    expect(await refused('follow/stop', { followId: follow.C }, C.token)).toBe('idempotencyKeyRequired');
+    const key = idem();
+    const stopped = await ok('follow/stop', { followId: follow.C }, C.token, key);
     expect(stopped).toMatchObject({
       status: 'ended',
       endReason: 'member',
@@ -523,10 +534,25 @@ describe('copy stop-loss, pause, stop and profit share', () => {
       profitShareMinor: 0,
       cashMinor: 0,
     });
+    const returns = async () =>
+      (
+        await h.database.db
+          .select({ id: ledgerTransactions.id })
+          .from(ledgerTransactions)
+          .where(
+            and(eq(ledgerTransactions.type, 'followReturn'), eq(ledgerTransactions.refId, String(follow.C))),
+          )
+      ).length;
+    expect(await returns()).toBe(1);
+    // The retried tap (same key) gets the first answer and moves nothing again.
+    const retried = await h.call('follow/stop', { followId: follow.C }, C.token, key);
+    expect([retried.http, retried.body.status, retried.body.data]).toEqual([200, 1, stopped]);
+    expect(await returns()).toBe(1);
     expect((await memberBalances(h.database.db, C.id)).available).toBe(before.available + f!.cashMinor);
     expect((await memberBalances(h.database.db, mentor.id)).available).toBe(mentorBefore.available);
-    expect(await refused('follow/stop', { followId: follow.C }, C.token)).toBe('followNotRunning');
-    expect(await refused('follow/stop', { followId: follow.A }, C.token)).toBe('notFound');
+    // A new tap (a new key) finds the follow ended.
+    expect(await refused('follow/stop', { followId: follow.C }, C.token, idem())).toBe('followNotRunning');
+    expect(await refused('follow/stop', { followId: follow.A }, C.token, idem())).toBe('notFound');
     await ledgerHolds();
   });
 
@@ -564,7 +590,20 @@ describe('copy stop-loss, pause, stop and profit share', () => {
     const [f] = await h.database.db.select().from(follows).where(eq(follows.id, follow.A!));
     const mentorBefore = await memberBalances(h.database.db, mentor.id);
     const aBefore = await memberBalances(h.database.db, A.id);
-    const stopped = await ok('follow/stop', { followId: follow.A }, A.token);
+    // The stop closes the open copy and settles in the request's transaction; the retried tap
+    // (same key) gets the first answer and closes and pays nothing again.
+    const key = idem();
+    const stopped = await ok('follow/stop', { followId: follow.A }, A.token, key);
+    const afterStop = [
+      await memberBalances(h.database.db, A.id),
+      await memberBalances(h.database.db, mentor.id),
+    ];
+    const retried = await h.call('follow/stop', { followId: follow.A }, A.token, key);
+    expect(retried.body).toMatchObject({ status: 1, data: stopped });
+    expect([
+      await memberBalances(h.database.db, A.id),
+      await memberBalances(h.database.db, mentor.id),
+    ]).toEqual(afterStop);
     const [copy] = await h.database.db.select().from(followCopies).where(eq(followCopies.id, copyA!.id));
     expect(copy).toMatchObject({ status: 'closed', reason: 'followStopped' });
     const [oa] = await h.database.db.select().from(orders).where(eq(orders.id, copyA!.orderId!));

@@ -344,14 +344,19 @@ async function settleClosedElsewhere(deps: CopyDeps, c: CopyRow): Promise<boolea
 
 /**
  * Closes open copy `c` at market (engine forceClose) with `reason`, its proceeds back to the
- * follow's cash in the same transaction (settleCopy). A copy whose position was already closed
+ * follow's cash in the same transaction (settleCopy), a savepoint of `deps.db` when that is a
+ * transaction (follow/stop's request transaction). A copy whose position was already closed
  * outside copy trading is settled as `closedElsewhere` instead. Resolves false when nothing was
  * closed here. @throws the engine's refusal (nonTradingTime, priceUnavailable).
  */
 export async function closeCopy(deps: CopyDeps, c: CopyRow, reason: CopyReason): Promise<boolean> {
   if (await settleClosedElsewhere(deps, c)) return false;
-  const closed = await deps.trading.forceClose(c.orderId!, 'user', (tx, o) =>
-    settleCopy(tx, c, o, reason, deps.now(), false),
+  const closed = await deps.trading.forceClose(
+    c.orderId!,
+    'user',
+    (tx, o) => settleCopy(tx, c, o, reason, deps.now(), false),
+    undefined,
+    deps.db,
   );
   if (!closed) await settleClosedElsewhere(deps, c);
   return closed !== null;
@@ -386,7 +391,9 @@ const openCopies = (d: Db | Tx, followId: number) =>
 /**
  * Ends a follow: closes its open copies (`followStopped`), then settles in one transaction: the
  * mentor's share of the equity above the high-water mark (`followRebate`) and the rest back to the
- * member's wallet (`followReturn`).
+ * member's wallet (`followReturn`). `deps.db` may be a request's idempotency transaction
+ * (follow/stop): every close and the settlement then commit with the stored answer, so a retry
+ * with the same key gets that answer and moves nothing.
  * @throws notFound (404), followNotRunning (409), followHasOpenCopies (409: a copy could not be
  *   closed now, e.g. outside trading hours; nothing was settled)
  */

@@ -17,7 +17,7 @@ import { useSelector } from 'react-redux';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import type { Follow, Mentor, MentorLevel } from '../../../../contract/copy-trading';
 import { MENTOR_LEVELS } from '../../../../contract/copy-trading';
-import { sendWithKey, useIdempotencyKeys } from '../../../api/idempotency';
+import { sendTap, sendWithKey, useIdempotencyKeys } from '../../../api/idempotency';
 import { selectLoggedIn } from '../../../api/session';
 import { changeColor } from '../../../lib/colors';
 import { formatDateTime, formatMinor, formatSignedMinor } from '../../../lib/format';
@@ -300,8 +300,8 @@ function FollowCard({ f }: { f: Follow }) {
   const running = f.status === 'following';
   const onStop = async () => {
     if (!(await Dialog.confirm({ content: t('follow.stopConfirm') }))) return;
-    const res = await stop(f.id);
-    if ('data' in res && res.data) showToast({ icon: 'success', content: t('follow.stopped') });
+    const res = await sendTap({ followId: f.id }, stop);
+    if (res.data) showToast({ icon: 'success', content: t('follow.stopped') });
   };
   return (
     <section className="card" data-testid={`ds-follow-${f.id}`}>
