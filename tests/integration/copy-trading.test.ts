@@ -26,6 +26,7 @@ import {
   follows,
   ledgerTransactions,
   orders,
+  riskEvents,
   users,
 } from '../../server/db/schema';
 import { isClean, memberBalances, reconcile } from '../../server/modules/ledger/ledger';
@@ -39,6 +40,7 @@ import {
 } from '../../server/modules/copy-trading/follows';
 import { MENTOR_CRITERIA, MENTOR_DEFAULTS, levelOf } from '../../server/modules/copy-trading/rules';
 import { taipeiDayStart } from '../../server/modules/copy-trading/stats';
+import { createRiskMonitor } from '../../server/modules/risk/monitor';
 import { idem, startHarness, TEST_SYMBOLS, type Harness } from './harness';
 import { advanceMarket, replayTo } from './trading-support';
 
@@ -81,6 +83,21 @@ async function member(account: string, amountMinor: number, ageDays = 0) {
       .set({ createdAt: new Date(h.wall.now - ageDays * DAY_MS) })
       .where(eq(users.id, id));
   return { token, id };
+}
+
+/** The mentor buys `lots` of `symbol` at market (10×), a pass runs; the order and `followId`'s record of it. */
+async function mentorOpens(symbol: string, lots: number, followId: number) {
+  const o = await ok(
+    'trade/placeOrder',
+    { symbol, side: 'long', orderType: 'market', lots, leverage: 10 },
+    mentor.token,
+  );
+  await h.copyTrading.runOnce();
+  const [c] = await h.database.db
+    .select()
+    .from(followCopies)
+    .where(and(eq(followCopies.followId, followId), eq(followCopies.mentorOrderId, o.id)));
+  return { o, c };
 }
 
 const deps = (): CopyDeps => ({ db: h.database.db, trading: h.trading, feed: h.feed, now: () => h.wall.now });
@@ -448,16 +465,7 @@ describe('copy stop-loss, pause, stop and profit share', () => {
   it('paused follows record the mentor order as skipped (paused)', async () => {
     const p = await ok('follow/pause', { followId: follow.B }, B.token);
     expect(p.paused).toBe(true);
-    const o = await ok(
-      'trade/placeOrder',
-      { symbol: '2330', side: 'long', orderType: 'market', lots: 2, leverage: 10 },
-      mentor.token,
-    );
-    await h.copyTrading.runOnce();
-    const [c] = await h.database.db
-      .select()
-      .from(followCopies)
-      .where(and(eq(followCopies.followId, follow.B!), eq(followCopies.mentorOrderId, o.id)));
+    const { o, c } = await mentorOpens('2330', 2, follow.B!);
     expect(c).toMatchObject({ status: 'skipped', reason: 'paused' });
     expect((await ok('follow/resume', { followId: follow.B }, B.token)).paused).toBe(false);
     // Clean up: the mentor closes, the copies of A and C close with it.
@@ -683,6 +691,64 @@ describe('operator and deadline', () => {
       returnedMinor: f!.cashMinor,
     });
     expect((await memberBalances(h.database.db, D.id)).available).toBe(before.available + f!.cashMinor);
+    await ledgerHolds();
+  });
+});
+
+describe("a copy's risk pool: the follow's own equity", () => {
+  it("is not liquidated while the follow's equity covers it, and is when it no longer does", async () => {
+    // G puts the whole wallet into the follow: nothing of G's own backs the copy.
+    const G = await member('0911000008', 120_000 * NT);
+    const f = await ok('follow/start', { mentorId, amountMinor: 120_000 * NT, days: 30 }, G.token, idem());
+    expect((await memberBalances(h.database.db, G.id)).available).toBe(0);
+    const { o: m, c: copy } = await mentorOpens('2317', 10, f.id);
+    expect(copy).toMatchObject({ status: 'open', lots: 1 });
+    const held = async () =>
+      (await h.database.db.select().from(orders).where(eq(orders.id, copy!.orderId!)))[0]!.status;
+    // Counted against G's wallet alone (available 0) the copy would stand at ~100 % of its margin,
+    // below maintenance (110 %); against the follow's cash it stands at ~1,000 %.
+    await advanceMarket(h, 60_000);
+    await h.risk.idle();
+    expect(await held()).toBe('holding');
+    const [o] = await h.database.db.select().from(orders).where(eq(orders.id, copy!.orderId!));
+    const thresholds = { marginCallBps: h.config.marginCallBps, maintenanceBps: h.config.maintenanceBps };
+    const marked = (lastMinor: number): CopyDeps['feed'] =>
+      ({
+        ...h.feed,
+        quote: (sym: string) => {
+          const q = h.feed.quote(sym);
+          return q && sym === '2317' ? { ...q, lastMinor } : q;
+        },
+      }) as CopyDeps['feed'];
+    const monitorAt = (lastMinor: number) =>
+      createRiskMonitor({ db: h.database.db, feed: marked(lastMinor), closer: h.trading, thresholds });
+    const [fr] = await h.database.db.select().from(follows).where(eq(follows.id, f.id));
+    const poolEquity = (mark: number) =>
+      fr!.cashMinor + o!.marginMinor + (mark - o!.openPriceMinor!) * o!.shares;
+    // A 40 % fall: the follow's equity still covers the copy (its own margin would not).
+    const fall = Math.floor(o!.openPriceMinor! * 0.6);
+    expect(o!.marginMinor + (fall - o!.openPriceMinor!) * o!.shares).toBeLessThan(0);
+    expect(poolEquity(fall) * 10_000).toBeGreaterThanOrEqual(o!.marginMinor * thresholds.maintenanceBps);
+    const kept = await monitorAt(fall).evaluate(G.id);
+    expect(kept.liquidated).toEqual([]);
+    expect(await held()).toBe('holding');
+    // A 90 % fall: the follow's equity no longer covers it: liquidated, recorded with the follow.
+    const crash = Math.floor(o!.openPriceMinor! * 0.1);
+    expect(poolEquity(crash) * 10_000).toBeLessThan(o!.marginMinor * thresholds.maintenanceBps);
+    const gone = await monitorAt(crash).evaluate(G.id);
+    expect(gone.liquidated).toEqual([o!.id]);
+    expect(await held()).toBe('closed');
+    const [ev] = await h.database.db
+      .select()
+      .from(riskEvents)
+      .where(and(eq(riskEvents.userId, G.id), eq(riskEvents.kind, 'liquidation')));
+    expect(JSON.parse(ev!.detail!)).toMatchObject({ followId: f.id, symbol: '2317' });
+    // The copier settles it (closedElsewhere): the proceeds go back to the follow's cash.
+    await h.copyTrading.runOnce();
+    const [settled] = await h.database.db.select().from(followCopies).where(eq(followCopies.id, copy!.id));
+    expect(settled).toMatchObject({ status: 'closed', reason: 'closedElsewhere' });
+    await ok('trade/closePosition', { orderId: m.id }, mentor.token);
+    await h.copyTrading.runOnce();
     await ledgerHolds();
   });
 });

@@ -7,7 +7,7 @@
  * A copy opens in ONE transaction per follow: the follow's cash moves to `available`
  * (`followTransfer`), the trading engine opens the copy at market (engine openAtMarket: the same
  * checks and ledger as a member's market order), and what the copy did not use moves back; when
- * the copy cost more than the follow's cash the transaction rolls back and the copy is recorded
+ * the copy cost (plus its opening reserve) more than the follow's cash the transaction rolls back and the copy is recorded
  * `skipped` with reason `margin` (the member's own wallet never pays for a copy). A copy closes
  * through the engine's forced close (same ledger as a member's close), and in the same
  * transaction its proceeds (margin + P&L − close fee − close tax) go back to the follow's cash, a
@@ -27,6 +27,7 @@
  */
 import { and, asc, count, desc, eq, gt, gte, inArray, sql } from 'drizzle-orm';
 import type { Copy, CopyReason, Follow } from '../../../contract/copy-trading';
+import { BPS, openingReserveMinor } from '../../../contract/risk';
 import type { Db, Tx } from '../../db/client';
 import type { MarketFeed } from '../../market/feed';
 import { followCopies, follows, mentors, orders, users } from '../../db/schema';
@@ -177,6 +178,13 @@ export interface CopyDeps {
   trading: TradingEngine;
   feed: MarketFeed;
   now: () => number;
+  /**
+   * Opening margin in bps (config OPENING_MARGIN_BPS, contract/risk.ts openingReserveMinor): a
+   * copy must leave its reserve in the follow's cash, as an order must in the member's wallet,
+   * so that no copy opens its follow's risk pool into a margin call (risk/account-risk.ts).
+   * Default 10,000: none.
+   */
+  openingMarginBps?: number;
   log?: (msg: string, err?: unknown) => void;
 }
 
@@ -255,7 +263,7 @@ export async function mirrorOpen(
         throw err;
       }
       const cost = opened.marginMinor + opened.openFeeMinor + opened.openTaxMinor;
-      if (cost > cash) {
+      if (cost + openingReserveMinor(opened.marginMinor, deps.openingMarginBps ?? BPS) > cash) {
         failure = { reason: 'margin', lots };
         throw new FollowCashShort();
       }
