@@ -23,7 +23,14 @@ function FollowCard({ f }: { f: Follow }) {
   const [pause] = useFollowPauseMutation();
   const running = f.status === 'following';
   const onStop = async () => {
-    if (!(await Dialog.confirm({ content: t('follow.stopConfirm') }))) return;
+    if (
+      !(await Dialog.confirm({
+        content: t('follow.stopConfirm'),
+        confirmText: t('follow.stop'),
+        cancelText: t('common.cancel'),
+      }))
+    )
+      return;
     const res = await sendTap({ followId: f.id }, stop);
     if (res.data) showToast({ icon: 'success', content: t('follow.stopped') });
   };
@@ -75,10 +82,10 @@ function FollowCard({ f }: { f: Follow }) {
   );
 }
 
-/** /gdindex/dsFllowInfo: the member's follows. */
+/** /gdindex/dsFllowInfo: the member's follows, refetched whenever the screen opens (the copies move the cash). */
 export function FollowInfoPage() {
   const { t } = useTranslation();
-  const { data } = useFollowListQuery();
+  const { data } = useFollowListQuery(undefined, { refetchOnMountOrArgChange: true });
   return (
     <Page title={t('follow.myFollows')}>
       <Guard>
