@@ -54,6 +54,9 @@ export default defineConfig({
       // Every spec registers its members from 127.0.0.1 against one server; the per-address
       // registration limit (default 10 an hour) is tested in tests/security/auth.test.ts.
       REGISTER_IP_MAX: '1000',
+      // copy-trading.spec.ts makes a mentor through the API and the console; a fresh account
+      // cannot be 30 days old. The age criterion is tested in tests/integration/copy-trading.test.ts.
+      MENTOR_MIN_ACCOUNT_DAYS: '0',
     },
   },
 });

@@ -424,9 +424,9 @@ export const api = {
   'follow/start': ep('member', copy.followReq, copy.followSchema, 'Follow a mentor with an amount', true),
   'follow/pause': ep('member', copy.followIdReq, copy.followSchema, 'Pause copying new orders'),
   'follow/resume': ep('member', copy.followIdReq, copy.followSchema, 'Resume copying'),
-  // Not keyed: the copies close in the engine's own transactions; a retry finds the follow ended
-  // (followNotRunning) and the settlement's ledger transactions carry keys of their own.
-  'follow/stop': ep('member', copy.followIdReq, copy.followSchema, 'Stop: close copies, return equity'),
+  // Keyed: the copies' closes and the settlement run in the request's transaction (follows.ts
+  // endFollow), so a retry with the same key gets the first answer and moves nothing.
+  'follow/stop': ep('member', copy.followIdReq, copy.followSchema, 'Stop: close copies, return equity', true),
   'follow/list': ep('member', copy.followListReq, copy.followListRes, 'My follows'),
   'follow/records': ep('member', copy.followRecordsReq, copy.followRecordsRes, 'Copied and skipped orders'),
   'admin/mentors': ep('operator', copy.adminMentorsReq, copy.adminMentorsRes, 'Mentor applications'),

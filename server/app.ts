@@ -239,6 +239,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     trading,
     feed,
     now: opts.now ?? Date.now,
+    openingMarginBps: config.openingMarginBps,
     log: (msg, err) => app.log.error({ err }, msg),
   });
   copyTrading.start({ timer: opts.feedTimer ?? true });

@@ -14,7 +14,8 @@
  * MARGIN_CALL_BPS (13000 = 130 %: margin call below it) · MAINTENANCE_BPS (11000 = 110 %: forced
  * liquidation below it), both of equity ÷ used margin · OPENING_MARGIN_BPS (MARGIN_CALL_BPS: an
  * opening order leaves margin × (it − 100 %) available) (modules/risk/config.ts, contract/risk.ts) ·
- * LOGIN_* / REGISTER_IP_* / *_INVITE_* throttling and invitation-code limits (modules/auth/config.ts).
+ * LOGIN_* / REGISTER_IP_* / *_INVITE_* throttling and invitation-code limits (modules/auth/config.ts) ·
+ * MENTOR_MIN_ACCOUNT_DAYS (30: account age before applying as a mentor) (modules/copy-trading/config.ts).
  */
 import path from 'node:path';
 import { DEFAULT_LEVERAGES } from '../contract/market-rules';
@@ -22,9 +23,10 @@ import { loadDayTradeConfig, type DayTradeConfig } from './modules/day-trading/c
 import { loadTradingConfig, type TradingConfig } from './modules/trading/config';
 import { loadRiskConfig, type RiskConfig } from './modules/risk/config';
 import { loadAuthConfig, type AuthConfig } from './modules/auth/config';
+import { loadCopyTradingConfig, type CopyTradingConfig } from './modules/copy-trading/config';
 
 /** The server's settings; see the module docstring for the variable behind each field. */
-export interface Config extends DayTradeConfig, TradingConfig, RiskConfig, AuthConfig {
+export interface Config extends DayTradeConfig, TradingConfig, RiskConfig, AuthConfig, CopyTradingConfig {
   port: number;
   host: string;
   dataDir: string;
@@ -94,5 +96,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ...loadTradingConfig(env),
     ...loadRiskConfig(env),
     ...loadAuthConfig(env),
+    ...loadCopyTradingConfig(env),
   };
 }

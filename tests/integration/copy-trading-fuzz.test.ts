@@ -252,7 +252,7 @@ describe('copy trading against a model', () => {
       } else if (r < 0.78 && model.filter((x) => x.running).length > 2) {
         const f = rnd.pick(model.filter((x) => x.running));
         const before = (await memberBalances(db, f.member.id)).available;
-        const res = await call('follow/stop', { followId: f.id }, f.member.token);
+        const res = await call('follow/stop', { followId: f.id }, f.member.token, idem());
         expect(res.status).toBe(1);
         expect(res.data.status).toBe('ended');
         expect((await memberBalances(db, f.member.id)).available).toBe(before + res.data.returnedMinor);

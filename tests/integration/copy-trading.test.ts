@@ -19,7 +19,16 @@
  */
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditLog, dailyCandles, followCopies, follows, orders, users } from '../../server/db/schema';
+import {
+  auditLog,
+  dailyCandles,
+  followCopies,
+  follows,
+  ledgerTransactions,
+  orders,
+  riskEvents,
+  users,
+} from '../../server/db/schema';
 import { isClean, memberBalances, reconcile } from '../../server/modules/ledger/ledger';
 import { SelfReviewError } from '../../server/modules/admin/four-eyes';
 import { reviewMentor } from '../../server/modules/copy-trading/mentors';
@@ -31,6 +40,7 @@ import {
 } from '../../server/modules/copy-trading/follows';
 import { MENTOR_CRITERIA, MENTOR_DEFAULTS, levelOf } from '../../server/modules/copy-trading/rules';
 import { taipeiDayStart } from '../../server/modules/copy-trading/stats';
+import { createRiskMonitor } from '../../server/modules/risk/monitor';
 import { idem, startHarness, TEST_SYMBOLS, type Harness } from './harness';
 import { advanceMarket, replayTo } from './trading-support';
 
@@ -73,6 +83,21 @@ async function member(account: string, amountMinor: number, ageDays = 0) {
       .set({ createdAt: new Date(h.wall.now - ageDays * DAY_MS) })
       .where(eq(users.id, id));
   return { token, id };
+}
+
+/** The mentor buys `lots` of `symbol` at market (10×), a pass runs; the order and `followId`'s record of it. */
+async function mentorOpens(symbol: string, lots: number, followId: number) {
+  const o = await ok(
+    'trade/placeOrder',
+    { symbol, side: 'long', orderType: 'market', lots, leverage: 10 },
+    mentor.token,
+  );
+  await h.copyTrading.runOnce();
+  const [c] = await h.database.db
+    .select()
+    .from(followCopies)
+    .where(and(eq(followCopies.followId, followId), eq(followCopies.mentorOrderId, o.id)));
+  return { o, c };
 }
 
 const deps = (): CopyDeps => ({ db: h.database.db, trading: h.trading, feed: h.feed, now: () => h.wall.now });
@@ -440,16 +465,7 @@ describe('copy stop-loss, pause, stop and profit share', () => {
   it('paused follows record the mentor order as skipped (paused)', async () => {
     const p = await ok('follow/pause', { followId: follow.B }, B.token);
     expect(p.paused).toBe(true);
-    const o = await ok(
-      'trade/placeOrder',
-      { symbol: '2330', side: 'long', orderType: 'market', lots: 2, leverage: 10 },
-      mentor.token,
-    );
-    await h.copyTrading.runOnce();
-    const [c] = await h.database.db
-      .select()
-      .from(followCopies)
-      .where(and(eq(followCopies.followId, follow.B!), eq(followCopies.mentorOrderId, o.id)));
+    const { o, c } = await mentorOpens('2330', 2, follow.B!);
     expect(c).toMatchObject({ status: 'skipped', reason: 'paused' });
     expect((await ok('follow/resume', { followId: follow.B }, B.token)).paused).toBe(false);
     // Clean up: the mentor closes, the copies of A and C close with it.
@@ -515,7 +531,10 @@ describe('copy stop-loss, pause, stop and profit share', () => {
     expect(f!.cashMinor).toBeLessThan(f!.highWaterMinor); // fees and spreads: a loss
     const before = await memberBalances(h.database.db, C.id);
     const mentorBefore = await memberBalances(h.database.db, mentor.id);
-    const stopped = await ok('follow/stop', { followId: follow.C }, C.token);
+    // A stop without a key runs nothing.
+    expect(await refused('follow/stop', { followId: follow.C }, C.token)).toBe('idempotencyKeyRequired');
+    const key = idem();
+    const stopped = await ok('follow/stop', { followId: follow.C }, C.token, key);
     expect(stopped).toMatchObject({
       status: 'ended',
       endReason: 'member',
@@ -523,10 +542,25 @@ describe('copy stop-loss, pause, stop and profit share', () => {
       profitShareMinor: 0,
       cashMinor: 0,
     });
+    const returns = async () =>
+      (
+        await h.database.db
+          .select({ id: ledgerTransactions.id })
+          .from(ledgerTransactions)
+          .where(
+            and(eq(ledgerTransactions.type, 'followReturn'), eq(ledgerTransactions.refId, String(follow.C))),
+          )
+      ).length;
+    expect(await returns()).toBe(1);
+    // The retried tap (same key) gets the first answer and moves nothing again.
+    const retried = await h.call('follow/stop', { followId: follow.C }, C.token, key);
+    expect([retried.http, retried.body.status, retried.body.data]).toEqual([200, 1, stopped]);
+    expect(await returns()).toBe(1);
     expect((await memberBalances(h.database.db, C.id)).available).toBe(before.available + f!.cashMinor);
     expect((await memberBalances(h.database.db, mentor.id)).available).toBe(mentorBefore.available);
-    expect(await refused('follow/stop', { followId: follow.C }, C.token)).toBe('followNotRunning');
-    expect(await refused('follow/stop', { followId: follow.A }, C.token)).toBe('notFound');
+    // A new tap (a new key) finds the follow ended.
+    expect(await refused('follow/stop', { followId: follow.C }, C.token, idem())).toBe('followNotRunning');
+    expect(await refused('follow/stop', { followId: follow.A }, C.token, idem())).toBe('notFound');
     await ledgerHolds();
   });
 
@@ -564,7 +598,20 @@ describe('copy stop-loss, pause, stop and profit share', () => {
     const [f] = await h.database.db.select().from(follows).where(eq(follows.id, follow.A!));
     const mentorBefore = await memberBalances(h.database.db, mentor.id);
     const aBefore = await memberBalances(h.database.db, A.id);
-    const stopped = await ok('follow/stop', { followId: follow.A }, A.token);
+    // The stop closes the open copy and settles in the request's transaction; the retried tap
+    // (same key) gets the first answer and closes and pays nothing again.
+    const key = idem();
+    const stopped = await ok('follow/stop', { followId: follow.A }, A.token, key);
+    const afterStop = [
+      await memberBalances(h.database.db, A.id),
+      await memberBalances(h.database.db, mentor.id),
+    ];
+    const retried = await h.call('follow/stop', { followId: follow.A }, A.token, key);
+    expect(retried.body).toMatchObject({ status: 1, data: stopped });
+    expect([
+      await memberBalances(h.database.db, A.id),
+      await memberBalances(h.database.db, mentor.id),
+    ]).toEqual(afterStop);
     const [copy] = await h.database.db.select().from(followCopies).where(eq(followCopies.id, copyA!.id));
     expect(copy).toMatchObject({ status: 'closed', reason: 'followStopped' });
     const [oa] = await h.database.db.select().from(orders).where(eq(orders.id, copyA!.orderId!));
@@ -644,6 +691,64 @@ describe('operator and deadline', () => {
       returnedMinor: f!.cashMinor,
     });
     expect((await memberBalances(h.database.db, D.id)).available).toBe(before.available + f!.cashMinor);
+    await ledgerHolds();
+  });
+});
+
+describe("a copy's risk pool: the follow's own equity", () => {
+  it("is not liquidated while the follow's equity covers it, and is when it no longer does", async () => {
+    // G puts the whole wallet into the follow: nothing of G's own backs the copy.
+    const G = await member('0911000008', 120_000 * NT);
+    const f = await ok('follow/start', { mentorId, amountMinor: 120_000 * NT, days: 30 }, G.token, idem());
+    expect((await memberBalances(h.database.db, G.id)).available).toBe(0);
+    const { o: m, c: copy } = await mentorOpens('2317', 10, f.id);
+    expect(copy).toMatchObject({ status: 'open', lots: 1 });
+    const held = async () =>
+      (await h.database.db.select().from(orders).where(eq(orders.id, copy!.orderId!)))[0]!.status;
+    // Counted against G's wallet alone (available 0) the copy would stand at ~100 % of its margin,
+    // below maintenance (110 %); against the follow's cash it stands at ~1,000 %.
+    await advanceMarket(h, 60_000);
+    await h.risk.idle();
+    expect(await held()).toBe('holding');
+    const [o] = await h.database.db.select().from(orders).where(eq(orders.id, copy!.orderId!));
+    const thresholds = { marginCallBps: h.config.marginCallBps, maintenanceBps: h.config.maintenanceBps };
+    const marked = (lastMinor: number): CopyDeps['feed'] =>
+      ({
+        ...h.feed,
+        quote: (sym: string) => {
+          const q = h.feed.quote(sym);
+          return q && sym === '2317' ? { ...q, lastMinor } : q;
+        },
+      }) as CopyDeps['feed'];
+    const monitorAt = (lastMinor: number) =>
+      createRiskMonitor({ db: h.database.db, feed: marked(lastMinor), closer: h.trading, thresholds });
+    const [fr] = await h.database.db.select().from(follows).where(eq(follows.id, f.id));
+    const poolEquity = (mark: number) =>
+      fr!.cashMinor + o!.marginMinor + (mark - o!.openPriceMinor!) * o!.shares;
+    // A 40 % fall: the follow's equity still covers the copy (its own margin would not).
+    const fall = Math.floor(o!.openPriceMinor! * 0.6);
+    expect(o!.marginMinor + (fall - o!.openPriceMinor!) * o!.shares).toBeLessThan(0);
+    expect(poolEquity(fall) * 10_000).toBeGreaterThanOrEqual(o!.marginMinor * thresholds.maintenanceBps);
+    const kept = await monitorAt(fall).evaluate(G.id);
+    expect(kept.liquidated).toEqual([]);
+    expect(await held()).toBe('holding');
+    // A 90 % fall: the follow's equity no longer covers it: liquidated, recorded with the follow.
+    const crash = Math.floor(o!.openPriceMinor! * 0.1);
+    expect(poolEquity(crash) * 10_000).toBeLessThan(o!.marginMinor * thresholds.maintenanceBps);
+    const gone = await monitorAt(crash).evaluate(G.id);
+    expect(gone.liquidated).toEqual([o!.id]);
+    expect(await held()).toBe('closed');
+    const [ev] = await h.database.db
+      .select()
+      .from(riskEvents)
+      .where(and(eq(riskEvents.userId, G.id), eq(riskEvents.kind, 'liquidation')));
+    expect(JSON.parse(ev!.detail!)).toMatchObject({ followId: f.id, symbol: '2317' });
+    // The copier settles it (closedElsewhere): the proceeds go back to the follow's cash.
+    await h.copyTrading.runOnce();
+    const [settled] = await h.database.db.select().from(followCopies).where(eq(followCopies.id, copy!.id));
+    expect(settled).toMatchObject({ status: 'closed', reason: 'closedElsewhere' });
+    await ok('trade/closePosition', { orderId: m.id }, mentor.token);
+    await h.copyTrading.runOnce();
     await ledgerHolds();
   });
 });

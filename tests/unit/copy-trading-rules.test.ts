@@ -7,6 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import type { MentorStats } from '../../contract/copy-trading';
 import { bpsOf, copyLots, LEVEL_THRESHOLDS, levelOf } from '../../server/modules/copy-trading/rules';
+import { loadCopyTradingConfig } from '../../server/modules/copy-trading/config';
 import { statsFromOrders } from '../../server/modules/copy-trading/stats';
 import { bpsPercent } from '../../src/features/follow/format';
 
@@ -62,5 +63,17 @@ describe('shares and percentages', () => {
     expect(bpsPercent(1_234)).toBe('12.34%');
     expect(bpsPercent(5, true)).toBe('+0.05%');
     expect(bpsPercent(-250, true)).toBe('-2.50%');
+  });
+});
+
+describe('loadCopyTradingConfig', () => {
+  it('defaults to the 30-day criterion, reads MENTOR_MIN_ACCOUNT_DAYS (0 included), refuses others', () => {
+    expect(loadCopyTradingConfig({})).toEqual({ mentorMinAccountDays: 30 });
+    expect(loadCopyTradingConfig({ MENTOR_MIN_ACCOUNT_DAYS: '0' })).toEqual({ mentorMinAccountDays: 0 });
+    expect(loadCopyTradingConfig({ MENTOR_MIN_ACCOUNT_DAYS: '45' }).mentorMinAccountDays).toBe(45);
+    for (const bad of ['-1', '1.5', 'thirty'])
+      expect(() => loadCopyTradingConfig({ MENTOR_MIN_ACCOUNT_DAYS: bad })).toThrow(
+        /MENTOR_MIN_ACCOUNT_DAYS/,
+      );
   });
 });

@@ -7,7 +7,7 @@
  * A copy opens in ONE transaction per follow: the follow's cash moves to `available`
  * (`followTransfer`), the trading engine opens the copy at market (engine openAtMarket: the same
  * checks and ledger as a member's market order), and what the copy did not use moves back; when
- * the copy cost more than the follow's cash the transaction rolls back and the copy is recorded
+ * the copy cost (plus its opening reserve) more than the follow's cash the transaction rolls back and the copy is recorded
  * `skipped` with reason `margin` (the member's own wallet never pays for a copy). A copy closes
  * through the engine's forced close (same ledger as a member's close), and in the same
  * transaction its proceeds (margin + P&L − close fee − close tax) go back to the follow's cash, a
@@ -27,6 +27,7 @@
  */
 import { and, asc, count, desc, eq, gt, gte, inArray, sql } from 'drizzle-orm';
 import type { Copy, CopyReason, Follow } from '../../../contract/copy-trading';
+import { BPS, openingReserveMinor } from '../../../contract/risk';
 import type { Db, Tx } from '../../db/client';
 import type { MarketFeed } from '../../market/feed';
 import { followCopies, follows, mentors, orders, users } from '../../db/schema';
@@ -177,6 +178,13 @@ export interface CopyDeps {
   trading: TradingEngine;
   feed: MarketFeed;
   now: () => number;
+  /**
+   * Opening margin in bps (config OPENING_MARGIN_BPS, contract/risk.ts openingReserveMinor): a
+   * copy must leave its reserve in the follow's cash, as an order must in the member's wallet,
+   * so that no copy opens its follow's risk pool into a margin call (risk/account-risk.ts).
+   * Default 10,000: none.
+   */
+  openingMarginBps?: number;
   log?: (msg: string, err?: unknown) => void;
 }
 
@@ -255,7 +263,7 @@ export async function mirrorOpen(
         throw err;
       }
       const cost = opened.marginMinor + opened.openFeeMinor + opened.openTaxMinor;
-      if (cost > cash) {
+      if (cost + openingReserveMinor(opened.marginMinor, deps.openingMarginBps ?? BPS) > cash) {
         failure = { reason: 'margin', lots };
         throw new FollowCashShort();
       }
@@ -344,14 +352,19 @@ async function settleClosedElsewhere(deps: CopyDeps, c: CopyRow): Promise<boolea
 
 /**
  * Closes open copy `c` at market (engine forceClose) with `reason`, its proceeds back to the
- * follow's cash in the same transaction (settleCopy). A copy whose position was already closed
+ * follow's cash in the same transaction (settleCopy), a savepoint of `deps.db` when that is a
+ * transaction (follow/stop's request transaction). A copy whose position was already closed
  * outside copy trading is settled as `closedElsewhere` instead. Resolves false when nothing was
  * closed here. @throws the engine's refusal (nonTradingTime, priceUnavailable).
  */
 export async function closeCopy(deps: CopyDeps, c: CopyRow, reason: CopyReason): Promise<boolean> {
   if (await settleClosedElsewhere(deps, c)) return false;
-  const closed = await deps.trading.forceClose(c.orderId!, 'user', (tx, o) =>
-    settleCopy(tx, c, o, reason, deps.now(), false),
+  const closed = await deps.trading.forceClose(
+    c.orderId!,
+    'user',
+    (tx, o) => settleCopy(tx, c, o, reason, deps.now(), false),
+    undefined,
+    deps.db,
   );
   if (!closed) await settleClosedElsewhere(deps, c);
   return closed !== null;
@@ -386,7 +399,9 @@ const openCopies = (d: Db | Tx, followId: number) =>
 /**
  * Ends a follow: closes its open copies (`followStopped`), then settles in one transaction: the
  * mentor's share of the equity above the high-water mark (`followRebate`) and the rest back to the
- * member's wallet (`followReturn`).
+ * member's wallet (`followReturn`). `deps.db` may be a request's idempotency transaction
+ * (follow/stop): every close and the settlement then commit with the stored answer, so a retry
+ * with the same key gets that answer and moves nothing.
  * @throws notFound (404), followNotRunning (409), followHasOpenCopies (409: a copy could not be
  *   closed now, e.g. outside trading hours; nothing was settled)
  */

@@ -59,13 +59,14 @@ export const copyTradingHandlers: Pick<Handlers, Endpoints> = {
     const row = await latestMentorRow(ctx.db, user.id);
     return {
       mentor: row ? await toMentorDto(ctx.db, row, ctx.now()) : null,
-      criteria: await criteriaOf(ctx.db, user.id, ctx.now()),
+      criteria: await criteriaOf(ctx.db, user.id, ctx.now(), ctx.config.mentorMinAccountDays),
     };
   },
   /** @throws mentorAlreadyApplied, mentorCriteriaNotMet (409), cannotWithdrawOrTrade (403) */
   async 'mentor/apply'(_body, ctx) {
     const user = requireUser(ctx);
-    return toMentorDto(ctx.db, await applyAsMentor(ctx.db, user, ctx.now()), ctx.now());
+    const row = await applyAsMentor(ctx.db, user, ctx.now(), ctx.config.mentorMinAccountDays);
+    return toMentorDto(ctx.db, row, ctx.now());
   },
   async 'mentor/list'(body, ctx) {
     return listMentors(ctx.db, body, ctx.now());

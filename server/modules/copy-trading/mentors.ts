@@ -25,20 +25,28 @@ const DAY_MS = 86_400_000;
 export const nicknameOf = (account: string): string =>
   account.length <= 4 ? account : `${'*'.repeat(account.length - 4)}${account.slice(-4)}`;
 
-/** The member's standing against MENTOR_CRITERIA at `nowMs`. */
-export async function criteriaOf(db: Db | Tx, userId: number, nowMs: number) {
+/**
+ * The member's standing against MENTOR_CRITERIA at `nowMs`; `minAccountDays`: the account age
+ * required (config MENTOR_MIN_ACCOUNT_DAYS, default MENTOR_CRITERIA's).
+ */
+export async function criteriaOf(
+  db: Db | Tx,
+  userId: number,
+  nowMs: number,
+  minAccountDays: number = MENTOR_CRITERIA.minAccountDays,
+) {
   const [u] = await db.select({ createdAt: users.createdAt }).from(users).where(eq(users.id, userId));
   const s = await mentorStats(db, userId, null, nowMs);
   const accountDays = Math.floor((nowMs - u!.createdAt.getTime()) / DAY_MS);
   return {
-    minAccountDays: MENTOR_CRITERIA.minAccountDays,
+    minAccountDays,
     minClosedTrades: MENTOR_CRITERIA.minClosedTrades,
     maxDrawdownBps: MENTOR_CRITERIA.maxDrawdownBps,
     accountDays,
     closedTrades: s.closedTrades,
     drawdownBps: s.maxDrawdownBps,
     eligible:
-      accountDays >= MENTOR_CRITERIA.minAccountDays &&
+      accountDays >= minAccountDays &&
       s.closedTrades >= MENTOR_CRITERIA.minClosedTrades &&
       s.maxDrawdownBps <= MENTOR_CRITERIA.maxDrawdownBps,
   };
@@ -84,9 +92,15 @@ export async function latestMentorRow(db: Db | Tx, userId: number): Promise<Ment
 /**
  * Applies to be a mentor at `nowMs`.
  * @throws cannotWithdrawOrTrade (403) for a trade-banned member; mentorAlreadyApplied (409) while
- *   one is under review or approved; mentorCriteriaNotMet (409) below MENTOR_CRITERIA
+ *   one is under review or approved; mentorCriteriaNotMet (409) below MENTOR_CRITERIA (account
+ *   age: `minAccountDays`, config MENTOR_MIN_ACCOUNT_DAYS)
  */
-export async function applyAsMentor(db: Db, user: AuthUser, nowMs: number): Promise<MentorRow> {
+export async function applyAsMentor(
+  db: Db,
+  user: AuthUser,
+  nowMs: number,
+  minAccountDays: number = MENTOR_CRITERIA.minAccountDays,
+): Promise<MentorRow> {
   if (user.tradeBanned) throw fail('cannotWithdrawOrTrade');
   try {
     return await db.transaction(async (tx) => {
@@ -96,7 +110,8 @@ export async function applyAsMentor(db: Db, user: AuthUser, nowMs: number): Prom
         .from(mentors)
         .where(and(eq(mentors.userId, user.id), inArray(mentors.status, ['review', 'approved'])));
       if (open.length > 0) throw fail('mentorAlreadyApplied');
-      if (!(await criteriaOf(tx, user.id, nowMs)).eligible) throw fail('mentorCriteriaNotMet');
+      if (!(await criteriaOf(tx, user.id, nowMs, minAccountDays)).eligible)
+        throw fail('mentorCriteriaNotMet');
       const [row] = await tx
         .insert(mentors)
         .values({

@@ -29,7 +29,8 @@ export const DAY_TRADE_DEFAULTS: DayTradeConfig = {
   dayTradeAutoClose: true,
 };
 
-function nonNegativeInt(v: string | undefined, dflt: number, name: string): number {
+/** A whole number ≥ 0 from `v`, `dflt` when unset; throws naming the variable otherwise. */
+export function nonNegativeInt(v: string | undefined, dflt: number, name: string): number {
   if (v === undefined || v.trim() === '') return dflt;
   const n = Number(v);
   if (!Number.isSafeInteger(n) || n < 0) throw new Error(`${name} must be a whole number ≥ 0, got ${v}`);

@@ -18,6 +18,8 @@ export interface RiskEventDetail {
   markMinor?: number;
   equityMinor?: number;
   usedMarginMinor?: number;
+  /** A copy liquidated in its follow's pool: the follow (equity and used margin are the pool's). */
+  followId?: number;
 }
 
 /** A risk event to record. */

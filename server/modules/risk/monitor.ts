@@ -5,7 +5,11 @@
  * held: contract/risk.ts nextMarginCallState), and below MAINTENANCE_BPS liquidates the
  * account's positions at market — largest unrealised loss first, one at a time, re-reading the
  * account after each, until the ratio is back at or above maintenance or nothing is left.
- * Figures: contract/risk.ts.
+ * Figures: contract/risk.ts. Each risk pool is judged on its own (account-risk.ts): the member's
+ * own positions against available + debt (margin calls and liquidation), and the copies of each
+ * follow (copy trading) against that follow's cash: a follow's pool below maintenance has its
+ * copies liquidated (largest loss first, until the pool is back at or above maintenance); no
+ * margin call is raised for a follow (its copy stop-loss watches it, copy-trading/follows.ts).
  *
  * Cost per quote: a Map lookup of the accounts holding that symbol and a Set insert (no scan of
  * positions). The accounts marked so are evaluated in the background, serially, each at most
@@ -76,7 +80,7 @@ export interface PositionCloser {
 /** What one evaluation did. */
 export interface RiskEvaluation {
   userId: number;
-  /** The account ratio when judged (before any liquidation); null with no position. */
+  /** The own pool's ratio when judged (before any liquidation); null with no own position. */
   ratioBps: number | null;
   /** 'unmarked': some holding had no live price, nothing was judged. */
   skipped?: 'unmarked';
@@ -250,25 +254,33 @@ export function createRiskMonitor(opts: {
     return { marginCall: below, cleared: !below };
   }
 
-  /** Closes positions, largest loss first, until the account is at or above maintenance. */
+  /**
+   * Closes positions of the pools below maintenance (the own pool first, then each follow's),
+   * largest loss first within the pool, until every pool is at or above maintenance.
+   */
   async function liquidate(userId: number): Promise<{ closed: number[]; ratioAfter: number | null }> {
     const closed: number[] = [];
     let snap = await loadAccountRisk(db, feed, userId, thresholds);
+    const ownRatio = () => snap.pools.find((p) => p.followId === null)?.risk.ratioBps ?? null;
     for (let step = 0; step < MAX_CLOSES_PER_LIQUIDATION; step++) {
-      if (!snap.marked || snap.risk.level !== 'liquidation') break;
+      if (!snap.marked) break;
       const holding = new Map(snap.holdings.filter((h) => h.status === 'holding').map((h) => [h.id, h]));
-      const next = liquidationOrder(snap.risk.positions.filter((p) => holding.has(p.id)))[0];
-      if (next === undefined) break;
-      const pos = snap.risk.positions.find((p) => p.id === next)!;
+      const pool = snap.pools.find(
+        (p) => p.risk.level === 'liquidation' && p.risk.positions.some((x) => holding.has(x.id)),
+      );
+      if (pool === undefined) break;
+      const next = liquidationOrder(pool.risk.positions.filter((p) => holding.has(p.id)))[0]!;
+      const pos = pool.risk.positions.find((p) => p.id === next)!;
       const order = holding.get(next)!;
       const why = {
-        ratioBps: snap.risk.ratioBps,
+        ratioBps: pool.risk.ratioBps,
         detail: {
           symbol: order.symbol,
           thresholdBps: thresholds.maintenanceBps,
           markMinor: pos.markMinor,
-          equityMinor: snap.risk.equityMinor,
-          usedMarginMinor: snap.risk.usedMarginMinor,
+          equityMinor: pool.risk.equityMinor,
+          usedMarginMinor: pool.risk.usedMarginMinor,
+          ...(pool.followId === null ? {} : { followId: pool.followId }),
         },
       };
       let row: OpenOrder | null;
@@ -300,7 +312,7 @@ export function createRiskMonitor(opts: {
       userId,
       snap.holdings.map((h) => h.symbol),
     );
-    return { closed, ratioAfter: snap.risk.ratioBps };
+    return { closed, ratioAfter: ownRatio() };
   }
 
   async function evaluateNow(userId: number): Promise<RiskEvaluation> {
@@ -324,7 +336,7 @@ export function createRiskMonitor(opts: {
     const call = await updateCall(userId, r.ratioBps, r.equityMinor, r.usedMarginMinor);
     out.marginCall = call.marginCall;
     out.cleared = call.cleared;
-    if (r.level !== 'liquidation') return out;
+    if (r.level !== 'liquidation' && !exp.follows.some((f) => f.ratio.level === 'liquidation')) return out;
     const liq = await liquidate(userId);
     out.liquidated = liq.closed;
     out.ratioAfterBps = liq.ratioAfter;

@@ -161,6 +161,8 @@ export interface TradingEngine {
    * is decided), then runs `onClosed` in the same transaction (the risk monitor records
    * why there). Resolves null when the order is no longer holding or closing (closed first: the
    * row lock and status check make one winner). Skips the member's rules (T+1, lock-up).
+   * `within`: the caller's transaction to run in (a savepoint; copy trading's follow/stop runs
+   * in the request's idempotency transaction), default a transaction of its own.
    * @throws AppError nonTradingTime outside continuous trading, priceUnavailable without a price.
    */
   forceClose(
@@ -168,6 +170,7 @@ export interface TradingEngine {
     reason: CloseReason,
     onClosed?: (tx: Tx, closed: OrderRow) => Promise<void>,
     at?: { priceMinor: number; tradeDate?: string },
+    within?: Db,
   ): Promise<OrderRow | null>;
   /** The trading date (YYYY-MM-DD) orders of `symbol` entered or closed now belong to. */
   tradeDate(symbol: string): string;
@@ -1107,6 +1110,7 @@ export function createTradingEngine(opts: TradingEngineOptions): TradingEngine {
     reason: CloseReason,
     onClosed?: (tx: Tx, closed: OrderRow) => Promise<void>,
     at?: { priceMinor: number; tradeDate?: string },
+    within: Db = db,
   ): Promise<OrderRow | null> {
     const v = view();
     if (!at && v.phase !== 'continuous')
@@ -1117,7 +1121,7 @@ export function createTradingEngine(opts: TradingEngineOptions): TradingEngine {
         opensAtMs:
           v.phase === 'preOpen' || v.phase === 'closingCall' ? null : opensAt(v, isTradingDay, 'regular'),
       });
-    const row = await db.transaction(async (tx) => {
+    const row = await within.transaction(async (tx) => {
       const order = await lockOrder(tx, orderId);
       if (!order || (order.status !== 'holding' && order.status !== 'closing')) return null;
       const price = at ? at.priceMinor : marketClosePrice(order, v);

@@ -2,6 +2,8 @@
  * The copy-trading calls (mentor/*, follow/* of contract/api.ts), injected into the shared RTK
  * Query api from this feature so only the follow screens' chunk carries them. `Follow` tags
  * mentors, follows and records; following and stopping also refresh the account and funds.
+ * Following and stopping move money: each carries an idempotency key (src/api/idempotency.ts;
+ * a stop is sent with sendTap, one key per tap reused on its automatic retries).
  */
 import type { ReqOf, ResOf } from '../../../../contract/api';
 import { api, LIST_PAGE_SIZE } from '../../../api/api';
@@ -23,8 +25,8 @@ export const followApi = tagged.injectEndpoints({
       query: ({ body, idempotencyKey }) => ({ name: 'follow/start', body, idempotencyKey }),
       invalidatesTags: ['Follow', 'Account', 'Funds'],
     }),
-    followStop: b.mutation<ResOf<'follow/stop'>, number>({
-      query: (followId) => ({ name: 'follow/stop', body: { followId } }),
+    followStop: b.mutation<ResOf<'follow/stop'>, KeyedCall<ReqOf<'follow/stop'>>>({
+      query: ({ body, idempotencyKey, silent }) => ({ name: 'follow/stop', body, idempotencyKey, silent }),
       invalidatesTags: ['Follow', 'Account', 'Funds', 'Orders'],
     }),
     followPause: b.mutation<ResOf<'follow/pause'>, { followId: number; paused: boolean }>({

@@ -1,0 +1,75 @@
+/** /gdindex/gdindex: approved mentors by level (junior, intermediate, senior tabs, `?level=`). */
+import { Tabs } from 'antd-mobile';
+import { useTranslation } from 'react-i18next';
+import { useNavigate, useSearchParams } from 'react-router-dom';
+import type { Mentor, MentorLevel } from '../../../../contract/copy-trading';
+import { MENTOR_LEVELS } from '../../../../contract/copy-trading';
+import { changeColor } from '../../../lib/colors';
+import { formatMinor, formatSignedMinor } from '../../../lib/format';
+import { LabeledValue } from '../../../ui/labeled-value';
+import { Page } from '../../../ui/page';
+import { useMentorListQuery } from '../api/follow-api';
+import { FollowList, Guard, MentorTitle } from '../components/follow-shared';
+import '../follow.css';
+import { bpsPercent } from '../format';
+
+function MentorCard({ m, onOpen }: { m: Mentor; onOpen: () => void }) {
+  const { t } = useTranslation();
+  const s = m.stats;
+  return (
+    <button type="button" className="card gd-card" onClick={onOpen} data-testid={`gd-mentor-${m.id}`}>
+      <MentorTitle m={m} />
+      <div className="gd-figures">
+        <LabeledValue
+          layout="figure"
+          label={t('follow.totalProfit')}
+          value={formatSignedMinor(s.totalProfitMinor)}
+          color={changeColor(s.totalProfitMinor)}
+        />
+        <LabeledValue layout="figure" label={t('follow.winRate')} value={bpsPercent(s.winRateBps)} />
+        <LabeledValue layout="figure" label={t('follow.fundScale')} value={formatMinor(s.fundScaleMinor)} />
+      </div>
+    </button>
+  );
+}
+
+/** /gdindex/gdindex: mentors by level. */
+export function MentorListPage() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const [params, setParams] = useSearchParams();
+  const p = params.get('level');
+  const level: MentorLevel = (MENTOR_LEVELS as readonly string[]).includes(p ?? '')
+    ? (p as MentorLevel)
+    : 'junior';
+  const { data } = useMentorListQuery({ level });
+  return (
+    <Page
+      title={t('follow.title')}
+      back={false}
+      right={
+        <a className="nav-link" href="#/gdindex/dsFllowInfo">
+          {t('follow.myFollows')}
+        </a>
+      }
+    >
+      <Guard>
+        <Tabs
+          activeKey={level}
+          onChange={(k) => setParams({ level: k }, { replace: true })}
+          className="sticky-tabs"
+        >
+          {MENTOR_LEVELS.map((k) => (
+            <Tabs.Tab key={k} title={<span data-testid={`gd-tab-${k}`}>{t(`follow.level.${k}`)}</span>} />
+          ))}
+        </Tabs>
+        <FollowList
+          data={data}
+          className="gd-list"
+          testId="gd-list"
+          item={(m) => <MentorCard key={m.id} m={m} onOpen={() => navigate(`/gdindex/gdList?id=${m.id}`)} />}
+        />
+      </Guard>
+    </Page>
+  );
+}
