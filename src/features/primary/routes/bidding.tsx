@@ -4,18 +4,21 @@
  * price and lots freezes its deposit), block-trade stocks (鉅額交易: price within today's limits,
  * at least 500 lots or NT$15,000,000, the block-trade password), placements (配售: lots at the
  * fixed price) and the member's records (bids and applications with the amounts held: the fund
- * list). Each submission carries an idempotency key; refusals show their message key's text.
+ * list). Each submission carries an idempotency key; refusals show their message key's text, and
+ * a block trade refused with blockTradePasswordNotSet links to /user/blockTradePassword (which
+ * comes back here).
  * Testids: `bidding-tab-<tab>`, `auction-<id>`, `auction-price-<id>`, `auction-lots-<id>`,
  * `auction-bid-<id>`, `offering-<id>`, `offering-price-<id>`, `offering-lots-<id>`,
- * `offering-password-<id>`, `offering-apply-<id>`, `bid-<id>`, `application-<id>`.
+ * `offering-password-<id>`, `offering-apply-<id>`, `offering-no-password-<id>`, `bid-<id>`, `application-<id>`.
  */
-import { Button, Input, Toast } from 'antd-mobile';
+import { Button, Input, NoticeBar, Toast } from 'antd-mobile';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSelector } from 'react-redux';
-import { useSearchParams } from 'react-router-dom';
+import { useNavigate, useSearchParams } from 'react-router-dom';
 import type { ResOf } from '../../../../contract/api';
 import { BLOCK_TRADE_MIN_LOTS } from '../../../../contract/primary';
+import type { ApiError } from '../../../api/base-query';
 import { sendWithKey, useIdempotencyKeys } from '../../../api/idempotency';
 import { selectLoggedIn } from '../../../api/session';
 import { formatMinor } from '../../../lib/format';
@@ -129,6 +132,8 @@ function OfferingCard({ o }: { o: ResOf<'blockTrade/offerings'>['items'][number]
   const [applyPlacement, placementState] = useApplyPlacementMutation();
   const blockKeys = useIdempotencyKeys();
   const placementKeys = useIdempotencyKeys();
+  const navigate = useNavigate();
+  const passwordNotSet = (blockState.error as ApiError | undefined)?.msg === 'blockTradePasswordNotSet';
   const onApply = async () => {
     const n = toLots(lots);
     const priceMinor = toMinor(price);
@@ -207,6 +212,19 @@ function OfferingCard({ o }: { o: ResOf<'blockTrade/offerings'>['items'][number]
           {t('primary.apply')}
         </Button>
       </div>
+      {passwordNotSet && (
+        <NoticeBar
+          color="alert"
+          wrap
+          data-testid={`offering-no-password-${o.id}`}
+          content={t('primary.passwordNotSet')}
+          extra={
+            <span className="nav-link" onClick={() => navigate('/user/blockTradePassword')}>
+              {t('primary.setPassword')}
+            </span>
+          }
+        />
+      )}
       {block && <p className="muted small">{t('primary.blockNote')}</p>}
     </section>
   );
