@@ -6,7 +6,8 @@
  *   confirmation is refused before anything is sent; a good one sends user/setBlockTradePassword
  *   without an old password and goes back (opened by its address: the block-trade tab);
  * - one set, wrong entries counted: "change", the tries-left notice, the old password sent too;
- * - locked: the lock notice.
+ * - locked: the lock notice;
+ * - the funds-password screen (/user/setPassword), which shares the form, sends its own fields.
  */
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import i18next from 'i18next';
@@ -18,6 +19,7 @@ import { en, tw } from './support/strings';
 import { loggedIn } from '../../src/api/session';
 import { setupI18n } from '../../src/app/i18n';
 import { createAppStore } from '../../src/app/store';
+import { SetPasswordPage } from '../../src/features/identity/routes/set-password';
 import { BlockTradePasswordPage } from '../../src/features/primary/routes/block-trade-password';
 
 vi.mock('../../src/market/worker-bridge', async () => {
@@ -39,26 +41,34 @@ function stubServer() {
       const data =
         name === 'user/blockTradePassword'
           ? state
-          : name === 'user/setBlockTradePassword'
-            ? { ok: true, outcome: state.set ? 'changed' : 'set' }
-            : name === 'common/config'
-              ? []
-              : null;
+          : name === 'user/security'
+            ? {
+                fundsPasswordSet: state.set,
+                fundsPasswordLocked: state.locked,
+                fundsPasswordTriesLeft: state.triesLeft,
+              }
+            : name === 'user/setBlockTradePassword'
+              ? { ok: true, outcome: state.set ? 'changed' : 'set' }
+              : name === 'common/config'
+                ? []
+                : null;
       return new Response(JSON.stringify({ status: 1, msg: 'ok', data }), { status: 200 });
     }),
   );
 }
 
-function renderScreen() {
+function renderScreen(path = '/user/blockTradePassword') {
   const store = createAppStore();
   store.dispatch(
     loggedIn({ token: 'tok', account: '0912345678', role: 'member', isAdmin: false, expiresAt: 0 }),
   );
   return render(
     <Provider store={store}>
-      <MemoryRouter initialEntries={['/user/blockTradePassword']}>
+      <MemoryRouter initialEntries={[path]}>
         <Routes>
           <Route path="/user/blockTradePassword" element={<BlockTradePasswordPage />} />
+          <Route path="/user/setPassword" element={<SetPasswordPage />} />
+          <Route path="/user/usercenter" element={<div data-testid="member-centre" />} />
           <Route path="/market/bidding" element={<div data-testid="bidding-screen" />} />
         </Routes>
       </MemoryRouter>
@@ -135,5 +145,22 @@ describe('block-trade password screen', () => {
     expect((await screen.findByTestId('block-password-locked')).textContent).toContain(
       en.primary.passwordScreen.locked,
     );
+  });
+
+  it('the funds-password screen sends its own fields and goes to the member centre', async () => {
+    state = { set: true, locked: false, triesLeft: 5 };
+    renderScreen('/user/setPassword');
+    expect((await screen.findByTestId('funds-password-submit')).textContent).toContain(en.password.change);
+    expect(screen.queryByTestId('funds-password-tries')).toBeNull();
+    type('funds-password-old', '135790');
+    type('funds-password-new', '246810');
+    type('funds-password-confirm', '246810');
+    fireEvent.click(screen.getByTestId('funds-password-submit'));
+    expect(await screen.findByTestId('member-centre')).toBeTruthy();
+    expect(calls.find((c) => c.name === 'user/setPassword')?.body).toEqual({
+      oldFundsPassword: '135790',
+      fundsPassword: '246810',
+      confirmFundsPassword: '246810',
+    });
   });
 });
