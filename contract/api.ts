@@ -297,8 +297,14 @@ export const api = {
   'user/setBlockTradePassword': ep(
     'member',
     primary.setBlockTradePasswordReq,
-    auth.okRes,
+    primary.setBlockTradePasswordRes,
     'Set or change the block-trade password',
+  ),
+  'user/blockTradePassword': ep(
+    'member',
+    auth.emptyReq,
+    primary.blockTradePasswordStateRes,
+    'Block-trade password state',
   ),
   'blockTrade/offerings': ep(
     'member',

@@ -288,6 +288,7 @@ export const SUCCESS_KEYS = [
   'kycSubmitted',
   'passwordChanged',
   'fundsPasswordSet',
+  'blockTradePasswordSet',
   'saved',
 ] as const;
 export type SuccessKey = (typeof SUCCESS_KEYS)[number];

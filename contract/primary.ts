@@ -250,6 +250,28 @@ export const setBlockTradePasswordReq = z
     path: ['confirmPassword'],
   });
 
+/**
+ * How user/setBlockTradePassword ended: `set` the first time, `changed` afterwards (the success
+ * toast says which: blockTradePasswordSet / passwordChanged, server/http/api-routes.ts).
+ */
+export const setBlockTradePasswordRes = z.object({
+  ok: z.literal(true),
+  outcome: z.enum(['set', 'changed']),
+});
+export type SetBlockTradePasswordRes = z.infer<typeof setBlockTradePasswordRes>;
+
+/**
+ * user/blockTradePassword: the member's block-trade password state, like user/security for the
+ * funds password: whether one is set, whether it is locked after FUNDS_PASSWORD_MAX_TRIES wrong
+ * entries (an operator resets it), and how many wrong entries are left.
+ */
+export const blockTradePasswordStateRes = z.object({
+  set: z.boolean(),
+  locked: z.boolean(),
+  triesLeft: z.number().int(),
+});
+export type BlockTradePasswordState = z.infer<typeof blockTradePasswordStateRes>;
+
 /** A block-trade or placement offering as a member sees it ("stocks list"). */
 export const primaryOfferingSchema = z.object({
   id: z.number().int(),

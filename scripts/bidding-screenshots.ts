@@ -7,7 +7,7 @@
  * clock at 09:30), creates an auction of 2330, a block-trade offering of 2330 at its last price and
  * a placement of 2317 through admin/saveOffering; the screenshot member (verified, funded) bids
  * once and applies to the block trade and the placement; then the four tabs, the home shortcut and
- * the positions tabs auction and placement.
+ * the positions tabs auction and placement, and the block-trade password screen (one set: "change").
  */
 import { chromium, type Page } from 'playwright';
 import { startHarness, idem } from '../tests/integration/harness';
@@ -105,6 +105,7 @@ async function main() {
     await shot(lang, '/market/bidding?tab=blockTrade', 'block-trade');
     await shot(lang, '/market/bidding?tab=placement', 'placement');
     await shot(lang, '/market/bidding?tab=records', 'records');
+    await shot(lang, '/user/blockTradePassword', 'password');
     await shot(lang, '/position/position?tab=auction', 'position-auction');
     await shot(lang, '/position/position?tab=placement', 'position-placement');
   }

@@ -11,6 +11,7 @@ import type { z } from 'zod';
 import { api, type EndpointName } from '../../contract/api';
 import { ERROR_KEYS, ERROR_STATUS, type ErrorKey, type SuccessKey } from '../../contract/errors';
 import type { SetFundsPasswordRes } from '../../contract/identity';
+import type { SetBlockTradePasswordRes } from '../../contract/primary';
 import { envelope } from '../../contract/envelope';
 import { authenticate } from '../modules/auth/sessions';
 import { AppError } from '../modules/common/errors';
@@ -41,6 +42,8 @@ const SUCCESS_MSG: Partial<Record<EndpointName, SuccessKey | ((data: unknown) =>
   // The first funds password is "set", a later one "changed" (identity handlers' outcome).
   'user/setPassword': (data) =>
     (data as SetFundsPasswordRes).outcome === 'set' ? 'fundsPasswordSet' : 'passwordChanged',
+  'user/setBlockTradePassword': (data) =>
+    (data as SetBlockTradePasswordRes).outcome === 'set' ? 'blockTradePasswordSet' : 'passwordChanged',
 };
 
 /** The envelope's `msg` for a successful answer of `name`. */

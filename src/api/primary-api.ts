@@ -1,6 +1,7 @@
 /**
  * The bidding screen's calls (auction/*, blockTrade/*, placement/apply, primary/applications of
- * contract/api.ts), injected into the shared RTK Query api from this feature so only its chunk
+ * contract/api.ts) and the block-trade password screen's (user/blockTradePassword,
+ * user/setBlockTradePassword), injected into the shared RTK Query api from this feature so only its chunk
  * carries them. `Primary` tags the lists; a bid or application also refreshes the account and the
  * fund records (money is held).
  */
@@ -13,7 +14,7 @@ export interface KeyedBody<N extends 'auction/bid' | 'blockTrade/apply' | 'place
   idempotencyKey: string;
 }
 
-const tagged = api.enhanceEndpoints({ addTagTypes: ['Primary'] });
+const tagged = api.enhanceEndpoints({ addTagTypes: ['Primary', 'BlockTradePassword'] });
 
 export const primaryApi = tagged.injectEndpoints({
   endpoints: (b) => ({
@@ -41,6 +42,17 @@ export const primaryApi = tagged.injectEndpoints({
       query: ({ body, idempotencyKey }) => ({ name: 'blockTrade/apply', body, idempotencyKey }),
       invalidatesTags: ['Primary', 'Account', 'Funds'],
     }),
+    blockTradePassword: b.query<ResOf<'user/blockTradePassword'>, void>({
+      query: () => ({ name: 'user/blockTradePassword', body: {} }),
+      providesTags: ['BlockTradePassword'],
+    }),
+    setBlockTradePassword: b.mutation<
+      ResOf<'user/setBlockTradePassword'>,
+      ReqOf<'user/setBlockTradePassword'>
+    >({
+      query: (body) => ({ name: 'user/setBlockTradePassword', body }),
+      invalidatesTags: ['BlockTradePassword'],
+    }),
     applyPlacement: b.mutation<ResOf<'placement/apply'>, KeyedBody<'placement/apply'>>({
       query: ({ body, idempotencyKey }) => ({ name: 'placement/apply', body, idempotencyKey }),
       invalidatesTags: ['Primary', 'Account', 'Funds'],
@@ -56,4 +68,6 @@ export const {
   useBidMutation,
   useApplyBlockTradeMutation,
   useApplyPlacementMutation,
+  useBlockTradePasswordQuery,
+  useSetBlockTradePasswordMutation,
 } = primaryApi;

@@ -54,6 +54,8 @@ export const SCREENS: Record<string, () => Promise<ComponentType>> = {
   'market/subscribeDetail': () =>
     import('../features/ipo/routes/subscribe-detail').then((m) => m.SubscribeDetailPage),
   'market/bidding': () => import('../features/primary/routes/bidding').then((m) => m.BiddingPage),
+  'user/blockTradePassword': () =>
+    import('../features/primary/routes/block-trade-password').then((m) => m.BlockTradePasswordPage),
   'market/subscribeRecord': () =>
     import('../features/ipo/routes/subscribe-record').then((m) => m.SubscribeRecordPage),
   'gdindex/gdindex': () => import('../features/follow/routes/follow').then((m) => m.MentorListPage),

@@ -76,6 +76,7 @@ const SPEC_ROUTES = [
 /** Screens past the spec's table that home shortcuts and the member centre open. */
 const MORE_ROUTES = [
   'market/bidding',
+  'user/blockTradePassword',
   'user/credit',
   'user/invite',
   'user/service',

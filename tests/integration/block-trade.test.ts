@@ -2,7 +2,8 @@
  * Block trades (鉅額交易) and placements (配售) through the HTTP API on the harness's manual
  * market clock (PGlite by default, PostgreSQL with --project postgres): TWSE Block Trading Rules
  * as docs/tw-market-rules.md "Block trades" states them.
- * - block trade: the block-trade password is required (not set, wrong, right); under 500 lots and
+ * - block trade: the block-trade password is required (not set, wrong, right); its state
+ *   (user/blockTradePassword: set, wrong tries left) and the set / changed outcomes and toasts; under 500 lots and
  *   NT$15,000,000 refused (blockTradeMinimum); a price outside today's limits refused; more lots
  *   than the offering has left refused; an application holds price × lots × 1,000; one approved
  *   (a long holding without margin at the application's price, frozen → margin) and one rejected
@@ -86,7 +87,29 @@ describe('block trades', () => {
     const body = { offeringId, priceMinor: price, lots: 20, password: '246810' };
     const apply = (b: object) => h.call('blockTrade/apply', b, token, idem());
     expect((await apply(body)).body.msg).toBe('blockTradePasswordNotSet');
-    await ok('user/setBlockTradePassword', { password: '246810', confirmPassword: '246810' }, token);
+    const state = () => ok('user/blockTradePassword', {}, token);
+    expect(await state()).toEqual({ set: false, locked: false, triesLeft: 5 });
+    const first = await h.call(
+      'user/setBlockTradePassword',
+      { password: '135790', confirmPassword: '135790' },
+      token,
+    );
+    expect(first.body).toMatchObject({ status: 1, msg: 'blockTradePasswordSet', data: { outcome: 'set' } });
+    expect(await state()).toEqual({ set: true, locked: false, triesLeft: 5 });
+    const change = (oldPassword: string) =>
+      h.call(
+        'user/setBlockTradePassword',
+        { oldPassword, password: '246810', confirmPassword: '246810' },
+        token,
+      );
+    expect((await change('000000')).body.msg).toBe('blockTradePasswordWrong');
+    expect(await state()).toEqual({ set: true, locked: false, triesLeft: 4 });
+    expect((await change('135790')).body).toMatchObject({
+      status: 1,
+      msg: 'passwordChanged',
+      data: { outcome: 'changed' },
+    });
+    expect(await state()).toEqual({ set: true, locked: false, triesLeft: 5 });
     expect((await apply({ ...body, password: '111111' })).body.msg).toBe('blockTradePasswordWrong');
     const small = Math.floor(1_500_000_000 / (price * 1000)) - 1 || 1;
     expect((await apply({ ...body, lots: small })).body.msg).toBe('blockTradeMinimum');

@@ -29,6 +29,7 @@ import {
   BLOCK_TRADE_OPEN_MS,
   SHARES_PER_LOT,
   meetsBlockTradeMinimum,
+  type BlockTradePasswordState,
 } from '../../../contract/primary';
 import type { Db } from '../../db/client';
 import { blockTradePasswords, primaryApplications, primaryOfferings } from '../../db/schema';
@@ -49,16 +50,31 @@ const member = (userId: number, purpose: 'available' | 'frozen') => ({ userId, p
 
 // ---------- the block-trade password ----------
 
+/** The member's block-trade password state: set, locked, wrong entries left before it locks. */
+export async function blockTradePasswordState(db: Db, userId: number): Promise<BlockTradePasswordState> {
+  const [row] = await db
+    .select({ fails: blockTradePasswords.fails })
+    .from(blockTradePasswords)
+    .where(eq(blockTradePasswords.userId, userId));
+  const fails = row?.fails ?? 0;
+  return {
+    set: Boolean(row),
+    locked: fails >= FUNDS_PASSWORD_MAX_TRIES,
+    triesLeft: Math.max(0, FUNDS_PASSWORD_MAX_TRIES - fails),
+  };
+}
+
 /**
- * Sets the block-trade password (first time) or changes it (`oldPassword` checked first).
- * @throws AppError blockTradePasswordWrong | operationFailed (set meanwhile)
+ * Sets the block-trade password (first time: `set`) or changes it (`oldPassword` checked first:
+ * `changed`).
+ * @throws AppError blockTradePasswordWrong | fundsPasswordLocked | operationFailed (set meanwhile)
  */
 export async function setBlockTradePassword(
   db: Db,
   userId: number,
   password: string,
   oldPassword: string | undefined,
-): Promise<void> {
+): Promise<'set' | 'changed'> {
   const [row] = await db.select().from(blockTradePasswords).where(eq(blockTradePasswords.userId, userId));
   if (row) {
     await verifyBlockTradePassword(db, userId, oldPassword ?? '');
@@ -66,7 +82,7 @@ export async function setBlockTradePassword(
       .update(blockTradePasswords)
       .set({ passwordHash: await hashPassword(password), fails: 0, updatedAt: new Date() })
       .where(eq(blockTradePasswords.userId, userId));
-    return;
+    return 'changed';
   }
   const inserted = await db
     .insert(blockTradePasswords)
@@ -74,6 +90,7 @@ export async function setBlockTradePassword(
     .onConflictDoNothing()
     .returning({ userId: blockTradePasswords.userId });
   if (!inserted.length) throw fail('operationFailed');
+  return 'set';
 }
 
 /**

@@ -20,6 +20,7 @@ import { allocationDay, placeBid, type AuctionBidRow, type PrimaryOfferingRow } 
 import { listOfferings, saveOffering } from './offerings';
 import {
   applyPrimary,
+  blockTradePasswordState,
   reviewPrimary,
   setBlockTradePassword,
   verifyBlockTradePassword,
@@ -167,6 +168,7 @@ export const primaryHandlers: Pick<
   | 'auction/bid'
   | 'auction/bids'
   | 'user/setBlockTradePassword'
+  | 'user/blockTradePassword'
   | 'blockTrade/offerings'
   | 'blockTrade/apply'
   | 'placement/apply'
@@ -177,8 +179,13 @@ export const primaryHandlers: Pick<
 > = {
   async 'user/setBlockTradePassword'(body, ctx) {
     const user = requireUser(ctx);
-    await setBlockTradePassword(ctx.db, user.id, body.password, body.oldPassword);
-    return { ok: true };
+    const outcome = await setBlockTradePassword(ctx.db, user.id, body.password, body.oldPassword);
+    return { ok: true as const, outcome };
+  },
+
+  async 'user/blockTradePassword'(_body, ctx) {
+    const user = requireUser(ctx);
+    return blockTradePasswordState(ctx.db, user.id);
   },
 
   async 'blockTrade/offerings'(body, ctx) {

@@ -4,8 +4,11 @@
  * contract/constants.ts). Each returns a translation key, or null when the value is fine.
  */
 import { BANK_CODE_RE, BRANCH_CODE_RE, UPI_RE } from '../../../contract/banks';
-import { FUNDS_PASSWORD_RE, PASSWORD_RE } from '../../../contract/constants';
+import { PASSWORD_RE } from '../../../contract/constants';
 import { isValidTaiwanId } from '../../../contract/identity-rules';
+import { confirmError, sixDigitError } from '../../lib/password-checks';
+
+export { confirmError };
 
 /** Same shape as contract/identity.ts realNameSchema: 2–40 characters, no digits or angle brackets. */
 export function realNameError(v: string | undefined): string | null {
@@ -76,14 +79,4 @@ export function loginPasswordError(v: string | undefined): string | null {
 }
 
 /** Funds password: six digits. */
-export function fundsPasswordError(v: string | undefined): string | null {
-  if (!v) return 'password.fundsRequired';
-  if (!FUNDS_PASSWORD_RE.test(v)) return 'password.fundsRule';
-  return null;
-}
-
-export function confirmError(password: string | undefined, confirm: string | undefined): string | null {
-  if (!confirm) return 'validation.confirmRequired';
-  if (password !== confirm) return 'validation.passwordsDiffer';
-  return null;
-}
+export const fundsPasswordError = sixDigitError('password.fundsRequired', 'password.fundsRule');

@@ -1,8 +1,8 @@
 /**
  * `/user/setting`: language (→ /user/language), how prices are coloured (TWD: up red, down
  * green; USD: up green, down red; product-spec §1), the amount above which orders, cancels and
- * exchanges are confirmed first (components/confirm-above-setting.tsx), the login and funds
- * passwords, the privacy agreement and about us, rating the app (/user/pj), and log out.
+ * exchanges are confirmed first (components/confirm-above-setting.tsx), the login, funds and
+ * block-trade passwords, the privacy agreement and about us, rating the app (/user/pj), and log out.
  */
 import { List } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
@@ -54,6 +54,7 @@ export function SettingPage() {
         <List header={t('settings.security')}>
           {item('loginPassword', '/user/loginPassword')}
           {item('fundsPassword', '/user/setPassword')}
+          {item('blockTradePassword', '/user/blockTradePassword')}
         </List>
       )}
       <List header={t('settings.about')}>

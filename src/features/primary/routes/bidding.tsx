@@ -4,25 +4,29 @@
  * price and lots freezes its deposit), block-trade stocks (鉅額交易: price within today's limits,
  * at least 500 lots or NT$15,000,000, the block-trade password), placements (配售: lots at the
  * fixed price) and the member's records (bids and applications with the amounts held: the fund
- * list). Each submission carries an idempotency key; refusals show their message key's text.
+ * list). The tabs are the market screen's sort capsules (CapsuleTabs `.sort-tabs`) in
+ * the chart's compact size (`.period-tabs`), so all four fit one row at 390 px in both languages. Each submission carries an idempotency key; refusals show their message
+ * key's text, and a block trade refused with blockTradePasswordNotSet links to
+ * /user/blockTradePassword (which comes back here).
  * Testids: `bidding-tab-<tab>`, `auction-<id>`, `auction-price-<id>`, `auction-lots-<id>`,
  * `auction-bid-<id>`, `offering-<id>`, `offering-price-<id>`, `offering-lots-<id>`,
- * `offering-password-<id>`, `offering-apply-<id>`, `bid-<id>`, `application-<id>`.
+ * `offering-password-<id>`, `offering-apply-<id>`, `offering-no-password-<id>`, `bid-<id>`,
+ * `application-<id>`.
  */
-import { Button, Input, Toast } from 'antd-mobile';
+import { Button, CapsuleTabs, Input, NoticeBar, Toast } from 'antd-mobile';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSelector } from 'react-redux';
-import { useSearchParams } from 'react-router-dom';
+import { useNavigate, useSearchParams } from 'react-router-dom';
 import type { ResOf } from '../../../../contract/api';
 import { BLOCK_TRADE_MIN_LOTS } from '../../../../contract/primary';
+import type { ApiError } from '../../../api/base-query';
 import { sendWithKey, useIdempotencyKeys } from '../../../api/idempotency';
 import { selectLoggedIn } from '../../../api/session';
 import { formatMinor } from '../../../lib/format';
 import { LoginPrompt } from '../../../ui/login-prompt';
 import { NoData } from '../../../ui/no-data';
 import { Page } from '../../../ui/page';
-import { Segmented } from '../../../ui/segmented';
 import {
   useApplyBlockTradeMutation,
   useApplyPlacementMutation,
@@ -129,6 +133,8 @@ function OfferingCard({ o }: { o: ResOf<'blockTrade/offerings'>['items'][number]
   const [applyPlacement, placementState] = useApplyPlacementMutation();
   const blockKeys = useIdempotencyKeys();
   const placementKeys = useIdempotencyKeys();
+  const navigate = useNavigate();
+  const passwordNotSet = (blockState.error as ApiError | undefined)?.msg === 'blockTradePasswordNotSet';
   const onApply = async () => {
     const n = toLots(lots);
     const priceMinor = toMinor(price);
@@ -207,6 +213,19 @@ function OfferingCard({ o }: { o: ResOf<'blockTrade/offerings'>['items'][number]
           {t('primary.apply')}
         </Button>
       </div>
+      {passwordNotSet && (
+        <NoticeBar
+          color="alert"
+          wrap
+          data-testid={`offering-no-password-${o.id}`}
+          content={t('primary.passwordNotSet')}
+          extra={
+            <span className="nav-link" onClick={() => navigate('/user/blockTradePassword')}>
+              {t('primary.setPassword')}
+            </span>
+          }
+        />
+      )}
       {block && <p className="muted small">{t('primary.blockNote')}</p>}
     </section>
   );
@@ -282,16 +301,18 @@ export function BiddingPage() {
         <LoginPrompt />
       ) : (
         <>
-          <Segmented<Tab>
-            className="pm-tabs"
-            value={tab}
-            onChange={(v) => setParams({ tab: v }, { replace: true })}
-            options={TABS.map((k) => ({
-              value: k,
-              label: t(`primary.tab.${k}`),
-              testId: `bidding-tab-${k}`,
-            }))}
-          />
+          <CapsuleTabs
+            activeKey={tab}
+            onChange={(k) => setParams({ tab: k }, { replace: true })}
+            className="sort-tabs period-tabs pm-tabs"
+          >
+            {TABS.map((k) => (
+              <CapsuleTabs.Tab
+                key={k}
+                title={<span data-testid={`bidding-tab-${k}`}>{t(`primary.tab.${k}`)}</span>}
+              />
+            ))}
+          </CapsuleTabs>
           {tab === 'auction' && <Auctions />}
           {tab === 'blockTrade' && <Offerings kind="blockTrade" />}
           {tab === 'placement' && <Offerings kind="placement" />}
