@@ -68,7 +68,12 @@ export function auctionCapLots(lots: number, capBps: number = AUCTION_CAP_BPS): 
 
 const id = z.number().int().positive().max(2_147_483_647);
 const minor = z.number().int();
-const day = z.number().int().min(-100_000).max(100_000);
+/**
+ * A business day: the market clock's session number (server/market/clock.ts), which grows by one
+ * per replayed day from the clock's anchor: at 1200× that is ~1.6 million after a year. Bounded
+ * only to stay an int4 column away from overflow.
+ */
+const day = z.number().int().min(-1_000_000_000).max(1_000_000_000);
 const price = z.number().int().positive().max(100_000_000);
 const lots = z.number().int().positive().max(10_000_000);
 const text = (max: number) => z.string().trim().min(1).max(max);
