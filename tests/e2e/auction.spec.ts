@@ -9,11 +9,10 @@
  *   member centre's frozen figure, the fund records of type auction: available −, frozen +), and the records tab shows the
  *   bid "bidding" with its deposit. Bids are taken 09:00–14:00 market time, so the test first
  *   waits for those hours (at most two wall minutes, waitForAuctionHours).
- *   Not covered here: a lost bid's deposit released at allocation. Allocation runs on the
- *   business day after the third bidding day (an auction's first day is today at the earliest,
- *   server/modules/primary/offerings.ts), and a replayed day takes 12 wall minutes at 30×
- *   (08:30 → 14:30), so allocation comes 24 wall minutes or more after the bid. It is covered on
- *   the manual clock by tests/integration/auction.test.ts.
+ *   Not here: a lost bid's deposit released at allocation. Allocation runs on the business day
+ *   after the third bidding day, 24 wall minutes or more after the bid at this server's 30×; it
+ *   runs on the 1200× server (tests/e2e/primary.fast.spec.ts) and on the manual clock
+ *   (tests/integration/auction.test.ts).
  * - Block trade: applying without a block-trade password is refused and links to the password
  *   screen; the member sets it there, comes back to the block-trade tab, applies (the amount held,
  *   "pending review" in the records), and settings then open the screen as "change".

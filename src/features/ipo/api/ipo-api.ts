@@ -1,7 +1,9 @@
 /**
  * The public-subscription calls (ipo/* of contract/api.ts), injected into the shared RTK Query api
  * from this feature so only the subscription chunk carries them. `Ipo` tags the lists, detail and
- * records; applying or paying also refreshes the account and fund records (money is held).
+ * records; applying or paying also refreshes the account and fund records (money is held). The
+ * market clock moves offerings and applications on the server (draw, refund, listing), so the
+ * screens ask again each time they open (refetchOnMountOrArgChange), not only after a mutation.
  */
 import type { ReqOf, ResOf } from '../../../../contract/api';
 import type { IpoTab } from '../../../../contract/ipo';

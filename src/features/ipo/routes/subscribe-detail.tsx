@@ -27,7 +27,10 @@ export function SubscribeDetailPage() {
   const [params] = useSearchParams();
   const id = Number(params.get('id'));
   const valid = Number.isInteger(id) && id > 0;
-  const { data, isError } = useIpoDetailQuery(id, { skip: !loggedIn || !valid });
+  const { data, isError } = useIpoDetailQuery(id, {
+    skip: !loggedIn || !valid,
+    refetchOnMountOrArgChange: true,
+  });
   const [applyCall, applying] = useIpoApplyMutation();
   const [payCall, paying] = useIpoPayMutation();
   const applyKeys = useIdempotencyKeys();

@@ -60,7 +60,7 @@ export function SubscribeRecordPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const loggedIn = useSelector(selectLoggedIn);
-  const q = useIpoRecordsInfiniteQuery(undefined, { skip: !loggedIn });
+  const q = useIpoRecordsInfiniteQuery(undefined, { skip: !loggedIn, refetchOnMountOrArgChange: true });
   const open = useCallback((id: number) => navigate(`/market/subscribeDetail?id=${id}`), [navigate]);
   return (
     <Page title={t('ipo.records')}>

@@ -53,7 +53,7 @@ function OfferingRow({ o, onOpen }: { o: IpoOffering; onOpen: (id: number) => vo
 }
 
 function OfferingList({ tab, onOpen }: { tab: IpoTab; onOpen: (id: number) => void }) {
-  const q = useIpoListInfiniteQuery(tab);
+  const q = useIpoListInfiniteQuery(tab, { refetchOnMountOrArgChange: true });
   return (
     <InfiniteList
       q={q}

@@ -232,21 +232,21 @@ function OfferingCard({ o }: { o: ResOf<'blockTrade/offerings'>['items'][number]
 }
 
 function Auctions() {
-  const { data } = useAuctionsQuery();
+  const { data } = useAuctionsQuery(undefined, { refetchOnMountOrArgChange: true });
   if (!data) return null;
   return data.items.length ? data.items.map((a) => <AuctionCard key={a.id} a={a} />) : <NoData />;
 }
 
 function Offerings({ kind }: { kind: 'blockTrade' | 'placement' }) {
-  const { data } = usePrimaryOfferingsQuery(kind);
+  const { data } = usePrimaryOfferingsQuery(kind, { refetchOnMountOrArgChange: true });
   if (!data) return null;
   return data.items.length ? data.items.map((o) => <OfferingCard key={o.id} o={o} />) : <NoData />;
 }
 
 function Records() {
   const { t } = useTranslation();
-  const bids = useMyBidsQuery().data?.items ?? [];
-  const apps = useMyApplicationsQuery().data?.items ?? [];
+  const bids = useMyBidsQuery(undefined, { refetchOnMountOrArgChange: true }).data?.items ?? [];
+  const apps = useMyApplicationsQuery(undefined, { refetchOnMountOrArgChange: true }).data?.items ?? [];
   if (!bids.length && !apps.length) return <NoData />;
   return (
     <>
