@@ -61,3 +61,12 @@ export async function openDatabase(
   await migratePglite(db as never, { migrationsFolder });
   return { db, kind: 'pglite', close: () => client.close() };
 }
+
+/**
+ * Lets queued I/O and timers run (a setImmediate turn). Embedded PGlite executes each query
+ * synchronously on this thread, and an awaited query resumes its caller as a microtask, so a loop
+ * of queries or transactions awaited back to back never lets a timer, a socket or a request in:
+ * a background loop over many rows or offerings (the market load, the calendar runners) yields
+ * between iterations so no task grows past a few milliseconds. A no-op cost on PostgreSQL.
+ */
+export const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));

@@ -62,7 +62,7 @@ import type {
   Trade,
 } from '../../contract/market';
 import { listingTradingDayNumber, type InstrumentKind } from '../../contract/market-rules';
-import type { Db } from '../db/client';
+import { yieldToEventLoop, type Db } from '../db/client';
 import { dailyCandles } from '../db/schema';
 import { breadthOf, marketLookup, type Breadth } from './breadth';
 import { isTradingDay, SESSION_MS } from './calendar';
@@ -360,9 +360,6 @@ const LOAD_PAGE_INSTRUMENTS = 400;
 /** Instruments per primary-key range of the window-dates scan (window.ts loadWindowDates). */
 const DATE_SCAN_SYMBOLS = 50;
 
-/** Lets queued I/O and timers run between load chunks. */
-const yieldToLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
-
 /** The window's rows of every instrument, struct of arrays indexed [instrument × days + day]. */
 interface WindowRows {
   days: number;
@@ -477,7 +474,7 @@ export function createMarketFeed(opts: MarketFeedOptions): MarketFeed {
     const to = dates[days - 1]!;
     for (let c = 0; c < sorted.length; c += LOAD_SYMBOLS_PER_QUERY) {
       const part = sorted.slice(c, c + LOAD_SYMBOLS_PER_QUERY);
-      await yieldToLoop();
+      await yieldToEventLoop();
       const chunk = await db
         .select({ symbol: dailyCandles.symbol, ...dailyRowColumns })
         .from(dailyCandles)
@@ -871,14 +868,14 @@ export function createMarketFeed(opts: MarketFeedOptions): MarketFeed {
   return {
     async start(startOpts) {
       if (started) return;
-      directory = await loadInstruments(db, { pageSize: LOAD_PAGE_INSTRUMENTS, between: yieldToLoop });
+      directory = await loadInstruments(db, { pageSize: LOAD_PAGE_INSTRUMENTS, between: yieldToEventLoop });
       marketOf = marketLookup(directory);
       // Every await below yields to the event loop first: PGlite answers in-process, so
       // back-to-back queries would otherwise run as one long task.
-      await yieldToLoop();
+      await yieldToEventLoop();
       const dates = await loadWindowDates(db, {
         rangeStarts: directory.filter((_, i) => i > 0 && i % DATE_SCAN_SYMBOLS === 0).map((r) => r.symbol),
-        between: yieldToLoop,
+        between: yieldToEventLoop,
       });
       win = replayWindow(dates);
       const only = opts.symbols ? new Set(opts.symbols) : null;
@@ -927,7 +924,7 @@ export function createMarketFeed(opts: MarketFeedOptions): MarketFeed {
       let sliceStart = performance.now();
       for (const st of order) {
         if (performance.now() - sliceStart >= SLICE_MS) {
-          await yieldToLoop();
+          await yieldToEventLoop();
           sliceStart = performance.now();
         }
         installDay(st, p, false);

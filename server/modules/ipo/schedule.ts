@@ -29,7 +29,7 @@ import {
   drawCommitment,
   ipoUnits,
 } from '../../../contract/ipo';
-import type { Db, Tx } from '../../db/client';
+import { yieldToEventLoop, type Db, type Tx } from '../../db/client';
 import type { IpoAnnouncement } from '../../db/import';
 import { ipoDraws, ipoOfferings } from '../../db/schema';
 
@@ -131,6 +131,7 @@ export async function scheduleSeeded(db: Db, schedule: SeedSchedule, today: numb
         realApplyStart: a.applyStart,
         realDrawDate: a.drawDate,
       };
+      await yieldToEventLoop(); // every seeded offering of the horizon, each day: one task each
       await db.transaction((tx) => createOffering(tx, o));
     }
   }

@@ -30,7 +30,7 @@ import {
   type IpoStage,
 } from '../../../contract/ipo';
 import { notionalMinor } from '../../../contract/money';
-import type { Db, Tx } from '../../db/client';
+import { yieldToEventLoop, type Db, type Tx } from '../../db/client';
 import { ipoApplications, ipoDraws, ipoOfferings } from '../../db/schema';
 import { fail } from '../common/errors';
 import { isUniqueViolation } from '../common/db-errors';
@@ -191,6 +191,7 @@ export async function runDue(db: Db, cal: IpoCalendar): Promise<number> {
   let ran = 0;
   for (const { id } of open) {
     for (;;) {
+      await yieldToEventLoop();
       const done = await db.transaction((tx) => runNextStep(tx, id, today, cal));
       if (!done) break;
       ran++;

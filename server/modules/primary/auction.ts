@@ -30,7 +30,7 @@ import {
   type AuctionBidStatus,
   type PrimaryStage,
 } from '../../../contract/primary';
-import type { Db, Tx } from '../../db/client';
+import { yieldToEventLoop, type Db, type Tx } from '../../db/client';
 import { auctionBids, primaryOfferings } from '../../db/schema';
 import { fail } from '../common/errors';
 import { move, post } from '../ledger/ledger';
@@ -143,6 +143,7 @@ export async function runAuctionsDue(db: Db, cal: IpoCalendar): Promise<number> 
   let ran = 0;
   for (const { id } of due) {
     for (;;) {
+      await yieldToEventLoop();
       const done = await db.transaction((tx) => runNextStep(tx, id, today, cal));
       if (!done) break;
       ran++;
