@@ -1183,6 +1183,9 @@ interface ProbeLine {
   t: number;
   stallMs: number;
   rssMiB: number;
+  /** The longest GC pause in that second (ms) and its kind (perf_hooks: 1 minor, 2 major, 4 incremental). */
+  gcMs?: number;
+  gcKind?: string;
 }
 
 /** What the replay phase measured (see measureFullReplay). */
@@ -1307,6 +1310,10 @@ async function measureFullReplay(
   );
   const inWindows = probe.filter((l) => windows.some((w) => l.t > w.from && l.t - 1_000 < w.to));
   const stallAtSessionChangeMs = changes.length ? maxOf(near, 'stallMs') : null;
+  for (const l of near)
+    log(
+      `  server probe near the session change: +${l.t - changes[0]!.wallMs} ms stall ${l.stallMs} ms, GC ${l.gcMs ?? '-'} ms (kind ${l.gcKind || '-'}), RSS ${l.rssMiB} MiB`,
+    );
   const peakRssMiB = maxOf(
     probe.filter((l) => l.t >= loadFrom),
     'rssMiB',
