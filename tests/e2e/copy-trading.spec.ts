@@ -6,9 +6,9 @@
  *   e2e server sets MENTOR_MIN_ACCOUNT_DAYS=0: a fresh account cannot be 30 days old);
  * - a funded member opens Follow orders, the mentor's card and info, follows with NT$500,000;
  * - the mentor buys 10 lots; the follower's records show the copy (2 lots: floor(10 × 500,000 ÷
- *   the mentor's ~NT$2,000,000 equity));
+ *   the mentor's ~NT$2,000,000 equity)), and the copy is a position in the follower's holdings;
  * - the follower stops: the follow shows ended with the equity returned, and the wallet has it.
- * Screens saved to docs/screenshots/copy-{mentors,mentor,form,follows,records,stopped}-<lang>.png.
+ * Screens saved to docs/screenshots/copy-{mentors,mentor,form,follows,records,holding,stopped}-<lang>.png.
  */
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
@@ -119,9 +119,21 @@ for (const { lang, mentor, follower } of CASES) {
     await expect(record).toContainText('2317');
     await expect(record).toContainText(tr(lang, 'follow.copy.open'));
     await shot(page, `copy-records-${lang}.png`);
+    // The copy is the follower's own position: in holdings, 2 lots of 2317 at the mentor's leverage.
+    const copyId = (
+      await call<{ items: { status: string; orderId: number | null }[] }>(
+        'follow/records',
+        { followId },
+        followerToken,
+      )
+    ).data.items[0]!.orderId;
+    await page.goto('/#/position/position');
+    const held = page.getByTestId(`position-row-${copyId}`);
+    await expect(held).toContainText('2317');
+    await shot(page, `copy-holding-${lang}.png`);
 
     // Stop: the copy closes at market and the equity returns to the wallet.
-    await page.goBack();
+    await page.goto('/#/gdindex/dsFllowInfo');
     // The list is read again when it opens: the follow's cash is less the copy's cost now.
     const running = await call<{ items: { id: number; cashMinor: number }[] }>(
       'follow/list',
