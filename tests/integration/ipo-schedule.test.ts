@@ -9,7 +9,7 @@
  * - ipo/list labels an offering's days with the replayed dates the app shows.
  */
 import { and, count, eq, gt, lt, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { importIpoAnnouncements, readIpoAnnouncements } from '../../server/db/import';
 import { dailyCandles, instruments, ipoOfferings } from '../../server/db/schema';
 import { scheduleSeeded, seedSchedule } from '../../server/modules/ipo/schedule';
@@ -68,6 +68,31 @@ describe('seeded public subscriptions', () => {
       expect(await offeringsWhere(and(gt(start, today)))).toBeGreaterThan(0);
       expect(await offeringsWhere(and(lt(start, today - 2)))).toBeGreaterThan(0);
     }
+  });
+
+  it("day after day with the runner's memory: only the rounds entering the horizon are written, the same offerings result", async () => {
+    const s = seedSchedule(await readIpoAnnouncements());
+    const created = new Set<string>();
+    const day = 20_003;
+    await scheduleSeeded(h.database.db, s, day, created);
+    const first = created.size;
+    expect(first).toBeGreaterThan(0);
+    const written: number[] = [];
+    const spy = vi.spyOn(h.database.db, 'transaction');
+    for (let d = day + 1; d <= day + 5; d++) {
+      const before = spy.mock.calls.length;
+      await scheduleSeeded(h.database.db, s, d, created);
+      written.push(spy.mock.calls.length - before);
+    }
+    spy.mockRestore();
+    // A new day adds a few rounds (those whose first apply day entered the horizon), not all again.
+    expect(created.size).toBeGreaterThan(first);
+    expect(written.reduce((a, b) => a + b, 0)).toBe(created.size - first);
+    expect(Math.max(...written)).toBeLessThan(first / 4);
+    // The same rows as scheduling each day without the memory.
+    const rows = await offeringsWhere(sql`true`);
+    for (let d = day + 1; d <= day + 5; d++) await scheduleSeeded(h.database.db, s, d);
+    expect(await offeringsWhere(sql`true`)).toBe(rows);
   });
 
   it('ipo/list labels the days with the replayed calendar', async () => {

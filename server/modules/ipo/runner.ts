@@ -51,11 +51,13 @@ export function createIpoRunner(opts: {
   };
   let schedule: SeedSchedule | null = null;
   let lastScheduled: number | null = null;
+  /** Seeded rounds this process has written (scheduleSeeded skips them on later days). */
+  const created = new Set<string>();
 
   async function once(): Promise<number> {
     const today = calendar.today();
     if (clock && schedule && lastScheduled !== today) {
-      await scheduleSeeded(db, schedule, today);
+      await scheduleSeeded(db, schedule, today, created);
       lastScheduled = today;
     }
     return (await runDue(db, calendar)) + (await runAuctionsDue(db, calendar));

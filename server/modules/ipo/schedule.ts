@@ -108,9 +108,17 @@ export function seedSchedule(announcements: readonly IpoAnnouncement[]): SeedSch
 
 /**
  * Creates the seeded offerings of every round whose first apply day is within
- * SCHEDULE_HORIZON_DAYS of `today` (idempotent). Returns how many rows were looked at.
+ * SCHEDULE_HORIZON_DAYS of `today` (idempotent). `created` (the runner's, kept across days)
+ * remembers the rounds already written by this process, so a new day writes only the rounds that
+ * entered the horizon instead of every one again (each is a transaction on the event loop's thread
+ * with PGlite). Returns how many rows were looked at.
  */
-export async function scheduleSeeded(db: Db, schedule: SeedSchedule, today: number): Promise<number> {
+export async function scheduleSeeded(
+  db: Db,
+  schedule: SeedSchedule,
+  today: number,
+  created: Set<string> = new Set(),
+): Promise<number> {
   let n = 0;
   for (const { a, startDay } of schedule.items) {
     const r0 = Math.floor((today - SCHEDULE_HORIZON_DAYS - startDay) / schedule.period);
@@ -131,8 +139,11 @@ export async function scheduleSeeded(db: Db, schedule: SeedSchedule, today: numb
         realApplyStart: a.applyStart,
         realDrawDate: a.drawDate,
       };
-      await yieldToEventLoop(); // every seeded offering of the horizon, each day: one task each
+      const key = `${o.source}#${r}`;
+      if (created.has(key)) continue;
+      await yieldToEventLoop(); // one task per new offering
       await db.transaction((tx) => createOffering(tx, o));
+      created.add(key);
     }
   }
   return n;
