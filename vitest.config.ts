@@ -9,6 +9,7 @@ export default defineConfig({
   test: {
     testTimeout: 60_000,
     hookTimeout: 120_000,
+    setupFiles: ['tests/support/vitest-setup.ts'],
     maxWorkers: 2,
     projects: [
       {
