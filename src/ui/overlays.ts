@@ -6,12 +6,11 @@
  * `.adm-mask` while it is open (a closed one keeps its mask in the DOM with `display: none`, or
  * removes it). A toast draws one too (`.adm-toast-mask`) but is not an overlay a press closes: the
  * exit hint itself is a toast. No bookkeeping in the screens that open them:
- * - an imperative dialog (Dialog.confirm / alert, `.adm-dialog`) is closed with Dialog.clear(),
- *   which antd-mobile answers as a cancel (the confirm's promise resolves false);
- * - a controlled popup is closed through its own mask, as a tap on the mask would
- *   (its `onMaskClick`).
- * Dialog.clear is loaded on demand (./dialog-clear.ts): the shell that calls this is on the first
- * screen, and an open dialog means its module is loaded already.
+ * - a dialog (`.adm-dialog`; the app's are Dialog.confirm) is answered with its first action, as
+ *   a tap there would: a confirm's cancel (its promise resolves false), an alert's only button;
+ * - a popup or sheet is closed through its own mask, as a tap on the mask would (`onMaskClick`).
+ * Plain DOM clicks: nothing of antd-mobile is loaded for it (the shell that calls this is on the
+ * first screen).
  */
 
 /** Whether `el` is drawn (a closed overlay's mask has `display: none`: no boxes). */
@@ -21,8 +20,8 @@ const drawn = (el: Element) => el.getClientRects().length > 0;
 export function closeTopOverlay(doc: Document = document): boolean {
   const masks = [...doc.querySelectorAll<HTMLElement>('.adm-mask:not(.adm-toast-mask)')].filter(drawn);
   if (masks.length === 0) return false;
-  if ([...doc.querySelectorAll('.adm-dialog')].some(drawn))
-    void import('./dialog-clear').then((m) => m.clearDialogs());
+  const dialog = [...doc.querySelectorAll('.adm-dialog')].filter(drawn).at(-1);
+  if (dialog) dialog.querySelector<HTMLElement>('.adm-dialog-footer .adm-dialog-button')?.click();
   else masks.at(-1)!.click();
   return true;
 }

@@ -1,14 +1,11 @@
 // @vitest-environment jsdom
 /**
  * src/ui/overlays.ts: which overlay a back press closes. jsdom lays nothing out, so "drawn" is
- * given per element (getClientRects); the dialog path (Dialog.clear on demand) runs against a
- * real antd-mobile Dialog.confirm in tests/e2e/hybrid-shell.spec.ts.
+ * given per element (getClientRects); a real antd-mobile Dialog.confirm closed by the back button
+ * is in tests/e2e/hybrid-shell.spec.ts.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { closeTopOverlay } from '../../src/ui/overlays';
-
-const clearDialogs = vi.fn();
-vi.mock('../../src/ui/dialog-clear', () => ({ clearDialogs: () => clearDialogs() }));
 
 /** An element of `className` appended to the body, drawn or not (display: none). */
 function add(className: string, drawn: boolean): HTMLElement {
@@ -21,7 +18,6 @@ function add(className: string, drawn: boolean): HTMLElement {
 
 afterEach(() => {
   document.body.innerHTML = '';
-  clearDialogs.mockClear();
 });
 
 describe('closeTopOverlay', () => {
@@ -31,7 +27,6 @@ describe('closeTopOverlay', () => {
     hidden.addEventListener('click', click);
     expect(closeTopOverlay()).toBe(false);
     expect(click).not.toHaveBeenCalled();
-    expect(clearDialogs).not.toHaveBeenCalled();
   });
 
   it('leaves a toast alone (its mask is drawn, but a back press is not for it)', () => {
@@ -50,16 +45,19 @@ describe('closeTopOverlay', () => {
     upper.addEventListener('click', () => clicks.push('upper'));
     expect(closeTopOverlay()).toBe(true);
     expect(clicks).toEqual(['upper']);
-    expect(clearDialogs).not.toHaveBeenCalled();
   });
 
-  it('closes an imperative dialog with Dialog.clear, not through its mask', async () => {
+  it("answers a dialog with its first action (a confirm's cancel), not through its mask", () => {
     const mask = add('adm-mask', true);
-    add('adm-dialog', true);
-    const click = vi.fn();
-    mask.addEventListener('click', click);
+    const dialog = add('adm-dialog', true);
+    dialog.innerHTML =
+      '<div class="adm-dialog-footer"><div class="adm-dialog-action-row">' +
+      '<button class="adm-dialog-button" data-k="cancel"></button>' +
+      '<button class="adm-dialog-button" data-k="confirm"></button></div></div>';
+    const clicks: string[] = [];
+    dialog.addEventListener('click', (e) => clicks.push((e.target as HTMLElement).dataset.k ?? 'dialog'));
+    mask.addEventListener('click', () => clicks.push('mask'));
     expect(closeTopOverlay()).toBe(true);
-    await vi.waitFor(() => expect(clearDialogs).toHaveBeenCalledTimes(1));
-    expect(click).not.toHaveBeenCalled();
+    expect(clicks).toEqual(['cancel']);
   });
 });
