@@ -18,10 +18,13 @@ const drawn = (el: Element) => el.getClientRects().length > 0;
 
 /** Closes the topmost open overlay; false when none is open (the press is then a navigation). */
 export function closeTopOverlay(doc: Document = document): boolean {
-  const masks = [...doc.querySelectorAll<HTMLElement>('.adm-mask:not(.adm-toast-mask)')].filter(drawn);
-  if (masks.length === 0) return false;
+  // A dialog first, found by itself: its mask may be absent (seen in Chromium while a toast shows).
   const dialog = [...doc.querySelectorAll('.adm-dialog')].filter(drawn).at(-1);
-  if (dialog) dialog.querySelector<HTMLElement>('.adm-dialog-footer .adm-dialog-button')?.click();
-  else masks.at(-1)!.click();
-  return true;
+  if (dialog) {
+    dialog.querySelector<HTMLElement>('.adm-dialog-footer .adm-dialog-button')?.click();
+    return true;
+  }
+  const mask = [...doc.querySelectorAll<HTMLElement>('.adm-mask:not(.adm-toast-mask)')].filter(drawn).at(-1);
+  mask?.click();
+  return mask !== undefined;
 }

@@ -110,6 +110,8 @@ for (const { lang, account } of BACK_CASES) {
     await page.getByTestId('setting-logout').click();
     const dialog = page.locator('.adm-dialog .adm-center-popup-body').filter({ hasText: S.uc.logoutConfirm });
     await expect(dialog).toBeVisible();
+    // Pressed once the dialog has finished opening, as a member would (its spring at rest).
+    await expect(page.locator('.adm-dialog .adm-center-popup-wrap > div').first()).toHaveCSS('opacity', '1');
     await pressBack(page);
     await expect(dialog).toBeHidden();
     await expect(page).toHaveURL(/#\/user\/setting$/);

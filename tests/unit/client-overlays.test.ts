@@ -47,6 +47,16 @@ describe('closeTopOverlay', () => {
     expect(clicks).toEqual(['upper']);
   });
 
+  it('answers a drawn dialog even when its mask is missing (a toast showing beside it)', () => {
+    add('adm-mask adm-toast-mask', true);
+    const dialog = add('adm-dialog', true);
+    dialog.innerHTML = '<div class="adm-dialog-footer"><button class="adm-dialog-button"></button></div>';
+    const click = vi.fn();
+    dialog.querySelector('button')!.addEventListener('click', click);
+    expect(closeTopOverlay()).toBe(true);
+    expect(click).toHaveBeenCalledTimes(1);
+  });
+
   it("answers a dialog with its first action (a confirm's cancel), not through its mask", () => {
     const mask = add('adm-mask', true);
     const dialog = add('adm-dialog', true);
