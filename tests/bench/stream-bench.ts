@@ -60,6 +60,8 @@
  * BENCH_PROFILE_CLICKS=1 (with BENCH_PROFILE: profile the order clicks instead of the window),
  * BENCH_TRACE (a rate: record a Chromium trace over that rate's window and print the main thread's
  * self time by trace event: style, layout, paint and the rest a CPU profile calls "(program)"),
+ * BENCH_SERVER_CPU_PROF (a directory: run the server as `node --cpu-prof --import tsx` and write its
+ * V8 CPU profile there when it stops, to find the tasks behind a stall the probe printed),
  * BENCH_KEEP=1 (keep the work directory: server logs, a screenshot at the end of each window, and
  * with BENCH_PROFILE the raw .cpuprofile files), BENCH_CLICK_TESTID (order-submit: the element clicked), BENCH_DEBUG_EVENTS=1 (print each Event
  * Timing entry of the clicks).
@@ -261,7 +263,16 @@ async function startServer(
   const out: string[] = [];
   const child = spawn(
     process.execPath,
-    [path.join(REPO, 'node_modules/tsx/dist/cli.mjs'), 'server/main.ts'],
+    env.BENCH_SERVER_CPU_PROF
+      ? // node itself (tsx as a loader): tsx's launcher would not pass --cpu-prof to the server
+        [
+          '--cpu-prof',
+          `--cpu-prof-dir=${path.resolve(env.BENCH_SERVER_CPU_PROF)}`,
+          '--import',
+          'tsx',
+          'server/main.ts',
+        ]
+      : [path.join(REPO, 'node_modules/tsx/dist/cli.mjs'), 'server/main.ts'],
     {
       cwd: REPO,
       detached: true, // own process group: stop() ends tsx and the node process it runs
@@ -1182,6 +1193,11 @@ function describeRatio(v: ReturnType<typeof ratioOf>): string {
 interface ProbeLine {
   t: number;
   stallMs: number;
+  /** Within that longest gap: the main thread's ms on a CPU and ms waiting for one (null off Linux). */
+  cpuMs?: number | null;
+  waitMs?: number | null;
+  /** The most on-CPU ms of the main thread within any one gap of that second (its longest task). */
+  taskMs?: number | null;
   rssMiB: number;
   /** The longest GC pause in that second (ms) and its kind (perf_hooks: 1 minor, 2 major, 4 incremental). */
   gcMs?: number;
@@ -1195,13 +1211,26 @@ interface ReplayReport {
   results: (PageResult & { screen: string })[];
   /** Wall epoch ms of each 08:30 rollover seen (the replayed date changed) and the dates. */
   sessionChanges: { wallMs: number; from: string | null; to: string | null }[];
-  /** Longest event-loop stall within ±3 s of a session change (ms), or null when none was seen. */
+  /**
+   * Longest event-loop stall within ±3 s of a session change (wall ms between two runs of the
+   * probe's 2 ms timer), or null when none was seen. On a machine shared with the browser it
+   * includes time the server's thread waited for a core.
+   */
   stallAtSessionChangeMs: number | null;
+  /**
+   * Longest task within ±3 s of a session change: the most time the server's main thread spent
+   * on a CPU within one such gap (ms; GC included). The issue's "no task over 50 ms" is judged on
+   * this; null where the probe could not read the thread's scheduler statistics.
+   */
+  taskAtSessionChangeMs: number | null;
   /** Longest stall while the screens were open, page loads included (ms). */
   stallWhileOpenMs: number | null;
   /** Peak server RSS from the first page load to the end (MiB). */
   peakRssMiB: number | null;
-  /** Every screen: frame p95 ≤ 16.8 ms and 0 long tasks; RSS ≤ 1 GiB; stall at the change ≤ 50 ms. */
+  /**
+   * Every screen: frame p95 ≤ 16.8 ms and 0 long tasks; RSS ≤ 1 GiB; the longest task at the
+   * change ≤ 50 ms (the wall stall where the task could not be measured).
+   */
   ok: boolean;
 }
 
@@ -1302,18 +1331,22 @@ async function measureFullReplay(
       return [];
     }
   })();
-  const maxOf = (lines: ProbeLine[], key: 'stallMs' | 'rssMiB') =>
-    lines.length ? Math.max(...lines.map((l) => l[key])) : null;
+  const maxOf = (lines: ProbeLine[], key: 'stallMs' | 'rssMiB' | 'taskMs') => {
+    const xs = lines.map((l) => l[key]).filter((x): x is number => typeof x === 'number');
+    return xs.length ? Math.max(...xs) : null;
+  };
   // A line covers the second before its `t`.
   const near = probe.filter((l) =>
     changes.some((c) => l.t >= c.wallMs - 3_000 && l.t - 1_000 <= c.wallMs + 3_000),
   );
   const inWindows = probe.filter((l) => windows.some((w) => l.t > w.from && l.t - 1_000 < w.to));
   const stallAtSessionChangeMs = changes.length ? maxOf(near, 'stallMs') : null;
+  const taskAtSessionChangeMs = changes.length ? maxOf(near, 'taskMs') : null;
   for (const l of near)
     log(
-      `  server probe near the session change: +${l.t - changes[0]!.wallMs} ms stall ${l.stallMs} ms, GC ${l.gcMs ?? '-'} ms (kind ${l.gcKind || '-'}), RSS ${l.rssMiB} MiB`,
+      `  server probe near the session change: +${l.t - changes[0]!.wallMs} ms stall ${l.stallMs} ms (on a CPU ${l.cpuMs ?? '-'}, waiting for one ${l.waitMs ?? '-'}), longest task ${l.taskMs ?? '-'} ms, GC ${l.gcMs ?? '-'} ms (kind ${l.gcKind || '-'}), RSS ${l.rssMiB} MiB`,
     );
+  const changeMs = taskAtSessionChangeMs ?? stallAtSessionChangeMs;
   const peakRssMiB = maxOf(
     probe.filter((l) => l.t >= loadFrom),
     'rssMiB',
@@ -1323,13 +1356,14 @@ async function measureFullReplay(
     results.every((r) => (r.frameP95Ms ?? 1e9) <= P95_FRAME_LIMIT_MS && r.longTasks === 0) &&
     peakRssMiB !== null &&
     peakRssMiB <= REPLAY_RSS_LIMIT_MIB &&
-    stallAtSessionChangeMs !== null &&
-    stallAtSessionChangeMs <= REPLAY_STALL_LIMIT_MS;
+    changeMs !== null &&
+    changeMs <= REPLAY_STALL_LIMIT_MS;
   return {
     speed: REPLAY_SPEED,
     results,
     sessionChanges: changes,
     stallAtSessionChangeMs,
+    taskAtSessionChangeMs,
     stallWhileOpenMs: maxOf(inWindows, 'stallMs'),
     peakRssMiB,
     ok,
@@ -1348,7 +1382,7 @@ function printReplay(r: ReplayReport): void {
   const changes = r.sessionChanges.map((c) => `${c.from ?? '-'} → ${c.to ?? '-'}`).join(', ') || 'none seen';
   console.log(`  session changes: ${changes}`);
   console.log(
-    `  server: peak RSS ${r.peakRssMiB ?? '-'} MiB (limit ${REPLAY_RSS_LIMIT_MIB}); longest event-loop stall at the session change ${r.stallAtSessionChangeMs ?? '-'} ms (limit ${REPLAY_STALL_LIMIT_MS}), while the screens were open ${r.stallWhileOpenMs ?? '-'} ms`,
+    `  server: peak RSS ${r.peakRssMiB ?? '-'} MiB (limit ${REPLAY_RSS_LIMIT_MIB}); at the session change the longest task ${r.taskAtSessionChangeMs ?? '-'} ms (limit ${REPLAY_STALL_LIMIT_MS}) and the longest event-loop stall ${r.stallAtSessionChangeMs ?? '-'} ms (wall, waits for a core included); the longest stall while the screens were open ${r.stallWhileOpenMs ?? '-'} ms`,
   );
   console.log(`  → ${r.ok ? 'HELD' : 'NOT HELD'}`);
 }
