@@ -4,6 +4,7 @@
  * TW-MARKET-RULES "Regular session", "Pre-open", "Opening and closing", "After-hours fixed price".
  * Instants are written as explicit UTC (Taipei = UTC+8, no DST).
  */
+import { DateTime } from 'luxon';
 import { describe, expect, it } from 'vitest';
 import {
   acceptsOrders,
@@ -13,6 +14,7 @@ import {
   orderEntryRejection,
   PHASE_RULES,
   sessionTimes,
+  taipeiIsoDate,
   tradingDayPredicate,
   tradingPhaseAt,
   TRADING_PHASES,
@@ -195,5 +197,25 @@ describe('tradingDayPredicate from the calendar exceptions agrees with the serve
   });
   it('rejects malformed dates', () => {
     expect(() => tradingDayPredicate({ closed: [], open: [] })('2026-7-9')).toThrow(RangeError);
+  });
+});
+
+describe('taipeiIsoDate: the Asia/Taipei calendar date of an instant', () => {
+  const byZone = (ms: number) => DateTime.fromMillis(ms, { zone: 'Asia/Taipei' }).toISODate();
+
+  it('agrees with the IANA zone at every local midnight and either side of it, 1975 to 2100', () => {
+    // 1975–1979 still had daylight saving in Taipei: those instants go through the zone lookup.
+    for (let ms = Date.UTC(1975, 0, 1); ms < Date.UTC(2100, 0, 1); ms += 86_400_000 * 7 + 3_600_000) {
+      const midnight = DateTime.fromMillis(ms, { zone: 'Asia/Taipei' }).startOf('day').toMillis();
+      for (const t of [midnight - 1, midnight, midnight + 1, ms]) expect(taipeiIsoDate(t)).toBe(byZone(t));
+    }
+  });
+
+  it('answers each instant on its own, whatever was asked before', () => {
+    const a = Date.UTC(2025, 5, 17, 15, 59, 59, 999); // 23:59:59.999 in Taipei
+    expect(taipeiIsoDate(a)).toBe('2025-06-17');
+    expect(taipeiIsoDate(a + 1)).toBe('2025-06-18');
+    expect(taipeiIsoDate(a)).toBe('2025-06-17');
+    expect(taipeiIsoDate(Date.UTC(1979, 6, 1, 15, 30))).toBe(byZone(Date.UTC(1979, 6, 1, 15, 30)));
   });
 });
