@@ -41,6 +41,7 @@ import {
 import { MENTOR_CRITERIA, MENTOR_DEFAULTS, levelOf } from '../../server/modules/copy-trading/rules';
 import { taipeiDayStart } from '../../server/modules/copy-trading/stats';
 import { createRiskMonitor } from '../../server/modules/risk/monitor';
+import { liquidationPriceMinor } from '../../contract/risk';
 import { idem, startHarness, TEST_SYMBOLS, type Harness } from './harness';
 import { advanceMarket, replayTo } from './trading-support';
 
@@ -729,11 +730,29 @@ describe("a copy's risk pool: the follow's own equity", () => {
     const fall = Math.floor(o!.openPriceMinor! * 0.6);
     expect(o!.marginMinor + (fall - o!.openPriceMinor!) * o!.shares).toBeLessThan(0);
     expect(poolEquity(fall) * 10_000).toBeGreaterThanOrEqual(o!.marginMinor * thresholds.maintenanceBps);
+    // The summary shows the copy's liquidation price from the same pool: at or above the crash,
+    // below the fall, and computed from the follow's figures, not the wallet's.
+    const shown = (await ok('risk/summary', {}, G.token)).positions.find(
+      (p: { orderId: number }) => p.orderId === o!.id,
+    ).liquidationPriceMinor;
+    expect(shown).toBe(
+      liquidationPriceMinor({
+        side: 'long',
+        openPriceMinor: o!.openPriceMinor!,
+        shares: o!.shares,
+        kind: 'stock',
+        otherEquityMinor: fr!.cashMinor + o!.marginMinor,
+        usedMarginMinor: o!.marginMinor,
+        maintenanceBps: thresholds.maintenanceBps,
+      }),
+    );
+    expect(shown).toBeLessThan(fall);
+    const crash = Math.floor(o!.openPriceMinor! * 0.1);
+    expect(shown).toBeGreaterThanOrEqual(crash);
     const kept = await monitorAt(fall).evaluate(G.id);
     expect(kept.liquidated).toEqual([]);
     expect(await held()).toBe('holding');
     // A 90 % fall: the follow's equity no longer covers it: liquidated, recorded with the follow.
-    const crash = Math.floor(o!.openPriceMinor! * 0.1);
     expect(poolEquity(crash) * 10_000).toBeLessThan(o!.marginMinor * thresholds.maintenanceBps);
     const gone = await monitorAt(crash).evaluate(G.id);
     expect(gone.liquidated).toEqual([o!.id]);

@@ -13,7 +13,8 @@
  * leveraged copy is not liquidated while its follow's equity covers it, and the member's own
  * wallet never backs (nor is drained by) a copy. The copies and the follow's cash are read in
  * the same snapshot as the orders (a copy opens and closes in one transaction with its row).
- * `risk/summary` still shows the account-wide figure over every position (`risk`).
+ * `risk/summary` shows the account-wide figures over every position (`risk`), and each position's
+ * liquidation price from its pool (`pools`).
  *
  * Open positions are orders in `holding` or `closing` (a close asked for during a call auction
  * still holds its margin). Units: minor units, basis points.

@@ -1,6 +1,7 @@
 /**
  * risk/* endpoints: the member's maintenance ratio and liquidation prices at the server's marks
- * (`risk/summary`), their margin-call and liquidation notices (`risk/events`) and marking them
+ * (`risk/summary`: the account-wide figures, and each position's liquidation price from its risk
+ * pool, the member's own or one follow's, as the risk monitor judges it), their margin-call and liquidation notices (`risk/events`) and marking them
  * read (`risk/markRead`). Thresholds come from the config (MARGIN_CALL_BPS, MAINTENANCE_BPS).
  */
 import { and, eq } from 'drizzle-orm';
@@ -20,6 +21,9 @@ export const riskHandlers: Pick<Handlers, 'risk/summary' | 'risk/events' | 'risk
     };
     const snap = await loadAccountRisk(ctx.db, ctx.feed, user.id, thresholds);
     const byId = new Map(snap.holdings.map((h) => [h.id, h]));
+    // A position is liquidated when its pool falls below maintenance (account-risk.ts), so its
+    // liquidation price is its pool's, not the account-wide figure's.
+    const inPool = new Map(snap.pools.flatMap((pool) => pool.risk.positions.map((p) => [p.id, p])));
     const r = snap.risk;
     return {
       ...thresholds,
@@ -50,7 +54,7 @@ export const riskHandlers: Pick<Handlers, 'risk/summary' | 'risk/events' | 'risk
           unrealisedPnlMinor: p.unrealisedPnlMinor,
           equityMinor: p.equityMinor,
           ratioBps: p.ratioBps,
-          liquidationPriceMinor: p.liquidationPriceMinor,
+          liquidationPriceMinor: (inPool.get(p.id) ?? p).liquidationPriceMinor,
         };
       }),
     };

@@ -6,8 +6,10 @@
  * and net of fees and tax (contract/trading.ts netPnlMinor, what the member centre's realised
  * profit adds up), why it ended). A holding's P&L is marked to the live quote with
  * contract/market-rules.ts `unrealisedPnlMinor`, the server's own formula, and labelled as before
- * fees and tax. The liquidation price is the account's (contract/risk.ts liquidationPriceMinor:
- * this instrument's price at which the whole account falls below maintenance), labelled so.
+ * fees and tax. The liquidation price is the position's risk pool's (risk/summary;
+ * contract/risk.ts liquidationPriceMinor: this instrument's price at which the member's own
+ * positions against the wallet, or a follow's copies against that follow, fall below
+ * maintenance), labelled so.
  *
  * Every row is a RowShell (head, a grid of Cells, a footer with a time and an action); a figure is
  * added to a row by adding one `<Cell>` to its grid.
