@@ -39,7 +39,7 @@ export function usePositionRiskRows(order: Order | undefined): RiskRow[] {
     const p = risk?.byOrder.get(order.id);
     return [
       {
-        k: t('risk.liquidationPriceAccount'),
+        k: t('risk.liquidationPrice'),
         v: formatMinorOrDash(p?.liquidationPriceMinor ?? null),
         testId: 'pd-liq-price',
       },

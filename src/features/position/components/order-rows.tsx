@@ -225,7 +225,7 @@ export const HoldingRow = memo(function HoldingRow({
         </span>
       </Cell>
       <Cell label={t('position.margin')}>{formatMinor(order.marginMinor)}</Cell>
-      <Cell label={t('risk.liquidationPriceAccount')} testId={`position-liq-${order.id}`}>
+      <Cell label={t('risk.liquidationPrice')} testId={`position-liq-${order.id}`}>
         <LiquidationPrice orderId={order.id} />
       </Cell>
       <Cell label={t('position.heldShares')}>{order.shares}</Cell>
