@@ -4,6 +4,11 @@ import { defineConfig } from 'vitest/config';
 // integration and security tests run a second time against that PostgreSQL server (a fresh
 // database per test file).
 const pg = process.env.TEST_DATABASE_URL;
+// Files that assert wall time run alone: `npm test` runs `vitest run` (every other file, two at a
+// time) and then `TEST_TIMING=1 vitest run` (these, one file and one project at a time), so no
+// other test's load moves their clocks.
+const timing = process.env.TEST_TIMING === '1';
+const TIMING_FILES = ['tests/security/auth-timing.test.ts'];
 
 export default defineConfig({
   test: {
@@ -11,18 +16,21 @@ export default defineConfig({
     hookTimeout: 120_000,
     setupFiles: ['tests/support/vitest-setup.ts'],
     maxWorkers: 2,
+    fileParallelism: !timing,
     projects: [
       {
         extends: true,
         test: {
           name: 'pglite',
-          include: [
-            'tests/unit/**/*.test.{ts,tsx}',
-            'tests/integration/**/*.test.ts',
-            'tests/security/**/*.test.ts',
-          ],
+          include: timing
+            ? TIMING_FILES
+            : [
+                'tests/unit/**/*.test.{ts,tsx}',
+                'tests/integration/**/*.test.ts',
+                'tests/security/**/*.test.ts',
+              ],
           // Restarts a killed server on the same database: PostgreSQL only (below).
-          exclude: ['tests/integration/crash-recovery.test.ts'],
+          exclude: timing ? [] : ['tests/integration/crash-recovery.test.ts', ...TIMING_FILES],
         },
       },
       ...(pg
@@ -31,7 +39,10 @@ export default defineConfig({
               extends: true as const,
               test: {
                 name: 'postgres',
-                include: ['tests/integration/**/*.test.ts', 'tests/security/**/*.test.ts'],
+                include: timing
+                  ? TIMING_FILES
+                  : ['tests/integration/**/*.test.ts', 'tests/security/**/*.test.ts'],
+                exclude: timing ? [] : TIMING_FILES,
                 env: { TEST_DB: 'postgres' },
               },
             },

@@ -30,6 +30,10 @@ describe('.ci/count-tests', () => {
     );
   });
 
+  it('every vitest run is added up (npm test runs the timing file on its own after the rest)', () => {
+    expect(count('two-vitest-runs.txt')).toBe('tests: 1417 passed, 1 failed\n');
+  });
+
   it("vitest's unhandled errors count as failures", () => {
     expect(count('vitest-errors.txt')).toBe('tests: 25 passed, 2 failed\n');
   });
