@@ -145,15 +145,16 @@ export function sessionTimes(isoDate: string): SessionTimes {
 /**
  * Taipei has kept UTC+8 with no daylight saving since 1979-10-01 (the IANA zone's last rule), so
  * from 1980 on its calendar date is the UTC date of the instant plus 8 h: about 1 µs, where luxon's
- * zone lookup takes about 25 µs, which added up to tens of ms when a session change dated every
- * instrument's quote (2,268 of them, several times each).
+ * zone lookup takes about 10 µs (measured), which added up at a session change that dates every
+ * instrument's quote (2,268 of them, several times each). Outside [1980, 9999) luxon answers.
  */
 const FIXED_OFFSET_FROM_MS = Date.UTC(1980, 0, 1);
+const FIXED_OFFSET_UNTIL_MS = Date.UTC(9999, 0, 1);
 const TAIPEI_OFFSET_MS = 8 * 3_600_000;
 
 /** Asia/Taipei calendar date (YYYY-MM-DD) of an instant (epoch ms). */
 export function taipeiIsoDate(epochMs: number): string {
-  if (!(epochMs >= FIXED_OFFSET_FROM_MS && epochMs < Date.UTC(9999, 0, 1)))
+  if (!(epochMs >= FIXED_OFFSET_FROM_MS && epochMs < FIXED_OFFSET_UNTIL_MS))
     return DateTime.fromMillis(epochMs, { zone: TWSE_ZONE }).toISODate()!;
   return new Date(epochMs + TAIPEI_OFFSET_MS).toISOString().slice(0, 10);
 }

@@ -1,8 +1,8 @@
 /**
  * risk/* endpoints: the member's maintenance ratio and liquidation prices at the server's marks
  * (`risk/summary`: the account-wide figures, and each position's liquidation price from its risk
- * pool, the member's own or one follow's, as the risk monitor judges it), their margin-call and liquidation notices (`risk/events`) and marking them
- * read (`risk/markRead`). Thresholds come from the config (MARGIN_CALL_BPS, MAINTENANCE_BPS).
+ * pool, the member's own or one follow's, as the risk monitor judges it), their margin-call and
+ * liquidation notices (`risk/events`) and marking them read (`risk/markRead`). Thresholds come from the config (MARGIN_CALL_BPS, MAINTENANCE_BPS).
  */
 import { and, eq } from 'drizzle-orm';
 import { orders } from '../../db/schema';
