@@ -129,8 +129,27 @@ async function startServer() {
   throw new Error(`server did not start:\n${out.join('').slice(-4000)}`);
 }
 
-/** One Lighthouse run in a fresh browser; the report (lhr). */
+/**
+ * Lighthouse's own trace-recording failures (its codes), which say nothing of the page: the run
+ * is repeated in a fresh browser, up to TRACE_RETRIES times.
+ */
+const TRACE_ERRORS = /\((NO_NAVSTART|NO_FCP_TRACE|NO_TRACING_STARTED|NO_RESOURCE_REQUEST)\)/;
+const TRACE_RETRIES = 3;
+
+/** One Lighthouse run (in a fresh browser each try); the report (lhr). */
 async function audit(url) {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await auditOnce(url);
+    } catch (e) {
+      if (attempt >= TRACE_RETRIES || !TRACE_ERRORS.test(String(e?.message))) throw e;
+      console.error(`${url}: ${e.message}; again (${attempt}/${TRACE_RETRIES})`);
+    }
+  }
+}
+
+/** One Lighthouse run in a fresh browser; the report (lhr). */
+async function auditOnce(url) {
   const chrome = await chromeLauncher.launch({ chromePath: CHROME, chromeFlags: CHROME_FLAGS });
   try {
     const result = await lighthouse(url, {
