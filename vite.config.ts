@@ -5,8 +5,10 @@
  *
  * Chunking: the libraries every screen needs (React, the router, Redux Toolkit, i18next) are one
  * `vendor` chunk (one request, better compression, cached across releases of the app code), and
- * klinecharts is its own `klinecharts` chunk, loaded with the detail screen only. The manifest
- * (dist/.vite/manifest.json) lets scripts/bundle-budget.mjs measure the first screen.
+ * klinecharts is its own `klinecharts` chunk, loaded with the detail screen only. Past the landing
+ * screen, the UI kit is one `ui` chunk and what the market screen adds from our shared layers one
+ * `shared` chunk (`UI_KIT`, `sharedLayerChunk`): a screen loads ~15 files instead of ~110. The
+ * manifest (dist/.vite/manifest.json) lets scripts/bundle-budget.mjs measure the first screen.
  *
  * First screen: index.html carries the landing screen prerendered (`staticShell`) and links the
  * stylesheets it needs (`firstScreenStyles`), so it paints before any module has loaded; the
@@ -36,6 +38,64 @@ const API_TARGET = process.env.API_TARGET ?? 'http://127.0.0.1:3000';
 
 const VENDOR =
   /node_modules[\\/](react|react-dom|scheduler|react-router|react-router-dom|@reduxjs[\\/]toolkit|immer|redux|redux-thunk|reselect|react-redux|use-sync-external-store|i18next|react-i18next)[\\/]/;
+
+/**
+ * The UI kit (antd-mobile with the packages it imports) and the libraries the market screens
+ * share, in one `ui` chunk: past the landing screen, each screen otherwise loaded ~110 files of
+ * 1–2 KB (every antd-mobile component and app module its own chunk, all preloaded behind the
+ * route's chunk). On a phone each costs a round trip (six at a time per origin over HTTP/1.1) and
+ * a DOM insertion of its preload link on the main thread; one larger cached chunk costs neither.
+ * Not antd-mobile's global styles (the entry's, src/app/entry.ts) nor its locales (one chunk per
+ * language, src/app/i18n.ts).
+ */
+const UI_KIT =
+  /node_modules[\\/](antd-mobile|antd-mobile-icons|@rc-component|rc-field-form|rc-util|async-validator|@use-gesture|@react-spring|@floating-ui|ahooks|lodash|tslib|@babel[\\/]runtime|resize-observer-polyfill|classnames|runes2|deepmerge|react-is|js-cookie|intersection-observer|dayjs|react-virtuoso|rxjs|comlink)[\\/]/;
+const NOT_UI_KIT = /antd-mobile[\\/]es[\\/](global|locales)[\\/]/;
+/**
+ * The kit's components the landing screen shows (src/app/providers.tsx, src/features/auth/routes/
+ * start.tsx) with what they import: `ui-base`, so the landing screen does not load `ui`.
+ */
+const UI_KIT_LANDING =
+  /node_modules[\\/]antd-mobile[\\/]es[\\/](components[\\/](config-provider|button|space|dot-loading)[\\/]|utils[\\/]merge-locale)/;
+/**
+ * antd-mobile's index (imported for its side effect, `import './global'`, by every importer of the
+ * kit) and its global module: in neither kit chunk, so importing a component does not load `ui`.
+ */
+const UI_KIT_GLOBAL = /node_modules[\\/]antd-mobile[\\/]es[\\/](index\.js|global[\\/]|utils[\\/]can-use-dom)/;
+/** The client's shared layers (src/ui, src/lib, src/market, src/api, src/risk; README "Architecture"). */
+const SHARED_LAYER = /[\\/]src[\\/](ui|lib|market|api|risk)[\\/]/;
+
+/** The part of Rolldown's chunking context used here (its module graph). */
+type Graph = { getModuleInfo(id: string): { importedIds: readonly string[] } | null };
+/**
+ * `shared` for a module of the shared layers that the market screen reaches and the landing
+ * screen does not: one chunk for what the market screen adds (like `ui`). Null otherwise
+ * (Rolldown's own splitting), so a screen's rarer parts (the order ticket, and the contract's
+ * schemas it validates with) load with the screens that show them.
+ */
+function sharedLayerChunk(id: string, ctx: Graph): string | null {
+  if (!SHARED_LAYER.test(id)) return null;
+  reach ??= {
+    landing: staticReach(ctx, FIRST_SCREEN.slice(0, 2)),
+    market: staticReach(ctx, SHELL_SCREENS.slice(0, 1)),
+  };
+  return reach.market.has(id) && !reach.landing.has(id) ? 'shared' : null;
+}
+
+let reach: { landing: Set<string>; market: Set<string> } | undefined;
+/** Our modules (not node_modules) that `from` (repository paths) reach by static imports, in one build's graph. */
+function staticReach(ctx: Graph, from: readonly string[]): Set<string> {
+  const seen = new Set<string>();
+  const stack = from.map((f) => resolve(root, f));
+  while (stack.length) {
+    const id = stack.pop()!;
+    if (seen.has(id) || /node_modules/.test(id)) continue;
+    seen.add(id);
+    stack.push(...(ctx.getModuleInfo(id)?.importedIds ?? []));
+  }
+  if (seen.size < 10) throw new Error(`sharedLayerChunk: ${from.join(', ')} reach only ${seen.size} modules`);
+  return seen;
+}
 
 /**
  * Modules the landing screen's first render waits for besides the entry: the app (./main, which
@@ -232,8 +292,19 @@ export default defineConfig({
       output: {
         codeSplitting: {
           groups: [
-            { name: 'vendor', test: VENDOR },
-            { name: 'klinecharts', test: /node_modules[\\/]klinecharts[\\/]/ },
+            // The entry's only import: on its own, so no module shared by later chunks joins it.
+            { name: 'preload-helper', test: /vite[\\/](preload-helper|modulepreload-polyfill)/, priority: 4 },
+            { name: 'vendor', test: VENDOR, priority: 3 },
+            { name: 'klinecharts', test: /node_modules[\\/]klinecharts[\\/]/, priority: 3 },
+            { name: 'ui-global', test: UI_KIT_GLOBAL, priority: 3, includeDependenciesRecursively: false },
+            { name: 'ui-base', test: UI_KIT_LANDING, priority: 2 },
+            { name: 'ui', test: (id) => UI_KIT.test(id) && !NOT_UI_KIT.test(id), priority: 1 },
+            {
+              name: sharedLayerChunk,
+              debugName: 'shared',
+              priority: 1,
+              includeDependenciesRecursively: false,
+            },
           ],
         },
       },

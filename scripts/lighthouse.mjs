@@ -184,7 +184,7 @@ function lostPoints(lhr) {
         score: a.score,
         weight: ref.weight,
         displayValue: a.displayValue,
-        items: (a.details?.items ?? []).slice(0, 8).map((it) => ({
+        items: (Array.isArray(a.details?.items) ? a.details.items : []).slice(0, 8).map((it) => ({
           ...(it.url ? { url: it.url } : {}),
           ...(it.node
             ? { node: it.node.snippet, label: it.node.nodeLabel, explanation: it.node.explanation }

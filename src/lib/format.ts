@@ -104,20 +104,27 @@ export function shortenMiddle(s: string | null | undefined): string {
   return `${chars.slice(0, 6).join('')}…${chars.slice(-6).join('')}`;
 }
 
-const dateTimeFmt = new Intl.DateTimeFormat('en-CA', {
-  timeZone: 'Asia/Taipei',
-  year: 'numeric',
-  month: '2-digit',
-  day: '2-digit',
-  hour: '2-digit',
-  minute: '2-digit',
-  second: '2-digit',
-  hour12: false,
-});
+/**
+ * Made on first use: an Intl formatter with a time zone costs ~25 ms on a phone (ICU's zone data)
+ * when built, and this module loads with every screen that formats a price.
+ */
+let dateTimeFmt: Intl.DateTimeFormat | undefined;
+const newDateTimeFmt = (): Intl.DateTimeFormat =>
+  new Intl.DateTimeFormat('en-CA', {
+    timeZone: 'Asia/Taipei',
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+    hour12: false,
+  });
 
 /** Epoch ms → "2024-05-16 10:45:54" in Taiwan time; '--' when missing. */
 export function formatDateTime(ms: number | null | undefined): string {
   if (ms === null || ms === undefined || !Number.isFinite(ms)) return '--';
+  dateTimeFmt ??= newDateTimeFmt();
   const parts = Object.fromEntries(dateTimeFmt.formatToParts(new Date(ms)).map((p) => [p.type, p.value]));
   const hour = parts.hour === '24' ? '00' : parts.hour;
   return `${parts.year}-${parts.month}-${parts.day} ${hour}:${parts.minute}:${parts.second}`;
