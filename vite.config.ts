@@ -76,7 +76,8 @@ type Graph = { getModuleInfo(id: string): { importedIds: readonly string[] } | n
 function sharedLayerChunk(id: string, ctx: Graph): string | null {
   if (!SHARED_LAYER.test(id)) return null;
   reach ??= {
-    landing: staticReach(ctx, FIRST_SCREEN.slice(0, 2)),
+    // The landing screen's app and route, and the shell's filler (which runs before the app loads).
+    landing: staticReach(ctx, [...FIRST_SCREEN.slice(0, 2), 'src/app/shell-fill.ts']),
     market: staticReach(ctx, SHELL_SCREENS.slice(0, 1)),
   };
   return reach.market.has(id) && !reach.landing.has(id) ? 'shared' : null;

@@ -25,7 +25,9 @@ import { gzipSync } from 'node:zlib';
 // under budget alone; the market screens' and search strings already moved to locales/more).
 // The next cut (docs/decisions.md "First load"): start the market bridge after the first paint.
 const BUDGET_KIB = 152;
-const FIRST_PAINT_BUDGET_KIB = 3;
+// 2.1 KiB before the market screen's first page was asked for by the entry (src/api/early.ts,
+// src/features/market/ranking-args.ts: 1.7 KiB), so its rows paint before the app has loaded.
+const FIRST_PAINT_BUDGET_KIB = 4;
 /** The static shell's script (an asset, not a chunk: vite.config.ts `staticShell`). */
 const FIRST_PAINT_SCRIPT = /^assets\/first-paint-[\w-]+\.js$/;
 const DIST = path.resolve(process.argv[2] ?? 'dist');

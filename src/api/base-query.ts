@@ -1,7 +1,8 @@
 /**
  * The one RTK Query base query implementing the REST contract (product-spec §7, contract/api.ts):
  * POST JSON to /api/vue/{name}; headers `token`, `account` (and `is-admin` when set); 10 s
- * timeout; envelope {status, msg, data} with status 1 = success. A refusal shows the translated
+ * timeout; envelope {status, msg, data} with status 1 = success. A query that the entry asked
+ * before the app loaded (./early.ts) is answered from that request instead, once. A refusal shows the translated
  * msg as a 2 s toast; HTTP 401 clears the session and goes to the login screen after 1.5 s.
  * A mutation answered with a success key shows the translated success toast.
  */
@@ -10,6 +11,7 @@ import i18next from 'i18next';
 import type { EndpointName } from '../../contract/api';
 import { API_BASE, IDEMPOTENCY_HEADER, REQUEST_TIMEOUT_MS } from '../../contract/constants';
 import { errorMessageKey, isSuccessKey } from '../lib/messages';
+import { takeEarly, type EarlyAnswer } from './early';
 import { loggedOut, type SessionRootState } from './session';
 import { scheduleUnauthorizedRedirect } from './unauthorized';
 import { showToast } from '../ui/toast';
@@ -75,14 +77,27 @@ export const envelopeBaseQuery: BaseQueryFn<CallArgs, unknown, ApiError> = async
     return { error };
   };
 
-  let res: Response;
+  // A query the entry asked before the app loaded (./early.ts): its answer, once.
+  const early = api.type === 'query' ? takeEarly(args.name, args.body) : null;
+  let res: EarlyAnswer;
   try {
-    res = await fetch(`${API_BASE}${args.name}`, {
-      method: 'POST',
-      headers,
-      body: JSON.stringify(args.body ?? {}),
-      signal: ctrl.signal,
-    });
+    if (early)
+      // The same 10 s timeout (and cancellation) as a request of its own.
+      res = await Promise.race([
+        early,
+        new Promise<never>((_, reject) =>
+          ctrl.signal.addEventListener('abort', () => reject(new Error('abort'))),
+        ),
+      ]);
+    else {
+      const r = await fetch(`${API_BASE}${args.name}`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify(args.body ?? {}),
+        signal: ctrl.signal,
+      });
+      res = { httpStatus: r.status, body: await r.json().catch(() => null) };
+    }
   } catch {
     if (api.signal.aborted && !timedOut) return { error: { kind: 'network', msg: 'network' } };
     return fail(timedOut ? { kind: 'timeout', msg: 'timeout' } : { kind: 'network', msg: 'network' });
@@ -91,26 +106,21 @@ export const envelopeBaseQuery: BaseQueryFn<CallArgs, unknown, ApiError> = async
     api.signal.removeEventListener('abort', onAbort);
   }
 
-  let body: unknown = null;
-  try {
-    body = await res.json();
-  } catch {
-    body = null;
-  }
-  const env = isEnvelope(body) ? body : null;
+  const env = isEnvelope(res.body) ? res.body : null;
 
-  if (res.status === 401) {
+  if (res.httpStatus === 401) {
     api.dispatch(loggedOut());
     scheduleUnauthorizedRedirect();
     return fail({ kind: 'unauthorized', msg: env?.msg || 'sessionExpired', httpStatus: 401 });
   }
-  if (!env) return fail({ kind: 'http', msg: 'generic', httpStatus: res.status });
+  if (!env) return fail({ kind: 'http', msg: 'generic', httpStatus: res.httpStatus });
   if (env.status !== 1) {
-    const refusal: ApiError = { kind: 'refused', msg: env.msg, httpStatus: res.status };
+    const refusal: ApiError = { kind: 'refused', msg: env.msg, httpStatus: res.httpStatus };
     if (env.data != null) refusal.data = env.data;
     return fail(refusal);
   }
-  if (!res.ok) return fail({ kind: 'http', msg: env.msg || 'generic', httpStatus: res.status });
+  if (res.httpStatus < 200 || res.httpStatus > 299)
+    return fail({ kind: 'http', msg: env.msg || 'generic', httpStatus: res.httpStatus });
 
   if (api.type === 'mutation' && isSuccessKey(env.msg)) {
     showToast({ icon: 'success', content: i18next.t(`success.${env.msg}`), duration: ERROR_TOAST_MS });

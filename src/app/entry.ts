@@ -11,6 +11,24 @@
 // antd-mobile's global styles (its CSS variables) first: styles.css overrides some of them.
 import 'antd-mobile/es/global';
 import './styles.css';
+import { MARKET_SORTS } from '../../contract/constants';
+import { startEarly } from '../api/early';
+import { firstPageBody, rankingArgsOf } from '../features/market/ranking-args';
+
+/**
+ * The market screen's shell: its list's first page is asked for now (src/api/early.ts), and drawn
+ * into the shell when it comes (./shell-fill.ts), long before the app can draw it; the app then
+ * takes the same answer. Not on the index tab (the shell is the market tab's frame).
+ */
+if (document.documentElement.dataset.shellRoute === 'market') {
+  const hash = location.hash;
+  const params = new URLSearchParams(hash.includes('?') ? hash.slice(hash.indexOf('?') + 1) : '');
+  if (params.get('tab') !== 'index') {
+    const { args } = rankingArgsOf(params, MARKET_SORTS, 'all');
+    const answer = startEarly('market/list', firstPageBody(args));
+    void Promise.all([answer, import('./shell-fill')]).then(([a, fill]) => fill.fillMarketShell(a, args));
+  }
+}
 
 /** Any screen but the landing one is in the screen registry (./screens.ts): fetch it with the app. */
 const onLanding = /^(#\/?(login\/start)?)?([?].*)?$/.test(location.hash);

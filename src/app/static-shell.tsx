@@ -5,16 +5,22 @@
  * any script has run. It is the real route table (`AppRoutes`) under the app's own providers,
  * prerendered with react-dom/static (which waits for the lazy chunks), with no site
  * configuration, clock or quotes yet (their requests start in the browser), exactly like React's
- * first frame in the browser.
+ * first frame in the browser. The market screen's copy also carries its list's row as templates,
+ * which src/app/shell-fill.ts fills once the first page of the list has come.
  */
 import type { ResourceKey } from 'i18next';
 import i18next from 'i18next';
 import { prerenderToNodeStream } from 'react-dom/static';
 import { MemoryRouter } from 'react-router-dom';
+import type { Quote } from '../../contract/market';
+import { RankingRow } from '../features/market/components/ranking-row';
+import type { RankingColumns } from '../features/market/ranking-figures';
 import type { Lang } from '../lib/format';
+import { quotesReceived } from '../market/quotes-slice';
 import { ensureAllStrings, setupI18n } from './i18n';
 import { AppProviders } from './providers';
 import { AppRoutes } from './router';
+import { TEMPLATE_DATE, TEMPLATE_SYMBOL } from './shell-fill';
 import { createAppStore } from './store';
 
 /**
@@ -37,7 +43,60 @@ export async function renderShell(lang: Lang, strings: ResourceKey, path: string
       </MemoryRouter>
     </AppProviders>,
   );
+  const markup = await toHtml(prelude);
+  return path === '/market/market' ? markup + (await rankingRowTemplates()) : markup;
+}
+
+/** A prerender's HTML. */
+async function toHtml(prelude: AsyncIterable<unknown>): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of prelude) chunks.push(Buffer.from(chunk as Uint8Array));
   return Buffer.concat(chunks).toString('utf8');
+}
+
+/**
+ * The market list's row, one `<template class="shell-row" data-columns>` per column set, drawn by
+ * the app's own RankingRow for a template quote on the replayed date TEMPLATE_DATE, with the
+ * not-traded label: src/app/shell-fill.ts copies and fills them with the first page's quotes
+ * before the app has loaded.
+ */
+async function rankingRowTemplates(): Promise<string> {
+  const store = createAppStore();
+  const quote: Quote = {
+    symbol: TEMPLATE_SYMBOL,
+    name: TEMPLATE_SYMBOL,
+    kind: 'stock',
+    lastMinor: 0,
+    openMinor: 0,
+    highMinor: 0,
+    lowMinor: 0,
+    prevCloseMinor: 0,
+    limitUpMinor: 0,
+    limitDownMinor: 0,
+    bidMinor: 0,
+    askMinor: 0,
+    volumeShares: 0,
+    turnoverMinor: 0,
+    ts: 0,
+    replayDate: TEMPLATE_DATE,
+    phase: 'open',
+    traded: true,
+  };
+  store.dispatch(quotesReceived([quote]));
+  const columnSets: RankingColumns[] = ['change', 'volume', 'turnover'];
+  const { prelude } = await prerenderToNodeStream(
+    <AppProviders store={store}>
+      {columnSets.map((columns) => (
+        <template
+          key={columns}
+          className="shell-row"
+          data-columns={columns}
+          data-not-traded={i18next.t('ranking.notTraded')}
+        >
+          <RankingRow symbol={TEMPLATE_SYMBOL} columns={columns} onOpen={() => {}} />
+        </template>
+      ))}
+    </AppProviders>,
+  );
+  return toHtml(prelude);
 }

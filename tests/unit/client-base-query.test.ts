@@ -14,6 +14,7 @@ vi.mock('antd-mobile', () => ({ Toast: { show: (...a: unknown[]) => toastShow(..
 const { api } = await import('../../src/api/api');
 const { loggedIn, sessionSlice } = await import('../../src/api/session');
 const { setUnauthorizedHandler } = await import('../../src/api/unauthorized');
+const { startEarly } = await import('../../src/api/early');
 // Toast is loaded on first use (src/ui/toast.ts): load it now so toasts show synchronously.
 await (await import('../../src/ui/toast')).preloadToast();
 
@@ -119,5 +120,31 @@ describe('envelope base query', () => {
     expect(redirect).not.toHaveBeenCalled();
     vi.advanceTimersByTime(1);
     expect(redirect).toHaveBeenCalledTimes(1);
+  });
+
+  it('answers a query the entry asked early from that request, once; a mutation never', async () => {
+    const fetchMock = respond(200, { status: 1, msg: 'ok', data: { items: ['early'] } });
+    vi.stubGlobal('fetch', fetchMock);
+    void startEarly('market/indices', {});
+    void startEarly('user/logout', {});
+    expect(fetchMock).toHaveBeenCalledTimes(2);
+    const early = fetchMock.mock.calls[0]![1].headers as Record<string, string>;
+    expect(early.token).toBeUndefined(); // public queries only: no session headers
+
+    const store = makeStore();
+    store.dispatch(
+      loggedIn({ token: 'tok', account: '0912345678', role: 'member', isAdmin: false, expiresAt: 0 }),
+    );
+    expect((await store.dispatch(api.endpoints.indices.initiate())).data).toEqual({ items: ['early'] });
+    expect(fetchMock).toHaveBeenCalledTimes(2); // taken from the early request
+
+    vi.stubGlobal('fetch', respond(200, { status: 1, msg: 'ok', data: { items: ['again'] } }));
+    const again = await store.dispatch(api.endpoints.indices.initiate(undefined, { forceRefetch: true }));
+    expect(again.data).toEqual({ items: ['again'] }); // consumed: the next call asks the server
+
+    const logout = vi.fn(async () => new Response(JSON.stringify({ status: 1, msg: 'ok', data: null })));
+    vi.stubGlobal('fetch', logout);
+    await store.dispatch(api.endpoints.logout.initiate());
+    expect(logout).toHaveBeenCalledTimes(1); // a mutation always asks the server itself
   });
 });

@@ -18,14 +18,16 @@
  * gateway. Units: indices are 0-based list positions; times wall ms.
  */
 import type { ThunkDispatch, UnknownAction } from '@reduxjs/toolkit';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { useDispatch } from 'react-redux';
-import type { ReqOf, ResOf } from '../../../contract/api';
+import type { ResOf } from '../../../contract/api';
 import { clockSeen, quotesReceived } from '../../market/quotes-slice';
+import { peekEarlyData } from '../../api/early';
 import { marketApi } from './api/market-api';
+import { firstPageBody, PAGE_SIZE, type RankingArgs } from './ranking-args';
 
-/** Rows per fetched page. */
-export const PAGE_SIZE = 50;
+export { PAGE_SIZE, type RankingArgs } from './ranking-args';
+
 /** Wall ms between refreshes of the window's order. */
 export const POLL_MS = 1000;
 /** Wall ms after the last touch or scroll before a held re-sort is applied. */
@@ -34,8 +36,6 @@ export const RELEASE_MS = 600;
 export const OVERSCAN_ROWS = 5;
 
 type ListRes = ResOf<'market/list'>;
-/** Ranking and filters of one list (market/list without paging). */
-export type RankingArgs = Omit<ReqOf<'market/list'>, 'page' | 'pageSize'>;
 
 /** What the list shows: the whole list's length and the symbols known per index. */
 export interface RankingView {
@@ -110,9 +110,14 @@ export function useRankingWindow(
 } {
   const dispatch = useDispatch<ThunkDispatch<unknown, unknown, UnknownAction>>();
   const argsKey = JSON.stringify(args);
-  const [view, setView] = useState<RankingView | null>(null);
+  // The first page asked before the app loaded (src/api/early.ts), when it has come: the first
+  // render shows its rows (as the static shell did) instead of a loading state.
+  const [early] = useState(() => peekEarlyData('market/list', firstPageBody(args)) as ListRes | undefined);
+  const [view, setView] = useState<RankingView | null>(() =>
+    early ? mergePages(null, [early], false) : null,
+  );
   const [error, setError] = useState(false);
-  const viewRef = useRef<RankingView | null>(null);
+  const viewRef = useRef<RankingView | null>(view);
   const pending = useRef<ListRes[] | null>(null);
   const hold = useRef({ down: false, scrolling: false, releasedAt: 0 });
   const releaseTimer = useRef<ReturnType<typeof setTimeout> | null>(null);
@@ -137,8 +142,18 @@ export function useRankingWindow(
     releaseTimer.current = setTimeout(flush, RELEASE_MS + 10);
   }, [flush]);
 
+  // The early page's quotes and clock reach the store before the first paint (its rows show them).
+  useLayoutEffect(() => {
+    if (!early) return;
+    dispatch(quotesReceived(early.items));
+    dispatch(clockSeen(early.clock));
+  }, [early, dispatch]);
+
   // A new ranking or filter starts from nothing.
+  const shownArgs = useRef(argsKey);
   useEffect(() => {
+    if (shownArgs.current === argsKey) return;
+    shownArgs.current = argsKey;
     viewRef.current = null;
     pending.current = null;
     setView(null);

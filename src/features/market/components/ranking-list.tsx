@@ -15,14 +15,12 @@ import { QUOTE_ROW_HEIGHT_PX } from '../../../market/components/quote-row';
 import { useQuoteStream } from '../../../market/hooks';
 import { NoData } from '../../../ui/no-data';
 import { OVERSCAN_ROWS, useRankingWindow, type RankingArgs } from '../ranking-window';
-import { PlaceholderRow, RankingRow, type RankingColumns } from './ranking-row';
+import { columnsFor, type RankingColumns } from '../ranking-figures';
+import { PlaceholderRow, RankingRow } from './ranking-row';
 
 const VISIBLE_DEBOUNCE_MS = 200;
 
-/** The columns a sort shows: volume and turnover lists show their own figure. */
-export function columnsFor(sort: RankingArgs['sort']): RankingColumns {
-  return sort === 'volume' ? 'volume' : sort === 'turnover' ? 'turnover' : 'change';
-}
+export { columnsFor } from '../ranking-figures';
 
 /** The column header matching `columnsFor`. */
 export function RankingHead({ columns }: { columns: RankingColumns }) {

@@ -9,30 +9,10 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router-dom';
 import type { MarketSort } from '../../../../contract/constants';
-import type { RankingArgs } from '../ranking-window';
-import { MarketFilters, type MarketFilterValue } from './market-filters';
+import { rankingArgsOf } from '../ranking-args';
+import { MarketFilters } from './market-filters';
 import { RankingHead, RankingList, columnsFor } from './ranking-list';
 import '../market.css';
-
-/** The ranking and filters a URL's search parameters name (unknown values: the defaults). */
-export function rankingArgsOf(
-  params: URLSearchParams,
-  sorts: readonly MarketSort[],
-  fallback: MarketSort,
-): { args: RankingArgs; filters: MarketFilterValue } {
-  const s = params.get('sort') ?? '';
-  const sort = (sorts as readonly string[]).includes(s) ? (s as MarketSort) : fallback;
-  const m = params.get('market');
-  const market = m === 'TWSE' || m === 'TPEx' ? m : '';
-  const k = params.get('type');
-  const kind = k === 'stock' || k === 'etf' ? k : '';
-  const industry = kind === 'etf' ? '' : (params.get('industry') ?? '').slice(0, 40);
-  const args: RankingArgs = { sort };
-  if (market) args.market = market;
-  if (kind) args.securityType = kind;
-  if (industry) args.industry = industry;
-  return { args, filters: { market, kind, industry } };
-}
 
 export function RankingPanel({
   sorts,

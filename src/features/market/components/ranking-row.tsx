@@ -7,23 +7,14 @@
  */
 import { memo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { changeColor } from '../../../lib/colors';
-import {
-  formatCompactMinor,
-  formatLots,
-  formatMinor,
-  formatPercent,
-  formatSignedMinor,
-  langOf,
-} from '../../../lib/format';
+import { langOf } from '../../../lib/format';
 import { QUOTE_ROW_HEIGHT_PX } from '../../../market/components/quote-row';
 import { useClock, useQuote } from '../../../market/hooks';
+import { rankingFigures, type RankingColumns } from '../ranking-figures';
 
-/** Which figures follow the last price. */
-export type RankingColumns = 'change' | 'volume' | 'turnover';
+export type { RankingColumns } from '../ranking-figures';
 
 const rowStyle = { height: QUOTE_ROW_HEIGHT_PX };
-const NOT_TRADED_GREY = '#6b6b6b';
 
 /** A row not known yet (its page is on its way): same height, no figures. */
 export function PlaceholderRow() {
@@ -44,10 +35,12 @@ export const RankingRow = memo(function RankingRow({
   const q = useQuote(symbol);
   const clock = useClock() as { replayDate?: string | null } | null;
   const date = clock?.replayDate ?? q?.replayDate ?? null;
-  const traded = q ? q.traded : true;
-  const change = q ? q.lastMinor - q.prevCloseMinor : 0;
-  const color = traded ? changeColor(change) : NOT_TRADED_GREY;
-  const pct = !q ? '--' : traded ? formatPercent(change, q.prevCloseMinor) : t('ranking.notTraded');
+  const { traded, color, last, change, pct, amount } = rankingFigures(
+    q,
+    columns,
+    lang,
+    t('ranking.notTraded'),
+  );
   return (
     <div
       className={`quote-row ranking-row cols-${columns}`}
@@ -73,11 +66,11 @@ export const RankingRow = memo(function RankingRow({
         </div>
       </div>
       <div className="quote-last num" style={{ color }} data-testid={`quote-last-${symbol}`}>
-        {q ? formatMinor(q.lastMinor) : '--'}
+        {last}
       </div>
       {columns === 'change' && (
         <div className="quote-change num" style={{ color }}>
-          {q && traded ? formatSignedMinor(change) : '--'}
+          {change}
         </div>
       )}
       <div className="quote-pct num">
@@ -87,12 +80,12 @@ export const RankingRow = memo(function RankingRow({
       </div>
       {columns === 'volume' && (
         <div className="quote-volume num" data-testid={`quote-volume-${symbol}`}>
-          {q ? formatLots(q.volumeShares, lang) : '--'}
+          {amount}
         </div>
       )}
       {columns === 'turnover' && (
         <div className="quote-volume num" data-testid={`quote-turnover-${symbol}`}>
-          {q ? formatCompactMinor(q.turnoverMinor, lang) : '--'}
+          {amount}
         </div>
       )}
     </div>

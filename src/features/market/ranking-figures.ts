@@ -1,0 +1,72 @@
+/**
+ * What one row of a market ranking shows for a quote (pure, no React): the app's row
+ * (components/ranking-row.tsx) and the static shell's rows filled before the app has loaded
+ * (src/app/shell-fill.ts) both draw these, so the two never differ.
+ *
+ * TWD colours (up red, down green; product-spec §9); an instrument with no trade in the replayed
+ * day shows its reference price in grey and "No trade" (`notTradedLabel`) instead of 0 %.
+ */
+import type { MarketSort } from '../../../contract/constants';
+import type { Quote } from '../../../contract/market';
+import { changeColor } from '../../lib/colors';
+import {
+  formatCompactMinor,
+  formatLots,
+  formatMinor,
+  formatPercent,
+  formatSignedMinor,
+  type Lang,
+} from '../../lib/format';
+
+/** Which figures follow the last price: change and change %, change % and volume (lots), or change % and turnover. */
+export type RankingColumns = 'change' | 'volume' | 'turnover';
+
+/** The columns a sort shows: volume and turnover lists show their own figure. */
+export function columnsFor(sort: MarketSort | undefined): RankingColumns {
+  return sort === 'volume' ? 'volume' : sort === 'turnover' ? 'turnover' : 'change';
+}
+
+/** The grey of an instrument not traded in the replayed day. */
+export const NOT_TRADED_GREY = '#6b6b6b';
+
+/** A row's texts (prices in TWD, formatted) and its colour (CSS). */
+export interface RankingFigures {
+  traded: boolean;
+  color: string;
+  /** Last price, or '--' while the quote is unknown. */
+  last: string;
+  /** Signed change (columns 'change' only). */
+  change: string;
+  /** Change %, or the not-traded label. */
+  pct: string;
+  /** Volume in lots (columns 'volume') or compact turnover (columns 'turnover'); '' otherwise. */
+  amount: string;
+}
+
+/** The figures of `q` (undefined: not known yet) under `columns`, in `lang`. */
+export function rankingFigures(
+  q: Quote | undefined,
+  columns: RankingColumns,
+  lang: Lang,
+  notTradedLabel: string,
+): RankingFigures {
+  const traded = q ? q.traded : true;
+  const change = q ? q.lastMinor - q.prevCloseMinor : 0;
+  return {
+    traded,
+    color: traded ? changeColor(change) : NOT_TRADED_GREY,
+    last: q ? formatMinor(q.lastMinor) : '--',
+    change: columns === 'change' ? (q && traded ? formatSignedMinor(change) : '--') : '',
+    pct: !q ? '--' : traded ? formatPercent(change, q.prevCloseMinor) : notTradedLabel,
+    amount:
+      columns === 'volume'
+        ? q
+          ? formatLots(q.volumeShares, lang)
+          : '--'
+        : columns === 'turnover'
+          ? q
+            ? formatCompactMinor(q.turnoverMinor, lang)
+            : '--'
+          : '',
+  };
+}

@@ -1,0 +1,185 @@
+// @vitest-environment jsdom
+/**
+ * The market shell's rows filled before the app loads (src/app/shell-fill.ts) are the app's own
+ * rows: for the same quotes, the filled markup equals what RankingRow renders (test ids aside), for
+ * a rise, a fall and an instrument not traded, in each column set and both languages; nothing is
+ * drawn from a refusal or into a shell the app has already replaced. And the early request
+ * (src/api/early.ts) is used once, while fresh.
+ */
+import { readFileSync } from 'node:fs';
+import i18next from 'i18next';
+import { renderToStaticMarkup } from 'react-dom/server';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { ResOf } from '../../contract/api';
+import type { Quote } from '../../contract/market';
+import { EARLY_MAX_AGE_MS, peekEarlyData, startEarly, takeEarly } from '../../src/api/early';
+import { AppProviders } from '../../src/app/providers';
+import { fillMarketShell } from '../../src/app/shell-fill';
+import { renderShell } from '../../src/app/static-shell';
+import { createAppStore } from '../../src/app/store';
+import { RankingRow } from '../../src/features/market/components/ranking-row';
+import type { RankingColumns } from '../../src/features/market/ranking-figures';
+import { clockSeen, quotesReceived } from '../../src/market/quotes-slice';
+
+const quote = (symbol: string, name: string, last: number, prev: number, traded = true): Quote => ({
+  symbol,
+  name,
+  kind: 'stock',
+  lastMinor: last,
+  openMinor: prev,
+  highMinor: Math.max(last, prev),
+  lowMinor: Math.min(last, prev),
+  prevCloseMinor: prev,
+  limitUpMinor: Math.round(prev * 1.1),
+  limitDownMinor: Math.round(prev * 0.9),
+  bidMinor: traded ? last - 5 : 0,
+  askMinor: traded ? last + 5 : 0,
+  volumeShares: traded ? 12_345_000 : 0,
+  turnoverMinor: traded ? 987_654_321_00 : 0,
+  ts: 1_745_370_000_000,
+  replayDate: '2025-04-23',
+  phase: 'open',
+  traded,
+});
+const QUOTES = [
+  quote('2330', '台積電', 87_200, 85_000),
+  quote('006201', '元大富櫃50', 1_789, 1_810),
+  quote('6547', '高端疫苗', 3_120, 3_120, false),
+];
+const page: ResOf<'market/list'> = {
+  items: QUOTES,
+  total: 2_244,
+  page: 1,
+  pageSize: 50,
+  rankedAt: 1_745_370_000_000,
+  replayDate: '2025-04-23',
+  clock: {
+    source: 'replay',
+    mode: 'replay',
+    phase: 'open',
+    tradingPhase: 'continuous',
+    speed: 1,
+    now: 1_745_370_000_000,
+    replayDate: '2025-04-23',
+  },
+};
+const ok = { httpStatus: 200, body: { status: 1, msg: 'ok', data: page } };
+
+/** The shell as index.html carries it, for `lang`. */
+async function mountShell(lang: 'tw' | 'en'): Promise<void> {
+  const strings = JSON.parse(readFileSync(`locales/${lang}.json`, 'utf8'));
+  // As vite.config.ts `staticShell` writes it into index.html: without test ids.
+  const markup = (await renderShell(lang, strings, '/market/market')).replaceAll(/ data-testid="[^"]*"/g, '');
+  document.documentElement.dataset.shell = lang;
+  document.body.innerHTML = `<div id="root"><div class="static-shell" data-shell-lang="${lang}" data-shell-route="market">${markup}</div></div>`;
+}
+
+/** RankingRow's markup for `q` with the page's clock, as the app renders it (test ids removed). */
+function appRow(q: Quote, columns: RankingColumns): string {
+  const store = createAppStore();
+  store.dispatch(quotesReceived([q]));
+  store.dispatch(clockSeen(page.clock));
+  return renderToStaticMarkup(
+    <AppProviders store={store}>
+      <RankingRow symbol={q.symbol} columns={columns} onOpen={() => {}} />
+    </AppProviders>,
+  ).replaceAll(/ data-testid="[^"]*"/g, '');
+}
+
+/** Markup as the DOM serializes it, each `style` as the CSSOM writes it (#cf1322 = rgb(207, 19, 34)), attributes sorted. */
+function normalize(html: string): string {
+  const el = document.createElement('div');
+  el.innerHTML = html;
+  for (const s of el.querySelectorAll<HTMLElement>('[style]')) s.setAttribute('style', s.style.cssText);
+  // Attributes in name order (a data-traded set after the copy vs. in React's prop order).
+  for (const e of el.querySelectorAll('*')) {
+    const attrs = [...e.attributes]
+      .map((a) => [a.name, a.value] as const)
+      .sort(([a], [b]) => a.localeCompare(b));
+    for (const [name] of attrs) e.removeAttribute(name);
+    for (const [name, value] of attrs) e.setAttribute(name, value);
+  }
+  return el.innerHTML;
+}
+
+afterEach(() => {
+  document.body.innerHTML = '';
+  vi.unstubAllGlobals();
+  vi.useRealTimers();
+});
+
+describe('market shell fill', () => {
+  for (const lang of ['tw', 'en'] as const)
+    for (const [sort, columns] of [
+      ['gainers', 'change'],
+      ['volume', 'volume'],
+      ['turnover', 'turnover'],
+    ] as const)
+      it(`draws the app's rows (${lang}, ${sort})`, async () => {
+        await mountShell(lang);
+        await i18next.changeLanguage(lang);
+        expect(document.querySelector('.static-shell .center-fill')).not.toBeNull();
+        expect(fillMarketShell(ok, { sort })).toBe(QUOTES.length);
+        const rows = [...document.querySelectorAll('.static-shell .quote-row')];
+        expect(rows).toHaveLength(QUOTES.length);
+        QUOTES.forEach((q, i) => expect(normalize(rows[i]!.outerHTML)).toBe(normalize(appRow(q, columns))));
+        expect(document.querySelector('.static-shell .center-fill')).toBeNull();
+      });
+
+  it('draws nothing from a refusal, a failed request or a shell already replaced', async () => {
+    await mountShell('tw');
+    expect(
+      fillMarketShell({ httpStatus: 200, body: { status: 0, msg: 'generic', data: null } }, { sort: 'all' }),
+    ).toBe(0);
+    expect(fillMarketShell({ httpStatus: 0, body: null }, { sort: 'all' })).toBe(0);
+    document.body.innerHTML = '<div id="root"></div>';
+    expect(fillMarketShell(ok, { sort: 'all' })).toBe(0);
+  });
+
+  it('draws only the rows that fit the window', async () => {
+    await mountShell('tw');
+    const many = {
+      ...page,
+      items: Array.from({ length: 50 }, (_, i) => quote(String(1100 + i), `S${i}`, 1000, 990)),
+    };
+    const n = fillMarketShell(
+      { httpStatus: 200, body: { status: 1, msg: 'ok', data: many } },
+      { sort: 'all' },
+    );
+    const rowPx = parseFloat(document.querySelector<HTMLElement>('.static-shell .quote-row')!.style.height);
+    expect(rowPx).toBeGreaterThan(40);
+    expect(n).toBe(Math.ceil(window.innerHeight / rowPx) + 1);
+  });
+});
+
+describe('early requests', () => {
+  it('are taken once, peeked once answered, and dropped when stale', async () => {
+    const fetchMock = vi.fn(async () => new Response(JSON.stringify({ status: 1, msg: 'ok', data: page })));
+    vi.stubGlobal('fetch', fetchMock);
+    const body = { sort: 'all', page: 1, pageSize: 50 };
+    await startEarly('market/list', body);
+    expect(peekEarlyData('market/list', { ...body, page: 2 })).toBeUndefined(); // another body
+    expect(peekEarlyData('market/list', body)).toEqual(page);
+    expect(await takeEarly('market/list', body)).toEqual({
+      httpStatus: 200,
+      body: { status: 1, msg: 'ok', data: page },
+    });
+    expect(takeEarly('market/list', body)).toBeNull();
+
+    vi.useFakeTimers({ toFake: ['Date'] });
+    await startEarly('market/list', body);
+    vi.setSystemTime(Date.now() + EARLY_MAX_AGE_MS + 1);
+    expect(peekEarlyData('market/list', body)).toBeUndefined();
+    expect(takeEarly('market/list', body)).toBeNull();
+  });
+
+  it('are not used after a network failure', async () => {
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => Promise.reject(new TypeError('offline'))),
+    );
+    const answer = await startEarly('market/indices', {});
+    expect(answer).toEqual({ httpStatus: 0, body: null });
+    expect(takeEarly('market/indices', {})).toBeNull();
+  });
+});
