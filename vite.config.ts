@@ -113,11 +113,21 @@ const FIRST_SCREEN = [
 
 /**
  * Screens index.html carries prerendered (`staticShell`), by the name src/app/first-paint.ts
- * gives them: the landing screen and the market screen's frame (its rows come with the data).
+ * gives them: the landing screen, the market screen's frame (its rows come with the data) and the
+ * stock detail's frame (its figures come with the data: src/app/shell-fill.ts).
  */
-const SHELL_ROUTES = { start: '/login/start', market: '/market/market' } as const;
+const SHELL_ROUTES = {
+  start: '/login/start',
+  market: '/market/market',
+  // The template instrument (src/app/shell-fill.ts TEMPLATE_SYMBOL), filled in the browser.
+  detail: '/market/marketDetail?symbol=0000',
+} as const;
 /** The prerendered screens' route modules, whose CSS index.html links with FIRST_SCREEN's. */
-const SHELL_SCREENS = ['src/features/market/routes/market.tsx', 'src/app/tab-nav.tsx'];
+const SHELL_SCREENS = [
+  'src/features/market/routes/market.tsx',
+  'src/app/tab-nav.tsx',
+  'src/features/market/routes/market-detail.tsx',
+];
 
 /**
  * Links the CSS of FIRST_SCREEN's and SHELL_SCREENS' chunks and their static imports as stylesheets in index.html

@@ -80,3 +80,18 @@ export function peekEarlyData(name: EndpointName, body: unknown): unknown {
   const env = settled?.body as { status?: unknown; data?: unknown } | null | undefined;
   return settled && settled.httpStatus === 200 && env?.status === 1 ? env.data : undefined;
 }
+
+/**
+ * The fresh, successful early answers of `name` that have already come: each request's body and
+ * its envelope `data` (for seeding the app's state before its first render, src/app/early-seed.ts).
+ */
+export function earlyData(name: EndpointName): Array<{ body: unknown; data: unknown }> {
+  const out: Array<{ body: unknown; data: unknown }> = [];
+  for (const key of [...entries.keys()]) {
+    if (!key.startsWith(`${name} `)) continue;
+    const body: unknown = JSON.parse(key.slice(name.length + 1));
+    const data = peekEarlyData(name, body);
+    if (data !== undefined) out.push({ body, data });
+  }
+  return out;
+}

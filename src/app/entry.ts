@@ -18,16 +18,21 @@ import { firstPageBody, rankingArgsOf } from '../features/market/ranking-args';
 /**
  * The market screen's shell: its list's first page is asked for now (src/api/early.ts), and drawn
  * into the shell when it comes (./shell-fill.ts), long before the app can draw it; the app then
- * takes the same answer. Not on the index tab (the shell is the market tab's frame).
+ * starts from the same answer (./early-seed.ts). Not on the index tab (the shell is the market
+ * tab's frame).
  */
-if (document.documentElement.dataset.shellRoute === 'market') {
-  const hash = location.hash;
-  const params = new URLSearchParams(hash.includes('?') ? hash.slice(hash.indexOf('?') + 1) : '');
-  if (params.get('tab') !== 'index') {
-    const { args } = rankingArgsOf(params, MARKET_SORTS, 'all');
-    const answer = startEarly('market/list', firstPageBody(args));
-    void Promise.all([answer, import('./shell-fill')]).then(([a, fill]) => fill.fillMarketShell(a, args));
-  }
+const shellRoute = document.documentElement.dataset.shellRoute;
+const hashParams = new URLSearchParams(location.hash.includes('?') ? location.hash.split('?')[1] : '');
+if (shellRoute === 'market' && hashParams.get('tab') !== 'index') {
+  const { args } = rankingArgsOf(hashParams, MARKET_SORTS, 'all');
+  const answer = startEarly('market/list', firstPageBody(args));
+  void Promise.all([answer, import('./shell-fill')]).then(([a, fill]) => fill.fillMarketShell(a, args));
+}
+// The stock detail's shell (./first-paint.ts checked the symbol): its figures, the same way.
+if (shellRoute === 'detail') {
+  const symbol = hashParams.get('symbol') ?? '';
+  const answer = startEarly('market/detail', { symbol });
+  void Promise.all([answer, import('./shell-fill')]).then(([a, fill]) => fill.fillDetailShell(a, symbol));
 }
 
 /** Any screen but the landing one is in the screen registry (./screens.ts): fetch it with the app. */

@@ -7,12 +7,14 @@
  * - the landing screen on the landing route (`#/`, `#/login/start` or no hash) for a guest only
  *   (no stored session token: a member's start screen has one more button than the copy);
  * - the market screen's frame on `#/market/market` (the same for guests and members before its
- *   data comes); else none;
+ *   data comes);
+ * - the stock detail's frame on `#/market/marketDetail?symbol=` with a well-formed symbol (upper
+ *   case, as the app's own links write it; src/app/shell-fill.ts fills its figures); else none;
  * - in the language the app will start in: `?lang=` before or after the hash, else the stored
  *   `lang`, else tw (the same rule as src/app/i18n.ts `detectLang`, which stores a `?lang=`;
  *   tests/unit/first-paint.test.ts checks that both agree).
  *
- * The choice is written on <html> (`data-shell="tw|en"`, `data-shell-route="start|market"`, and
+ * The choice is written on <html> (`data-shell="tw|en"`, `data-shell-route="start|market|detail"`, and
  * `lang`); styles.css shows the copy whose `data-shell-lang` and `data-shell-route` match. React's first render replaces the copy (createRoot clears #root).
  */
 (() => {
@@ -34,8 +36,15 @@
   const path = (q >= 0 ? hash.slice(0, q) : hash).replace(/^#?\/?/, '');
   const html = document.documentElement;
   html.lang = lang === 'tw' ? 'zh-Hant-TW' : 'en';
+  const symbol = q >= 0 ? new URLSearchParams(hash.slice(q + 1)).get('symbol') : null;
   const route =
-    (path === '' || path === 'login/start') && !token ? 'start' : path === 'market/market' ? 'market' : null;
+    (path === '' || path === 'login/start') && !token
+      ? 'start'
+      : path === 'market/market'
+        ? 'market'
+        : path === 'market/marketDetail' && /^[0-9A-Z]{4,6}$/.test(symbol ?? '')
+          ? 'detail'
+          : null;
   if (route) {
     html.dataset.shell = lang;
     html.dataset.shellRoute = route;

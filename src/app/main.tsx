@@ -1,7 +1,8 @@
 /**
  * The member app, imported by index.html's entry (./entry.ts). The active language's strings are
  * fetched first (one small chunk, alongside the chunk of the screen the URL points at), then the
- * app renders, as a transition (time-sliced).
+ * app renders, as a transition (time-sliced), from the store seeded with the answers the entry
+ * asked for the static shell (./early-seed.ts).
  * antd-mobile's React 19 render hook (./antd-render, needed by Dialog and Toast only) loads right
  * after the first render, Toast once the browser is idle: neither is part of the first screen.
  */
@@ -9,6 +10,7 @@ import '../lib/zod-no-eval';
 import { startTransition, StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { preloadToast } from '../ui/toast';
+import { seedFromEarly } from './early-seed';
 import { ensureAllStrings, setupI18n } from './i18n';
 import { AppProviders } from './providers';
 import { AppRouter, preloadScreen } from './router';
@@ -20,6 +22,7 @@ if (!rootEl) throw new Error('#root missing from index.html');
 
 preloadScreen(location.hash);
 void setupI18n().then(() => {
+  seedFromEarly(store);
   const root = createRoot(rootEl);
   // A transition renders in slices of a few milliseconds, yielding to the browser in between,
   // instead of one task as long as the whole first render: a tap on the static shell (or the

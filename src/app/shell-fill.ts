@@ -1,16 +1,19 @@
 /**
- * The static shell's market list, filled before the app has loaded: index.html paints the market
+ * The static shell's market list and stock detail, filled before the app has loaded: index.html paints the market
  * screen's frame at once (vite.config.ts `staticShell`), its entry asks for the list's first page
  * (src/api/early.ts), and when that answer comes this draws the rows that fit the screen into the
  * shell, as the app's rows will draw them: each row is a copy of a template the build prerendered
  * with the app's own row (`<template class="shell-row">`, src/app/static-shell.tsx), its texts and
  * colours set from `rankingFigures` (the app's row draws the same). The app's first render then
  * shows the same rows from the same answer (src/features/market/ranking-window.ts), so nothing
- * moves or blinks when it replaces the shell.
+ * moves or blinks when it replaces the shell. The detail's figures are set the same way on the
+ * prerendered frame of a template instrument (`detailFigures`, as the app's head), hidden until
+ * then (styles.css); the app starts from the same answer (./early-seed.ts).
  *
  * Nothing happens when the shell is gone (the app rendered first) or the answer is a refusal.
  */
 import type { ResOf } from '../../contract/api';
+import { detailFigures } from '../features/market/detail-figures';
 import { columnsFor, rankingFigures } from '../features/market/ranking-figures';
 import type { RankingArgs } from '../features/market/ranking-args';
 import type { EarlyAnswer } from '../api/early';
@@ -32,11 +35,10 @@ function text(el: Element | null, value: string): void {
  * fit the window, for the list `args`. Returns the number of rows drawn (0: nothing done).
  */
 export function fillMarketShell(answer: EarlyAnswer, args: RankingArgs, doc: Document = document): number {
-  const env = answer.body as { status?: number; data?: ListPage } | null;
-  const page = answer.httpStatus === 200 && env?.status === 1 ? env.data : undefined;
-  const lang = doc.documentElement.dataset.shell;
-  if (!page || (lang !== 'tw' && lang !== 'en')) return 0;
-  const shell = doc.querySelector(`.static-shell[data-shell-route="market"][data-shell-lang="${lang}"]`);
+  const page = dataOf<ListPage>(answer);
+  const lang = doc.documentElement.dataset.shell === 'en' ? 'en' : 'tw';
+  const shell = visibleShell(doc, 'market');
+  if (!page) return 0;
   const columns = columnsFor(args.sort);
   const template = shell?.querySelector<HTMLTemplateElement>(`template.shell-row[data-columns="${columns}"]`);
   const slot = shell?.querySelector('.center-fill');
@@ -73,4 +75,56 @@ export function fillMarketShell(answer: EarlyAnswer, args: RankingArgs, doc: Doc
   }
   slot.replaceWith(rows);
   return rows.childElementCount;
+}
+
+/** The visible shell of `route` (`html[data-shell]`'s language), or null. */
+function visibleShell(doc: Document, route: string): HTMLElement | null {
+  const lang = doc.documentElement.dataset.shell;
+  if (lang !== 'tw' && lang !== 'en') return null;
+  return doc.querySelector<HTMLElement>(
+    `.static-shell[data-shell-route="${route}"][data-shell-lang="${lang}"]`,
+  );
+}
+
+/** The envelope data of a successful answer, else undefined. */
+function dataOf<T>(answer: EarlyAnswer): T | undefined {
+  const env = answer.body as { status?: number; data?: T } | null;
+  return answer.httpStatus === 200 && env?.status === 1 ? env.data : undefined;
+}
+
+/**
+ * Fills the visible stock detail shell with `answer` (market/detail for `symbol`): the title
+ * (name and code), the replayed date, the last price, the change and the day's figures, drawn by
+ * `detailFigures` as the app's head draws them, then shows them (`data-filled`). Returns whether
+ * it did (false: a refusal, another symbol, or no shell any more).
+ */
+export function fillDetailShell(answer: EarlyAnswer, symbol: string, doc: Document = document): boolean {
+  const detail = dataOf<ResOf<'market/detail'>>(answer);
+  const shell = visibleShell(doc, 'detail');
+  const lang = doc.documentElement.dataset.shell === 'en' ? 'en' : 'tw';
+  if (!detail || !shell || detail.quote.symbol !== symbol) return false;
+  const { quote, clock } = detail;
+  const title = shell.querySelector('.detail-title');
+  text(title?.children[0] ?? null, quote.name);
+  text(title?.children[1] ?? null, quote.symbol);
+  const replay = shell.querySelector('.replay-label');
+  const date = clock.replayDate ?? quote.replayDate;
+  if (replay && date) replay.textContent = (replay.textContent ?? '').replace(TEMPLATE_DATE, date);
+  else replay?.remove();
+  const f = detailFigures(quote, lang);
+  const last = shell.querySelector<HTMLElement>('.detail-last');
+  text(last, f.last);
+  last?.style.setProperty('color', f.color);
+  const change = shell.querySelector<HTMLElement>('.detail-change');
+  text(change, f.change);
+  change?.style.setProperty('color', f.color);
+  shell.querySelectorAll<HTMLElement>('.detail-head .stat-v').forEach((el, i) => {
+    const stat = f.stats[i];
+    if (!stat) return;
+    el.textContent = stat.value;
+    if (stat.color) el.style.setProperty('color', stat.color);
+    else el.style.removeProperty('color');
+  });
+  shell.dataset.filled = '';
+  return true;
 }

@@ -12,11 +12,12 @@ import type { ResourceKey } from 'i18next';
 import i18next from 'i18next';
 import { prerenderToNodeStream } from 'react-dom/static';
 import { MemoryRouter } from 'react-router-dom';
-import type { Quote } from '../../contract/market';
+import type { ClockState, Quote } from '../../contract/market';
+import { api } from '../api/api';
 import { RankingRow } from '../features/market/components/ranking-row';
 import type { RankingColumns } from '../features/market/ranking-figures';
 import type { Lang } from '../lib/format';
-import { quotesReceived } from '../market/quotes-slice';
+import { clockSeen, quotesReceived } from '../market/quotes-slice';
 import { ensureAllStrings, setupI18n } from './i18n';
 import { AppProviders } from './providers';
 import { AppRoutes } from './router';
@@ -36,12 +37,36 @@ export async function renderShell(lang: Lang, strings: ResourceKey, path: string
   // A screen past the landing one needs the rest of the strings. Its lazy chunk asks for them
   // only when it first loads (in the first language rendered), so ask here for each language.
   if (path !== '/login/start') await ensureAllStrings(lang);
+  const store = createAppStore();
+  if (path.startsWith('/market/marketDetail')) {
+    // The detail screen's frame for the template instrument, its figures hidden until
+    // src/app/shell-fill.ts has set them (styles.css).
+    const quote = templateQuote();
+    store.dispatch(quotesReceived([quote]));
+    store.dispatch(clockSeen(TEMPLATE_CLOCK));
+    await store.dispatch(
+      api.util.upsertQueryData('marketDetail', TEMPLATE_SYMBOL, {
+        quote,
+        industry: null,
+        market: 'TWSE',
+        isin: null,
+        listingDate: null,
+        clock: TEMPLATE_CLOCK,
+      }),
+    );
+  }
   const { prelude } = await prerenderToNodeStream(
-    <AppProviders store={createAppStore()}>
+    <AppProviders store={store}>
       <MemoryRouter initialEntries={[path]}>
         <AppRoutes />
       </MemoryRouter>
     </AppProviders>,
+    // One piece of HTML: React would otherwise move a large boundary's content to the end with
+    // an inline script to put it in place, which the CSP forbids (script-src 'self').
+    {
+      progressiveChunkSize: Number.POSITIVE_INFINITY,
+      onError: (e) => void console.error('renderShell', path, e),
+    },
   );
   const markup = await toHtml(prelude);
   return path === '/market/market' ? markup + (await rankingRowTemplates()) : markup;
@@ -62,7 +87,39 @@ async function toHtml(prelude: AsyncIterable<unknown>): Promise<string> {
  */
 async function rankingRowTemplates(): Promise<string> {
   const store = createAppStore();
-  const quote: Quote = {
+  store.dispatch(quotesReceived([templateQuote()]));
+  const columnSets: RankingColumns[] = ['change', 'volume', 'turnover'];
+  const { prelude } = await prerenderToNodeStream(
+    <AppProviders store={store}>
+      {columnSets.map((columns) => (
+        <template
+          key={columns}
+          className="shell-row"
+          data-columns={columns}
+          data-not-traded={i18next.t('ranking.notTraded')}
+        >
+          <RankingRow symbol={TEMPLATE_SYMBOL} columns={columns} onOpen={() => {}} />
+        </template>
+      ))}
+    </AppProviders>,
+  );
+  return toHtml(prelude);
+}
+
+/** The clock of a template screen: a replayed session, continuous trading on TEMPLATE_DATE. */
+const TEMPLATE_CLOCK: ClockState = {
+  source: 'replay',
+  mode: 'replay',
+  phase: 'open',
+  tradingPhase: 'continuous',
+  speed: 1,
+  now: 0,
+  replayDate: TEMPLATE_DATE,
+};
+
+/** The quote the templates are drawn with (every figure is replaced before it is seen). */
+function templateQuote(): Quote {
+  return {
     symbol: TEMPLATE_SYMBOL,
     name: TEMPLATE_SYMBOL,
     kind: 'stock',
@@ -82,21 +139,4 @@ async function rankingRowTemplates(): Promise<string> {
     phase: 'open',
     traded: true,
   };
-  store.dispatch(quotesReceived([quote]));
-  const columnSets: RankingColumns[] = ['change', 'volume', 'turnover'];
-  const { prelude } = await prerenderToNodeStream(
-    <AppProviders store={store}>
-      {columnSets.map((columns) => (
-        <template
-          key={columns}
-          className="shell-row"
-          data-columns={columns}
-          data-not-traded={i18next.t('ranking.notTraded')}
-        >
-          <RankingRow symbol={TEMPLATE_SYMBOL} columns={columns} onOpen={() => {}} />
-        </template>
-      ))}
-    </AppProviders>,
-  );
-  return toHtml(prelude);
 }

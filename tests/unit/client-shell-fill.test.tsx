@@ -3,18 +3,23 @@
  * The market shell's rows filled before the app loads (src/app/shell-fill.ts) are the app's own
  * rows: for the same quotes, the filled markup equals what RankingRow renders (test ids aside), for
  * a rise, a fall and an instrument not traded, in each column set and both languages; nothing is
- * drawn from a refusal or into a shell the app has already replaced. And the early request
+ * drawn from a refusal or into a shell the app has already replaced. The stock detail's shell,
+ * filled, shows the head, title and replayed date the app's detail screen shows. And the early request
  * (src/api/early.ts) is used once, while fresh.
  */
 import { readFileSync } from 'node:fs';
 import i18next from 'i18next';
 import { renderToStaticMarkup } from 'react-dom/server';
+import { prerenderToNodeStream } from 'react-dom/static';
+import { MemoryRouter } from 'react-router-dom';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ResOf } from '../../contract/api';
 import type { Quote } from '../../contract/market';
 import { EARLY_MAX_AGE_MS, peekEarlyData, startEarly, takeEarly } from '../../src/api/early';
+import { api } from '../../src/api/api';
 import { AppProviders } from '../../src/app/providers';
-import { fillMarketShell } from '../../src/app/shell-fill';
+import { AppRoutes } from '../../src/app/router';
+import { fillDetailShell, fillMarketShell } from '../../src/app/shell-fill';
 import { renderShell } from '../../src/app/static-shell';
 import { createAppStore } from '../../src/app/store';
 import { RankingRow } from '../../src/features/market/components/ranking-row';
@@ -182,4 +187,61 @@ describe('early requests', () => {
     expect(answer).toEqual({ httpStatus: 0, body: null });
     expect(takeEarly('market/indices', {})).toBeNull();
   });
+});
+
+describe('stock detail shell fill', () => {
+  const detail: ResOf<'market/detail'> = {
+    quote: QUOTES[0]!,
+    industry: '半導體業',
+    market: 'TWSE',
+    isin: 'TW0002330008',
+    listingDate: '1994-09-05',
+    clock: page.clock,
+  };
+
+  /** The app's detail screen for `detail` (as the app renders it once the answer is in). */
+  async function appDetail(): Promise<Element> {
+    const store = createAppStore();
+    store.dispatch(quotesReceived([detail.quote]));
+    store.dispatch(clockSeen(detail.clock));
+    await store.dispatch(api.util.upsertQueryData('marketDetail', '2330', detail));
+    const { prelude } = await prerenderToNodeStream(
+      <AppProviders store={store}>
+        <MemoryRouter initialEntries={['/market/marketDetail?symbol=2330']}>
+          <AppRoutes />
+        </MemoryRouter>
+      </AppProviders>,
+      { progressiveChunkSize: Number.POSITIVE_INFINITY },
+    );
+    let html = '';
+    for await (const c of prelude) html += Buffer.from(c as Uint8Array).toString('utf8');
+    const el = document.createElement('div');
+    el.innerHTML = html.replaceAll(/ data-testid="[^"]*"/g, '');
+    return el;
+  }
+
+  for (const lang of ['tw', 'en'] as const)
+    it(`draws the app's head, title and date (${lang})`, async () => {
+      const strings = JSON.parse(readFileSync(`locales/${lang}.json`, 'utf8'));
+      const markup = (await renderShell(lang, strings, '/market/marketDetail?symbol=0000')).replaceAll(
+        / data-testid="[^"]*"/g,
+        '',
+      );
+      document.documentElement.dataset.shell = lang;
+      document.body.innerHTML = `<div class="static-shell" data-shell-lang="${lang}" data-shell-route="detail">${markup}</div>`;
+      const shell = document.querySelector<HTMLElement>('.static-shell')!;
+      expect(fillDetailShell({ httpStatus: 200, body: { status: 1, msg: 'ok', data: detail } }, '6547')).toBe(
+        false,
+      );
+      expect(shell.dataset.filled).toBeUndefined();
+      expect(fillDetailShell({ httpStatus: 200, body: { status: 1, msg: 'ok', data: detail } }, '2330')).toBe(
+        true,
+      );
+      expect(shell.dataset.filled).toBe('');
+      const app = await appDetail();
+      for (const sel of ['.detail-head', '.detail-title', '.replay-label'])
+        expect(normalize(shell.querySelector(sel)!.outerHTML), sel).toBe(
+          normalize(app.querySelector(sel)!.outerHTML),
+        );
+    });
 });

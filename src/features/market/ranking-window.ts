@@ -18,7 +18,7 @@
  * gateway. Units: indices are 0-based list positions; times wall ms.
  */
 import type { ThunkDispatch, UnknownAction } from '@reduxjs/toolkit';
-import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { useDispatch } from 'react-redux';
 import type { ResOf } from '../../../contract/api';
 import { clockSeen, quotesReceived } from '../../market/quotes-slice';
@@ -111,7 +111,8 @@ export function useRankingWindow(
   const dispatch = useDispatch<ThunkDispatch<unknown, unknown, UnknownAction>>();
   const argsKey = JSON.stringify(args);
   // The first page asked before the app loaded (src/api/early.ts), when it has come: the first
-  // render shows its rows (as the static shell did) instead of a loading state.
+  // render shows its rows (as the static shell did) instead of a loading state (their quotes and
+  // the clock are in the store already: src/app/early-seed.ts).
   const [early] = useState(() => peekEarlyData('market/list', firstPageBody(args)) as ListRes | undefined);
   const [view, setView] = useState<RankingView | null>(() =>
     early ? mergePages(null, [early], false) : null,
@@ -141,13 +142,6 @@ export function useRankingWindow(
     if (releaseTimer.current) clearTimeout(releaseTimer.current);
     releaseTimer.current = setTimeout(flush, RELEASE_MS + 10);
   }, [flush]);
-
-  // The early page's quotes and clock reach the store before the first paint (its rows show them).
-  useLayoutEffect(() => {
-    if (!early) return;
-    dispatch(quotesReceived(early.items));
-    dispatch(clockSeen(early.clock));
-  }, [early, dispatch]);
 
   // A new ranking or filter starts from nothing.
   const shownArgs = useRef(argsKey);

@@ -10,15 +10,7 @@ import { useDispatch } from 'react-redux';
 import { useSearchParams } from 'react-router-dom';
 import type { CandlePeriod } from '../../../../contract/market';
 import { useMarketDetailQuery } from '../../../api/api';
-import { changeColor } from '../../../lib/colors';
-import {
-  formatCompactMinor,
-  formatLots,
-  formatMinor,
-  formatPercent,
-  formatSignedMinor,
-  langOf,
-} from '../../../lib/format';
+import { langOf } from '../../../lib/format';
 import { MarketStatusBar } from '../../../market/components/status-bar';
 import { TradingPhaseTag } from '../../../market/components/trading-phase';
 import {
@@ -35,11 +27,19 @@ import { NoData } from '../../../ui/no-data';
 import { Page } from '../../../ui/page';
 import { useNow } from '../../../ui/use-now';
 import { DepthBook } from '../components/depth-book';
-import { KlineChart } from '../components/kline-chart';
 import { PeriodSelector } from '../components/period-selector';
 import { LiveOrderPanel } from '../../../market/components/order-panel';
 import { TradeTape } from '../components/trade-tape';
+import { detailFigures } from '../detail-figures';
 import { WatchToggle } from '../../../market/components/watch-toggle';
+
+/**
+ * The candle chart, in its own chunk with klinecharts (48 KiB): the screen draws its prices
+ * without waiting for it. In the build's prerender (the static shell, import.meta.env.SSR) only
+ * its place is drawn: klinecharts needs a window.
+ */
+const KlineChart = lazy(() => import('../components/kline-chart').then((m) => ({ default: m.KlineChart })));
+const chartPlace = <div className="kline" />;
 
 /** The news naming this instrument, in its own chunk (src/news). */
 const NewsSection = lazy(() => import('../../../news/news-section'));
@@ -75,56 +75,33 @@ function DetailHead({ symbol }: { symbol: string }) {
   const { t, i18n } = useTranslation();
   const quote = useQuote(symbol);
   const clock = useClock();
-  const lang = langOf(i18n.language);
-  const change = quote ? quote.lastMinor - quote.prevCloseMinor : 0;
-  const color = changeColor(change);
-  const ref = quote?.prevCloseMinor ?? 0;
-  const colorOf = (v: number | undefined) => (v !== undefined ? changeColor(v - ref) : undefined);
+  const f = detailFigures(quote, langOf(i18n.language));
   return (
     <section className="card detail-head">
-      <div className={`detail-last ${quote ? '' : 'dash'}`} style={{ color }} data-testid="detail-last">
-        {quote ? formatMinor(quote.lastMinor) : ''}
+      <div
+        className={`detail-last ${quote ? '' : 'dash'}`}
+        style={{ color: f.color }}
+        data-testid="detail-last"
+      >
+        {f.last}
       </div>
-      <div className="detail-change" style={{ color }} data-testid="detail-change">
-        {formatSignedMinor(change)} ({formatPercent(change, ref)})
+      <div className="detail-change" style={{ color: f.color }} data-testid="detail-change">
+        {f.change}
       </div>
       <div className="detail-sub">
         <TradingPhaseTag clock={clock} />
         <QuoteAge symbol={symbol} />
       </div>
       <div className="stats">
-        <Stat
-          label={t('detail.open')}
-          value={formatMinor(quote?.openMinor)}
-          color={colorOf(quote?.openMinor)}
-        />
-        <Stat label={t('detail.prevClose')} value={formatMinor(quote?.prevCloseMinor)} />
-        <Stat
-          label={t('detail.high')}
-          value={formatMinor(quote?.highMinor)}
-          color={colorOf(quote?.highMinor)}
-        />
-        <Stat label={t('detail.low')} value={formatMinor(quote?.lowMinor)} color={colorOf(quote?.lowMinor)} />
-        <Stat
-          label={t('detail.volume')}
-          value={formatLots(quote?.volumeShares, lang)}
-          testId="detail-volume"
-        />
-        <Stat
-          label={t('detail.turnover')}
-          value={formatCompactMinor(quote?.turnoverMinor, lang)}
-          testId="detail-turnover"
-        />
-        <Stat
-          label={t('detail.limitUp')}
-          value={formatMinor(quote?.limitUpMinor)}
-          color={colorOf(quote?.limitUpMinor)}
-        />
-        <Stat
-          label={t('detail.limitDown')}
-          value={formatMinor(quote?.limitDownMinor)}
-          color={colorOf(quote?.limitDownMinor)}
-        />
+        {f.stats.map((s) => (
+          <Stat
+            key={s.key}
+            label={t(`detail.${s.key}`)}
+            value={s.value}
+            color={s.color}
+            testId={s.key === 'volume' || s.key === 'turnover' ? `detail-${s.key}` : undefined}
+          />
+        ))}
       </div>
     </section>
   );
@@ -217,7 +194,13 @@ export function MarketDetailPage() {
           <BookCard symbol={symbol} prevCloseMinor={detail?.quote.prevCloseMinor ?? 0} />
           <section className="card chart-card">
             <PeriodSelector value={period} onChange={setPeriod} />
-            <KlineChart symbol={symbol} period={period} />
+            {import.meta.env.SSR ? (
+              chartPlace
+            ) : (
+              <Suspense fallback={chartPlace}>
+                <KlineChart symbol={symbol} period={period} />
+              </Suspense>
+            )}
           </section>
           <LiveOrderPanel symbol={symbol} />
           <Suspense fallback={null}>

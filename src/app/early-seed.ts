@@ -1,0 +1,27 @@
+/**
+ * Before the app's first render: the early answers that have already come (src/api/early.ts, asked
+ * by ./entry.ts for the static shell) go into the store, so the first render draws what the shell
+ * shows (./shell-fill.ts) instead of a loading state: a stock's detail into RTK Query's cache and
+ * its quote and the clock into the market store; a market list page's quotes and clock (the list's
+ * order is taken by src/features/market/ranking-window.ts itself).
+ */
+import type { ResOf } from '../../contract/api';
+import { api } from '../api/api';
+import { earlyData } from '../api/early';
+import { clockSeen, quotesReceived } from '../market/quotes-slice';
+import type { AppStore } from './store';
+
+export function seedFromEarly(store: AppStore): void {
+  for (const { body, data } of earlyData('market/detail')) {
+    const detail = data as ResOf<'market/detail'>;
+    const { symbol } = body as { symbol: string };
+    void store.dispatch(api.util.upsertQueryData('marketDetail', symbol, detail));
+    store.dispatch(quotesReceived([detail.quote]));
+    store.dispatch(clockSeen(detail.clock));
+  }
+  for (const { data } of earlyData('market/list')) {
+    const page = data as ResOf<'market/list'>;
+    store.dispatch(quotesReceived(page.items));
+    store.dispatch(clockSeen(page.clock));
+  }
+}
