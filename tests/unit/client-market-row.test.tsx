@@ -162,9 +162,9 @@ describe('DepthBook render isolation', () => {
     for (const side of ['bid', 'ask'])
       for (let n = 1; n <= 5; n++) expect(screen.getByTestId(`depth-${side}-${n}`)).toBeTruthy();
     // The largest level (14 lots, the fifth) has the full-width bar.
-    expect((screen.getByTestId('depth-bid-5').querySelector('.depth-bar') as HTMLElement).style.width).toBe(
-      '100%',
-    );
+    expect(
+      (screen.getByTestId('depth-bid-5').querySelector('.depth-bar') as HTMLElement).style.transform,
+    ).toBe('scaleX(1)');
 
     for (let i = 2; i <= 20; i++) {
       act(() => {

@@ -41,7 +41,8 @@ export const DepthBook = memo(function DepthBook({
         {l ? formatMinor(l.priceMinor) : '--'}
       </span>
       <span className="depth-vol">{l ? l.volumeLots : '--'}</span>
-      <i className="depth-bar" style={{ width: `${((l?.volumeLots ?? 0) / maxVol) * 100}%` }} />
+      {/* Scaled, not sized: a bar that changes width would count as a layout shift every tick. */}
+      <i className="depth-bar" style={{ transform: `scaleX(${(l?.volumeLots ?? 0) / maxVol})` }} />
     </div>
   );
   return (
