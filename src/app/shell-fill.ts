@@ -30,6 +30,20 @@ function text(el: Element | null, value: string): void {
   if (el) el.textContent = value;
 }
 
+/** Sets the text and one colour property (`color`, `background`) of `root`'s `selector`, if there. */
+function paint(root: Element, selector: string, value: string, prop: string, color: string): void {
+  const el = root.querySelector<HTMLElement>(selector);
+  text(el, value);
+  el?.style.setProperty(prop, color);
+}
+
+/** Writes the replayed `date` into the template's date label under `root`, or removes it (no date). */
+function dateLabel(root: Element, selector: string, date: string | null): void {
+  const el = root.querySelector(selector);
+  if (el && date) el.textContent = (el.textContent ?? '').replace(TEMPLATE_DATE, date);
+  else el?.remove();
+}
+
 /**
  * Fills the visible market shell (`html[data-shell]`'s language) with the rows of `answer` that
  * fit the window, for the list `args`. Returns the number of rows drawn (0: nothing done).
@@ -56,19 +70,10 @@ export function fillMarketShell(answer: EarlyAnswer, args: RankingArgs, doc: Doc
     text(row.querySelector('.quote-title'), q.name);
     const code = row.querySelector('.quote-code');
     if (code?.firstChild) code.firstChild.textContent = q.symbol;
-    const date = page.clock.replayDate ?? q.replayDate;
-    const dateEl = row.querySelector('.row-date');
-    if (dateEl && date) dateEl.textContent = (dateEl.textContent ?? '').replace(TEMPLATE_DATE, date);
-    else dateEl?.remove();
-    const last = row.querySelector<HTMLElement>('.quote-last');
-    text(last, f.last);
-    last?.style.setProperty('color', f.color);
-    const change = row.querySelector<HTMLElement>('.quote-change');
-    text(change, f.change);
-    change?.style.setProperty('color', f.color);
-    const pill = row.querySelector<HTMLElement>('.pct-pill');
-    text(pill, f.pct);
-    pill?.style.setProperty('background', f.color);
+    dateLabel(row, '.row-date', page.clock.replayDate ?? q.replayDate);
+    paint(row, '.quote-last', f.last, 'color', f.color);
+    paint(row, '.quote-change', f.change, 'color', f.color);
+    paint(row, '.pct-pill', f.pct, 'background', f.color);
     text(row.querySelector('.quote-volume'), f.amount);
     if (!f.traded) row.dataset.traded = 'false';
     rows.append(row);
@@ -107,17 +112,10 @@ export function fillDetailShell(answer: EarlyAnswer, symbol: string, doc: Docume
   const title = shell.querySelector('.detail-title');
   text(title?.children[0] ?? null, quote.name);
   text(title?.children[1] ?? null, quote.symbol);
-  const replay = shell.querySelector('.replay-label');
-  const date = clock.replayDate ?? quote.replayDate;
-  if (replay && date) replay.textContent = (replay.textContent ?? '').replace(TEMPLATE_DATE, date);
-  else replay?.remove();
+  dateLabel(shell, '.replay-label', clock.replayDate ?? quote.replayDate);
   const f = detailFigures(quote, lang);
-  const last = shell.querySelector<HTMLElement>('.detail-last');
-  text(last, f.last);
-  last?.style.setProperty('color', f.color);
-  const change = shell.querySelector<HTMLElement>('.detail-change');
-  text(change, f.change);
-  change?.style.setProperty('color', f.color);
+  paint(shell, '.detail-last', f.last, 'color', f.color);
+  paint(shell, '.detail-change', f.change, 'color', f.color);
   shell.querySelectorAll<HTMLElement>('.detail-head .stat-v').forEach((el, i) => {
     const stat = f.stats[i];
     if (!stat) return;
