@@ -7,6 +7,8 @@
  *   NT$4.50002 per share. By hand: 1,000 shares × 4.50002 = NT$4,500.02 = 450,002 minor.
  * - 3324 雙鴻 (TPEx), ex-date 2025-06-16: cash NT$9.998651 per share. By hand: 1,000 × 9.998651
  *   = NT$9,998.651 → rounded half away from zero to the cent: NT$9,998.65 = 999,865 minor.
+ * - 2105 正新 (TWSE), ex-date 2025-06-12 as 2330's: cash NT$2.4 per share. By hand: 1,000 × 2.4
+ *   = NT$2,400 = 240,000 minor (two events on one date are credited in the same pass).
  *
  * A long held at the close before the ex-date receives it, a short pays it, a position opened
  * on the ex-date or closed before it gets nothing; a second run and a restarted server (fresh
@@ -26,6 +28,7 @@ import { advanceMarket } from './trading-support';
 const FUNDS = 300_000_000; // NT$3,000,000
 const TSMC_CASH = 450_002; // 1,000 × NT$4.50002, by hand
 const AVC_CASH = 999_865; // 1,000 × NT$9.998651 = 9,998.651 → 9,998.65, by hand
+const TIRE_CASH = 240_000; // 1,000 × NT$2.4, by hand
 let h: Harness;
 let base: number;
 let day0611: number;
@@ -61,7 +64,7 @@ async function member(name: string, account: string) {
 const available = async (name: string) => (await memberBalances(h.database.db, members[name]!.id)).available;
 
 beforeAll(async () => {
-  h = await startHarness({ importSymbols: [...TEST_SYMBOLS, '3324'] });
+  h = await startHarness({ importSymbols: [...TEST_SYMBOLS, '3324', '2105'] });
   base = h.wall.now;
   const cal = h.dividends.calendar;
   day0611 = Array.from({ length: 73 }, (_, k) => k).find((k) => cal.dateOf(k) === '2025-06-11')!;
@@ -79,6 +82,7 @@ describe('cash dividends on replayed ex-dates', () => {
   it('hand-checked amounts', () => {
     expect(dividendAmountMinor(1000, 4_500_020)).toBe(TSMC_CASH);
     expect(dividendAmountMinor(1000, 9_998_651)).toBe(AVC_CASH);
+    expect(dividendAmountMinor(1000, 2_400_000)).toBe(TIRE_CASH);
   });
 
   it('lists the real ex-dates on the calendar the day before', async () => {
@@ -106,6 +110,7 @@ describe('cash dividends on replayed ex-dates', () => {
     await member('closed', '0931000004');
     ids.long2330 = await open(members.long!.token, '2330', 'long');
     ids.long3324 = await open(members.long!.token, '3324', 'long');
+    ids.long2105 = await open(members.long!.token, '2105', 'long');
     ids.short2330 = await open(members.short!.token, '2330', 'short');
     ids.short3324 = await open(members.short!.token, '3324', 'short');
     ids.closed = await open(members.closed!.token, '2330', 'long');
@@ -116,12 +121,12 @@ describe('cash dividends on replayed ex-dates', () => {
     for (const n of ['long', 'short', 'late', 'closed']) before[n] = await available(n);
   });
 
-  it('on 2025-06-12 opens at the exchange reference 1,060.49 and pays 2330 holders', async () => {
+  it('on 2025-06-12 opens at the exchange reference 1,060.49 and pays 2330 and 2105 holders', async () => {
     const credited = await goTo(day0611 + 1);
     expect(h.feed.quote('2330')!.replayDate).toBe('2025-06-12');
     expect(h.feed.quote('2330')!.prevCloseMinor).toBe(106_049);
-    expect(credited).toBe(2);
-    expect((await available('long')) - before.long!).toBe(TSMC_CASH);
+    expect(credited).toBe(3);
+    expect((await available('long')) - before.long!).toBe(TSMC_CASH + TIRE_CASH);
     expect((await available('short')) - before.short!).toBe(-TSMC_CASH);
     expect(await available('closed')).toBe(before.closed);
     // Opened on the ex-date itself: not entitled.
@@ -153,7 +158,7 @@ describe('cash dividends on replayed ex-dates', () => {
     const credited = await goTo(day0611 + 3);
     expect(h.feed.quote('3324')!.replayDate).toBe('2025-06-16');
     expect(credited).toBe(2);
-    expect((await available('long')) - before.long!).toBe(TSMC_CASH + AVC_CASH);
+    expect((await available('long')) - before.long!).toBe(TSMC_CASH + TIRE_CASH + AVC_CASH);
     expect((await available('short')) - before.short!).toBe(-TSMC_CASH - AVC_CASH);
     const hist = await h.call('dividend/history', { symbol: '3324' }, members.long!.token);
     expect(hist.body.data.credits).toMatchObject([

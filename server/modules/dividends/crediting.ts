@@ -25,7 +25,7 @@
  */
 import { and, eq, gt, gte, isNotNull, isNull, lt, or } from 'drizzle-orm';
 import { dividendAmountMinor } from '../../../contract/dividends';
-import type { Db } from '../../db/client';
+import { yieldToEventLoop, type Db } from '../../db/client';
 import { dividendCredits, exRightsEvents, orders } from '../../db/schema';
 import { post, type PostingInput } from '../ledger/ledger';
 import { lockedAvailable } from '../trading/fills';
@@ -40,8 +40,9 @@ export interface CreditResult {
 
 /**
  * Credits every entitled position of every cash-dividend event on `exDate` for the replayed
- * ex-day `exDay` whose 08:30 is the wall instant `dayStartMs`. Each position is its own
- * transaction (a refusal never blocks the others). Safe to repeat and to run concurrently.
+ * ex-day `exDay` whose 08:30 is the wall instant `dayStartMs`: one query finds the entitled
+ * positions of all the date's events, then each position is its own transaction (a refusal never
+ * blocks the others) and its own event-loop task. Safe to repeat and to run concurrently.
  * @returns how many positions were credited now and the net amount.
  */
 export async function creditExDate(
@@ -50,83 +51,91 @@ export async function creditExDate(
   exDate: string,
   dayStartMs: number,
 ): Promise<CreditResult> {
-  const events = await db
-    .select({ symbol: exRightsEvents.symbol, micros: exRightsEvents.cashDividendMicros })
-    .from(exRightsEvents)
-    .where(and(eq(exRightsEvents.exDate, exDate), gt(exRightsEvents.cashDividendMicros, 0)));
-  const out: CreditResult = { credited: 0, netMinor: 0 };
-  if (!events.length) return out;
   const start = new Date(dayStartMs);
-  for (const ev of events) {
-    const positions = await db
-      .select({ id: orders.id, userId: orders.userId, side: orders.side, shares: orders.shares })
-      .from(orders)
-      .leftJoin(
-        dividendCredits,
-        and(eq(dividendCredits.orderId, orders.id), eq(dividendCredits.exDay, exDay)),
-      )
-      .where(
-        and(
-          eq(orders.symbol, ev.symbol),
-          isNotNull(orders.openedAt),
-          lt(orders.openedAt, start),
-          or(isNull(orders.closedAt), gte(orders.closedAt, start)),
-          isNull(dividendCredits.id),
-        ),
-      );
-    for (const p of positions) {
-      const amount = dividendAmountMinor(p.shares, ev.micros!);
-      const signed = p.side === 'long' ? amount : -amount;
-      const done = await db.transaction(async (tx) => {
-        const [row] = await tx
-          .insert(dividendCredits)
-          .values({
-            orderId: p.id,
-            userId: p.userId,
-            symbol: ev.symbol,
-            exDate,
-            exDay,
-            side: p.side,
-            shares: p.shares,
-            cashDividendMicros: ev.micros!,
-            amountMinor: signed,
-            ledgerTransactionId: 0,
-          })
-          .onConflictDoNothing()
-          .returning({ id: dividendCredits.id });
-        if (!row) return false;
-        let postings: PostingInput[];
-        if (signed >= 0) {
-          postings = [
-            { account: { platform: 'trading_pnl' }, amountMinor: -amount },
-            { account: { userId: p.userId, purpose: 'available' }, amountMinor: amount },
-          ];
-        } else {
-          const fromAvailable = Math.min(Math.max(await lockedAvailable(tx, p.userId), 0), amount);
-          postings = [
-            { account: { userId: p.userId, purpose: 'available' }, amountMinor: -fromAvailable },
-            { account: { userId: p.userId, purpose: 'debt' }, amountMinor: -(amount - fromAvailable) },
-            { account: { platform: 'trading_pnl' }, amountMinor: amount },
-          ];
-        }
-        const txId = await post(tx, {
-          type: 'dividend',
-          refType: 'order',
-          refId: p.id,
-          actorUserId: p.userId,
-          memo: `${ev.symbol} ${exDate}`,
-          postings,
-        });
-        await tx
-          .update(dividendCredits)
-          .set({ ledgerTransactionId: txId })
-          .where(eq(dividendCredits.id, row.id));
-        return true;
-      });
-      if (done) {
-        out.credited++;
-        out.netMinor += signed;
+  // One query for every event of the date: a query per event ran as one task of 1–2 ms per event
+  // on PGlite (85 events on 2025-07-16: a 76 ms task at the session change).
+  const positions = await db
+    .select({
+      id: orders.id,
+      userId: orders.userId,
+      side: orders.side,
+      shares: orders.shares,
+      symbol: exRightsEvents.symbol,
+      micros: exRightsEvents.cashDividendMicros,
+    })
+    .from(exRightsEvents)
+    .innerJoin(
+      orders,
+      and(
+        eq(orders.symbol, exRightsEvents.symbol),
+        isNotNull(orders.openedAt),
+        lt(orders.openedAt, start),
+        or(isNull(orders.closedAt), gte(orders.closedAt, start)),
+      ),
+    )
+    .leftJoin(dividendCredits, and(eq(dividendCredits.orderId, orders.id), eq(dividendCredits.exDay, exDay)))
+    .where(
+      and(
+        eq(exRightsEvents.exDate, exDate),
+        gt(exRightsEvents.cashDividendMicros, 0),
+        isNull(dividendCredits.id),
+      ),
+    )
+    .orderBy(exRightsEvents.symbol, orders.id);
+  const out: CreditResult = { credited: 0, netMinor: 0 };
+  for (const p of positions) {
+    const amount = dividendAmountMinor(p.shares, p.micros!);
+    const signed = p.side === 'long' ? amount : -amount;
+    await yieldToEventLoop(); // one task per position, not one for the date
+    const done = await db.transaction(async (tx) => {
+      const [row] = await tx
+        .insert(dividendCredits)
+        .values({
+          orderId: p.id,
+          userId: p.userId,
+          symbol: p.symbol,
+          exDate,
+          exDay,
+          side: p.side,
+          shares: p.shares,
+          cashDividendMicros: p.micros!,
+          amountMinor: signed,
+          ledgerTransactionId: 0,
+        })
+        .onConflictDoNothing()
+        .returning({ id: dividendCredits.id });
+      if (!row) return false;
+      let postings: PostingInput[];
+      if (signed >= 0) {
+        postings = [
+          { account: { platform: 'trading_pnl' }, amountMinor: -amount },
+          { account: { userId: p.userId, purpose: 'available' }, amountMinor: amount },
+        ];
+      } else {
+        const fromAvailable = Math.min(Math.max(await lockedAvailable(tx, p.userId), 0), amount);
+        postings = [
+          { account: { userId: p.userId, purpose: 'available' }, amountMinor: -fromAvailable },
+          { account: { userId: p.userId, purpose: 'debt' }, amountMinor: -(amount - fromAvailable) },
+          { account: { platform: 'trading_pnl' }, amountMinor: amount },
+        ];
       }
+      const txId = await post(tx, {
+        type: 'dividend',
+        refType: 'order',
+        refId: p.id,
+        actorUserId: p.userId,
+        memo: `${p.symbol} ${exDate}`,
+        postings,
+      });
+      await tx
+        .update(dividendCredits)
+        .set({ ledgerTransactionId: txId })
+        .where(eq(dividendCredits.id, row.id));
+      return true;
+    });
+    if (done) {
+      out.credited++;
+      out.netMinor += signed;
     }
   }
   return out;
