@@ -95,3 +95,21 @@ export function earlyData(name: EndpointName): Array<{ body: unknown; data: unkn
   }
   return out;
 }
+
+let drawn: Promise<unknown> = Promise.resolve();
+
+/**
+ * Registers the static shell's drawing of early answers (src/app/entry.ts): the app's first
+ * render waits for it (`earlyDrawn`), so it starts from what the shell shows and never races it.
+ */
+export function drawingEarly(drawing: Promise<unknown>): void {
+  drawn = drawing.catch(() => undefined);
+}
+
+/** Resolves once the shell has drawn its early answers, or after `maxMs` (wall ms) at the latest. */
+export function earlyDrawn(maxMs: number): Promise<void> {
+  return Promise.race([
+    drawn.then(() => undefined),
+    new Promise<void>((resolve) => setTimeout(resolve, maxMs)),
+  ]);
+}

@@ -12,7 +12,7 @@
 import 'antd-mobile/es/global';
 import './styles.css';
 import { MARKET_SORTS } from '../../contract/constants';
-import { startEarly } from '../api/early';
+import { drawingEarly, startEarly } from '../api/early';
 import { firstPageBody, rankingArgsOf } from '../features/market/ranking-args';
 
 /**
@@ -26,13 +26,17 @@ const hashParams = new URLSearchParams(location.hash.includes('?') ? location.ha
 if (shellRoute === 'market' && hashParams.get('tab') !== 'index') {
   const { args } = rankingArgsOf(hashParams, MARKET_SORTS, 'all');
   const answer = startEarly('market/list', firstPageBody(args));
-  void Promise.all([answer, import('./shell-fill')]).then(([a, fill]) => fill.fillMarketShell(a, args));
+  drawingEarly(
+    Promise.all([answer, import('./shell-fill')]).then(([a, fill]) => fill.fillMarketShell(a, args)),
+  );
 }
 // The stock detail's shell (./first-paint.ts checked the symbol): its figures, the same way.
 if (shellRoute === 'detail') {
   const symbol = hashParams.get('symbol') ?? '';
   const answer = startEarly('market/detail', { symbol });
-  void Promise.all([answer, import('./shell-fill')]).then(([a, fill]) => fill.fillDetailShell(a, symbol));
+  drawingEarly(
+    Promise.all([answer, import('./shell-fill')]).then(([a, fill]) => fill.fillDetailShell(a, symbol)),
+  );
 }
 
 /** Any screen but the landing one is in the screen registry (./screens.ts): fetch it with the app. */

@@ -10,6 +10,7 @@ import '../lib/zod-no-eval';
 import { startTransition, StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { preloadToast } from '../ui/toast';
+import { earlyDrawn } from '../api/early';
 import { seedFromEarly } from './early-seed';
 import { ensureAllStrings, setupI18n } from './i18n';
 import { AppProviders } from './providers';
@@ -21,7 +22,14 @@ const rootEl = document.getElementById('root');
 if (!rootEl) throw new Error('#root missing from index.html');
 
 preloadScreen(location.hash);
-void setupI18n().then(() => {
+/**
+ * Wall ms the first render waits at most for the static shell to draw its early answers (on a
+ * phone they come long before the app's chunks; on a fast connection the app would otherwise
+ * race the shell and draw a loading state over rows already on screen).
+ */
+const SHELL_DRAW_WAIT_MS = 3_000;
+
+void Promise.all([setupI18n(), earlyDrawn(SHELL_DRAW_WAIT_MS)]).then(() => {
   seedFromEarly(store);
   const root = createRoot(rootEl);
   // A transition renders in slices of a few milliseconds, yielding to the browser in between,

@@ -15,7 +15,14 @@ import { MemoryRouter } from 'react-router-dom';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ResOf } from '../../contract/api';
 import type { Quote } from '../../contract/market';
-import { EARLY_MAX_AGE_MS, peekEarlyData, startEarly, takeEarly } from '../../src/api/early';
+import {
+  drawingEarly,
+  EARLY_MAX_AGE_MS,
+  earlyDrawn,
+  peekEarlyData,
+  startEarly,
+  takeEarly,
+} from '../../src/api/early';
 import { api } from '../../src/api/api';
 import { AppProviders } from '../../src/app/providers';
 import { AppRoutes } from '../../src/app/router';
@@ -176,6 +183,25 @@ describe('early requests', () => {
     vi.setSystemTime(Date.now() + EARLY_MAX_AGE_MS + 1);
     expect(peekEarlyData('market/list', body)).toBeUndefined();
     expect(takeEarly('market/list', body)).toBeNull();
+  });
+
+  it("hold the app's first render until the shell has drawn them, at most maxMs", async () => {
+    let draw!: () => void;
+    drawingEarly(new Promise<void>((r) => (draw = r)));
+    let done = false;
+    const waiting = earlyDrawn(60_000).then(() => (done = true));
+    await new Promise((r) => setTimeout(r, 20));
+    expect(done).toBe(false);
+    draw();
+    await waiting;
+    expect(done).toBe(true);
+
+    drawingEarly(new Promise<void>(() => {})); // a drawing that never ends
+    const t0 = Date.now();
+    await earlyDrawn(50);
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(45);
+    drawingEarly(Promise.reject(new Error('no shell'))); // a failed drawing holds nothing
+    await earlyDrawn(60_000);
   });
 
   it('are not used after a network failure', async () => {
