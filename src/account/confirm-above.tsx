@@ -17,7 +17,7 @@ import { Dialog } from 'antd-mobile';
 import { useCallback } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useDispatch, useSelector } from 'react-redux';
-import { CONFIRM_ABOVE_DEFAULT_MINOR, confirmNeeded } from '../../contract/account';
+import { CONFIRM_ABOVE_DEFAULT_MINOR, confirmNeeded } from '../../contract/confirm-above';
 import { selectLoggedIn } from '../api/session';
 import { formatMinor } from '../lib/format';
 import { preferencesApi, usePreferencesQuery } from './preferences-api';

@@ -8,7 +8,7 @@
 import { Button } from 'antd-mobile';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { CONFIRM_ABOVE_MAX_MINOR } from '../../../../contract/account';
+import { CONFIRM_ABOVE_MAX_MINOR } from '../../../../contract/confirm-above';
 import { toMinor } from '../../../../contract/money';
 import { usePreferencesQuery, useSavePreferencesMutation } from '../../../account/preferences-api';
 import { formatMinor } from '../../../lib/format';
