@@ -1,9 +1,10 @@
 /**
  * Early answers: a public query that index.html's entry (src/app/entry.ts) starts before the app
- * has loaded, for the screen the URL opens (the market list's first page), so its data is on the
- * way while the app's chunks download; the static shell shows it as soon as it comes
- * (src/app/shell-fill.ts), and the app's first call with the same endpoint and body takes it
- * instead of asking again (./base-query.ts), once.
+ * has loaded, for the screen the URL opens (the market list's first page, a stock's detail), so
+ * its data is on the way while the app's chunks download; the static shell shows it as soon as it
+ * comes (src/app/shell-fill.ts), the app's first render starts from it (src/app/early-seed.ts)
+ * and the app's first call with the same endpoint and body takes it instead of asking again
+ * (./base-query.ts), once.
  *
  * Only public endpoints (sent without the session headers) and only while fresh: an answer older
  * than EARLY_MAX_AGE_MS (wall ms since it was asked) is dropped and the app asks again.

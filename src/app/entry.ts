@@ -1,9 +1,10 @@
 /**
  * index.html's entry: lets the static shell paint before the app's modules run. index.html
- * preloads no module: on the landing route, src/app/first-paint.ts has shown the prerendered
- * landing screen (`data-shell` on <html>), and the app (./main, which then asks for the screen's
- * chunk) is asked for only after the next frame, so neither its download nor its parsing holds
- * the first paint back. Elsewhere (another route, a member's session, a hidden tab, where no
+ * preloads none of the app's modules: where src/app/first-paint.ts has shown a prerendered screen
+ * (`data-shell` on <html>: the landing screen, the market screen's or a stock detail's frame), the
+ * app (./main, which then asks for the screen's chunk) is asked for only after the next frame, so
+ * neither its download nor its parsing holds the first paint back; the market and detail frames'
+ * data is asked for at once (below). Elsewhere (another route, a member's session, a hidden tab, where no
  * frame comes) nothing is on screen yet, so the app is asked for at once. Off the landing route
  * the screen registry (./screens.ts) is asked for with the app, not after it. The stylesheets
  * (antd-mobile's global one, then the app's) are linked by index.html from here.
