@@ -66,6 +66,7 @@ function fresh(name: EndpointName, body: unknown): Entry | undefined {
  * none was asked, it failed on the network, or it is stale.
  */
 export function takeEarly(name: EndpointName, body: unknown): Promise<EarlyAnswer> | null {
+  if (entries.size === 0) return null; // every query asks here: no key to build once they are gone
   const entry = fresh(name, body);
   if (!entry || entry.settled?.httpStatus === 0) return null;
   entries.delete(keyOf(name, body));

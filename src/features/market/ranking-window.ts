@@ -113,10 +113,10 @@ export function useRankingWindow(
   // The first page asked before the app loaded (src/api/early.ts), when it has come: the first
   // render shows its rows (as the static shell did) instead of a loading state (their quotes and
   // the clock are in the store already: src/app/early-seed.ts).
-  const [early] = useState(() => peekEarlyData('market/list', firstPageBody(args)) as ListRes | undefined);
-  const [view, setView] = useState<RankingView | null>(() =>
-    early ? mergePages(null, [early], false) : null,
-  );
+  const [view, setView] = useState<RankingView | null>(() => {
+    const early = peekEarlyData('market/list', firstPageBody(args)) as ListRes | undefined;
+    return early ? mergePages(null, [early], false) : null;
+  });
   const [error, setError] = useState(false);
   const viewRef = useRef<RankingView | null>(view);
   const pending = useRef<ListRes[] | null>(null);
