@@ -1,8 +1,8 @@
 /**
  * The member app, imported by index.html's entry (./entry.ts). The active language's strings are
- * fetched first (one small chunk, alongside the chunk of the screen the URL points at), then the
- * app renders, as a transition (time-sliced), from the store seeded with the answers the entry
- * asked for the static shell (./early-seed.ts).
+ * fetched first (one small chunk, alongside the chunk of the screen the URL points at), then,
+ * once that screen's chunk is in too, the app renders, as a transition (time-sliced), from the
+ * store seeded with the answers the entry asked for the static shell (./early-seed.ts).
  * antd-mobile's React 19 render hook (./antd-render, needed by Dialog and Toast only) loads right
  * after the first render, Toast once the browser is idle: neither is part of the first screen.
  */
@@ -14,7 +14,7 @@ import { earlyDrawn } from '../api/early';
 import { seedFromEarly } from './early-seed';
 import { ensureAllStrings, setupI18n } from './i18n';
 import { AppProviders } from './providers';
-import { AppRouter, preloadScreen } from './router';
+import { AppRouter, preloadScreen, screenReady } from './router';
 import { createAppStore } from './store';
 
 const store = createAppStore();
@@ -29,7 +29,10 @@ preloadScreen(location.hash);
  */
 const SHELL_DRAW_WAIT_MS = 3_000;
 
-void Promise.all([setupI18n(), earlyDrawn(SHELL_DRAW_WAIT_MS)]).then(() => {
+// The first render waits for the route's screen too, so the screen mounts within it (time-sliced)
+// rather than in a later synchronous render (./router.tsx, routeScreen).
+const ready = setupI18n().then(() => screenReady(location.hash));
+void Promise.all([ready, earlyDrawn(SHELL_DRAW_WAIT_MS)]).then(() => {
   seedFromEarly(store);
   const root = createRoot(rootEl);
   // A transition renders in slices of a few milliseconds, yielding to the browser in between,

@@ -8,7 +8,7 @@
  * the first screen must stay within the bundle budget (scripts/bundle-budget.mjs). The chart
  * library loads with the detail screen only.
  */
-import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
+import { lazy, type ComponentType } from 'react';
 import { HashRouter, Navigate, Route, Routes, useLocation } from 'react-router-dom';
 import { ensureAllStrings, prefetchAllStrings } from './i18n';
 import { Shell } from './shell';
@@ -32,17 +32,39 @@ function loadScreen(path: string): Promise<ComponentType> {
   return loadScreens().then((r) => r.SCREENS[path]?.() ?? GoHome);
 }
 
-/** One lazy component per path: the first screen needs only the first part of the strings. */
-const lazyScreens = new Map<string, LazyExoticComponent<ComponentType>>();
-function lazyScreen(path: string): LazyExoticComponent<ComponentType> {
-  let Screen = lazyScreens.get(path);
+/**
+ * A screen's component once its chunk (and past the landing screen the rest of the strings) has
+ * loaded, fetched once per path.
+ */
+const screenModules = new Map<string, Promise<ComponentType>>();
+const loadedScreens = new Map<string, ComponentType>();
+function screenModule(path: string): Promise<ComponentType> {
+  let p = screenModules.get(path);
+  if (!p) {
+    p = Promise.all([loadScreen(path), path === LANDING ? undefined : ensureAllStrings()]).then(([C]) => {
+      loadedScreens.set(path, C);
+      return C;
+    });
+    p.catch(() => screenModules.delete(path)); // a failed download is tried again on the next visit
+    screenModules.set(path, p);
+  }
+  return p;
+}
+
+/**
+ * The component the route renders for a path, chosen once per path so it never changes type (a
+ * change would remount the screen): the screen itself when its chunk is already loaded, so its
+ * first render is part of the app's time-sliced first render (./main.tsx waits for it), and a
+ * lazy one otherwise. A lazy screen always suspends once; it then mounted in the synchronous
+ * re-render the next store update forced (React renders useSyncExternalStore updates
+ * synchronously), one task as long as the whole screen's first render and commit.
+ */
+const routeScreens = new Map<string, ComponentType>();
+function routeScreen(path: string): ComponentType {
+  let Screen = routeScreens.get(path);
   if (!Screen) {
-    Screen = lazy(() =>
-      Promise.all([loadScreen(path), path === LANDING ? undefined : ensureAllStrings()]).then(([C]) => ({
-        default: C,
-      })),
-    );
-    lazyScreens.set(path, Screen);
+    Screen = loadedScreens.get(path) ?? lazy(() => screenModule(path).then((C) => ({ default: C })));
+    routeScreens.set(path, Screen);
   }
   return Screen;
 }
@@ -50,19 +72,34 @@ function lazyScreen(path: string): LazyExoticComponent<ComponentType> {
 /** The route's screen: the path after the hash's leading slash picks it. */
 function RoutedScreen() {
   const path = useLocation().pathname.replace(/^\/+/, '');
-  const Screen = lazyScreen(path);
+  const Screen = routeScreen(path);
   return <Screen key={path} />;
 }
 
+/** The route path a URL hash (`#/market/market?x=1`) points at. */
+const pathOfHash = (hash: string): string => hash.replace(/^#?\/?/, '').split('?')[0] || LANDING;
+
 /**
- * Starts fetching the chunk of the screen a URL hash points at (`#/market/market?x=1`), and past
- * the landing screen the rest of the strings, so both download alongside the first-screen
- * strings instead of after them. Unknown paths: only the registry.
+ * Starts fetching the chunk of the screen a URL hash points at, and past the landing screen the
+ * rest of the strings, so both download alongside the first-screen strings instead of after
+ * them. Unknown paths: only the registry.
  */
 export function preloadScreen(hash: string): void {
-  const path = hash.replace(/^#?\/?/, '').split('?')[0] || LANDING;
+  const path = pathOfHash(hash);
   void loadScreen(path).catch(() => undefined);
   if (path !== LANDING) prefetchAllStrings();
+}
+
+/**
+ * Resolves once the screen a URL hash points at can render without suspending (its chunk and
+ * past the landing screen all the strings are in). Call after i18n is set up (the strings are
+ * the current language's). Never rejects: a failed download leaves the route to its lazy path.
+ */
+export function screenReady(hash: string): Promise<void> {
+  return screenModule(pathOfHash(hash)).then(
+    () => undefined,
+    () => undefined,
+  );
 }
 
 /** The route table under the shell (exported for tests with a MemoryRouter). */
