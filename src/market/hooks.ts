@@ -24,6 +24,8 @@ import {
   selectDepth,
   selectQuote,
   selectQuoteReceivedAt,
+  sameClockView,
+  type ClockView,
   type ConnView,
   type RowView,
 } from './selectors';
@@ -104,8 +106,12 @@ export function useConn(): ConnView {
   return useSelector(selectConn);
 }
 
-export function useClock() {
-  return useSelector(selectClock);
+/**
+ * The market clock as screens show it (ClockView: no `now`), null before the first one; the same
+ * object until a shown field changes (`sameClockView`).
+ */
+export function useClock(): ClockView | null {
+  return useSelector(selectClock, sameClockView);
 }
 
 /**

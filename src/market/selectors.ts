@@ -5,7 +5,7 @@
  * memoizes them per row instance.
  */
 import { createSelector } from '@reduxjs/toolkit';
-import type { Depth, Quote } from '../../contract/market';
+import type { ClockState, Depth, Quote } from '../../contract/market';
 import type { ConnState } from '../../workers/protocol';
 import { quoteOf, quoteReceivedAt, type MarketRootState } from './quotes-slice';
 
@@ -18,6 +18,30 @@ export const selectDepth = (s: MarketRootState, symbol: string): Depth | undefin
   s.depth.entities[symbol];
 export const selectConnState = (s: MarketRootState): ConnState => s.marketStatus.conn;
 export const selectClock = (s: MarketRootState) => s.marketStatus.clock;
+
+/**
+ * The market clock as screens show it: every field but `now` (market epoch ms), which moves with
+ * every heartbeat and which no screen shows.
+ */
+export type ClockView = Omit<ClockState, 'now'>;
+
+/**
+ * True when two clocks show the same (every field but `now` equal): `useClock`'s equality, so a
+ * heartbeat that only moved the time re-renders nothing (before it, every ranking row and the
+ * market and detail screens re-rendered on each heartbeat).
+ */
+export function sameClockView(a: ClockView | null, b: ClockView | null): boolean {
+  if (a === b) return true;
+  if (!a || !b) return false;
+  return (
+    a.source === b.source &&
+    a.mode === b.mode &&
+    a.phase === b.phase &&
+    a.tradingPhase === b.tradingPhase &&
+    a.speed === b.speed &&
+    a.replayDate === b.replayDate
+  );
+}
 
 /** What the connection badge needs; `lastDataAt` is epoch ms (worker clock), null before any data. */
 export interface ConnView {

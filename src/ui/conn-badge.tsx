@@ -61,7 +61,13 @@ export function ConnBadge({ state, lastDataAt = null }: { state: ConnState; last
  * Shown whenever prices are simulated (any source but the exchange's live feed), whichever the
  * clock: a simulated market is always labelled as such.
  */
-export function ReplayLabel({ clock, replayDate }: { clock: ClockState | null; replayDate?: string | null }) {
+export function ReplayLabel({
+  clock,
+  replayDate,
+}: {
+  clock: Pick<ClockState, 'source'> | null;
+  replayDate?: string | null;
+}) {
   const { t } = useTranslation();
   if (!clock || clock.source === 'twse') return null;
   return (

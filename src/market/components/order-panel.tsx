@@ -53,8 +53,7 @@ import { selectLoggedIn } from '../../api/session';
 import { GREEN, RED } from '../../lib/colors';
 import { formatMinor, minorToInput } from '../../lib/format';
 import { TradingPhaseTag } from './trading-phase';
-import { selectClock } from '../selectors';
-import { useQuote } from '../hooks';
+import { useClock, useQuote } from '../hooks';
 import { Segmented } from '../../ui/segmented';
 import { TestIdInput, TestIdStepper } from '../../ui/testid-input';
 import { CouponPicker, useFeeDiscount } from '../../rewards/fee-discount';
@@ -342,7 +341,7 @@ export function OrderPanel({ symbol, quote, dayTrade, children }: OrderPanelProp
   const navigate = useNavigate();
   const location = useLocation();
   const loggedIn = useSelector(selectLoggedIn);
-  const clock = useSelector(selectClock);
+  const clock = useClock();
   const { data: config } = useConfigQuery();
   const { data: account } = useUserInfoQuery(undefined, { skip: !loggedIn });
   const [placeOrder, { isLoading }] = usePlaceOrderMutation();

@@ -17,7 +17,7 @@ export function phaseTone(phase: TradingPhase): 'live' | 'call' | 'off' {
 }
 
 /** The phase tag; nothing before the first clock arrives or on the stress source. */
-export function TradingPhaseTag({ clock }: { clock: ClockState | null }) {
+export function TradingPhaseTag({ clock }: { clock: Pick<ClockState, 'source' | 'tradingPhase'> | null }) {
   const { t } = useTranslation();
   if (!clock || clock.source === 'stress') return null;
   const phase = clock.tradingPhase;

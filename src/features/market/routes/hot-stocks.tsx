@@ -14,7 +14,7 @@ const HOT_SORTS: readonly MarketSort[] = ['volume', 'turnover', 'gainers', 'lose
 
 export function HotStocksPage() {
   const { t } = useTranslation();
-  const clock = useClock() as { replayDate?: string | null } | null;
+  const clock = useClock();
   return (
     <Page title={t('ranking.hotTitle')}>
       <RankingPanel

@@ -40,7 +40,7 @@ export function MarketPage() {
   const navigate = useNavigate();
   const [params, setParams] = useSearchParams();
   const tab = params.get('tab') === 'index' ? 'index' : 'market';
-  const clock = useClock() as { replayDate?: string | null } | null;
+  const clock = useClock();
   const refreshIndex = useIndexRefresh();
 
   const tabs = (
