@@ -14,7 +14,7 @@ import { prerenderToNodeStream } from 'react-dom/static';
 import { MemoryRouter } from 'react-router-dom';
 import type { ClockState, Quote } from '../../contract/market';
 import { api } from '../api/api';
-import { RankingRow } from '../features/market/components/ranking-row';
+import { RankingRow, useRankingRowText } from '../features/market/components/ranking-row';
 import type { RankingColumns } from '../features/market/ranking-figures';
 import type { Lang } from '../lib/format';
 import { clockSeen, quotesReceived } from '../market/quotes-slice';
@@ -79,6 +79,13 @@ async function toHtml(prelude: AsyncIterable<unknown>): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
+/** The app's RankingRow for the template quote, with the list's words. */
+function TemplateRow({ columns }: { columns: RankingColumns }) {
+  return (
+    <RankingRow symbol={TEMPLATE_SYMBOL} columns={columns} text={useRankingRowText()} onOpen={() => {}} />
+  );
+}
+
 /**
  * The market list's row, one `<template class="shell-row" data-columns>` per column set, drawn by
  * the app's own RankingRow for a template quote on the replayed date TEMPLATE_DATE, with the
@@ -98,7 +105,7 @@ async function rankingRowTemplates(): Promise<string> {
           data-columns={columns}
           data-not-traded={i18next.t('ranking.notTraded')}
         >
-          <RankingRow symbol={TEMPLATE_SYMBOL} columns={columns} onOpen={() => {}} />
+          <TemplateRow columns={columns} />
         </template>
       ))}
     </AppProviders>,

@@ -29,7 +29,7 @@ import { AppRoutes } from '../../src/app/router';
 import { fillDetailShell, fillMarketShell } from '../../src/app/shell-fill';
 import { renderShell } from '../../src/app/static-shell';
 import { createAppStore } from '../../src/app/store';
-import { RankingRow } from '../../src/features/market/components/ranking-row';
+import { RankingRow, useRankingRowText } from '../../src/features/market/components/ranking-row';
 import type { RankingColumns } from '../../src/features/market/ranking-figures';
 import { clockSeen, quotesReceived } from '../../src/market/quotes-slice';
 
@@ -86,6 +86,11 @@ async function mountShell(lang: 'tw' | 'en'): Promise<void> {
   document.body.innerHTML = `<div id="root"><div class="static-shell" data-shell-lang="${lang}" data-shell-route="market">${markup}</div></div>`;
 }
 
+/** RankingRow as RankingList renders it: with the list's words. */
+function ListRow({ symbol, columns }: { symbol: string; columns: RankingColumns }) {
+  return <RankingRow symbol={symbol} columns={columns} text={useRankingRowText()} onOpen={() => {}} />;
+}
+
 /** RankingRow's markup for `q` with the page's clock, as the app renders it (test ids removed). */
 function appRow(q: Quote, columns: RankingColumns): string {
   const store = createAppStore();
@@ -93,7 +98,7 @@ function appRow(q: Quote, columns: RankingColumns): string {
   store.dispatch(clockSeen(page.clock));
   return renderToStaticMarkup(
     <AppProviders store={store}>
-      <RankingRow symbol={q.symbol} columns={columns} onOpen={() => {}} />
+      <ListRow symbol={q.symbol} columns={columns} />
     </AppProviders>,
   ).replaceAll(/ data-testid="[^"]*"/g, '');
 }

@@ -42,6 +42,29 @@ function Options<T extends string>({
   );
 }
 
+/**
+ * The industry list (market/industries, each with its count of stocks): a component of its own, so
+ * its ~40 labels are looked up only when the dropdown shows it, not on every render of the bar.
+ */
+function IndustryOptions({ value, onPick }: { value: string; onPick: (industry: string) => void }) {
+  const { t } = useTranslation();
+  const { data } = useIndustriesQuery();
+  return (
+    <div className="industry-options">
+      <CheckList value={[value]} onChange={(v) => onPick((v[0] as string) ?? '')}>
+        <CheckList.Item value="" data-testid="filter-industry-any">
+          {t('ranking.industryAny')}
+        </CheckList.Item>
+        {(data?.items ?? []).map((i) => (
+          <CheckList.Item key={i.name} value={i.name} data-testid={`filter-industry-${i.name}`}>
+            {t(`industry.${i.name}`, { defaultValue: i.name })} <span className="muted">{i.count}</span>
+          </CheckList.Item>
+        ))}
+      </CheckList>
+    </div>
+  );
+}
+
 export function MarketFilters({
   value,
   onChange,
@@ -51,7 +74,8 @@ export function MarketFilters({
 }) {
   const { t } = useTranslation();
   const ref = useRef<DropdownRef>(null);
-  const { data } = useIndustriesQuery();
+  // Fetched with the bar (not when the dropdown opens), so the list is there when it is shown.
+  useIndustriesQuery();
   const industryName = (name: string) => t(`industry.${name}`, { defaultValue: name });
   const pick = (next: Partial<MarketFilterValue>) => {
     onChange({ ...value, ...next });
@@ -89,21 +113,10 @@ export function MarketFilters({
           </span>
         }
       >
-        <div className="industry-options">
-          <CheckList
-            value={[value.industry]}
-            onChange={(v) => pick({ industry: (v[0] as string) ?? '', kind: v[0] ? 'stock' : value.kind })}
-          >
-            <CheckList.Item value="" data-testid="filter-industry-any">
-              {t('ranking.industryAny')}
-            </CheckList.Item>
-            {(data?.items ?? []).map((i) => (
-              <CheckList.Item key={i.name} value={i.name} data-testid={`filter-industry-${i.name}`}>
-                {industryName(i.name)} <span className="muted">{i.count}</span>
-              </CheckList.Item>
-            ))}
-          </CheckList>
-        </div>
+        <IndustryOptions
+          value={value.industry}
+          onPick={(industry) => pick({ industry, kind: industry ? 'stock' : value.kind })}
+        />
       </Dropdown.Item>
     </Dropdown>
   );

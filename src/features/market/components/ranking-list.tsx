@@ -16,7 +16,7 @@ import { useQuoteStream } from '../../../market/hooks';
 import { NoData } from '../../../ui/no-data';
 import { OVERSCAN_ROWS, useRankingWindow, type RankingArgs } from '../ranking-window';
 import { columnsFor, type RankingColumns } from '../ranking-figures';
-import { PlaceholderRow, RankingRow } from './ranking-row';
+import { PlaceholderRow, RankingRow, useRankingRowText } from './ranking-row';
 
 const VISIBLE_DEBOUNCE_MS = 200;
 
@@ -43,6 +43,7 @@ export function RankingList({ args }: { args: RankingArgs }) {
   const [range, setRange] = useState({ startIndex: 0, endIndex: 15 });
   const { view, error, setScrolling, holdHandlers } = useRankingWindow(args, range);
   const columns = columnsFor(args.sort);
+  const rowText = useRankingRowText();
 
   const [visible, setVisible] = useState<string[]>([]);
   useEffect(() => {
@@ -91,7 +92,11 @@ export function RankingList({ args }: { args: RankingArgs }) {
         isScrolling={setScrolling}
         itemContent={(index) => {
           const symbol = view.symbols[index];
-          return symbol ? <RankingRow symbol={symbol} columns={columns} onOpen={open} /> : <PlaceholderRow />;
+          return symbol ? (
+            <RankingRow symbol={symbol} columns={columns} text={rowText} onOpen={open} />
+          ) : (
+            <PlaceholderRow />
+          );
         }}
         components={components}
       />

@@ -3,11 +3,12 @@
  * `change` (change, change %), `volume` (change %, volume in lots 張) or `turnover` (change %,
  * turnover in TWD, compact: 億/萬, B/M). TWD colours (up red, down green); an instrument with no
  * trade in the replayed day shows its reference price in grey and "No trade" instead of 0 %.
- * Subscribes to its own symbol's quote only (memoized on its props).
+ * Subscribes to its own symbol's quote only (memoized on its props); its words come from the list
+ * (`useRankingRowText`), so a row re-rendered by its quote makes no i18next call.
  */
-import { memo } from 'react';
+import { memo, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { langOf } from '../../../lib/format';
+import { langOf, type Lang } from '../../../lib/format';
 import { QUOTE_ROW_HEIGHT_PX } from '../../../market/components/quote-row';
 import { useClock, useQuote } from '../../../market/hooks';
 import { rankingFigures, type RankingColumns } from '../ranking-figures';
@@ -21,26 +22,40 @@ export function PlaceholderRow() {
   return <div className="quote-row ranking-row placeholder" style={rowStyle} aria-hidden />;
 }
 
+/** A row's words in the current language: one object per language for every row of a list. */
+export interface RankingRowText {
+  lang: Lang;
+  /** The "no trade" label in place of a change. */
+  notTraded: string;
+  /** "Replay of {date}" for a YYYY-MM-DD date. */
+  replayOf: (date: string) => string;
+}
+
+/** The words of the ranking rows, the same object until the language changes. */
+export function useRankingRowText(): RankingRowText {
+  const { t, i18n } = useTranslation();
+  const lang = langOf(i18n.language);
+  return useMemo(
+    () => ({ lang, notTraded: t('ranking.notTraded'), replayOf: (date) => t('market.replayOf', { date }) }),
+    [t, lang],
+  );
+}
+
 export const RankingRow = memo(function RankingRow({
   symbol,
   columns,
+  text,
   onOpen,
 }: {
   symbol: string;
   columns: RankingColumns;
+  text: RankingRowText;
   onOpen: (symbol: string) => void;
 }) {
-  const { t, i18n } = useTranslation();
-  const lang = langOf(i18n.language);
   const q = useQuote(symbol);
-  const clock = useClock() as { replayDate?: string | null } | null;
+  const clock = useClock();
   const date = clock?.replayDate ?? q?.replayDate ?? null;
-  const { traded, color, last, change, pct, amount } = rankingFigures(
-    q,
-    columns,
-    lang,
-    t('ranking.notTraded'),
-  );
+  const { traded, color, last, change, pct, amount } = rankingFigures(q, columns, text.lang, text.notTraded);
   return (
     <div
       className={`quote-row ranking-row cols-${columns}`}
@@ -60,7 +75,7 @@ export const RankingRow = memo(function RankingRow({
           {symbol}
           {date && (
             <span className="row-date" data-testid="row-replay-date">
-              {t('market.replayOf', { date })}
+              {text.replayOf(date)}
             </span>
           )}
         </div>
