@@ -60,19 +60,43 @@ export function formatPercent(numerator: number, denominator: number): string {
   return `${pct > 0 ? '+' : ''}${fixed}%`;
 }
 
-const compactFormatters = new Map<string, Intl.NumberFormat>();
+/**
+ * Compact units by language, largest first: powers of ten and their suffixes, as ICU's compact
+ * short notation writes them for zh-TW (萬 10^4, 億 10^8, 兆 10^12) and en (K, M, B, T).
+ */
+const COMPACT_UNITS: Record<Lang, ReadonlyArray<readonly [number, string]>> = {
+  tw: [
+    [12, '兆'],
+    [8, '億'],
+    [4, '萬'],
+  ],
+  en: [
+    [12, 'T'],
+    [9, 'B'],
+    [6, 'M'],
+    [3, 'K'],
+  ],
+};
 
-function compactFormatter(lang: Lang): Intl.NumberFormat {
-  let f = compactFormatters.get(lang);
-  if (!f) {
-    // zh-TW compact notation uses 萬 / 億; en uses K / M / B.
-    f = new Intl.NumberFormat(lang === 'tw' ? 'zh-TW' : 'en', {
-      notation: 'compact',
-      maximumFractionDigits: 2,
-    });
-    compactFormatters.set(lang, f);
-  }
-  return f;
+/** The integer digits of a non-negative decimal string, grouped by 3 from 5 digits on (ICU's "min2"). */
+const groupMin2 = (int: string): string => (int.length < 5 ? int : int.replace(/\B(?=(\d{3})+(?!\d))/g, ','));
+
+/**
+ * `digits` (a decimal string of a non-negative number, no exponent) divided by 10^shift and
+ * rounded half away from zero to 2 decimals: [integer digits, fraction digits without trailing
+ * zeros]. Decimal string arithmetic, as ICU rounds the number's shortest decimal form.
+ */
+function shiftRound(digits: string, shift: number): [string, string] {
+  const [int = '0', frac = ''] = digits.split('.');
+  const all = int + frac;
+  const point = int.length - shift; // digits of `all` before the decimal point
+  const padded = (point < 0 ? '0'.repeat(-point) : '') + all;
+  const p = Math.max(point, 0);
+  const kept = padded.slice(0, p + 2).padEnd(p + 2, '0');
+  let n = BigInt(kept || '0');
+  if ((padded[p + 2] ?? '0') >= '5') n += 1n;
+  const str = n.toString().padStart(3, '0');
+  return [str.slice(0, -2).replace(/^0+(?=\d)/, ''), str.slice(-2).replace(/0+$/, '')];
 }
 
 /**
@@ -81,7 +105,27 @@ function compactFormatter(lang: Lang): Intl.NumberFormat {
  */
 export function formatCompact(value: number | null | undefined, lang: Lang): string {
   if (value === null || value === undefined || !Number.isFinite(value)) return '0';
-  return compactFormatter(lang).format(value);
+  // The same strings as Intl.NumberFormat(zh-TW | en, { notation: 'compact', maximumFractionDigits:
+  // 2 }) (tests/unit/format-compact.test.ts compares them), without its cost: building that
+  // formatter takes 30-110 ms of one task on a desktop CPU, once per page load.
+  const sign = value < 0 || Object.is(value, -0) ? '-' : '';
+  const abs = Math.abs(value);
+  const digits = abs < 1e21 ? String(abs) : BigInt(abs).toString();
+  const expo = /e-/.test(digits) ? '0' : digits; // below 1e-6: rounds to 0
+  const magnitude = abs >= 1 ? expo.split('.')[0]!.length - 1 : 0;
+  const units = COMPACT_UNITS[lang];
+  let i = units.findIndex(([k]) => k <= magnitude);
+  for (;;) {
+    const [shift, suffix] = i >= 0 ? units[i]! : [0, ''];
+    const [int, frac] = shiftRound(expo, shift);
+    // Rounding that reaches the next unit (999,999 → 1,000K) is written in that unit (1M), as ICU does.
+    const next = i > 0 ? units[i - 1]! : i < 0 ? units[units.length - 1]! : null;
+    if (next && int.length - 1 + shift >= next[0]) {
+      i = i < 0 ? units.length - 1 : i - 1;
+      continue;
+    }
+    return `${sign}${groupMin2(int)}${frac ? `.${frac}` : ''}${suffix}`;
+  }
 }
 
 /** Minor units shown compactly in major units (turnover: NT$ 1.23億). */
