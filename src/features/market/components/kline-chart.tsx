@@ -26,10 +26,11 @@ import { letVerticalSwipesScrollPage } from './vertical-swipe';
 const BARS_PER_LOAD = 300;
 /**
  * Live bars are delivered at most this often (ms; the worker conflates them per bar meanwhile):
- * each delivery redraws the chart's canvases, which on a throttled phone costs a frame's budget,
- * and a bar moving four times a second reads as live. Prices elsewhere update every frame.
+ * each delivery redraws the chart's panes and axes, 15-45 ms of one task on a desktop CPU (four
+ * times that on a mid-range phone), and a bar that moves every second reads as live. Prices
+ * elsewhere on the screen (head, depth, tape) update every frame.
  */
-const LIVE_BAR_FLUSH_MS = 250;
+const LIVE_BAR_FLUSH_MS = 1_000;
 
 /** Pane id of the volume indicator. */
 const VOL_PANE = 'vol';
