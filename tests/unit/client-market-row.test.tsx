@@ -5,22 +5,30 @@
  * Also: stream batches are auto-batched, so many batches notify subscribers once. The same holds
  * for the detail screen's five-level book (another symbol's book never re-renders it) and its
  * trade tape (a batch of new prints renders the new rows only; the rows on screen stay as they
- * are).
+ * are). A ranking row is not re-rendered by a heartbeat that only moves the clock's time.
  */
 import { autoBatchEnhancer, configureStore } from '@reduxjs/toolkit';
 import { act, cleanup, render, screen } from '@testing-library/react';
 import { Profiler } from 'react';
 import { Provider } from 'react-redux';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { Depth, Quote, Trade } from '../../contract/market';
+import type { ClockState, Depth, Quote, Trade } from '../../contract/market';
 import { en } from './support/strings';
 import { setupI18n } from '../../src/app/i18n';
 import { DepthBook } from '../../src/features/market/components/depth-book';
+import { RankingRow, useRankingRowText } from '../../src/features/market/components/ranking-row';
 import { TAPE_ROWS, TradeTape } from '../../src/features/market/components/trade-tape';
 import { formatDateTime } from '../../src/lib/format';
 import type * as Format from '../../src/lib/format';
 import { QuoteRow } from '../../src/market/components/quote-row';
-import { depthReceived, marketReducers, quoteOf, quotesReceived } from '../../src/market/quotes-slice';
+import {
+  clockSeen,
+  connChanged,
+  depthReceived,
+  marketReducers,
+  quoteOf,
+  quotesReceived,
+} from '../../src/market/quotes-slice';
 import type { TradeBatch } from '../../workers/protocol';
 
 // The worker bridge is replaced by one RxJS Subject per channel (no Worker in jsdom).
@@ -145,6 +153,51 @@ function depth(symbol: string, bidLots: number, ts: number): Depth {
     [0, 1, 2, 3, 4].map((i) => ({ priceMinor: from + i * step, volumeLots: bidLots + i }));
   return { symbol, ts, bids: levels(99_950, -50), asks: levels(100_000, 50) };
 }
+
+describe('RankingRow and the market clock', () => {
+  const clock = (now: number, replayDate: string): ClockState => ({
+    source: 'replay',
+    mode: 'replay',
+    phase: 'open',
+    tradingPhase: 'continuous',
+    speed: 1,
+    now,
+    replayDate,
+  });
+  function Row({ symbol }: { symbol: string }) {
+    return <RankingRow symbol={symbol} columns="change" text={useRankingRowText()} onOpen={() => {}} />;
+  }
+
+  it('re-renders on a new replayed date, not on a heartbeat that only moves the time', () => {
+    const store = makeStore();
+    store.dispatch(quotesReceived([quote('2330', 100_000, 1)]));
+    store.dispatch(clockSeen(clock(1_000, '2024-05-16')));
+    let renders = 0;
+    render(
+      <Provider store={store}>
+        <Profiler id="row" onRender={() => renders++}>
+          <Row symbol="2330" />
+        </Profiler>
+      </Provider>,
+    );
+    expect(renders).toBe(1);
+    for (let i = 2; i <= 10; i++) {
+      act(() => {
+        store.dispatch(
+          connChanged({ conn: 'live', attempt: 0, clock: clock(i * 1_000, '2024-05-16'), lastDataAt: i }),
+        );
+      });
+    }
+    expect(renders).toBe(1);
+    act(() => {
+      store.dispatch(
+        connChanged({ conn: 'live', attempt: 0, clock: clock(11_000, '2024-05-17'), lastDataAt: 11 }),
+      );
+    });
+    expect(renders).toBe(2);
+    expect(screen.getByTestId('row-replay-date').textContent).toContain('2024-05-17');
+  });
+});
 
 describe('DepthBook render isolation', () => {
   it('shows five levels a side with bars, and re-renders only for its own symbol', () => {
