@@ -7,12 +7,18 @@
  */
 import { act, cleanup, render, screen } from '@testing-library/react';
 import { MemoryRouter } from 'react-router-dom';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { en, tw } from './support/strings';
 import { setupI18n } from '../../src/app/i18n';
 import { AppProviders } from '../../src/app/providers';
 import { AppRoutes, screenReady } from '../../src/app/router';
 import { createAppStore } from '../../src/app/store';
+
+// The shell's market status bridge subscribes to the market worker, which jsdom has no Worker for.
+vi.mock('../../src/market/worker-bridge', async (importOriginal) => {
+  const { NEVER } = await import('rxjs');
+  return { ...(await importOriginal<object>()), marketStream: () => NEVER, marketStatus$: () => NEVER };
+});
 
 beforeAll(async () => {
   await setupI18n('tw', { tw, en });
@@ -44,5 +50,15 @@ describe('the first render and the route screen', () => {
       await screenReady('#/login/login');
     });
     expect(await screen.findByTestId('login-forgot')).toBeTruthy();
+  });
+
+  it('mounts the shell around it, the market status bridge included', async () => {
+    await screenReady('#/login/start');
+    renderAt('/login/start');
+    // The bridge is a lazy chunk of the shell: once it has mounted, nothing is left to load.
+    await act(async () => {
+      await import('../../src/app/market-status-bridge');
+    });
+    expect(screen.queryByTestId('start-login')).not.toBeNull();
   });
 });
