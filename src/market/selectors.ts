@@ -33,14 +33,10 @@ export type ClockView = Omit<ClockState, 'now'>;
 export function sameClockView(a: ClockView | null, b: ClockView | null): boolean {
   if (a === b) return true;
   if (!a || !b) return false;
-  return (
-    a.source === b.source &&
-    a.mode === b.mode &&
-    a.phase === b.phase &&
-    a.tradingPhase === b.tradingPhase &&
-    a.speed === b.speed &&
-    a.replayDate === b.replayDate
-  );
+  // Every field but `now`, so a field added to ClockState is compared without a change here.
+  const other: Record<string, unknown> = b;
+  for (const [k, v] of Object.entries(a)) if (k !== 'now' && other[k] !== v) return false;
+  return Object.keys(a).length === Object.keys(b).length;
 }
 
 /** What the connection badge needs; `lastDataAt` is epoch ms (worker clock), null before any data. */

@@ -6,7 +6,6 @@
 import { useTranslation } from 'react-i18next';
 import type { MarketSort } from '../../../../contract/constants';
 import { MarketStatusBar } from '../../../market/components/status-bar';
-import { useClock } from '../../../market/hooks';
 import { Page } from '../../../ui/page';
 import { RankingPanel } from '../components/ranking-panel';
 
@@ -14,14 +13,9 @@ const HOT_SORTS: readonly MarketSort[] = ['volume', 'turnover', 'gainers', 'lose
 
 export function HotStocksPage() {
   const { t } = useTranslation();
-  const clock = useClock();
   return (
     <Page title={t('ranking.hotTitle')}>
-      <RankingPanel
-        sorts={HOT_SORTS}
-        fallback="volume"
-        top={<MarketStatusBar replayDate={clock?.replayDate} />}
-      />
+      <RankingPanel sorts={HOT_SORTS} fallback="volume" top={<MarketStatusBar />} />
     </Page>
   );
 }

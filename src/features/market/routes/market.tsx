@@ -15,7 +15,6 @@ import { useNavigate, useSearchParams } from 'react-router-dom';
 import { MARKET_SORTS } from '../../../../contract/constants';
 import { api } from '../../../api/api';
 import { MarketStatusBar } from '../../../market/components/status-bar';
-import { useClock } from '../../../market/hooks';
 import { SearchIcon } from '../../../ui/icons';
 import { Page } from '../../../ui/page';
 import { PullRefresh } from '../../../ui/pull-refresh';
@@ -40,12 +39,11 @@ export function MarketPage() {
   const navigate = useNavigate();
   const [params, setParams] = useSearchParams();
   const tab = params.get('tab') === 'index' ? 'index' : 'market';
-  const clock = useClock();
   const refreshIndex = useIndexRefresh();
 
   const tabs = (
     <>
-      <MarketStatusBar replayDate={clock?.replayDate} />
+      <MarketStatusBar />
       <Tabs
         activeKey={tab}
         onChange={(k) => {
