@@ -6,7 +6,10 @@
  * POLL_MS it fetches those pages of market/list (PAGE_SIZE rows each: the window is ~15 rows,
  * so one or two pages, ≈ 20 KB), seeds the quote store with their quotes (the store keeps the
  * fresher of a page's quote and a streamed one) and replaces the order. Scrolling to pages not yet
- * loaded fetches them at once.
+ * loaded fetches them at once. The code order (sort `all`) moves only when the listed instruments
+ * change, so it is refreshed every CODE_ORDER_POLL_MS: its rows' prices come from the quote
+ * stream (the worker polls quotes itself while the socket is down), and a page a second would
+ * only re-send them (`pollMsFor`).
  *
  * No row jumps under the finger: while the list is held (a touch or pointer is down, it is
  * scrolling, or either ended less than RELEASE_MS ago) a fresh order only fills rows that were
@@ -28,8 +31,15 @@ import { firstPageBody, PAGE_SIZE, type RankingArgs } from './ranking-args';
 
 export { PAGE_SIZE, type RankingArgs } from './ranking-args';
 
-/** Wall ms between refreshes of the window's order. */
+/** Wall ms between refreshes of a ranking's order (the server re-ranks at most once a second). */
 export const POLL_MS = 1000;
+/** Wall ms between refreshes of the code order, which changes only with the listed instruments. */
+export const CODE_ORDER_POLL_MS = 60_000;
+
+/** Wall ms between refreshes of the window of `sort`: a ranking each second, the code order rarely. */
+export function pollMsFor(sort: RankingArgs['sort']): number {
+  return sort === 'all' ? CODE_ORDER_POLL_MS : POLL_MS;
+}
 /** Wall ms after the last touch or scroll before a held re-sort is applied. */
 export const RELEASE_MS = 600;
 /** Rows beyond the visible range whose order is kept (and quotes subscribed). */
@@ -58,6 +68,20 @@ export function pagesFor(startIndex: number, endIndex: number, pageSize = PAGE_S
   const out: number[] = [];
   for (let p = first; p <= last; p++) out.push(p);
   return out;
+}
+
+/** Whether `view` knows the symbol of every listed row of `pages` (1-based; PAGE_SIZE rows each). Pure. */
+export function pagesKnown(
+  view: RankingView | null,
+  pages: readonly number[],
+  pageSize = PAGE_SIZE,
+): boolean {
+  if (!view) return false;
+  for (const p of pages) {
+    const end = Math.min(view.total, p * pageSize);
+    for (let i = (p - 1) * pageSize; i < end; i++) if (view.symbols[i] === undefined) return false;
+  }
+  return true;
 }
 
 /**
@@ -159,13 +183,14 @@ export function useRankingWindow(
     let alive = true;
     let timer: ReturnType<typeof setTimeout> | null = null;
     const pages = pagesKey.split(',').map(Number);
+    const pageArgs = JSON.parse(argsKey) as RankingArgs;
     const run = async () => {
       try {
         const results = await Promise.all(
           pages.map((page) =>
             dispatch(
               marketApi.endpoints.rankingPage.initiate(
-                { ...(JSON.parse(argsKey) as RankingArgs), page, pageSize: PAGE_SIZE },
+                { ...pageArgs, page, pageSize: PAGE_SIZE },
                 { subscribe: false, forceRefetch: true },
               ),
             ).unwrap(),
@@ -186,9 +211,13 @@ export function useRankingWindow(
       } catch {
         if (alive) setError(viewRef.current === null);
       }
-      if (alive) timer = setTimeout(() => void run(), POLL_MS);
+      if (alive) timer = setTimeout(() => void run(), pollMsFor(pageArgs.sort));
     };
-    void run();
+    // A code order already known for these pages (the early answer, or pages seen before) is not
+    // asked again at once: it waits for its next refresh.
+    if (pageArgs.sort === 'all' && pagesKnown(viewRef.current, pages))
+      timer = setTimeout(() => void run(), pollMsFor(pageArgs.sort));
+    else void run();
     return () => {
       alive = false;
       if (timer) clearTimeout(timer);
