@@ -2,9 +2,10 @@
  * index.html's entry: lets the static shell paint before the app's modules run. index.html
  * preloads none of the app's modules: where src/app/first-paint.ts has shown a prerendered screen
  * (`data-shell` on <html>: the landing screen, the market screen's or a stock detail's frame), the
- * app (./main, which then asks for the screen's chunk) is asked for only after the next frame, so
- * neither its download nor its parsing holds the first paint back; the market and detail frames'
- * data is asked for at once (below). Elsewhere (another route, a member's session, a hidden tab, where no
+ * app (./main, which then asks for the screen's chunk) is asked for only once the shell has drawn
+ * its early answer (the market and detail frames' data, asked for at once below; at most
+ * APP_AFTER_SHELL_MS) and the next frame is painted, so neither its download nor its parsing holds
+ * back the first paint or the rows. Elsewhere (another route, a member's session, a hidden tab, where no
  * frame comes) nothing is on screen yet, so the app is asked for at once. Off the landing route
  * the screen registry (./screens.ts) is asked for with the app, not after it. The stylesheets
  * (antd-mobile's global one, then the app's) are linked by index.html from here.
@@ -13,7 +14,7 @@
 import 'antd-mobile/es/global';
 import './styles.css';
 import { MARKET_SORTS } from '../../contract/constants';
-import { drawingEarly, startEarly } from '../api/early';
+import { drawingEarly, earlyDrawn, startEarly } from '../api/early';
 import { firstPageBody, rankingArgsOf } from '../features/market/ranking-args';
 
 /**
@@ -47,6 +48,13 @@ const startApp = (): void => {
   if (!onLanding) void import('./screens');
 };
 
+/**
+ * Wall ms the app's download waits at most, where a shell is on screen, for the shell to draw its
+ * early answer: the answer and the few small chunks that draw it go first on a slow link, rather
+ * than sharing it with the app's ~230 KB.
+ */
+const APP_AFTER_SHELL_MS = 1_500;
+
 if (document.documentElement.dataset.shell && document.visibilityState === 'visible')
-  requestAnimationFrame(() => setTimeout(startApp, 0));
+  void earlyDrawn(APP_AFTER_SHELL_MS).then(() => requestAnimationFrame(() => setTimeout(startApp, 0)));
 else startApp();
