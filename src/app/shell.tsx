@@ -1,7 +1,7 @@
 /**
  * The root shell: page column capped at 750 px, the current route, and the bottom TabBar on the
  * four top-level screens (Home, Trade, Market, Mine; Follow orders is not built, so it is not
- * shown). Starts the market status bridge (lazily), applies the site configuration's title,
+ * shown). Starts the market status bridge (lazily; not on the sign-in screens), applies the site configuration's title,
  * restores scroll positions on back/forward, sends a 401 to the login screen and handles a
  * hybrid shell's back button (./use-hybrid-back.ts).
  */
@@ -18,6 +18,15 @@ const TAB_SET: ReadonlySet<string> = new Set(TAB_PATHS);
 const TabNav = lazy(() => import('./tab-nav'));
 
 const MarketStatusBridge = lazy(() => import('./market-status-bridge'));
+
+/**
+ * Whether the screen at `pathname` may show market data: every screen but the sign-in ones
+ * (landing, login, registration, password reset: `/login/…`), where the market worker and its
+ * socket are not started.
+ */
+export function showsMarket(pathname: string): boolean {
+  return !pathname.startsWith('/login/');
+}
 
 /** Frames (about one second) to keep restoring a scroll position while the page grows. */
 const RESTORE_FRAMES = 60;
@@ -89,9 +98,11 @@ export function Shell() {
   const showTabs = TAB_SET.has(location.pathname);
   return (
     <div className={`app-column ${showTabs ? 'with-tabs' : ''}`}>
-      <Suspense fallback={null}>
-        <MarketStatusBridge />
-      </Suspense>
+      {showsMarket(location.pathname) && (
+        <Suspense fallback={null}>
+          <MarketStatusBridge />
+        </Suspense>
+      )}
       <main className="app-main">
         <Suspense fallback={<Loading />}>
           <Outlet />

@@ -15,9 +15,17 @@ import { AppRoutes, screenReady } from '../../src/app/router';
 import { createAppStore } from '../../src/app/store';
 
 // The shell's market status bridge subscribes to the market worker, which jsdom has no Worker for.
+const statusSubscribed = vi.hoisted(() => ({ count: 0 }));
 vi.mock('../../src/market/worker-bridge', async (importOriginal) => {
   const { NEVER } = await import('rxjs');
-  return { ...(await importOriginal<object>()), marketStream: () => NEVER, marketStatus$: () => NEVER };
+  return {
+    ...(await importOriginal<object>()),
+    marketStream: () => NEVER,
+    marketStatus$: () => {
+      statusSubscribed.count++;
+      return NEVER;
+    },
+  };
 });
 
 beforeAll(async () => {
@@ -52,13 +60,23 @@ describe('the first render and the route screen', () => {
     expect(await screen.findByTestId('login-forgot')).toBeTruthy();
   });
 
-  it('mounts the shell around it, the market status bridge included', async () => {
+  it('mounts the shell around it: the market status bridge outside the sign-in screens only', async () => {
+    statusSubscribed.count = 0;
     await screenReady('#/login/start');
     renderAt('/login/start');
-    // The bridge is a lazy chunk of the shell: once it has mounted, nothing is left to load.
+    // The bridge is a lazy chunk of the shell: once loaded, it would have mounted by now.
     await act(async () => {
       await import('../../src/app/market-status-bridge');
     });
     expect(screen.queryByTestId('start-login')).not.toBeNull();
+    expect(statusSubscribed.count).toBe(0);
+
+    cleanup();
+    await screenReady('#/user/language');
+    renderAt('/user/language');
+    await act(async () => {
+      await import('../../src/app/market-status-bridge');
+    });
+    expect(statusSubscribed.count).toBe(1);
   });
 });
