@@ -6,6 +6,8 @@
  * new bars are appended in order; missing or changed older bars re-initialise the chart with the
  * corrected bars; a snapshot that starts after the chart's last bar reloads from market/candles.
  *
+ * The chart is created with its first bars, so klinecharts draws it once at the start.
+ *
  * klinecharts is replaced by a small fake with its data-loader semantics (init → getBars →
  * subscribeBar; a live bar updates the last bar or appends a newer one; resetData re-inits);
  * the worker bridge by a Subject; REST by a fetch stub.
@@ -204,6 +206,19 @@ describe('KlineChart', () => {
     await flush();
     expect(tsOf(chart().getDataList())).toEqual([0, 3, 6, 9]); // not the 1-minute bars
     expect(candleCalls.map((b) => b.period)).toEqual(['1m', '3m']);
+  });
+
+  it('is created once its first bars are in, and loads them once', async () => {
+    let open!: () => void;
+    server['1m'] = { items: range(0, 9), gate: new Promise<void>((r) => (open = r)) };
+    renderChart('1m');
+    await flush();
+    expect(charts.list).toHaveLength(0); // no empty chart drawn first
+    open();
+    await flush();
+    expect(charts.list).toHaveLength(1);
+    expect(tsOf(chart().getDataList())).toEqual(range(0, 9).map((_, i) => i));
+    expect(candleCalls).toHaveLength(1); // the chart's first load took the fetched bars
   });
 
   it('live bars reach the chart without a React render', async () => {

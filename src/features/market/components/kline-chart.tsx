@@ -16,6 +16,7 @@ import { dispose, init, registerLocale, type Chart, type KLineData, type Period 
 import { memo, useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useDispatch } from 'react-redux';
+import type { Dispatch } from '@reduxjs/toolkit';
 import type { Subscription } from 'rxjs';
 import type { Candle, CandlePeriod } from '../../../../contract/market';
 import { api } from '../../../api/api';
@@ -147,9 +148,194 @@ function ensureLocale(): void {
 /** The chart container, with the chart instance attached for end-to-end tests. */
 export type KlineHost = HTMLDivElement & { klineChart?: Chart };
 
+/** Stream and load key of a symbol and period. */
+const keyOf = (ticker: string, p: Period) => `${ticker}:${fromChartPeriod(p)}`;
+
+/**
+ * Bars to answer the chart's next `init` load with (`fetch`: ask market/candles first, these if
+ * that fails; `more`: older bars may exist, default true).
+ */
+interface InitPreset {
+  key: string;
+  bars: KLineData[];
+  fetch: boolean;
+  more?: boolean;
+}
+
+/**
+ * Up to BARS_PER_LOAD bars of `ticker` and `p` from market/candles, oldest first (`before`: only
+ * older than that epoch ms); null when the request failed.
+ */
+async function fetchBars(
+  dispatch: Dispatch,
+  ticker: string,
+  p: Period,
+  before?: number,
+): Promise<KLineData[] | null> {
+  const res = await dispatch(
+    api.endpoints.candles.initiate(
+      { symbol: ticker, period: fromChartPeriod(p), limit: BARS_PER_LOAD, before },
+      { subscribe: false, forceRefetch: true },
+    ) as never,
+  );
+  const items = (res as { data?: { items: Candle[] } }).data?.items;
+  return items
+    ? items
+        .slice()
+        .sort((a, b) => a.ts - b.ts)
+        .map(toKLine)
+    : null;
+}
+
+/**
+ * Creates the chart in `host` for `symbol` and `period`, its first load answered by `first`;
+ * history through the data loader, live bars through the worker's candles stream. Returns its
+ * disposal. The data loader closes over locals, never over React state.
+ */
+function mountChart(
+  host: KlineHost,
+  first: InitPreset,
+  opts: { dispatch: Dispatch; language: string; symbol: string; period: CandlePeriod },
+): (() => void) | null {
+  const { dispatch } = opts;
+  ensureLocale();
+  const { up, down } = upDownColors('TWD');
+  const chart = init(host, {
+    locale: opts.language === 'en' ? 'en-US' : 'zh-TW',
+    timezone: 'Asia/Taipei',
+    styles: {
+      grid: { horizontal: { color: '#f0f0f0' }, vertical: { color: '#f0f0f0' } },
+      candle: {
+        bar: {
+          upColor: up,
+          downColor: down,
+          noChangeColor: FLAT,
+          upBorderColor: up,
+          downBorderColor: down,
+          noChangeBorderColor: FLAT,
+          upWickColor: up,
+          downWickColor: down,
+          noChangeWickColor: FLAT,
+        },
+        priceMark: { last: { upColor: up, downColor: down, noChangeColor: FLAT } },
+        tooltip: { showRule: 'follow_cross' },
+      },
+      indicator: {
+        ohlc: { upColor: up, downColor: down, noChangeColor: FLAT },
+        // The VOL pane colours each volume bar by its candle's direction from these.
+        bars: [{ upColor: up, downColor: down, noChangeColor: FLAT }],
+      },
+    },
+  });
+  if (!chart) return null;
+  // klinecharts makes its container focusable with tabindex=1, which jumps it ahead of the whole
+  // page in tab order; 0 keeps it focusable (keyboard zoom and scroll) in document order.
+  for (const node of host.querySelectorAll('[tabindex="1"]')) node.setAttribute('tabindex', '0');
+  host.klineChart = chart;
+  const subs = new Map<string, Subscription>();
+
+  /** Bumped by every `init` load: answers to an older load (another symbol or period) are dropped. */
+  let loadSeq = 0;
+  /** Set just before a (re-)initialisation: the next `init` load answers with these bars. */
+  let initWith: InitPreset | null = first;
+
+  chart.setDataLoader({
+    getBars: async ({ type, timestamp, symbol: sym, period: p, callback }) => {
+      // 'backward' (newer than the last bar) comes from the stream, never from REST.
+      if (type === 'backward') {
+        callback([], false);
+        return;
+      }
+      if (type === 'init') loadSeq++;
+      const seq = loadSeq;
+      const key = keyOf(sym.ticker, p);
+      const preset = type === 'init' && initWith?.key === key ? initWith : null;
+      if (type === 'init') initWith = null;
+      if (preset && !preset.fetch) {
+        callback(preset.bars, { forward: preset.more ?? true, backward: false });
+        return;
+      }
+      const bars = await fetchBars(
+        dispatch,
+        sym.ticker,
+        p,
+        type === 'forward' && timestamp !== null ? timestamp : undefined,
+      );
+      if (seq !== loadSeq) return; // a newer symbol/period (or reload) took over
+      if (type === 'init' && !bars && preset) {
+        callback(preset.bars, { forward: true, backward: false });
+        return;
+      }
+      const got = bars ?? [];
+      callback(got, { forward: got.length >= BARS_PER_LOAD, backward: false });
+    },
+    subscribeBar: ({ symbol: sym, period: p, callback }) => {
+      const key = keyOf(sym.ticker, p);
+      const cp = fromChartPeriod(p);
+      subs.get(key)?.unsubscribe();
+      subs.set(
+        key,
+        marketStream('candles', {
+          symbols: [sym.ticker],
+          period: cp,
+          flushMs: LIVE_BAR_FLUSH_MS,
+        }).subscribe((batch) => {
+          for (const u of batch.items) {
+            if (u.symbol !== sym.ticker || u.period !== cp) continue;
+            if (!u.snapshot) {
+              for (const c of u.items) callback(toKLine(c));
+              continue;
+            }
+            const plan = planCandleSnapshot(chart.getDataList(), u.items.map(toKLine));
+            if (plan.kind === 'append') {
+              for (const b of plan.bars) callback(b);
+            } else {
+              // Re-initialise (unsubscribes this stream and subscribes a fresh one).
+              initWith = { key, bars: plan.bars, fetch: plan.kind === 'reload' };
+              chart.resetData();
+              return;
+            }
+          }
+        }),
+      );
+    },
+    unsubscribeBar: ({ symbol: sym, period: p }) => {
+      const key = keyOf(sym.ticker, p);
+      subs.get(key)?.unsubscribe();
+      subs.delete(key);
+    },
+  });
+  // The VOL pane: its legend ("VOL(5,10,20) MA5 … / VOLUME: …") is drawn over the pane's top
+  // rows, so the pane's y axis keeps a top gap (klinecharts AxisGap: a ratio of the range added
+  // above the highest bar) that the legend sits in, clear of the bars; a fixed height keeps
+  // that band readable.
+  chart.createIndicator({ name: 'VOL', paneId: VOL_PANE });
+  chart.setPaneOptions({ id: VOL_PANE, height: VOL_PANE_HEIGHT, minHeight: VOL_PANE_HEIGHT });
+  chart.overrideYAxis({ paneId: VOL_PANE, gap: { top: VOL_TOP_GAP, bottom: 0 } });
+
+  const releaseSwipes = letVerticalSwipesScrollPage(host);
+  const onResize = () => chart.resize();
+  window.addEventListener('resize', onResize);
+  chart.setSymbol({ ticker: opts.symbol, pricePrecision: 2, volumePrecision: 0 });
+  chart.setPeriod(toChartPeriod(opts.period));
+  return () => {
+    releaseSwipes();
+    window.removeEventListener('resize', onResize);
+    for (const s of subs.values()) s.unsubscribe();
+    subs.clear();
+    delete host.klineChart;
+    dispose(chart);
+  };
+}
+
 /**
  * The candle chart of one symbol and period. Memoized on its props: nothing else re-renders it,
  * and market data never goes through React.
+ *
+ * The chart is created once the first bars of the symbol and period shown are in, so klinecharts
+ * lays it out and draws it once with them. Created empty, it drew three times: empty, again when
+ * the bars came, and once more when the wider price axis resized its canvases (75–110 ms each on a
+ * desktop CPU, docs/decisions.md "Rows before the app"). Until then the container keeps its height.
  */
 export const KlineChart = memo(function KlineChart({
   symbol,
@@ -162,154 +348,42 @@ export const KlineChart = memo(function KlineChart({
   const dispatch = useDispatch();
   const el = useRef<KlineHost>(null);
   const chartRef = useRef<Chart | null>(null);
+  /** The symbol and period to show now (read when the chart is created, which may come later). */
+  const want = useRef({ symbol, period });
+  want.current = { symbol, period };
+  /** Until the chart exists: fetches the first bars of `want` (no-op when already asked). */
+  const firstLoad = useRef<(() => void) | null>(null);
 
-  // Create the chart once; the data loader closes over locals, never over React state.
   useEffect(() => {
     const host = el.current;
     if (!host) return;
-    ensureLocale();
-    const { up, down } = upDownColors('TWD');
-    const chart = init(host, {
-      locale: i18n.language === 'en' ? 'en-US' : 'zh-TW',
-      timezone: 'Asia/Taipei',
-      styles: {
-        grid: { horizontal: { color: '#f0f0f0' }, vertical: { color: '#f0f0f0' } },
-        candle: {
-          bar: {
-            upColor: up,
-            downColor: down,
-            noChangeColor: FLAT,
-            upBorderColor: up,
-            downBorderColor: down,
-            noChangeBorderColor: FLAT,
-            upWickColor: up,
-            downWickColor: down,
-            noChangeWickColor: FLAT,
-          },
-          priceMark: { last: { upColor: up, downColor: down, noChangeColor: FLAT } },
-          tooltip: { showRule: 'follow_cross' },
-        },
-        indicator: {
-          ohlc: { upColor: up, downColor: down, noChangeColor: FLAT },
-          // The VOL pane colours each volume bar by its candle's direction from these.
-          bars: [{ upColor: up, downColor: down, noChangeColor: FLAT }],
-        },
-      },
-    });
-    if (!chart) return;
-    // klinecharts makes its container focusable with tabindex=1, which jumps it ahead of the whole
-    // page in tab order; 0 keeps it focusable (keyboard zoom and scroll) in document order.
-    for (const node of host.querySelectorAll('[tabindex="1"]')) node.setAttribute('tabindex', '0');
-    chartRef.current = chart;
-    host.klineChart = chart;
-    const subs = new Map<string, Subscription>();
-    const keyOf = (ticker: string, p: Period) => `${ticker}:${fromChartPeriod(p)}`;
-
-    /** Bumped by every `init` load: answers to an older load (another symbol or period) are dropped. */
-    let loadSeq = 0;
-    /** Set just before a re-initialisation: the next `init` load answers with these bars. */
-    let initWith: { key: string; bars: KLineData[]; fetch: boolean } | null = null;
-
-    const fetchBars = async (ticker: string, p: Period, before?: number): Promise<KLineData[] | null> => {
-      const res = await dispatch(
-        api.endpoints.candles.initiate(
-          { symbol: ticker, period: fromChartPeriod(p), limit: BARS_PER_LOAD, before },
-          { subscribe: false, forceRefetch: true },
-        ) as never,
-      );
-      const items = (res as { data?: { items: Candle[] } }).data?.items;
-      return items
-        ? items
-            .slice()
-            .sort((a, b) => a.ts - b.ts)
-            .map(toKLine)
-        : null;
+    let disposeChart: (() => void) | null = null;
+    let asked: string | null = null;
+    let gone = false;
+    const load = () => {
+      const { symbol: s, period: p } = want.current;
+      const key = keyOf(s, toChartPeriod(p));
+      if (asked === key) return;
+      asked = key;
+      void fetchBars(dispatch, s, toChartPeriod(p)).then((bars) => {
+        // Unmounted, or the symbol or period changed meanwhile (its own load answers).
+        if (gone || asked !== key) return;
+        firstLoad.current = null;
+        disposeChart = mountChart(
+          host,
+          { key, bars: bars ?? [], fetch: bars === null, more: (bars?.length ?? 0) >= BARS_PER_LOAD },
+          { dispatch, language: i18n.language, symbol: s, period: want.current.period },
+        );
+        chartRef.current = host.klineChart ?? null;
+      });
     };
-
-    chart.setDataLoader({
-      getBars: async ({ type, timestamp, symbol: sym, period: p, callback }) => {
-        // 'backward' (newer than the last bar) comes from the stream, never from REST.
-        if (type === 'backward') {
-          callback([], false);
-          return;
-        }
-        if (type === 'init') loadSeq++;
-        const seq = loadSeq;
-        const key = keyOf(sym.ticker, p);
-        const preset = type === 'init' && initWith?.key === key ? initWith : null;
-        if (type === 'init') initWith = null;
-        if (preset && !preset.fetch) {
-          callback(preset.bars, { forward: true, backward: false });
-          return;
-        }
-        const bars = await fetchBars(
-          sym.ticker,
-          p,
-          type === 'forward' && timestamp !== null ? timestamp : undefined,
-        );
-        if (seq !== loadSeq) return; // a newer symbol/period (or reload) took over
-        if (type === 'init' && !bars && preset) {
-          callback(preset.bars, { forward: true, backward: false });
-          return;
-        }
-        const got = bars ?? [];
-        callback(got, { forward: got.length >= BARS_PER_LOAD, backward: false });
-      },
-      subscribeBar: ({ symbol: sym, period: p, callback }) => {
-        const key = keyOf(sym.ticker, p);
-        const cp = fromChartPeriod(p);
-        subs.get(key)?.unsubscribe();
-        subs.set(
-          key,
-          marketStream('candles', {
-            symbols: [sym.ticker],
-            period: cp,
-            flushMs: LIVE_BAR_FLUSH_MS,
-          }).subscribe((batch) => {
-            for (const u of batch.items) {
-              if (u.symbol !== sym.ticker || u.period !== cp) continue;
-              if (!u.snapshot) {
-                for (const c of u.items) callback(toKLine(c));
-                continue;
-              }
-              const plan = planCandleSnapshot(chart.getDataList(), u.items.map(toKLine));
-              if (plan.kind === 'append') {
-                for (const b of plan.bars) callback(b);
-              } else {
-                // Re-initialise (unsubscribes this stream and subscribes a fresh one).
-                initWith = { key, bars: plan.bars, fetch: plan.kind === 'reload' };
-                chart.resetData();
-                return;
-              }
-            }
-          }),
-        );
-      },
-      unsubscribeBar: ({ symbol: sym, period: p }) => {
-        const key = keyOf(sym.ticker, p);
-        subs.get(key)?.unsubscribe();
-        subs.delete(key);
-      },
-    });
-    // The VOL pane: its legend ("VOL(5,10,20) MA5 … / VOLUME: …") is drawn over the pane's top
-    // rows, so the pane's y axis keeps a top gap (klinecharts AxisGap: a ratio of the range added
-    // above the highest bar) that the legend sits in, clear of the bars; a fixed height keeps
-    // that band readable.
-    chart.createIndicator({ name: 'VOL', paneId: VOL_PANE });
-    chart.setPaneOptions({ id: VOL_PANE, height: VOL_PANE_HEIGHT, minHeight: VOL_PANE_HEIGHT });
-    chart.overrideYAxis({ paneId: VOL_PANE, gap: { top: VOL_TOP_GAP, bottom: 0 } });
-
-    const releaseSwipes = letVerticalSwipesScrollPage(host);
-    const onResize = () => chart.resize();
-    window.addEventListener('resize', onResize);
+    firstLoad.current = load;
+    load();
     return () => {
-      releaseSwipes();
-      window.removeEventListener('resize', onResize);
-      for (const s of subs.values()) s.unsubscribe();
-      subs.clear();
+      gone = true;
+      firstLoad.current = null;
       chartRef.current = null;
-      delete host.klineChart;
-      dispose(chart);
+      disposeChart?.();
     };
     // The chart is created once per mount; symbol/period/language are applied below.
     // eslint-disable-next-line react-hooks/exhaustive-deps
@@ -319,12 +393,16 @@ export const KlineChart = memo(function KlineChart({
     chartRef.current?.setLocale(i18n.language === 'en' ? 'en-US' : 'zh-TW');
   }, [i18n.language]);
 
+  // Before the chart exists a change asks for the new first bars (an older answer is dropped).
   useEffect(() => {
-    chartRef.current?.setSymbol({ ticker: symbol, pricePrecision: 2, volumePrecision: 0 });
+    if (chartRef.current)
+      chartRef.current.setSymbol({ ticker: symbol, pricePrecision: 2, volumePrecision: 0 });
+    else firstLoad.current?.();
   }, [symbol]);
 
   useEffect(() => {
-    chartRef.current?.setPeriod(toChartPeriod(period));
+    if (chartRef.current) chartRef.current.setPeriod(toChartPeriod(period));
+    else firstLoad.current?.();
   }, [period]);
 
   // A canvas chart: one image to assistive technology, named by its label.
