@@ -1,9 +1,9 @@
 /**
  * The root shell: page column capped at 750 px, the current route, and the bottom TabBar on the
  * four top-level screens (Home, Trade, Market, Mine; Follow orders is not built, so it is not
- * shown). Starts the market status bridge (lazily; not on the sign-in screens), applies the site configuration's title,
- * restores scroll positions on back/forward, sends a 401 to the login screen and handles a
- * hybrid shell's back button (./use-hybrid-back.ts).
+ * shown). Starts the market status bridge (lazily; not on the sign-in screens), applies the
+ * site configuration's title, restores scroll positions on back/forward, sends a 401 to the login
+ * screen and handles a hybrid shell's back button (./use-hybrid-back.ts).
  */
 import { lazy, Suspense, useEffect, useLayoutEffect, useRef } from 'react';
 import { Outlet, useLocation, useNavigate, useNavigationType } from 'react-router-dom';

@@ -9,8 +9,6 @@ import { act, cleanup, renderHook } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { Provider } from 'react-redux';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { ResOf } from '../../contract/api';
-import type { Quote } from '../../contract/market';
 import { startEarly } from '../../src/api/early';
 import { createAppStore } from '../../src/app/store';
 import { firstPageBody } from '../../src/features/market/ranking-args';
@@ -22,24 +20,7 @@ import {
   type RankingArgs,
   type RankingView,
 } from '../../src/features/market/ranking-window';
-
-const page = (symbols: string[]): ResOf<'market/list'> => ({
-  items: symbols.map((symbol) => ({ symbol, name: symbol, replayDate: '2025-05-02' }) as Quote),
-  total: symbols.length,
-  page: 1,
-  pageSize: 50,
-  clock: {
-    source: 'replay',
-    mode: 'replay',
-    phase: 'open',
-    tradingPhase: 'continuous',
-    speed: 1,
-    now: 0,
-    replayDate: '2025-05-02',
-  },
-  rankedAt: 1,
-  replayDate: '2025-05-02',
-});
+import { rankingPage } from './support/ranking-page';
 
 let listCalls = 0;
 beforeEach(() => {
@@ -50,9 +31,12 @@ beforeEach(() => {
     vi.fn(async (input: RequestInfo | URL) => {
       const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
       if (url.includes('market/list')) listCalls++;
-      return new Response(JSON.stringify({ status: 1, msg: 'ok', data: page(['1101', '1102', '2330']) }), {
-        headers: { 'content-type': 'application/json' },
-      });
+      return new Response(
+        JSON.stringify({ status: 1, msg: 'ok', data: rankingPage(1, 50, ['1101', '1102', '2330'], 3) }),
+        {
+          headers: { 'content-type': 'application/json' },
+        },
+      );
     }),
   );
 });

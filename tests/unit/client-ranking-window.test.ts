@@ -4,33 +4,8 @@
  * scrolling) keeps every row it shows and only fills rows it did not know yet.
  */
 import { describe, expect, it } from 'vitest';
-import type { ResOf } from '../../contract/api';
-import type { Quote } from '../../contract/market';
 import { mergePages, pagesFor } from '../../src/features/market/ranking-window';
-
-const page = (
-  n: number,
-  size: number,
-  symbols: string[],
-  total: number,
-  rankedAt = 1,
-): ResOf<'market/list'> => ({
-  items: symbols.map((symbol) => ({ symbol }) as Quote),
-  total,
-  page: n,
-  pageSize: size,
-  clock: {
-    source: 'replay',
-    mode: 'replay',
-    phase: 'open',
-    tradingPhase: 'continuous',
-    speed: 1,
-    now: 0,
-    replayDate: '2025-05-02',
-  },
-  rankedAt,
-  replayDate: '2025-05-02',
-});
+import { rankingPage as page } from './support/ranking-page';
 
 describe('pagesFor', () => {
   it('covers the visible rows and five either side', () => {

@@ -36,9 +36,12 @@ export const POLL_MS = 1000;
 /** Wall ms between refreshes of the code order, which changes only with the listed instruments. */
 export const CODE_ORDER_POLL_MS = 60_000;
 
+/** Whether `sort` is the code order (`all`), which moves only when the listed instruments change. */
+const isCodeOrder = (sort: RankingArgs['sort']): boolean => sort === 'all';
+
 /** Wall ms between refreshes of the window of `sort`: a ranking each second, the code order rarely. */
 export function pollMsFor(sort: RankingArgs['sort']): number {
-  return sort === 'all' ? CODE_ORDER_POLL_MS : POLL_MS;
+  return isCodeOrder(sort) ? CODE_ORDER_POLL_MS : POLL_MS;
 }
 /** Wall ms after the last touch or scroll before a held re-sort is applied. */
 export const RELEASE_MS = 600;
@@ -215,7 +218,7 @@ export function useRankingWindow(
     };
     // A code order already known for these pages (the early answer, or pages seen before) is not
     // asked again at once: it waits for its next refresh.
-    if (pageArgs.sort === 'all' && pagesKnown(viewRef.current, pages))
+    if (isCodeOrder(pageArgs.sort) && pagesKnown(viewRef.current, pages))
       timer = setTimeout(() => void run(), pollMsFor(pageArgs.sort));
     else void run();
     return () => {
