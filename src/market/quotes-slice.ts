@@ -163,7 +163,7 @@ export interface MarketStatusState {
 // market bridge, so the first frame (and index.html's prerendered copy) never says "not connected".
 const initialStatus: MarketStatusState = { conn: 'connecting', clock: null, attempt: 0, lastDataAt: null };
 
-/** Connection state and market clock (rare events: notified at once). */
+/** Connection state and market clock (connection changes are notified at once). */
 export const marketStatusSlice = createSlice({
   name: 'marketStatus',
   initialState: initialStatus,
@@ -182,8 +182,12 @@ export const marketStatusSlice = createSlice({
       state.lastDataAt = action.payload.lastDataAt;
       if (action.payload.clock) state.clock = action.payload.clock;
     },
-    clockSeen(state, action: PayloadAction<ClockState>) {
-      state.clock = action.payload;
+    /** The clock a REST answer carried: low priority, notified with the frame's quote batches. */
+    clockSeen: {
+      reducer(state, action: PayloadAction<ClockState>) {
+        state.clock = action.payload;
+      },
+      prepare: prepareAutoBatched<ClockState>(),
     },
   },
 });

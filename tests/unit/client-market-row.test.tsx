@@ -146,6 +146,31 @@ describe('QuoteRow render isolation', () => {
     expect(notified).toBe(1);
     expect(quoteOf(store.getState().quotes, '2330')?.lastMinor).toBe(100_500);
   });
+
+  it("notifies a REST answer's clock with the frame's quotes, not at once", async () => {
+    const store = configureStore({
+      reducer: marketReducers,
+      enhancers: (gde) => gde({ autoBatch: false }).concat(autoBatchEnhancer({ type: 'raf' })),
+    });
+    let notified = 0;
+    store.subscribe(() => notified++);
+    store.dispatch(quotesReceived([quote('2330', 100_000, 1)]));
+    store.dispatch(
+      clockSeen({
+        source: 'replay',
+        mode: 'replay',
+        phase: 'open',
+        tradingPhase: 'continuous',
+        speed: 1,
+        now: 5,
+        replayDate: '2024-05-16',
+      }),
+    );
+    expect(notified).toBe(0);
+    expect(store.getState().marketStatus.clock?.now).toBe(5);
+    await vi.waitFor(() => expect(notified).toBeGreaterThan(0));
+    expect(notified).toBe(1);
+  });
 });
 
 function depth(symbol: string, bidLots: number, ts: number): Depth {

@@ -44,4 +44,11 @@ describe('mergePages', () => {
     const next = mergePages(first, [page(1, 3, ['B', 'C'], 2, 3)], false);
     expect(next.symbols).toEqual(['B', 'C']);
   });
+
+  it('returns the same view when a refresh changed nothing, a new one when it did', () => {
+    expect(mergePages(first, [page(1, 3, ['A', 'B', 'C'], 6, 2)], false)).toBe(first);
+    expect(mergePages(first, [page(1, 3, ['A', 'B', 'C'], 6, 2)], true)).toBe(first);
+    expect(mergePages(first, [page(1, 3, ['A', 'C', 'B'], 6, 2)], false)).not.toBe(first);
+    expect(mergePages(first, [page(1, 3, ['A', 'B', 'C'], 7, 2)], false).total).toBe(7);
+  });
 });

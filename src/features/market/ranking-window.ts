@@ -87,10 +87,19 @@ export function pagesKnown(
   return true;
 }
 
+/** Whether two views show the same rows: the same length, symbols and replayed day. Pure. */
+function sameView(a: RankingView, b: RankingView): boolean {
+  if (a.total !== b.total || a.replayDate !== b.replayDate || a.symbols.length !== b.symbols.length)
+    return false;
+  for (let i = 0; i < a.symbols.length; i++) if (a.symbols[i] !== b.symbols[i]) return false;
+  return true;
+}
+
 /**
  * Merges fetched pages into the current view. `fillOnly`: keep every known index, fill unknown
  * ones (a held list); otherwise the pages' indices take the fresh order. Indices outside the pages
- * keep what they had (off screen; refreshed when they come into view). Pure.
+ * keep what they had (off screen; refreshed when they come into view). Returns `prev` itself when
+ * nothing it shows changed (a refresh of an unchanged order re-renders nothing). Pure.
  */
 export function mergePages(
   prev: RankingView | null,
@@ -112,7 +121,8 @@ export function mergePages(
       if (!fillOnly || symbols[i] === undefined) symbols[i] = q.symbol;
     });
   }
-  return { total, symbols, replayDate: latest?.replayDate ?? prev?.replayDate ?? null };
+  const next = { total, symbols, replayDate: latest?.replayDate ?? prev?.replayDate ?? null };
+  return prev && sameView(prev, next) ? prev : next;
 }
 
 /**
