@@ -12,7 +12,8 @@ import { act, cleanup, render, screen } from '@testing-library/react';
 import { Profiler } from 'react';
 import { Provider } from 'react-redux';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { ClockState, Depth, Quote, Trade } from '../../contract/market';
+import type { Depth, Quote, Trade } from '../../contract/market';
+import { replayClock } from './support/replay-clock';
 import { en } from './support/strings';
 import { setupI18n } from '../../src/app/i18n';
 import { DepthBook } from '../../src/features/market/components/depth-book';
@@ -132,44 +133,35 @@ describe('QuoteRow render isolation', () => {
     expect(quoteOf(store.getState().quotes, '2330')?.lastMinor).toBe(101_000);
   });
 
-  it('notifies subscribers once for many auto-batched quote batches', async () => {
+  /** The market reducers with auto-batched notifications once per animation frame, and a count of them. */
+  function frameBatchedStore() {
     const store = configureStore({
       reducer: marketReducers,
       enhancers: (gde) => gde({ autoBatch: false }).concat(autoBatchEnhancer({ type: 'raf' })),
     });
-    let notified = 0;
-    store.subscribe(() => notified++);
+    const seen = { notified: 0 };
+    store.subscribe(() => seen.notified++);
+    return { store, seen };
+  }
+
+  it('notifies subscribers once for many auto-batched quote batches', async () => {
+    const { store, seen } = frameBatchedStore();
     for (let i = 1; i <= 10; i++) store.dispatch(quotesReceived([quote('2330', 100_000 + i * 50, i)]));
-    expect(notified).toBe(0);
+    expect(seen.notified).toBe(0);
     // Wait for the animation frame's notification (a condition, not a fixed sleep).
-    await vi.waitFor(() => expect(notified).toBeGreaterThan(0));
-    expect(notified).toBe(1);
+    await vi.waitFor(() => expect(seen.notified).toBeGreaterThan(0));
+    expect(seen.notified).toBe(1);
     expect(quoteOf(store.getState().quotes, '2330')?.lastMinor).toBe(100_500);
   });
 
   it("notifies a REST answer's clock with the frame's quotes, not at once", async () => {
-    const store = configureStore({
-      reducer: marketReducers,
-      enhancers: (gde) => gde({ autoBatch: false }).concat(autoBatchEnhancer({ type: 'raf' })),
-    });
-    let notified = 0;
-    store.subscribe(() => notified++);
+    const { store, seen } = frameBatchedStore();
     store.dispatch(quotesReceived([quote('2330', 100_000, 1)]));
-    store.dispatch(
-      clockSeen({
-        source: 'replay',
-        mode: 'replay',
-        phase: 'open',
-        tradingPhase: 'continuous',
-        speed: 1,
-        now: 5,
-        replayDate: '2024-05-16',
-      }),
-    );
-    expect(notified).toBe(0);
+    store.dispatch(clockSeen(replayClock('2024-05-16', 5)));
+    expect(seen.notified).toBe(0);
     expect(store.getState().marketStatus.clock?.now).toBe(5);
-    await vi.waitFor(() => expect(notified).toBeGreaterThan(0));
-    expect(notified).toBe(1);
+    await vi.waitFor(() => expect(seen.notified).toBeGreaterThan(0));
+    expect(seen.notified).toBe(1);
   });
 });
 
@@ -180,15 +172,7 @@ function depth(symbol: string, bidLots: number, ts: number): Depth {
 }
 
 describe('RankingRow and the market clock', () => {
-  const clock = (now: number, replayDate: string): ClockState => ({
-    source: 'replay',
-    mode: 'replay',
-    phase: 'open',
-    tradingPhase: 'continuous',
-    speed: 1,
-    now,
-    replayDate,
-  });
+  const clock = (now: number, replayDate: string) => replayClock(replayDate, now);
   function Row({ symbol }: { symbol: string }) {
     return <RankingRow symbol={symbol} columns="change" text={useRankingRowText()} onOpen={() => {}} />;
   }

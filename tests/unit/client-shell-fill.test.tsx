@@ -32,6 +32,7 @@ import { createAppStore } from '../../src/app/store';
 import { RankingRow, useRankingRowText } from '../../src/features/market/components/ranking-row';
 import type { RankingColumns } from '../../src/features/market/ranking-figures';
 import { clockSeen, quotesReceived } from '../../src/market/quotes-slice';
+import { replayClock } from './support/replay-clock';
 
 const quote = (symbol: string, name: string, last: number, prev: number, traded = true): Quote => ({
   symbol,
@@ -65,15 +66,7 @@ const page: ResOf<'market/list'> = {
   pageSize: 50,
   rankedAt: 1_745_370_000_000,
   replayDate: '2025-04-23',
-  clock: {
-    source: 'replay',
-    mode: 'replay',
-    phase: 'open',
-    tradingPhase: 'continuous',
-    speed: 1,
-    now: 1_745_370_000_000,
-    replayDate: '2025-04-23',
-  },
+  clock: replayClock('2025-04-23', 1_745_370_000_000),
 };
 const ok = { httpStatus: 200, body: { status: 1, msg: 'ok', data: page } };
 

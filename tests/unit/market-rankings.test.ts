@@ -5,7 +5,7 @@
  * and the snapshot's refresh: never more than once a second, always within a second of a change.
  */
 import { describe, expect, it } from 'vitest';
-import type { ClockState, Instrument, Quote } from '../../contract/market';
+import type { Instrument, Quote } from '../../contract/market';
 import type { MarketFeed } from '../../server/market/feed';
 import {
   computeBreadth,
@@ -13,6 +13,7 @@ import {
   matchesFilter,
   rankQuotes,
 } from '../../server/modules/market/rankings';
+import { replayClock } from './support/replay-clock';
 
 const quote = (
   symbol: string,
@@ -139,15 +140,7 @@ describe('the snapshot', () => {
   function fakeFeed(quotes: Map<string, Quote>, dir: Instrument[]) {
     let builds = 0;
     const state = { settled: true };
-    const clock: ClockState = {
-      source: 'replay',
-      mode: 'replay',
-      phase: 'open',
-      tradingPhase: 'continuous',
-      speed: 1,
-      now: 0,
-      replayDate: null,
-    };
+    const clock = replayClock(null);
     const feed = {
       listQuotes: () => {
         builds++;

@@ -5,6 +5,7 @@
  */
 import type { ResOf } from '../../../contract/api';
 import type { Quote } from '../../../contract/market';
+import { replayClock } from './replay-clock';
 
 export const rankingPage = (
   n: number,
@@ -17,15 +18,7 @@ export const rankingPage = (
   total,
   page: n,
   pageSize: size,
-  clock: {
-    source: 'replay',
-    mode: 'replay',
-    phase: 'open',
-    tradingPhase: 'continuous',
-    speed: 1,
-    now: 0,
-    replayDate: '2025-05-02',
-  },
+  clock: replayClock('2025-05-02'),
   rankedAt,
   replayDate: '2025-05-02',
 });

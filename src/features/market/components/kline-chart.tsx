@@ -21,6 +21,7 @@ import type { Subscription } from 'rxjs';
 import type { Candle, CandlePeriod } from '../../../../contract/market';
 import { api } from '../../../api/api';
 import { FLAT, upDownColors } from '../../../lib/colors';
+import { warmDateTimeFormat } from '../../../lib/format';
 import { marketStream } from '../../../market/worker-bridge';
 import { letVerticalSwipesScrollPage } from './vertical-swipe';
 
@@ -145,28 +146,6 @@ function ensureLocale(): void {
   });
 }
 
-/** The time zone the chart's axis and tooltip show (the exchange's). */
-const CHART_TIMEZONE = 'Asia/Taipei';
-
-/**
- * Makes the Intl.DateTimeFormat klinecharts makes when a chart is created (its StoreImp's
- * setTimezone: locale `en`, these options). The first Intl object of a page initialises ICU
- * (~30 ms on a desktop CPU, 4× that on a mid-range phone); made in a task of its own while the
- * first bars are on their way, it no longer lengthens the task that creates the chart.
- */
-function warmChartDateFormat(): void {
-  new Intl.DateTimeFormat('en', {
-    hour12: false,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-    second: '2-digit',
-    timeZone: CHART_TIMEZONE,
-  });
-}
-
 /** The chart container, with the chart instance attached for end-to-end tests. */
 export type KlineHost = HTMLDivElement & { klineChart?: Chart };
 
@@ -224,7 +203,7 @@ function mountChart(
   const { up, down } = upDownColors('TWD');
   const chart = init(host, {
     locale: opts.language === 'en' ? 'en-US' : 'zh-TW',
-    timezone: CHART_TIMEZONE,
+    timezone: 'Asia/Taipei',
     styles: {
       grid: { horizontal: { color: '#f0f0f0' }, vertical: { color: '#f0f0f0' } },
       candle: {
@@ -382,7 +361,9 @@ export const KlineChart = memo(function KlineChart({
     let disposeChart: (() => void) | null = null;
     let asked: string | null = null;
     let gone = false;
-    const warm = setTimeout(warmChartDateFormat, 0);
+    // klinecharts makes an Intl.DateTimeFormat when the chart is created; the page's first one
+    // initialises ICU. Paid here, in a task of its own while the first bars are on their way.
+    const warm = setTimeout(warmDateTimeFormat, 0);
     const load = () => {
       const { symbol: s, period: p } = want.current;
       const key = keyOf(s, toChartPeriod(p));
