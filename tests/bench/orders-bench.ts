@@ -224,7 +224,7 @@ async function main() {
     }
 
     // Not in the replay's closing call (market orders are refused there): 2 market minutes ≥ the run.
-    await waitForContinuous(BASE, Math.ceil((SECONDS + 5) / 60) + 1, 10 * 60_000);
+    await waitForContinuous(BASE, Math.ceil((SECONDS + 5) / 60) + 1, { timeoutMs: 10 * 60_000 });
     // Warm-up (JIT, connection pools), not recorded.
     const warm = await Promise.all(tokens.map((t) => runClient(t, symbol, performance.now() + 3_000, false)));
     const warmAccepted = warm.reduce((n, r) => n + r.latencies.length, 0);

@@ -12,7 +12,7 @@ import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { httpApi, prepareDeposits, solidPng } from '../support/http-funding';
 import { firstRun } from '../support/first-run';
-import { waitForContinuous } from '../support/market-clock';
+import { SKIPPED_DAY_AT_30X_MS, waitForContinuous } from '../support/market-clock';
 import { submitOrder } from '../support/confirm-above';
 import { openConsole } from '../support/member';
 
@@ -31,11 +31,14 @@ test('register → deposit → approve → trade 2330 with leverage → close �
   page,
   browser,
 }) => {
-  test.setTimeout(900_000); // up to 5 trades, each may wait for the replay's continuous session
+  // Up to 5 trades, each may wait for the replay's continuous session; one wait may skip a day.
+  test.setTimeout(900_000 + SKIPPED_DAY_AT_30X_MS);
   const creds = firstRun();
 
-  // Market list: prices move within 5 seconds in the replay's continuous session, at any wall hour.
-  await waitForContinuous(test.info().project.use.baseURL!, 5);
+  // Market list: prices move within 5 seconds in the replay's continuous session, at any wall hour
+  // (on a day 2330 is not locked at a limit: on those days most of the market is, 1,605 of 2,221
+  // securities on 2025-04-07).
+  await waitForContinuous(test.info().project.use.baseURL!, 5, { moving: '2330' });
   await page.goto('/#/market/market');
   await expect(page.getByTestId('replay-label')).toBeVisible();
   const rows = page.locator('[data-testid^="quote-last-"]');
@@ -102,7 +105,8 @@ test('register → deposit → approve → trade 2330 with leverage → close �
   const memberToken = async () => (await page.evaluate(() => localStorage.getItem('tokend')))!;
   let realisedPnl = 0;
   for (let attempt = 1; attempt <= 5 && realisedPnl === 0; attempt++) {
-    await waitForContinuous(baseURL); // not in the replay's closing call
+    // Not in the replay's closing call, and on a day 2330 moves (its P&L is watched below).
+    await waitForContinuous(baseURL, 20, { moving: '2330' });
     await page.goto('/#/market/marketDetail?symbol=2330');
     await expect(page.getByTestId('detail-last')).not.toBeEmpty();
     await page.getByTestId('order-side-long').click();

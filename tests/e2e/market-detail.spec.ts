@@ -8,7 +8,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { waitForContinuous } from '../support/market-clock';
+import { SKIPPED_DAY_AT_30X_MS, waitForContinuous } from '../support/market-clock';
 
 const shots = path.resolve('tests/e2e/screenshots');
 mkdirSync(shots, { recursive: true });
@@ -56,10 +56,11 @@ test.beforeEach(async ({ page }) => {
 });
 
 test('five levels a side, each with a volume bar', async ({ page }) => {
-  test.setTimeout(420_000);
+  test.setTimeout(420_000 + SKIPPED_DAY_AT_30X_MS);
   // The book has five priced levels a side once the session's matching runs (not in the pre-open,
-  // nor while a session just started on the server is still being built).
-  await waitForContinuous(test.info().project.use.baseURL!, 1);
+  // nor while a session just started on the server is still being built), on a day the stock is
+  // not locked at a price limit (then the locked side has its one level, as on the exchange).
+  await waitForContinuous(test.info().project.use.baseURL!, 1, { moving: SYMBOL });
   for (const side of ['bid', 'ask']) {
     for (let n = 1; n <= 5; n++) {
       const cell = page.getByTestId(`depth-${side}-${n}`);
@@ -75,8 +76,9 @@ test('five levels a side, each with a volume bar', async ({ page }) => {
 });
 
 test('the trade tape lists prints, newest first, and keeps moving', async ({ page }) => {
-  test.setTimeout(420_000);
-  await waitForContinuous(test.info().project.use.baseURL!, 5); // prints only in the continuous session
+  test.setTimeout(420_000 + SKIPPED_DAY_AT_30X_MS);
+  // Prints only in the continuous session, and keeps moving only on a day not locked at a limit.
+  await waitForContinuous(test.info().project.use.baseURL!, 5, { moving: SYMBOL });
   await page.getByTestId('book-tab-trades').click();
   const rows = page.getByTestId('tape-row');
   await expect(rows.first()).toBeVisible();

@@ -6,7 +6,16 @@
  * trades, or watches a price move, first waits until the replayed day has at least
  * `marketMinutes` of continuous trading left. An auction bid waits, likewise, for the bidding
  * hours (waitForAuctionHours).
+ *
+ * A test that watches one instrument move also names it (`moving`): some replayed days are real
+ * days on which the instrument printed one price all session, locked at a price limit (2330 on
+ * 2025-04-07, limit-down at 848, and 2025-04-10, limit-up at 863: high = low in the seed data).
+ * On such a day its last price never changes and its book has one level on one side, as on the
+ * exchange; the test waits for the next replayed day instead.
  */
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { httpApi } from './http-funding';
 
 const OPEN_MINUTE = 9 * 60;
@@ -14,6 +23,40 @@ const CLOSING_CALL_MINUTE = 13 * 60 + 25;
 /** Market minutes from the closing call to the next day's open: 13:25 → 14:30, 08:30 → 09:00. */
 const LONGEST_GAP_MINUTES = 14 * 60 + 30 - CLOSING_CALL_MINUTE + 30;
 const TAIPEI_OFFSET_MS = 8 * 3_600_000;
+/** Market minutes of one replayed day, 08:30 → 14:30 (server/market/clock.ts REPLAY_DAY_MS). */
+const REPLAY_DAY_MINUTES = 6 * 60;
+/**
+ * Wall ms of one replayed day on the end-to-end server (MARKET_SPEED 30, playwright.config.ts):
+ * what a `moving` wait may add, to go into the timeout of a test that watches a price move.
+ */
+export const SKIPPED_DAY_AT_30X_MS = (REPLAY_DAY_MINUTES * 60_000) / 30;
+/** The whole market's daily bars the server imports (server/db/seed-data/full-market). */
+const FULL_MARKET_DIR = path.resolve('server/db/seed-data/full-market');
+
+const lockedBySymbol = new Map<string, Set<string>>();
+
+/**
+ * The dates (YYYY-MM-DD) on which `symbol` traded at one price all session (high = low in the
+ * seed data's daily bars): days locked at a price limit, on which its replay never moves.
+ */
+export function lockedDates(symbol: string): ReadonlySet<string> {
+  const known = lockedBySymbol.get(symbol);
+  if (known) return known;
+  const locked = new Set<string>();
+  for (const file of readdirSync(FULL_MARKET_DIR).filter((f) => /^tw_daily_.*\.csv\.gz$/.test(f))) {
+    const lines = gunzipSync(readFileSync(path.join(FULL_MARKET_DIR, file)))
+      .toString('utf8')
+      .split('\n');
+    const col = lines[0]!.split(',');
+    const [date, code, high, low] = ['date', 'code', 'high', 'low'].map((c) => col.indexOf(c));
+    for (const line of lines.slice(1)) {
+      const f = line.split(',');
+      if (f[code!] === symbol && f[high!] === f[low!]) locked.add(f[date!]!);
+    }
+  }
+  lockedBySymbol.set(symbol, locked);
+  return locked;
+}
 
 /** Minutes after midnight, Asia/Taipei (UTC+8, no DST), of a market time. */
 const taipeiMinute = (ms: number) =>
@@ -27,13 +70,28 @@ const taipeiMinute = (ms: number) =>
 export const longestWaitMs = (speed: number, marketMinutes = 20, gapMinutes = LONGEST_GAP_MINUTES) =>
   Math.ceil(((gapMinutes + marketMinutes) * 60_000) / speed) + 30_000;
 
+/** waitForContinuous options. */
+export interface ContinuousOptions {
+  /** Give up after this many wall ms (default: the longest wait at the server's speed). */
+  timeoutMs?: number;
+  /** A symbol the test watches move: a replayed day on which it is locked at a limit is skipped. */
+  moving?: string;
+}
+
 /**
- * Resolves once the replayed day has `marketMinutes` of continuous trading left; polls every
- * 250 ms, never sleeps blindly. Throws after `timeoutMs` (default: longestWaitMs at the server's
- * speed, so it only throws when the clock is not moving as it should).
+ * Resolves once the replayed day has `marketMinutes` of continuous trading left (and, with
+ * `moving`, is not a day that symbol spends locked at a price limit); polls every 250 ms, never
+ * sleeps blindly. Throws after `timeoutMs` (default: longestWaitMs at the server's speed, one
+ * replayed day more with `moving`, so it only throws when the clock is not moving as it should).
  */
-export function waitForContinuous(baseUrl: string, marketMinutes = 20, timeoutMs?: number): Promise<void> {
-  return waitForWindow(baseUrl, OPEN_MINUTE, CLOSING_CALL_MINUTE, marketMinutes, timeoutMs);
+export function waitForContinuous(
+  baseUrl: string,
+  marketMinutes = 20,
+  { timeoutMs, moving }: ContinuousOptions = {},
+): Promise<void> {
+  const skip = moving ? lockedDates(moving) : new Set<string>();
+  const gap = LONGEST_GAP_MINUTES + (moving ? REPLAY_DAY_MINUTES : 0);
+  return waitForWindow(baseUrl, OPEN_MINUTE, CLOSING_CALL_MINUTE, marketMinutes, timeoutMs, gap, skip);
 }
 
 /** Auction bids are taken 09:00–14:00 market time (contract/primary.ts AUCTION_BID_CLOSE_MS). */
@@ -48,7 +106,10 @@ export function waitForAuctionHours(baseUrl: string, marketMinutes = 10): Promis
   return waitForWindow(baseUrl, OPEN_MINUTE, AUCTION_CLOSE_MINUTE, marketMinutes, undefined, gap);
 }
 
-/** Polls market/list's clock until `open` ≤ minute and minute + `marketMinutes` < `close`. */
+/**
+ * Polls market/list's clock until `open` ≤ minute and minute + `marketMinutes` < `close` on a
+ * replayed date not in `skipDates`.
+ */
 async function waitForWindow(
   baseUrl: string,
   open: number,
@@ -56,21 +117,24 @@ async function waitForWindow(
   marketMinutes: number,
   timeoutMs: number | undefined,
   gapMinutes = LONGEST_GAP_MINUTES,
+  skipDates: ReadonlySet<string> = new Set(),
 ): Promise<void> {
   const call = httpApi(baseUrl);
   const started = Date.now();
   for (;;) {
-    const r = await call<{ clock: { now: number; speed: number; source: string } }>('market/list', {
-      page: 1,
-      pageSize: 1,
-    });
+    const r = await call<{
+      clock: { now: number; speed: number; source: string; replayDate: string | null };
+    }>('market/list', { page: 1, pageSize: 1 });
     const clock = r.data?.clock;
     if (!clock || clock.source === 'stress') return;
     const minute = taipeiMinute(clock.now);
-    if (minute >= open && minute + marketMinutes < close) return;
+    const skipped = clock.replayDate !== null && skipDates.has(clock.replayDate);
+    if (!skipped && minute >= open && minute + marketMinutes < close) return;
     const limit = timeoutMs ?? longestWaitMs(clock.speed, marketMinutes, gapMinutes);
     if (Date.now() - started > limit)
-      throw new Error(`no market window ${open}–${close} within ${limit} ms (market minute ${minute})`);
+      throw new Error(
+        `no market window ${open}–${close} within ${limit} ms (market minute ${minute}, ${clock.replayDate}${skipped ? ', skipped' : ''})`,
+      );
     await new Promise((r) => setTimeout(r, 250));
   }
 }
