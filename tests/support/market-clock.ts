@@ -16,6 +16,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
+import { REPLAY_DAY_MS } from '../../server/market/clock';
 import { httpApi } from './http-funding';
 
 const OPEN_MINUTE = 9 * 60;
@@ -23,8 +24,8 @@ const CLOSING_CALL_MINUTE = 13 * 60 + 25;
 /** Market minutes from the closing call to the next day's open: 13:25 → 14:30, 08:30 → 09:00. */
 const LONGEST_GAP_MINUTES = 14 * 60 + 30 - CLOSING_CALL_MINUTE + 30;
 const TAIPEI_OFFSET_MS = 8 * 3_600_000;
-/** Market minutes of one replayed day, 08:30 → 14:30 (server/market/clock.ts REPLAY_DAY_MS). */
-const REPLAY_DAY_MINUTES = 6 * 60;
+/** Market minutes of one replayed day, 08:30 → 14:30. */
+const REPLAY_DAY_MINUTES = REPLAY_DAY_MS / 60_000;
 /**
  * Wall ms of one replayed day on the end-to-end server (MARKET_SPEED 30, playwright.config.ts):
  * what a `moving` wait may add, to go into the timeout of a test that watches a price move.
