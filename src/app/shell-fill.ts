@@ -4,7 +4,7 @@
  * (src/api/early.ts), and when that answer comes this draws the rows that fit the screen into the
  * shell, as the app's rows will draw them: each row is a copy of a template the build prerendered
  * with the app's own row (`<template class="shell-row">`, src/app/static-shell.tsx), its texts and
- * colours set from `rankingFigures` (the app's row draws the same). The app's first render then
+ * colours drawn by `paintRankingFigures`, as the app's row draws each new quote. The app's first render then
  * shows the same rows from the same answer (src/features/market/ranking-window.ts), so nothing
  * moves or blinks when it replaces the shell. The detail's figures are set the same way on the
  * prerendered frame of a template instrument (`detailFigures`, as the app's head), hidden until
@@ -14,7 +14,7 @@
  */
 import type { ResOf } from '../../contract/api';
 import { detailFigures } from '../features/market/detail-figures';
-import { columnsFor, rankingFigures } from '../features/market/ranking-figures';
+import { columnsFor, paintRankingFigures, rankingFigures } from '../features/market/ranking-figures';
 import type { RankingArgs } from '../features/market/ranking-args';
 import type { EarlyAnswer } from '../api/early';
 
@@ -71,11 +71,7 @@ export function fillMarketShell(answer: EarlyAnswer, args: RankingArgs, doc: Doc
     const code = row.querySelector('.quote-code');
     if (code?.firstChild) code.firstChild.textContent = q.symbol;
     dateLabel(row, '.row-date', page.clock.replayDate ?? q.replayDate);
-    paint(row, '.quote-last', f.last, 'color', f.color);
-    paint(row, '.quote-change', f.change, 'color', f.color);
-    paint(row, '.pct-pill', f.pct, 'background', f.color);
-    text(row.querySelector('.quote-volume'), f.amount);
-    if (!f.traded) row.dataset.traded = 'false';
+    paintRankingFigures(row, f);
     rows.append(row);
   }
   slot.replaceWith(rows);

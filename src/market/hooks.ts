@@ -4,8 +4,8 @@
  * frame). The trades tape stays outside Redux: `useTrades` reads a per-symbol store through
  * `useSyncExternalStore`, so only the component showing the tape re-renders.
  */
-import { useCallback, useEffect, useMemo, useSyncExternalStore } from 'react';
-import { useDispatch, useSelector } from 'react-redux';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useSyncExternalStore } from 'react';
+import { useDispatch, useSelector, useStore } from 'react-redux';
 import type { Subscription } from 'rxjs';
 import type { Depth, Quote, Trade } from '../../contract/market';
 import { TAPE_MAX } from '../../workers/protocol';
@@ -81,6 +81,45 @@ export function useMarketStatusBridge(): void {
 
 export function useQuote(symbol: string): Quote | undefined {
   return useSelector((s: MarketRootState) => selectQuote(s, symbol));
+}
+
+/**
+ * Draws a symbol's later quotes without re-rendering: `paint(q, fresh)` writes the figures of `q`
+ * (undefined: not known) into the DOM the component rendered.
+ *
+ * Returns the quote the store holds at render, for the render to draw. After that, instead of a
+ * React render per new quote (`useQuote`: a synchronous render of every row on screen once per
+ * animation frame under the stream, which on a slow phone at 4x CPU made bench:stream's long
+ * tasks), `paint(q, false)` is called in the store's notification (once per animation frame)
+ * whenever the store holds a new quote object for `symbol`.
+ *
+ * After every commit that changed `symbol`, the rendered quote or `paint`, `paint(rendered, true)`
+ * runs first: `fresh` means what is on screen is not known, so draw every figure. React diffs a
+ * render against its own previous render, not against what `paint` wrote, so a row that changed
+ * symbol can keep a figure `paint` drew for the old one.
+ *
+ * `paint` must draw what the render draws from the same quote. Memoize it: it is an effect
+ * dependency.
+ */
+export function usePaintedQuote(
+  symbol: string,
+  paint: (q: Quote | undefined, fresh: boolean) => void,
+): Quote | undefined {
+  const store = useStore<MarketRootState>();
+  const rendered = selectQuote(store.getState(), symbol);
+  useLayoutEffect(() => {
+    let held = rendered;
+    paint(held, true);
+    const check = () => {
+      const q = selectQuote(store.getState(), symbol);
+      if (q === held) return;
+      held = q;
+      paint(q, false);
+    };
+    check();
+    return store.subscribe(check);
+  }, [store, symbol, rendered, paint]);
+  return rendered;
 }
 
 /** Worker wall clock (epoch ms) at which the symbol's last streamed quote arrived. */

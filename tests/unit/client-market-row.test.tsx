@@ -5,7 +5,8 @@
  * Also: stream batches are auto-batched, so many batches notify subscribers once. The same holds
  * for the detail screen's five-level book (another symbol's book never re-renders it) and its
  * trade tape (a batch of new prints renders the new rows only; the rows on screen stay as they
- * are). A ranking row is not re-rendered by a heartbeat that only moves the clock's time.
+ * are). A ranking row is not re-rendered by a heartbeat that only moves the clock's time, nor by
+ * its quote: it draws each new one into its DOM.
  */
 import { autoBatchEnhancer, configureStore } from '@reduxjs/toolkit';
 import { act, cleanup, render, screen } from '@testing-library/react';
@@ -205,6 +206,62 @@ describe('RankingRow and the market clock', () => {
     });
     expect(renders).toBe(2);
     expect(screen.getByTestId('row-replay-date').textContent).toContain('2024-05-17');
+  });
+});
+
+describe('RankingRow draws its quotes without re-rendering', () => {
+  function Row({ symbol }: { symbol: string }) {
+    return <RankingRow symbol={symbol} columns="change" text={useRankingRowText()} onOpen={() => {}} />;
+  }
+
+  it("writes each new quote into the row, and a row given another symbol shows that symbol's figures", () => {
+    const store = makeStore();
+    store.dispatch(quotesReceived([quote('2330', 100_000, 1), quote('2317', 100_000, 1)]));
+    let renders = 0;
+    const view = render(
+      <Provider store={store}>
+        <Profiler id="row" onRender={() => renders++}>
+          <Row symbol="2330" />
+        </Profiler>
+      </Provider>,
+    );
+    expect(screen.getByTestId('quote-last-2330').textContent).toBe('1,000.00');
+    expect(screen.getByTestId('quote-pct-2330').textContent).toBe('0.00%');
+
+    act(() => {
+      store.dispatch(quotesReceived([quote('2330', 105_000, 2)]));
+    });
+    expect(renders).toBe(1);
+    const last = screen.getByTestId('quote-last-2330');
+    expect(last.textContent).toBe('1,050.00');
+    expect(screen.getByTestId('quote-pct-2330').textContent).toBe('+5.00%');
+    expect(last.style.color).toBe('rgb(207, 19, 34)'); // up: red (TWD)
+    act(() => {
+      store.dispatch(quotesReceived([{ ...quote('2330', 106_000, 3), traded: false }]));
+    });
+    expect(screen.getByTestId('market-row-2330').dataset.traded).toBe('false');
+    expect(screen.getByTestId('quote-pct-2330').textContent).toBe('No trade');
+    expect(renders).toBe(1);
+
+    // The row now shows 2317, whose figures are what React last rendered for 2330 (1,000.00,
+    // flat): React leaves the DOM as it is, the painter draws them.
+    view.rerender(
+      <Provider store={store}>
+        <Profiler id="row" onRender={() => renders++}>
+          <Row symbol="2317" />
+        </Profiler>
+      </Provider>,
+    );
+    const row = screen.getByTestId('market-row-2317');
+    expect(row.dataset.traded).toBeUndefined();
+    expect(row.querySelector('.quote-title')?.textContent).toBe('N2317');
+    expect(screen.getByTestId('quote-last-2317').textContent).toBe('1,000.00');
+    expect(screen.getByTestId('quote-last-2317').style.color).toBe('rgb(107, 107, 107)'); // flat: grey
+    expect(screen.getByTestId('quote-pct-2317').textContent).toBe('0.00%');
+    act(() => {
+      store.dispatch(quotesReceived([quote('2330', 90_000, 4)]));
+    });
+    expect(screen.getByTestId('quote-last-2317').textContent).toBe('1,000.00');
   });
 });
 

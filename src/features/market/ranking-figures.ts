@@ -1,7 +1,7 @@
 /**
- * What one row of a market ranking shows for a quote (pure, no React): the app's row
- * (components/ranking-row.tsx) and the static shell's rows filled before the app has loaded
- * (src/app/shell-fill.ts) both draw these, so the two never differ.
+ * What one row of a market ranking shows for a quote, and how it is drawn into a row's DOM (no
+ * React): the app's row (components/ranking-row.tsx) and the static shell's rows filled before the
+ * app has loaded (src/app/shell-fill.ts) both draw these, so the two never differ.
  *
  * TWD colours (up red, down green; product-spec §9); an instrument with no trade in the replayed
  * day shows its reference price in grey and "No trade" (`notTradedLabel`) instead of 0 %.
@@ -69,4 +69,40 @@ export function rankingFigures(
             : '--'
           : '',
   };
+}
+
+/**
+ * Sets an element's only text when it differs (no-op when the element is missing): in its one
+ * Text node where it has one (as React updates a text child), so no node is replaced.
+ */
+function setText(el: Element | null, value: string): void {
+  if (!el) return;
+  const node = el.firstChild;
+  if (node && node === el.lastChild && node.nodeType === Node.TEXT_NODE) {
+    if (node.nodeValue !== value) node.nodeValue = value;
+  } else if (el.textContent !== value) el.textContent = value;
+}
+
+/**
+ * Draws `f` into a ranking row's DOM: the app's row (components/ranking-row.tsx, for each new
+ * quote after its render) or a copy of the shell's prerendered row (src/app/shell-fill.ts).
+ * Sets the last price and the change in `f.color`, the change % on a pill of that colour, the
+ * volume or turnover, and `data-traded="false"` for an instrument not traded. Only the figures
+ * that differ from `shown` (what the row shows now) are written; all of them without it.
+ */
+export function paintRankingFigures(row: HTMLElement, f: RankingFigures, shown?: RankingFigures): void {
+  const last = row.querySelector<HTMLElement>('.quote-last');
+  const change = row.querySelector<HTMLElement>('.quote-change');
+  const pill = row.querySelector<HTMLElement>('.pct-pill');
+  if (f.last !== shown?.last) setText(last, f.last);
+  if (f.change !== shown?.change) setText(change, f.change);
+  if (f.pct !== shown?.pct) setText(pill, f.pct);
+  if (f.amount !== shown?.amount) setText(row.querySelector('.quote-volume'), f.amount);
+  if (f.color !== shown?.color) {
+    last?.style.setProperty('color', f.color);
+    change?.style.setProperty('color', f.color);
+    pill?.style.setProperty('background', f.color);
+  }
+  if (f.traded) delete row.dataset.traded;
+  else row.dataset.traded = 'false';
 }

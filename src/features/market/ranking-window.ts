@@ -21,7 +21,7 @@
  * gateway. Units: indices are 0-based list positions; times wall ms.
  */
 import type { ThunkDispatch, UnknownAction } from '@reduxjs/toolkit';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { startTransition, useCallback, useEffect, useRef, useState } from 'react';
 import { useDispatch } from 'react-redux';
 import type { ResOf } from '../../../contract/api';
 import { clockSeen, quotesReceived } from '../../market/quotes-slice';
@@ -162,9 +162,11 @@ export function useRankingWindow(
 
   const held = useCallback(() => isHeld(hold.current), []);
 
+  // A transition: a re-sort re-renders the rows that changed symbol in slices of a few ms, between
+  // the stream's frames, not in one task (the rows' prices are drawn without React meanwhile).
   const apply = useCallback((next: RankingView) => {
     viewRef.current = next;
-    setView(next);
+    startTransition(() => setView(next));
   }, []);
 
   const flush = useCallback(() => {

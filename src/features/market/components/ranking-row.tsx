@@ -3,15 +3,23 @@
  * `change` (change, change %), `volume` (change %, volume in lots 張) or `turnover` (change %,
  * turnover in TWD, compact: 億/萬, B/M). TWD colours (up red, down green); an instrument with no
  * trade in the replayed day shows its reference price in grey and "No trade" instead of 0 %.
- * Subscribes to its own symbol's quote only (memoized on its props); its words come from the list
- * (`useRankingRowText`), so a row re-rendered by its quote makes no i18next call.
+ * Renders on its props and the replayed date only (memoized): each new quote of its symbol is
+ * drawn into the rendered row by `paintRankingFigures` (`usePaintedQuote`), not by a React render,
+ * so the rows on screen under the stream cost a few DOM writes per animation frame. Its words
+ * come from the list (`useRankingRowText`).
  */
-import { memo, useMemo } from 'react';
+import { memo, useCallback, useMemo, useRef } from 'react';
+import type { Quote } from '../../../../contract/market';
 import { useTranslation } from 'react-i18next';
 import { langOf, type Lang } from '../../../lib/format';
 import { QUOTE_ROW_HEIGHT_PX } from '../../../market/components/quote-row';
-import { useClock, useQuote } from '../../../market/hooks';
-import { rankingFigures, type RankingColumns } from '../ranking-figures';
+import { useClock, usePaintedQuote } from '../../../market/hooks';
+import {
+  paintRankingFigures,
+  rankingFigures,
+  type RankingColumns,
+  type RankingFigures,
+} from '../ranking-figures';
 
 export type { RankingColumns } from '../ranking-figures';
 
@@ -52,12 +60,28 @@ export const RankingRow = memo(function RankingRow({
   text: RankingRowText;
   onOpen: (symbol: string) => void;
 }) {
-  const q = useQuote(symbol);
+  const rowRef = useRef<HTMLDivElement>(null);
+  const shown = useRef<RankingFigures | undefined>(undefined);
+  const paint = useCallback(
+    (next: Quote | undefined, fresh: boolean) => {
+      const row = rowRef.current;
+      if (!row) return;
+      const f = rankingFigures(next, columns, text.lang, text.notTraded);
+      paintRankingFigures(row, f, fresh ? undefined : shown.current);
+      shown.current = f;
+      const title = row.querySelector('.quote-title');
+      const name = next?.name ?? symbol;
+      if (title && title.textContent !== name) title.textContent = name;
+    },
+    [symbol, columns, text],
+  );
+  const q = usePaintedQuote(symbol, paint);
   const clock = useClock();
   const date = clock?.replayDate ?? q?.replayDate ?? null;
   const { traded, color, last, change, pct, amount } = rankingFigures(q, columns, text.lang, text.notTraded);
   return (
     <div
+      ref={rowRef}
       className={`quote-row ranking-row cols-${columns}`}
       style={rowStyle}
       data-testid={`market-row-${symbol}`}
