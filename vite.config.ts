@@ -58,6 +58,11 @@ const NOT_UI_KIT = /antd-mobile[\\/]es[\\/](global|locales)[\\/]/;
 const UI_KIT_LANDING =
   /node_modules[\\/]antd-mobile[\\/]es[\\/](components[\\/](config-provider|button|space|dot-loading)[\\/]|utils[\\/]merge-locale)/;
 /**
+ * The kit's React 19 render hook with what it imports (`ui-render`), set by src/ui/antd-render.ts
+ * right after the first render: in `ui`, it made the landing screen load the whole kit.
+ */
+const UI_KIT_RENDER = /node_modules[\\/]antd-mobile[\\/]es[\\/]utils[\\/]unstable-render/;
+/**
  * antd-mobile's index (imported for its side effect, `import './global'`, by every importer of the
  * kit) and its global module: in neither kit chunk, so importing a component does not load `ui`.
  */
@@ -309,6 +314,7 @@ export default defineConfig({
             { name: 'klinecharts', test: /node_modules[\\/]klinecharts[\\/]/, priority: 3 },
             { name: 'ui-global', test: UI_KIT_GLOBAL, priority: 3, includeDependenciesRecursively: false },
             { name: 'ui-base', test: UI_KIT_LANDING, priority: 2 },
+            { name: 'ui-render', test: UI_KIT_RENDER, priority: 2 },
             { name: 'ui', test: (id) => UI_KIT.test(id) && !NOT_UI_KIT.test(id), priority: 1 },
             {
               name: sharedLayerChunk,

@@ -4,7 +4,7 @@
  * once that screen's chunk is in too, the app renders, as a transition (time-sliced), from the
  * store seeded with the answers the entry asked for the static shell (./early-seed.ts).
  * antd-mobile's React 19 render hook (./antd-render, needed by Dialog and Toast only) loads right
- * after the first render, Toast once the browser is idle: neither is part of the first screen.
+ * after the first render, Toast at the first touch or key: neither is part of the first screen.
  */
 import '../lib/zod-no-eval';
 import { startTransition, StrictMode } from 'react';
@@ -49,8 +49,9 @@ void Promise.all([ready, earlyDrawn(SHELL_DRAW_WAIT_MS)]).then(() => {
   );
   void import('./antd-render');
   const idle = window.requestIdleCallback ?? ((cb: () => void) => setTimeout(cb, 1_000));
-  idle(() => {
-    void preloadToast();
-    void ensureAllStrings();
-  });
+  idle(() => void ensureAllStrings());
+  // Toast is built on the UI kit's `ui` chunk, which the sign-in screen does not otherwise load:
+  // it is fetched at the first touch or key, not during the first load.
+  for (const type of ['pointerdown', 'keydown'])
+    addEventListener(type, () => void preloadToast(), { once: true, passive: true });
 });

@@ -1,7 +1,8 @@
 /**
  * antd-mobile's Toast, loaded on first use. Toast brings its mask and react-spring (about 19 KiB
- * gzip), which the first screen never needs: main.tsx preloads it once the app has painted, and
- * a toast asked for before that shows as soon as the chunk is in.
+ * gzip) and the UI kit's `ui` chunk, which the first screen never needs (the sign-in screen never
+ * loads `ui`): main.tsx preloads it at the first touch or key, and a toast asked for before that
+ * shows as soon as the chunk is in.
  */
 import type { Toast as AntdToast, ToastShowProps } from 'antd-mobile';
 

@@ -162,3 +162,30 @@ for (const [lang, account] of [
     expect(problems).toEqual([]);
   });
 }
+
+/** The UI kit's main chunk (vite.config.ts `ui`), not `ui-base`, `ui-render` nor `ui-global`. */
+const KIT_CHUNK = /\/assets\/ui-[A-Za-z0-9_-]{8}\.js$/;
+
+test("the landing screen loads none of the UI kit's main chunk until it is used", async ({ page }) => {
+  const kit: string[] = [];
+  const toast: string[] = [];
+  page.on('request', (r) => {
+    if (KIT_CHUNK.test(r.url())) kit.push(r.url());
+    if (/\/assets\/toast-impl-[^/]*\.js$/.test(r.url())) toast.push(r.url());
+  });
+  // The app's first render is done once it asks for the kit's render hook (src/app/main.tsx).
+  const rendered = page.waitForRequest(/\/assets\/antd-render-[^/]*\.js$/);
+  await page.goto('/#/login/start');
+  await rendered;
+  await page.waitForLoadState('networkidle');
+  await page.waitForTimeout(1_500); // idle callbacks (the rest of the strings) have run
+  expect(kit).toEqual([]);
+  expect(toast).toEqual([]);
+
+  // A tap loads Toast (with the kit), and the next screen works.
+  await page.getByTestId('start-login').click();
+  await expect(page).toHaveURL(/#\/login\/login/);
+  await expect.poll(() => kit.length).toBeGreaterThan(0);
+  await expect.poll(() => toast.length).toBe(1);
+  await expect(page.locator('.adm-nav-bar').first()).toBeVisible();
+});
