@@ -4,9 +4,9 @@
  * (src/api/early.ts), and when that answer comes this draws the rows that fit the screen into the
  * shell, as the app's rows will draw them: each row is a copy of a template the build prerendered
  * with the app's own row (`<template class="shell-row">`, src/app/static-shell.tsx), its texts and
- * colours drawn by `paintRankingFigures`, as the app's row draws each new quote. The app's first render then
- * shows the same rows from the same answer (src/features/market/ranking-window.ts), so nothing
- * moves or blinks when it replaces the shell. The detail's figures are set the same way on the
+ * colours drawn by `paintRankingFigures`, as the app's row draws each new quote. The app's first
+ * render then shows the same rows from the same answer (src/features/market/ranking-window.ts),
+ * so nothing moves or blinks when it replaces the shell. The detail's figures are set the same way on the
  * prerendered frame of a template instrument (`detailFigures`, as the app's head), hidden until
  * then (styles.css); the app starts from the same answer (./early-seed.ts).
  *
@@ -67,11 +67,10 @@ export function fillMarketShell(answer: EarlyAnswer, args: RankingArgs, doc: Doc
     const row = first?.cloneNode(true) as HTMLElement | undefined;
     if (!row) return 0;
     const f = rankingFigures(q, columns, lang, notTraded);
-    text(row.querySelector('.quote-title'), q.name);
     const code = row.querySelector('.quote-code');
     if (code?.firstChild) code.firstChild.textContent = q.symbol;
     dateLabel(row, '.row-date', page.clock.replayDate ?? q.replayDate);
-    paintRankingFigures(row, f);
+    paintRankingFigures(row, q.name, f);
     rows.append(row);
   }
   slot.replaceWith(rows);

@@ -172,11 +172,13 @@ function depth(symbol: string, bidLots: number, ts: number): Depth {
   return { symbol, ts, bids: levels(99_950, -50), asks: levels(100_000, 50) };
 }
 
+/** A ranking row in the `change` columns, with the list's words. */
+function Row({ symbol }: { symbol: string }) {
+  return <RankingRow symbol={symbol} columns="change" text={useRankingRowText()} onOpen={() => {}} />;
+}
+
 describe('RankingRow and the market clock', () => {
   const clock = (now: number, replayDate: string) => replayClock(replayDate, now);
-  function Row({ symbol }: { symbol: string }) {
-    return <RankingRow symbol={symbol} columns="change" text={useRankingRowText()} onOpen={() => {}} />;
-  }
 
   it('re-renders on a new replayed date, not on a heartbeat that only moves the time', () => {
     const store = makeStore();
@@ -210,10 +212,6 @@ describe('RankingRow and the market clock', () => {
 });
 
 describe('RankingRow draws its quotes without re-rendering', () => {
-  function Row({ symbol }: { symbol: string }) {
-    return <RankingRow symbol={symbol} columns="change" text={useRankingRowText()} onOpen={() => {}} />;
-  }
-
   it("writes each new quote into the row, and a row given another symbol shows that symbol's figures", () => {
     const store = makeStore();
     store.dispatch(quotesReceived([quote('2330', 100_000, 1), quote('2317', 100_000, 1)]));

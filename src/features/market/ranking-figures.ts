@@ -86,14 +86,21 @@ function setText(el: Element | null, value: string): void {
 /**
  * Draws `f` into a ranking row's DOM: the app's row (components/ranking-row.tsx, for each new
  * quote after its render) or a copy of the shell's prerendered row (src/app/shell-fill.ts).
- * Sets the last price and the change in `f.color`, the change % on a pill of that colour, the
- * volume or turnover, and `data-traded="false"` for an instrument not traded. Only the figures
- * that differ from `shown` (what the row shows now) are written; all of them without it.
+ * Sets the name (`title`), the last price and the change in `f.color`, the change % on a pill of
+ * that colour, the volume or turnover, and `data-traded="false"` for an instrument not traded.
+ * Only the figures that differ from `shown` (what the row shows now) are written; all of them
+ * without it.
  */
-export function paintRankingFigures(row: HTMLElement, f: RankingFigures, shown?: RankingFigures): void {
+export function paintRankingFigures(
+  row: HTMLElement,
+  title: string,
+  f: RankingFigures,
+  shown?: RankingFigures,
+): void {
   const last = row.querySelector<HTMLElement>('.quote-last');
   const change = row.querySelector<HTMLElement>('.quote-change');
   const pill = row.querySelector<HTMLElement>('.pct-pill');
+  setText(row.querySelector('.quote-title'), title);
   if (f.last !== shown?.last) setText(last, f.last);
   if (f.change !== shown?.change) setText(change, f.change);
   if (f.pct !== shown?.pct) setText(pill, f.pct);
@@ -103,6 +110,8 @@ export function paintRankingFigures(row: HTMLElement, f: RankingFigures, shown?:
     change?.style.setProperty('color', f.color);
     pill?.style.setProperty('background', f.color);
   }
-  if (f.traded) delete row.dataset.traded;
-  else row.dataset.traded = 'false';
+  if (f.traded !== shown?.traded) {
+    if (f.traded) delete row.dataset.traded;
+    else row.dataset.traded = 'false';
+  }
 }

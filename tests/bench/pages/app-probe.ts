@@ -10,8 +10,9 @@
  *   time, the symbols subscribed on the `quotes` channel) are forwarded (./probe.ts);
  * - feed-to-paint without touching the app's components: a MutationObserver sees the DOM writes
  *   into a quote row (`.quote-row`, `data-testid="market-row-<symbol>"`: React's commit, or the
- *   ranking row's painter in the store's notification) as a microtask of the task that wrote them; for each row on screen whose text changed, the quote the store now holds for
- *   that symbol is the one the row shows, and its `ts` (and worker receipt time) is handed to
+ *   ranking row's painter in the store's notification) as a microtask of the task that wrote
+ *   them; for each row on screen whose text changed, the quote the store now holds for that
+ *   symbol is the one the row shows, and its `ts` (and worker receipt time) is handed to
  *   `__bench.committed`. So the route's figure counts one sample per row update that changed what
  *   the user sees, from the quote shown; the bench page (stream-page.tsx) counts every quote
  *   dispatched for a visible row. Rows that re-render without a visible change give no sample.

@@ -67,11 +67,8 @@ export const RankingRow = memo(function RankingRow({
       const row = rowRef.current;
       if (!row) return;
       const f = rankingFigures(next, columns, text.lang, text.notTraded);
-      paintRankingFigures(row, f, fresh ? undefined : shown.current);
+      paintRankingFigures(row, next?.name ?? symbol, f, fresh ? undefined : shown.current);
       shown.current = f;
-      const title = row.querySelector('.quote-title');
-      const name = next?.name ?? symbol;
-      if (title && title.textContent !== name) title.textContent = name;
     },
     [symbol, columns, text],
   );
