@@ -15,8 +15,9 @@
  * Output: the table on stdout with Lighthouse's own run warnings (e.g. a host CPU slower than
  * its throttling model assumes, benchmarkIndex under 1000), and
  * tests/bench/results/lighthouse-<UTC time>.json (every run's scores, metrics and warnings, and
- * for the median run the audits that lost points, with their items) for the numbers in the note. Exit code 1 when a median score of performance or accessibility is
- * below TARGET (the issue's acceptance), 2 when the tooling failed.
+ * for the median run the audits that lost points, with their items) for the numbers in the note.
+ * Exit code 1 when a median score of performance or accessibility is below TARGET (the issue's
+ * acceptance), 2 when the tooling failed.
  *
  * Options: --runs=N (LH_RUNS, default 3), --pages=login,market,detail (LH_PAGES), --no-build,
  * --url=http://host:port (audit a server already running instead of starting one),

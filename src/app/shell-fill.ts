@@ -6,9 +6,9 @@
  * with the app's own row (`<template class="shell-row">`, src/app/static-shell.tsx), its texts and
  * colours drawn by `paintRankingFigures`, as the app's row draws each new quote. The app's first
  * render then shows the same rows from the same answer (src/features/market/ranking-window.ts),
- * so nothing moves or blinks when it replaces the shell. The detail's figures are set the same way on the
- * prerendered frame of a template instrument (`detailFigures`, as the app's head), hidden until
- * then (styles.css); the app starts from the same answer (./early-seed.ts).
+ * so nothing moves or blinks when it replaces the shell. The detail's figures are set the same
+ * way on the prerendered frame of a template instrument (`detailFigures`, as the app's head),
+ * hidden until then (styles.css); the app starts from the same answer (./early-seed.ts).
  *
  * Nothing happens when the shell is gone (the app rendered first) or the answer is a refusal.
  */
