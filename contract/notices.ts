@@ -18,6 +18,7 @@ import { pageQuery, paged } from './envelope';
 /** The kinds of account notice, each a translatable title and body with its params. */
 export const ACCOUNT_NOTICE_KINDS = [
   'marginCall',
+  'forcedSale',
   'ipoWon',
   'ipoNotWon',
   'kycApproved',

@@ -24,7 +24,14 @@ export const positionRiskSchema = z.object({
   symbol: z.string(),
   side: z.enum(ORDER_SIDES),
   kind: z.enum(INSTRUMENT_KINDS),
+  leverage: z.number().int(),
+  /** A cash holding (a long at 1×, contract/risk.ts isCashHolding): no liquidation price, never sold. */
+  cash: z.boolean(),
+  /** The copy-trading follow whose pool it is in; null: the member's own. */
+  followId: z.number().int().nullable(),
   openPriceMinor: minor,
+  /** Σ fill price × shares. */
+  openValueMinor: minor,
   shares: z.number().int(),
   marginMinor: minor,
   /** The mark used: the live quote's last price (the opening price when no quote is known). */
@@ -34,25 +41,35 @@ export const positionRiskSchema = z.object({
   equityMinor: minor,
   /** The position alone: ⌊equity × 10,000 ÷ margin⌋ (10,000 at the opening price). */
   ratioBps: z.number().int(),
-  /** Price of this instrument at which the account falls below maintenance; null: none. */
+  /** Price at which its pool falls below maintenance; null: none (always for a cash holding). */
   liquidationPriceMinor: minor.nullable(),
 });
 export type PositionRiskDto = z.infer<typeof positionRiskSchema>;
 
+/** A follow's pool collateral (its cash), for the client to re-mark that pool. */
+export const riskPoolSchema = z.object({ followId: z.number().int(), cashMinor: minor });
+
 /**
- * risk/summary: the inputs (ledger balances, thresholds) and the result at the server's marks. The
- * client re-marks the same inputs to its live quotes with contract/risk.ts `accountRisk`.
+ * risk/summary: the inputs (ledger balances, thresholds) and the result at the server's marks, for
+ * the member's own pool (contract/risk.ts; copies are judged in their follow's pool). The client
+ * re-marks the same inputs to its live quotes with contract/risk.ts `accountRisk`.
  */
 export const riskSummaryRes = z.object({
   marginCallBps: z.number().int(),
   maintenanceBps: z.number().int(),
-  /** Ledger balances: available (≥ 0), frozen (not in equity), debt (≤ 0). */
+  /** The opening line (OPENING_MARGIN_BPS) the order ticket judges an order against. */
+  openingBps: z.number().int(),
+  /** Ledger balances: available (≥ 0), frozen (every kind), debt (≤ 0). */
   availableMinor: minor,
   frozenMinor: minor,
+  /** Frozen for the member's own resting orders (part of `frozenMinor`; counted in equity). */
+  frozenForOrdersMinor: minor,
+  /** Margin the member's resting margined orders will use when they fill. */
+  restingMarginMinor: minor,
   debtMinor: minor,
   usedMarginMinor: minor,
   unrealisedPnlMinor: minor,
-  /** available + debt + used margin + unrealised P&L. */
+  /** available + frozen for orders + debt + used margin + unrealised P&L (margined positions). */
   equityMinor: minor,
   /** ⌊equity × 10,000 ÷ used margin⌋; null with no open position. */
   ratioBps: z.number().int().nullable(),
@@ -66,15 +83,17 @@ export const riskSummaryRes = z.object({
   /** Id of the newest risk notice (null: none); a client refreshes its positions when it grows. */
   lastEventId: z.number().int().nullable(),
   positions: z.array(positionRiskSchema),
+  pools: z.array(riskPoolSchema),
 });
 export type RiskSummary = z.infer<typeof riskSummaryRes>;
 
 /**
  * A risk notice. marginCall / marginCallCleared: the account crossed the call threshold (down /
- * back up), `orderId` null. liquidation: one position closed at market because the account was
- * below maintenance; `orderId` the position, `priceMinor` its closing price, `markMinor` the last
- * price that triggered it, `ratioBps` the account ratio then, `thresholdBps` the maintenance
- * threshold.
+ * back up), `orderId` null; a call names its deadline and the order of sales. liquidation: one
+ * margined position closed at market, because the account was below maintenance or a call was
+ * unmet by its deadline (`cause`); `orderId` the position, `priceMinor` its closing price,
+ * `markMinor` the last price that triggered it, `ratioBps` the account ratio then,
+ * `thresholdBps` the threshold it was sold back to.
  */
 export const riskEventSchema = z.object({
   id: z.number().int(),
@@ -89,6 +108,14 @@ export const riskEventSchema = z.object({
   markMinor: minor.nullable(),
   equityMinor: minor.nullable(),
   usedMarginMinor: minor.nullable(),
+  /** marginCall: the trading date from which an unmet call is met by forced sales (null: none). */
+  saleDate: z.string().nullable(),
+  /** marginCall: the symbols of the margined positions in the order they would be sold. */
+  saleOrder: z.array(z.string()),
+  /** marginCall: raised by a fall straight below maintenance, sold at once. */
+  immediate: z.boolean(),
+  /** liquidation: below maintenance, or a call unmet by its deadline. */
+  cause: z.enum(['maintenance', 'deadline']).nullable(),
   createdAt: z.number().int(),
   readAt: z.number().int().nullable(),
 });

@@ -1,48 +1,53 @@
 /**
- * Margin and risk arithmetic, shared by the server's risk monitor and the client's position
- * screens, so both show the same ratio and liquidation price. Pure and zod-free.
+ * Margin and risk arithmetic, shared by the server's risk monitor and order entry and by the
+ * client's order ticket and position screens, so all of them show and decide the same figures.
+ * Pure and zod-free. The model and its reasons: docs/adr/0001-account-risk-model.md.
  *
  * Units: money and prices in TWD minor units (1 NT$ = 100), quantities in shares, ratios and
  * thresholds in basis points (1 % = 100 bps; 130 % = 13,000 bps). Rounding only through
  * contract/money.ts (mulDivFloor, mulDivCeil); ticks through contract/market-rules.ts.
  *
- * Definitions (the product's, ⚠ not an exchange formula — see below):
- * - **used margin** of a position: its `marginMinor` (what the open moved to the member's ledger
- *   `margin` account: notional ÷ leverage, rounded up); of the account: the sum over holdings,
- *   which equals the ledger `margin` balance.
- * - **unrealised P&L**: contract/market-rules.ts `unrealisedPnlMinor` at the mark — the live
- *   quote's last trade price (`Quote.lastMinor`), the price the position screens show. Closing
- *   fees and tax are not deducted (they are charged when the close happens).
- * - **position equity** = margin + unrealised P&L; **position ratio** = ⌊position equity ×
- *   10,000 ÷ margin⌋ bps (10,000 at the opening price: what share of its margin the position
- *   still holds). Shown per position; the thresholds do not apply to it.
- * - **account equity** = available + debt + Σ margin + Σ unrealised P&L. `debt` is the ledger
- *   debt balance (≤ 0: what the member owes after a loss beyond their funds). Frozen funds
- *   (reserved for pending orders and their fees) are left out: they are not collateral for the
- *   open positions (⚠ product choice, the conservative side).
- * - **account ratio** (maintenance ratio) = ⌊account equity × 10,000 ÷ account used margin⌋
- *   bps, rounded down (toward a call, never away from it); null with no open position.
- * - **margin call** when ratio < MARGIN_CALL_BPS (cleared at MARGIN_CALL_BPS + 500 bps, see
- *   nextMarginCallState); **liquidation** while ratio < MAINTENANCE_BPS. Exactly at a threshold
- *   is not below it. Integer form used everywhere: ratio < K ⇔ equity <
- *   ⌈K × used margin ÷ 10,000⌉ (the required equity), so the floor of the ratio never flips a
- *   decision.
- * - **liquidation price** of a position: the price of that position's instrument at which the
- *   account ratio falls below maintenance while everything else (balances, the other positions'
- *   marks) stays as it is now — cross margin: the free balance backs every position. Snapped to
- *   the tick table on the side where liquidation certainly happens: for a long the highest valid
- *   price at which the account is below maintenance (any trade at or under it liquidates), for a
- *   short the lowest valid price at or above which it is. null when no positive price liquidates
- *   a long (its loss is bounded by its price reaching zero).
+ * Two kinds of position (isCashHolding):
+ * - a **cash holding** (現股): a long at 1× leverage, paid in full (its `marginMinor` is the whole
+ *   price). It is the member's property: never margin-called, never liquidated, no liquidation
+ *   price, and neither its cost nor its value counts in the account's risk figures below.
+ * - a **margined position**: a short (at any leverage) or a long above 1×. Its `marginMinor` is
+ *   what the open moved into the ledger `margin` account (notional ÷ leverage, rounded up).
  *
- * Thresholds: TW-MARKET-RULES "Maintenance call" (TWSE Margin Operating Rules Art. 54) calls an
- * account below 130 %, whence MARGIN_CALL_BPS = 13,000. The TWSE ratio is collateral value ÷ loan;
- * here it is equity ÷ used margin (this platform lends by leverage, it does not finance stock), so
- * the number is the rule's, the base is the product's (⚠). TWSE forces a sale when a call is not
- * met within 2 business days; this platform liquidates at once below MAINTENANCE_BPS = 11,000
- * (⚠ product choice: no source in the rules document).
+ * Definitions (the product's, ⚠ not an exchange formula — see below), over margined positions:
+ * - **used margin**: Σ marginMinor.
+ * - **unrealised P&L**: side × (mark × shares − open value), at the mark = the live quote's last
+ *   trade price. Closing fees and tax are not deducted (they are charged when the close happens).
+ *   The open value is Σ fill price × shares (what a corporate action leaves unchanged).
+ * - **account equity** = available + frozen for resting orders + debt + used margin + unrealised
+ *   P&L: every unit of the member's own money in the account. `debt` (≤ 0) is what the member owes
+ *   after a loss beyond their funds. Frozen funds of other kinds (a pending withdrawal, an IPO
+ *   application) are not counted: they are on their way out.
+ * - **account ratio** (maintenance ratio) = ⌊equity × 10,000 ÷ used margin⌋ bps, rounded down
+ *   (toward a call, never away from it); null without a margined position.
+ * - **margin call** when ratio < MARGIN_CALL_BPS (cleared at MARGIN_CALL_BPS + 500 bps, see
+ *   nextMarginCallState): the member has MARGIN_CALL_GRACE_DAYS trading days to act; a call still
+ *   open after them is met by forced sales (marginCallDue). **Liquidation** at once while
+ *   ratio < MAINTENANCE_BPS. Exactly at a threshold is not below it. Integer form used
+ *   everywhere: ratio < K ⇔ equity < ⌈K × used margin ÷ 10,000⌉ (the required equity).
+ * - **position ratio** = ⌊(margin + unrealised) × 10,000 ÷ margin⌋: what share of its margin one
+ *   position still holds. Shown per position; no threshold applies to it.
+ * - **liquidation price** of a margined position: the price of its instrument at which the
+ *   account ratio falls below maintenance while everything else stays as it is now. Snapped to
+ *   the tick table on the side where liquidation certainly happens. null for a cash holding, and
+ *   for a long no positive price liquidates.
+ * - **opening check** (openingCheck): an order is accepted only when the account, after it and
+ *   after every resting order filled at its limit, is at or above the opening line
+ *   (OPENING_MARGIN_BPS, default the margin-call threshold), at the price of acceptance.
+ *
+ * Thresholds: TW-MARKET-RULES "Maintenance call" (TWSE Margin Operating Rules Art. 54: below
+ * 130 % a margin call, to be met within 2 business days, else the position is disposed of), whence
+ * MARGIN_CALL_BPS = 13,000 and MARGIN_CALL_GRACE_DAYS = 2. The TWSE ratio is collateral value ÷
+ * loan; here it is equity ÷ used margin (this platform lends by leverage, it does not finance
+ * stock), so the number is the rule's, the base is the product's (⚠). MAINTENANCE_BPS = 11,000,
+ * below which positions are sold at once, is a product choice (⚠ no source in the rules).
  */
-import { ceilToTick, floorToTick, unrealisedPnlMinor, type InstrumentKind, type Side } from './market-rules';
+import { ceilToTick, floorToTick, type InstrumentKind, type Side } from './market-rules';
 import { mulDivCeil, mulDivFloor, notionalMinor, type Minor } from './money';
 
 /** Basis points in one (100 %). */
@@ -51,14 +56,18 @@ export const BPS = 10_000;
 export const DEFAULT_MARGIN_CALL_BPS = 13_000;
 /** Default forced-liquidation threshold: 110 % (⚠ product choice, no source). */
 export const DEFAULT_MAINTENANCE_BPS = 11_000;
+/** Trading days a margin call gives the member to act (TW-MARKET-RULES "Maintenance call": 2 business days). */
+export const DEFAULT_MARGIN_CALL_GRACE_DAYS = 2;
+
+/** Whether a position is a cash holding (a long at 1×, paid in full) rather than margined. */
+export function isCashHolding(p: { side: Side; leverage: number }): boolean {
+  return p.side === 'long' && p.leverage === 1;
+}
 
 /**
- * What an opening order must leave available besides its costs, so that it does not open the
- * account below `openingMarginBps` of its own margin: margin × (openingMarginBps − 100 %),
- * rounded up to the minor unit; 0 at or below 100 %. With the default (the margin-call
- * threshold, 130 %) no order opens into a margin call, let alone a liquidation (⚠ product choice:
- * the rules document has no initial-margin rule for this product; a broker would not let an order
- * be liquidated at the next quote). Units: minor (TWD), basis points.
+ * Kept available besides an opening's costs under the former per-order rule: margin ×
+ * (openingMarginBps − 100 %). Superseded by openingCheck (the whole account); still used by copy
+ * trading's own cash check.
  */
 export function openingReserveMinor(marginMinor: Minor, openingMarginBps: number): Minor {
   return openingMarginBps <= BPS ? 0 : mulDivCeil(marginMinor, openingMarginBps - BPS, BPS);
@@ -75,11 +84,11 @@ export const DEFAULT_RISK_THRESHOLDS: RiskThresholds = {
   maintenanceBps: DEFAULT_MAINTENANCE_BPS,
 };
 
-/** none: no open position; ok; marginCall: below the call threshold; liquidation: below maintenance. */
+/** none: no margined position; ok; marginCall: below the call threshold; liquidation: below maintenance. */
 export type RiskLevel = 'none' | 'ok' | 'marginCall' | 'liquidation';
 
 /**
- * ⌊equity × 10,000 ÷ used margin⌋ in bps; null when nothing is used (no open position).
+ * ⌊equity × 10,000 ÷ used margin⌋ in bps; null when nothing is used (no margined position).
  * Negative when equity is.
  */
 export function ratioBps(equityMinor: Minor, usedMarginMinor: Minor): number | null {
@@ -113,7 +122,7 @@ export const MARGIN_CALL_CLEAR_BAND_BPS = 500;
 /**
  * The margin-call state after a new ratio: raised when the ratio is below the call threshold;
  * once raised, cleared when the ratio is at or above threshold + MARGIN_CALL_CLEAR_BAND_BPS or
- * nothing is held (ratio null). A change of state is one notice (marginCall / marginCallCleared).
+ * nothing margined is held (ratio null). A change of state is one notice.
  */
 export function nextMarginCallState(active: boolean, ratio: number | null, t: RiskThresholds): boolean {
   if (ratio === null) return false;
@@ -122,47 +131,63 @@ export function nextMarginCallState(active: boolean, ratio: number | null, t: Ri
 }
 
 /**
- * The liquidation price of one position (see the module docstring), given the account's equity
- * without this position's unrealised P&L (`otherEquityMinor`: available + debt + Σ margin + the
- * other positions' unrealised P&L) and the account's used margin.
+ * The first trading session on which a margin call raised in session `calledSession` and still
+ * open is met by forced sales: the member has the `graceDays` sessions after the call's own to act
+ * (TW-MARKET-RULES "Maintenance call"). Sessions are the market clock's trading-day numbers.
+ */
+export function marginCallSaleSession(calledSession: number, graceDays: number): number {
+  return calledSession + graceDays + 1;
+}
+
+/**
+ * The liquidation price of one margined position (see the module docstring), given the account's
+ * equity without this position's unrealised P&L (`otherEquityMinor`) and the used margin.
  *
- * Long: liquidated ⇔ other + (P − open) × shares < required ⇔ P ≤ ⌊(required − other + open ×
- * shares − 1) ÷ shares⌋, then down to a tick. Short: other + (open − P) × shares < required ⇔
- * P ≥ ⌊(other − required + open × shares) ÷ shares⌋ + 1, then up to a tick.
+ * Long: liquidated ⇔ other + P × shares − open value < required ⇔ P ≤ ⌊(required − other + open
+ * value − 1) ÷ shares⌋, then down to a tick. Short: other + open value − P × shares < required ⇔
+ * P ≥ ⌊(other − required + open value) ÷ shares⌋ + 1, then up to a tick.
  * @returns minor units on the tick table, or null (a long no positive price liquidates).
+ * @throws RangeError on a non-positive share count
  */
 export function liquidationPriceMinor(args: {
   side: Side;
-  openPriceMinor: Minor;
+  /** Σ fill price × shares (minor). */
+  openValueMinor: Minor;
   shares: number;
   kind: InstrumentKind;
   otherEquityMinor: Minor;
   usedMarginMinor: Minor;
   maintenanceBps: number;
 }): Minor | null {
-  const { side, openPriceMinor, shares, kind, otherEquityMinor } = args;
+  const { side, openValueMinor, shares, kind, otherEquityMinor } = args;
   if (!Number.isSafeInteger(shares) || shares <= 0)
     throw new RangeError(`shares must be positive: ${shares}`);
   const required = requiredEquityMinor(args.usedMarginMinor, args.maintenanceBps);
-  const openValue = notionalMinor(openPriceMinor, shares);
   if (side === 'long') {
-    const highest = mulDivFloor(required - otherEquityMinor + openValue - 1, 1, shares);
+    const highest = mulDivFloor(required - otherEquityMinor + openValueMinor - 1, 1, shares);
     if (highest < 1) return null;
     return floorToTick(highest, kind);
   }
-  const lowest = mulDivFloor(otherEquityMinor - required + openValue, 1, shares) + 1;
+  const lowest = mulDivFloor(otherEquityMinor - required + openValueMinor, 1, shares) + 1;
   return ceilToTick(Math.max(1, lowest), kind);
 }
 
+/** side × (mark × shares − open value): unrealised P&L of a position or of positions summed. */
+export function unrealisedMinor(side: Side, markMinor: Minor, shares: number, openValueMinor: Minor): Minor {
+  const diff = notionalMinor(markMinor, shares) - openValueMinor;
+  return side === 'long' ? diff : -diff;
+}
+
 /**
- * Open positions of one instrument and side, summed (what a GROUP BY over the orders gives):
- * unrealised P&L is linear in the mark, so Σ unrealisedPnlMinor over the positions equals
- * side × (mark × shares − openValue) of the sum.
+ * Open positions of one instrument, side and kind (cash or margined), summed: unrealised P&L is
+ * linear in the mark, so the sum's equals the positions' sum.
  */
 export interface RiskExposureInput {
   side: Side;
+  /** A cash holding (isCashHolding): left out of every figure. */
+  cash: boolean;
   shares: number;
-  /** Σ open price × shares (minor). */
+  /** Σ fill price × shares (minor). */
   openValueMinor: Minor;
   marginMinor: Minor;
   markMinor: Minor;
@@ -177,24 +202,32 @@ export interface AccountRatio {
   level: RiskLevel;
 }
 
+/** The collateral besides positions: available, frozen for resting orders (≥ 0) and debt (≤ 0). */
+export interface RiskCollateral {
+  availableMinor: Minor;
+  /** Funds frozen for the pool's resting orders (margin + fee + tax at their limits). */
+  frozenForOrdersMinor: Minor;
+  debtMinor: Minor;
+}
+
 /**
  * The account ratio from summed exposures: the same equity, ratio and level as accountRisk for
  * the positions summed (the risk monitor's cheap path: one aggregate row per instrument and side).
  */
-export function accountRatio(args: {
-  availableMinor: Minor;
-  debtMinor: Minor;
-  exposures: readonly RiskExposureInput[];
-  thresholds: RiskThresholds;
-}): AccountRatio {
+export function accountRatio(
+  args: RiskCollateral & {
+    exposures: readonly RiskExposureInput[];
+    thresholds: RiskThresholds;
+  },
+): AccountRatio {
   let used = 0;
   let unrealised = 0;
   for (const e of args.exposures) {
-    const value = notionalMinor(e.markMinor, e.shares) - e.openValueMinor;
-    unrealised += e.side === 'long' ? value : -value;
+    if (e.cash) continue;
+    unrealised += unrealisedMinor(e.side, e.markMinor, e.shares, e.openValueMinor);
     used += e.marginMinor;
   }
-  const equity = args.availableMinor + args.debtMinor + used + unrealised;
+  const equity = args.availableMinor + args.frozenForOrdersMinor + args.debtMinor + used + unrealised;
   const ratio = ratioBps(equity, used);
   return {
     usedMarginMinor: used,
@@ -210,7 +243,9 @@ export interface RiskPositionInput {
   id: number;
   side: Side;
   kind: InstrumentKind;
-  openPriceMinor: Minor;
+  leverage: number;
+  /** Σ fill price × shares (minor). */
+  openValueMinor: Minor;
   shares: number;
   marginMinor: Minor;
   /** The live quote's last price (minor, > 0). */
@@ -220,6 +255,8 @@ export interface RiskPositionInput {
 /** Risk figures of one position. */
 export interface PositionRisk {
   id: number;
+  /** A cash holding: no liquidation price, outside the account's figures. */
+  cash: boolean;
   markMinor: Minor;
   unrealisedPnlMinor: Minor;
   /** margin + unrealised P&L. */
@@ -229,32 +266,31 @@ export interface PositionRisk {
   liquidationPriceMinor: Minor | null;
 }
 
-/** Risk figures of an account. */
+/** Risk figures of an account (its margined positions; module docstring). */
 export interface AccountRisk {
   usedMarginMinor: Minor;
   unrealisedPnlMinor: Minor;
-  /** available + debt + Σ margin + Σ unrealised P&L. */
+  /** available + frozen for orders + debt + Σ margin + Σ unrealised P&L (margined positions). */
   equityMinor: Minor;
   ratioBps: number | null;
   level: RiskLevel;
   /** Equity below which the account is called / liquidated (⌈threshold × used ÷ 10,000⌉). */
   marginCallEquityMinor: Minor;
   maintenanceEquityMinor: Minor;
+  /** Every position given, cash holdings included (with their own P&L, no liquidation price). */
   positions: PositionRisk[];
 }
 
 /**
  * Account and per-position risk at the given marks (module docstring for every definition).
- * @param availableMinor ledger `available` balance (≥ 0)
- * @param debtMinor ledger `debt` balance (≤ 0)
- * @throws RangeError on a non-integer amount or a position without a positive mark or margin
+ * @throws RangeError on a position without a positive integer mark or margin
  */
-export function accountRisk(args: {
-  availableMinor: Minor;
-  debtMinor: Minor;
-  positions: readonly RiskPositionInput[];
-  thresholds: RiskThresholds;
-}): AccountRisk {
+export function accountRisk(
+  args: RiskCollateral & {
+    positions: readonly RiskPositionInput[];
+    thresholds: RiskThresholds;
+  },
+): AccountRisk {
   const { positions, thresholds } = args;
   let used = 0;
   let unrealised = 0;
@@ -264,12 +300,13 @@ export function accountRisk(args: {
       throw new RangeError(`position ${p.id}: mark must be a positive integer: ${p.markMinor}`);
     if (!Number.isSafeInteger(p.marginMinor) || p.marginMinor <= 0)
       throw new RangeError(`position ${p.id}: margin must be a positive integer: ${p.marginMinor}`);
-    const u = unrealisedPnlMinor(p.side, p.openPriceMinor, p.markMinor, p.shares);
+    const u = unrealisedMinor(p.side, p.markMinor, p.shares, p.openValueMinor);
     pnl.push(u);
+    if (isCashHolding(p)) continue;
     used += p.marginMinor;
     unrealised += u;
   }
-  const equity = args.availableMinor + args.debtMinor + used + unrealised;
+  const equity = args.availableMinor + args.frozenForOrdersMinor + args.debtMinor + used + unrealised;
   const ratio = ratioBps(equity, used);
   return {
     usedMarginMinor: used,
@@ -281,34 +318,108 @@ export function accountRisk(args: {
     maintenanceEquityMinor: requiredEquityMinor(used, thresholds.maintenanceBps),
     positions: positions.map((p, i) => {
       const u = pnl[i]!;
+      const cash = isCashHolding(p);
       return {
         id: p.id,
+        cash,
         markMinor: p.markMinor,
         unrealisedPnlMinor: u,
         equityMinor: p.marginMinor + u,
         ratioBps: ratioBps(p.marginMinor + u, p.marginMinor)!,
-        liquidationPriceMinor: liquidationPriceMinor({
-          side: p.side,
-          openPriceMinor: p.openPriceMinor,
-          shares: p.shares,
-          kind: p.kind,
-          otherEquityMinor: equity - u,
-          usedMarginMinor: used,
-          maintenanceBps: thresholds.maintenanceBps,
-        }),
+        liquidationPriceMinor: cash
+          ? null
+          : liquidationPriceMinor({
+              side: p.side,
+              openValueMinor: p.openValueMinor,
+              shares: p.shares,
+              kind: p.kind,
+              otherEquityMinor: equity - u,
+              usedMarginMinor: used,
+              maintenanceBps: thresholds.maintenanceBps,
+            }),
       };
     }),
   };
 }
 
 /**
- * The order in which a forced liquidation closes positions: largest unrealised loss first
- * (most negative P&L), ties by lower id (the older position). Returns position ids.
+ * The order in which forced sales close positions: largest unrealised loss first (most negative
+ * P&L), ties by lower id (the older position). Cash holdings are never sold. Returns position ids.
  */
 export function liquidationOrder(
-  positions: readonly Pick<PositionRisk, 'id' | 'unrealisedPnlMinor'>[],
+  positions: readonly Pick<PositionRisk, 'id' | 'unrealisedPnlMinor' | 'cash'>[],
 ): number[] {
-  return [...positions]
+  return positions
+    .filter((p) => !p.cash)
     .sort((a, b) => a.unrealisedPnlMinor - b.unrealisedPnlMinor || a.id - b.id)
     .map((p) => p.id);
+}
+
+/** What the opening check needs of the account (one risk pool), at the price of acceptance. */
+export interface OpeningAccount {
+  availableMinor: Minor;
+  debtMinor: Minor;
+  /** Σ margin of open margined positions. */
+  usedMarginMinor: Minor;
+  /** Σ unrealised P&L of open margined positions at the marks. */
+  unrealisedPnlMinor: Minor;
+  /** Σ margin of resting orders that open margined positions (what their fills will use). */
+  restingMarginMinor: Minor;
+}
+
+/** The order judged: its costs at the price of acceptance (market-rules.ts openCosts). */
+export interface OpeningOrder {
+  /** Opens a cash holding (isCashHolding): its whole price leaves the risk figures. */
+  cash: boolean;
+  marginMinor: Minor;
+  feeMinor: Minor;
+  taxMinor: Minor;
+}
+
+/** The account after the order and after every resting order filled at its limit. */
+export interface OpeningCheck {
+  equityAfterMinor: Minor;
+  usedAfterMinor: Minor;
+  /** null: nothing margined after the order (a cash account). */
+  ratioAfterBps: number | null;
+  /** Equity the opening line requires (0 with nothing margined). */
+  requiredEquityMinor: Minor;
+  /** Equity missing to reach the line (0 when accepted). */
+  shortfallMinor: Minor;
+  ok: boolean;
+  /**
+   * The least `available` balance the member may keep after this order's own postings: the same
+   * condition as `ok` on the one balance that can move between the check and the write, for the
+   * ledger to enforce atomically (ledger.ts PostingInput.floorMinor). 0: no floor beyond ≥ 0.
+   */
+  availableFloorMinor: Minor;
+}
+
+/**
+ * Judges an opening order against the whole account (module docstring "opening check"): the
+ * equity after it counts every resting order as filled (their fees spent, a resting cash purchase's
+ * price gone to its holding) and this order's fee and tax spent (and its whole price, when it buys
+ * a cash holding); the used margin counts every resting margined order's margin and this order's.
+ * Accepted when nothing is margined after it or equity ≥ ⌈openingBps × used ÷ 10,000⌉.
+ * @param openingBps the opening line in bps (OPENING_MARGIN_BPS; 10,000 and below: no line)
+ */
+export function openingCheck(account: OpeningAccount, order: OpeningOrder, openingBps: number): OpeningCheck {
+  const others =
+    account.debtMinor + account.usedMarginMinor + account.unrealisedPnlMinor + account.restingMarginMinor;
+  const costOut = order.marginMinor + order.feeMinor + order.taxMinor;
+  const stays = order.cash ? 0 : order.marginMinor;
+  const equityAfter = account.availableMinor - costOut + others + stays;
+  const usedAfter = account.usedMarginMinor + account.restingMarginMinor + stays;
+  const line = Math.max(openingBps, BPS);
+  const required = usedAfter > 0 && openingBps > BPS ? requiredEquityMinor(usedAfter, line) : 0;
+  const shortfall = Math.max(0, required - equityAfter);
+  return {
+    equityAfterMinor: equityAfter,
+    usedAfterMinor: usedAfter,
+    ratioAfterBps: ratioBps(equityAfter, usedAfter),
+    requiredEquityMinor: required,
+    shortfallMinor: shortfall,
+    ok: shortfall === 0,
+    availableFloorMinor: required > 0 ? Math.max(0, required - others - stays) : 0,
+  };
 }

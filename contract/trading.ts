@@ -174,7 +174,10 @@ const tradingPhaseSchema = z.enum([
  * - `maxLots` (exceedsOrderShares): the largest order accepted;
  * - `lockUp` (lockUpPeriod): when the position may be closed (epoch ms, wall clock);
  * - `tPlusOne` (tPlusOneCannotSell): the trading date from which it may be sold;
- * - `dailyLimit` (dailyPurchaseLimit): the limit and the trading date it applies to.
+ * - `dailyLimit` (dailyPurchaseLimit): the limit and the trading date it applies to;
+ * - `openingLine` (belowOpeningLine): the account after the order and its resting orders
+ *   (contract/risk.ts openingCheck): its ratio (null: nothing margined), the line in bps and the
+ *   equity missing to reach it (minor): add that much, or order less.
  */
 export const orderFixSchema = z.discriminatedUnion('rule', [
   z.object({ rule: z.literal('offTick'), nearestMinor: z.tuple([minor, minor]) }),
@@ -204,6 +207,12 @@ export const orderFixSchema = z.discriminatedUnion('rule', [
   z.object({ rule: z.literal('lockUp'), closableAtMs: z.number().int() }),
   z.object({ rule: z.literal('tPlusOne'), tradeDate: z.string(), sellableFrom: z.string().nullable() }),
   z.object({ rule: z.literal('dailyLimit'), limit: z.number().int(), tradeDate: z.string() }),
+  z.object({
+    rule: z.literal('openingLine'),
+    ratioAfterBps: z.number().int().nullable(),
+    lineBps: z.number().int(),
+    shortfallMinor: minor,
+  }),
 ]);
 export type OrderFix = z.infer<typeof orderFixSchema>;
 

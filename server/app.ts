@@ -27,9 +27,10 @@ import {
   registerTextGuard,
   timeoutOptions,
 } from './http/edges';
-import { createClock } from './market/clock';
+import { createClock, type Clock } from './market/clock';
+import { nextTradingDay } from './market/calendar';
 import { createMarketFeed, type MarketFeed } from './market/feed';
-import { loadWindowDates, replayWindow } from './market/window';
+import { loadWindowDates, replayWindow, type ReplayWindow } from './market/window';
 import { createStressFeed } from './market/stress';
 import { accountHandlers } from './modules/account/handlers';
 import { adminHandlers } from './modules/admin/handlers';
@@ -187,27 +188,30 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     log: (msg, err) => app.log.error({ err }, msg),
   });
   await dayTrades.start();
+  const windowDates = await loadWindowDates(db);
+  const window = windowDates.length >= 2 ? replayWindow(windowDates) : null;
   const risk = createRiskMonitor({
     db,
     feed,
     closer: trading,
     thresholds: { marginCallBps: config.marginCallBps, maintenanceBps: config.maintenanceBps },
     now: opts.now,
+    session: () => (clock ? clock.position().session : Math.floor((opts.now ?? Date.now)() / 86_400_000)),
+    sessionDate: (k) => sessionDateOf(clock, window, k),
+    graceDays: config.marginCallGraceDays,
     log: (msg, err) => app.log.error({ err }, msg),
   });
   await risk.start();
-  const windowDates = await loadWindowDates(db);
   const ipo = createIpoRunner({
     db,
     feed,
     clock,
-    window: windowDates.length >= 2 ? replayWindow(windowDates) : null,
+    window,
     announcements: ipoAnnouncements,
     now: opts.now ?? Date.now,
     log: (msg, err) => app.log.error({ err }, msg),
   });
   await ipo.start({ timer: opts.feedTimer ?? true });
-  const window = windowDates.length >= 2 ? replayWindow(windowDates) : null;
   const dividends = createDividendRunner({
     db,
     feed,
@@ -353,4 +357,18 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     gateway,
     firstRun: first,
   };
+}
+
+/**
+ * The trading date of clock session `k`: the replayed date on the replay clock; on the exchange
+ * clock the trading day `k − today` trading days after today's session date; null for the stress
+ * source (no clock).
+ */
+function sessionDateOf(clock: Clock | null, window: ReplayWindow | null, k: number): string | null {
+  if (!clock) return null;
+  if (clock.mode === 'replay') return window ? window.dateOf(k) : null;
+  const pos = clock.position();
+  let date = pos.sessionDate;
+  for (let i = pos.session; i < k && date; i++) date = nextTradingDay(date);
+  return date;
 }

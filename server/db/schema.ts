@@ -432,6 +432,12 @@ export const orders = pgTable(
     couponId: integer('coupon_id'),
     couponBps: integer('coupon_bps').notNull().default(0),
     couponOffMinor: money('coupon_off_minor').notNull().default(0),
+    /**
+     * The copy-trading follow whose cash backs this position (its risk pool, contract/risk.ts);
+     * null: the member's own pool. Set when a copy opens. No Drizzle reference: `follows` is
+     * declared below (the migration carries the foreign key).
+     */
+    followId: integer('follow_id'),
     createdAt: createdAt(),
   },
   (t) => [
@@ -451,6 +457,33 @@ export const orders = pgTable(
     // NULL (still open) passes: CHECK refuses only a false condition.
     check('orders_close_reason_check', oneOf(t.closeReason, CLOSE_REASONS)),
   ],
+);
+
+/**
+ * Open positions and resting orders summed per member, risk pool (0: own; else the follow id),
+ * instrument, side and kind (`cash`: a long at 1×, contract/risk.ts isCashHolding). Written only
+ * by the `orders_position_exposure` trigger (migration 0024) in the same statement as the order
+ * row, read by order entry's whole-account check and the risk monitor
+ * (server/modules/risk/exposures.ts). Money in TWD minor units; `openValueMinor` Σ fill price ×
+ * shares; resting figures are pending orders' frozen funds and the margin their fills will use.
+ */
+export const positionExposures = pgTable(
+  'position_exposures',
+  {
+    userId: integer('user_id').notNull(),
+    pool: integer('pool').notNull(),
+    symbol: text('symbol').notNull(),
+    side: text('side', { enum: ORDER_SIDES }).notNull(),
+    cash: boolean('cash').notNull(),
+    openCount: integer('open_count').notNull().default(0),
+    openShares: money('open_shares').notNull().default(0),
+    openValueMinor: money('open_value_minor').notNull().default(0),
+    openMarginMinor: money('open_margin_minor').notNull().default(0),
+    restingCount: integer('resting_count').notNull().default(0),
+    restingFrozenMinor: money('resting_frozen_minor').notNull().default(0),
+    restingMarginMinor: money('resting_margin_minor').notNull().default(0),
+  },
+  (t) => [primaryKey({ name: 'position_exposures_pk', columns: [t.userId, t.pool, t.symbol, t.side, t.cash] })],
 );
 
 // ---------- identity, cards, money in and out (issue 4) ----------

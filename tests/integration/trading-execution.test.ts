@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openCosts, orderPreview, stepTicks } from '../../contract/market-rules';
-import { openingReserveMinor } from '../../contract/risk';
+import { requiredEquityMinor } from '../../contract/risk';
 import { sessionTimes, taipeiIsoDate } from '../../contract/trading-session';
 import type { Quote } from '../../contract/market';
 import { isClean, reconcile } from '../../server/modules/ledger/ledger';
@@ -283,43 +283,57 @@ describe('closing call and the end of the trading day', () => {
   });
 });
 
-describe('opening reserve (OPENING_MARGIN_BPS, default the 130 % margin-call threshold)', () => {
-  it('an order must leave margin × 30 % available: refused one minor unit short, accepted at it', async () => {
+describe('opening line (OPENING_MARGIN_BPS, default the 130 % margin-call threshold)', () => {
+  it('an order must leave the account at 130 % after it: refused one minor unit short, accepted at it', async () => {
     await replayNextDay(h, 9, 30); // continuous trading of the next replayed day
     const q = h.feed.quote('2330')!;
     const c = openCosts({ priceMinor: q.askMinor, lots: 1, leverage: 10, side: 'long', kind: 'stock' });
-    const reserve = openingReserveMinor(c.marginMinor, h.config.openingMarginBps);
     expect(h.config.openingMarginBps).toBe(13_000);
-    expect(reserve).toBe(Math.ceil((c.marginMinor * 3) / 10));
+    // Alone in the account: equity after = deposit − fee − tax must reach ⌈1.3 × margin⌉.
+    const need = c.feeMinor + c.taxMinor + requiredEquityMinor(c.marginMinor, 13_000);
 
-    // One minor unit short of costs + reserve: refused, nothing written.
-    const short = await h.fundedMember('0977100001', c.requiredMinor + reserve - 1);
+    // One minor unit short: refused with the fix (the missing equity), nothing written.
+    const short = await h.fundedMember('0977100001', need - 1);
     const market = { symbol: '2330', side: 'long', orderType: 'market', lots: 1, leverage: 10 };
     const refused = await h.call('trade/placeOrder', market, short);
     expect(refused.http).toBe(422);
-    expect(refused.body.msg).toBe('insufficientBalance');
+    expect(refused.body.msg).toBe('belowOpeningLine');
+    expect(refused.body.data.fix).toEqual({
+      rule: 'openingLine',
+      ratioAfterBps: 12_999,
+      lineBps: 13_000,
+      shortfallMinor: 1,
+    });
     const shortId = await h.userId('0977100001');
-    expect((await balances(h, shortId)).available).toBe(c.requiredMinor + reserve - 1);
+    expect((await balances(h, shortId)).available).toBe(need - 1);
     expect((await h.call('trade/orders', { tab: 'holdings' }, short)).body.data.total).toBe(0);
 
-    // Exactly enough: filled, the reserve stays available, and at the entry price the account's
-    // ratio is the opening margin (130 %), above maintenance; marked at the bid it is lower by the
-    // spread, still far from a liquidation.
-    const exact = await h.fundedMember('0977100002', c.requiredMinor + reserve);
+    // Exactly enough: filled; at the entry price the account's ratio is the line (130 %); marked at
+    // the bid it is lower by the spread, far from a liquidation.
+    const exact = await h.fundedMember('0977100002', need);
     const ok = await h.call('trade/placeOrder', market, exact);
     expect(ok.body.status, JSON.stringify(ok.body)).toBe(1);
-    expect((await balances(h, await h.userId('0977100002'))).available).toBe(reserve);
+    expect((await balances(h, await h.userId('0977100002'))).available).toBe(need - c.requiredMinor);
     const risk = (await h.call('risk/summary', {}, exact)).body.data;
     expect(risk.level).not.toBe('liquidation');
     expect(risk.ratioBps).toBeGreaterThan(h.config.maintenanceBps);
 
-    // A resting limit order freezes its costs and must leave its reserve too.
+    // A resting limit order is judged as if filled at its limit.
     const limit = q.limitDownMinor;
     const cl = openCosts({ priceMinor: limit, lots: 1, leverage: 10, side: 'long', kind: 'stock' });
-    const rl = openingReserveMinor(cl.marginMinor, h.config.openingMarginBps);
-    const lim = await h.fundedMember('0977100003', cl.requiredMinor + rl - 1);
+    const lim = await h.fundedMember(
+      '0977100003',
+      cl.feeMinor + cl.taxMinor + requiredEquityMinor(cl.marginMinor, 13_000) - 1,
+    );
     const r = await h.call('trade/placeOrder', order({ priceMinor: limit }), lim);
-    expect(r.body.msg).toBe('insufficientBalance');
+    expect(r.body.msg).toBe('belowOpeningLine');
+
+    // A cash purchase (1× long) has no line of its own: it needs its price and fee, nothing more.
+    const cash = openCosts({ priceMinor: q.askMinor, lots: 1, leverage: 1, side: 'long', kind: 'stock' });
+    const buyer = await h.fundedMember('0977100004', cash.requiredMinor);
+    const bought = await h.call('trade/placeOrder', { ...market, leverage: 1 }, buyer);
+    expect(bought.body.status, JSON.stringify(bought.body)).toBe(1);
+    expect((await balances(h, await h.userId('0977100004'))).available).toBe(0);
     expect(isClean(await reconcile(h.database.db))).toBe(true);
   });
 });

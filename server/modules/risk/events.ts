@@ -20,6 +20,26 @@ export interface RiskEventDetail {
   usedMarginMinor?: number;
   /** A copy liquidated in its follow's pool: the follow (equity and used margin are the pool's). */
   followId?: number;
+  /** marginCall: the trading session it was raised in, and the first one of forced sales. */
+  calledSession?: number;
+  saleSession?: number;
+  /** marginCall: the trading date of `saleSession` (null when the clock has no dates). */
+  saleDate?: string | null;
+  /** marginCall (and a sale's notice): the positions in the order they would be sold. */
+  saleOrder?: Array<{ orderId: number; symbol: string }>;
+  /**
+   * marginCall: raised by a fall straight below maintenance (sold at once: the notice says so);
+   * liquidation: why it was sold: below maintenance, or a call unmet by its deadline.
+   */
+  immediate?: boolean;
+  cause?: 'maintenance' | 'deadline';
+}
+
+/** An open margin call: its event id and sessions (events.ts RiskEventDetail). */
+export interface OpenMarginCall {
+  id: number;
+  calledSession: number | null;
+  saleSession: number | null;
 }
 
 /** A risk event to record. */
@@ -60,6 +80,19 @@ export async function marginCallActive(db: Db | Tx, userId: number): Promise<boo
     .orderBy(desc(riskEvents.id))
     .limit(1);
   return last?.kind === 'marginCall';
+}
+
+/** The member's open margin call (latest call event a `marginCall`), or null. */
+export async function openMarginCall(db: Db | Tx, userId: number): Promise<OpenMarginCall | null> {
+  const [last] = await db
+    .select({ id: riskEvents.id, kind: riskEvents.kind, detail: riskEvents.detail })
+    .from(riskEvents)
+    .where(and(eq(riskEvents.userId, userId), inArray(riskEvents.kind, ['marginCall', 'marginCallCleared'])))
+    .orderBy(desc(riskEvents.id))
+    .limit(1);
+  if (last?.kind !== 'marginCall') return null;
+  const d = parseDetail(last.detail);
+  return { id: last.id, calledSession: intOrNull(d.calledSession), saleSession: intOrNull(d.saleSession) };
 }
 
 /** Id of the member's newest event, null without any. */
@@ -108,6 +141,10 @@ export function toRiskEventDto(row: typeof riskEvents.$inferSelect): RiskEvent {
     markMinor: intOrNull(d.markMinor),
     equityMinor: intOrNull(d.equityMinor),
     usedMarginMinor: intOrNull(d.usedMarginMinor),
+    saleDate: typeof d.saleDate === 'string' ? d.saleDate : null,
+    saleOrder: Array.isArray(d.saleOrder) ? d.saleOrder.map((x) => String(x.symbol)) : [],
+    immediate: d.immediate === true,
+    cause: d.cause === 'deadline' || d.cause === 'maintenance' ? d.cause : null,
     createdAt: row.createdAt.getTime(),
     readAt: row.readAt ? row.readAt.getTime() : null,
   };

@@ -5,6 +5,7 @@
  * liquidation notices (`risk/events`) and marking them read (`risk/markRead`). Thresholds come from the config (MARGIN_CALL_BPS, MAINTENANCE_BPS).
  */
 import { and, eq } from 'drizzle-orm';
+import { notionalMinor } from '../../../contract/money';
 import { orders } from '../../db/schema';
 import { fail } from '../common/errors';
 import { requireUser, type Handlers } from '../common/context';
@@ -21,14 +22,14 @@ export const riskHandlers: Pick<Handlers, 'risk/summary' | 'risk/events' | 'risk
     };
     const snap = await loadAccountRisk(ctx.db, ctx.feed, user.id, thresholds);
     const byId = new Map(snap.holdings.map((h) => [h.id, h]));
-    // A position is liquidated when its pool falls below maintenance (account-risk.ts), so its
-    // liquidation price is its pool's, not the account-wide figure's.
-    const inPool = new Map(snap.pools.flatMap((pool) => pool.risk.positions.map((p) => [p.id, p])));
     const r = snap.risk;
     return {
       ...thresholds,
+      openingBps: ctx.config.openingMarginBps,
       availableMinor: snap.availableMinor,
       frozenMinor: snap.frozenMinor,
+      frozenForOrdersMinor: snap.frozenForOrdersMinor,
+      restingMarginMinor: snap.restingMarginMinor,
       debtMinor: snap.debtMinor,
       usedMarginMinor: r.usedMarginMinor,
       unrealisedPnlMinor: r.unrealisedPnlMinor,
@@ -40,23 +41,33 @@ export const riskHandlers: Pick<Handlers, 'risk/summary' | 'risk/events' | 'risk
       marginCallActive: await marginCallActive(ctx.db, user.id),
       unreadEvents: await unreadCount(ctx.db, user.id),
       lastEventId: await lastEventId(ctx.db, user.id),
-      positions: r.positions.map((p) => {
-        const h = byId.get(p.id)!;
-        return {
-          orderId: p.id,
-          symbol: h.symbol,
-          side: h.side as 'long' | 'short',
-          kind: ctx.feed.kind(h.symbol) ?? 'stock',
-          openPriceMinor: h.openPriceMinor!,
-          shares: h.shares,
-          marginMinor: h.marginMinor,
-          markMinor: p.markMinor,
-          unrealisedPnlMinor: p.unrealisedPnlMinor,
-          equityMinor: p.equityMinor,
-          ratioBps: p.ratioBps,
-          liquidationPriceMinor: (inPool.get(p.id) ?? p).liquidationPriceMinor,
-        };
-      }),
+      // Every pool's positions, each with its liquidation price in its own pool (account-risk.ts).
+      positions: snap.pools.flatMap((pool) =>
+        pool.risk.positions.map((p) => {
+          const h = byId.get(p.id)!;
+          return {
+            orderId: p.id,
+            symbol: h.symbol,
+            side: h.side,
+            kind: ctx.feed.kind(h.symbol) ?? 'stock',
+            leverage: h.leverage,
+            cash: p.cash,
+            followId: pool.followId,
+            openPriceMinor: h.openPriceMinor!,
+            openValueMinor: notionalMinor(h.openPriceMinor!, h.shares),
+            shares: h.shares,
+            marginMinor: h.marginMinor,
+            markMinor: p.markMinor,
+            unrealisedPnlMinor: p.unrealisedPnlMinor,
+            equityMinor: p.equityMinor,
+            ratioBps: p.ratioBps,
+            liquidationPriceMinor: p.liquidationPriceMinor,
+          };
+        }),
+      ),
+      pools: snap.pools
+        .filter((p) => p.followId !== null)
+        .map((p) => ({ followId: p.followId!, cashMinor: p.collateral.availableMinor })),
     };
   },
   async 'risk/events'(body, ctx) {

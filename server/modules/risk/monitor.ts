@@ -1,21 +1,16 @@
 /**
- * The risk monitor: watches the feed's quotes and, for the accounts holding the quoted
- * instrument, raises a margin call when the account ratio crosses below MARGIN_CALL_BPS (once per
- * crossing; `marginCallCleared` once it is back MARGIN_CALL_CLEAR_BAND_BPS above it, or nothing is
- * held: contract/risk.ts nextMarginCallState), and below MAINTENANCE_BPS liquidates the
- * account's positions at market — largest unrealised loss first, one at a time, re-reading the
- * account after each, until the ratio is back at or above maintenance or nothing is left.
- * Figures: contract/risk.ts. Each risk pool is judged on its own (account-risk.ts): the member's
- * own positions against available + debt (margin calls and liquidation), and the copies of each
- * follow (copy trading) against that follow's cash: a follow's pool below maintenance has its
- * copies liquidated (largest loss first, until the pool is back at or above maintenance); no
- * margin call is raised for a follow (its copy stop-loss watches it, copy-trading/follows.ts).
+ * The risk monitor: watches the feed's quotes and evaluates the accounts holding the quoted
+ * instrument: their margin calls and forced sales (margin-calls.ts: a call below MARGIN_CALL_BPS
+ * with MARGIN_CALL_GRACE_DAYS to act, forced sales below MAINTENANCE_BPS or after an unmet call's
+ * deadline, a notice always first; a follow's pool below maintenance has its copies sold). Cash
+ * holdings (a long at 1×) are outside every figure and never sold. Figures: contract/risk.ts and
+ * account-risk.ts (risk pools).
  *
  * Cost per quote: a Map lookup of the accounts holding that symbol and a Set insert (no scan of
  * positions). The accounts marked so are evaluated in the background, serially, each at most
- * once per `throttleMs` of wall time; an evaluation is one read-only snapshot with one aggregate
- * row per (instrument, side) (account-risk.ts loadAccountExposure). Only a liquidation loads
- * the positions one by one.
+ * once per `throttleMs` of wall time; an evaluation is one read-only snapshot of the account's
+ * summed exposure rows (account-risk.ts loadAccountExposure). Only a call or a sale loads the
+ * positions one by one.
  *
  * The symbol → accounts index is loaded at start and kept current without a hook in the trading
  * engine: at most every `syncMs` (checked when quotes arrive) it reads orders with an id above
@@ -25,26 +20,19 @@
  * evaluation also corrects the account's own entries. A position opened between syncs is watched
  * from the next sync on.
  *
- * Each forced close goes through the trading engine's close (`forceClose`, close_reason
- * 'liquidation': its ledger entries, its conditional status update) and records the
- * `liquidation` risk event in the same database transaction. A position the member (or another
- * evaluation) closed first is skipped: the engine locks the row and checks its status, so one
- * close wins. Evaluations are serialised in this process; a refusal by the engine (not in
- * continuous trading — the replay's 13:25–13:30 closing call included — or no price) stops the
- * liquidation until a later quote.
- *
- * Clocks: throttling and sync use the injected wall clock `now` (tests drive it).
+ * Clocks: throttling and sync use the injected wall clock `now` (tests drive it); deadlines use the
+ * market clock's trading sessions (`session`).
  */
 import { asc, desc, gt, inArray } from 'drizzle-orm';
 import type { Quote } from '../../../contract/market';
-import { liquidationOrder, nextMarginCallState, type RiskThresholds } from '../../../contract/risk';
-import type { Db, Tx } from '../../db/client';
+import { DEFAULT_MARGIN_CALL_GRACE_DAYS, type RiskThresholds } from '../../../contract/risk';
+import type { Db } from '../../db/client';
 import { orders } from '../../db/schema';
-import { AppError } from '../common/errors';
 import type { MarketFeed } from '../../market/feed';
-import { OPEN_STATUSES, loadAccountExposure, loadAccountRisk, type OpenOrder } from './account-risk';
-import { marginCallActive, recordRiskEvent } from './events';
-import { notifyMember } from '../notices/notify';
+import { OPEN_STATUSES, loadAccountExposure } from './account-risk';
+import { createMarginCalls, type PositionCloser } from './margin-calls';
+
+export type { PositionCloser } from './margin-calls';
 
 /** Default minimum wall ms between two evaluations of one account. */
 export const RISK_THROTTLE_MS = 500;
@@ -60,27 +48,11 @@ const SYNC_BATCH = 5_000;
 const RECHECK_CHUNK = 1_000;
 /** Accounts evaluated per drain before yielding to a later one. */
 const MAX_EVALUATIONS_PER_DRAIN = 1_000;
-/** Positions closed per liquidation at most (a bound on the loop, far above any account's). */
-const MAX_CLOSES_PER_LIQUIDATION = 10_000;
-
-/** The trading engine's forced close, as the monitor needs it. */
-export interface PositionCloser {
-  /**
-   * Closes a holding at market for `reason`, running `onClosed` in the same DB transaction;
-   * resolves null when the order is no longer holding (closed first by someone else).
-   * @throws AppError when the market refuses (not open, no price).
-   */
-  forceClose(
-    orderId: number,
-    reason: 'liquidation',
-    onClosed?: (tx: Tx, closed: OpenOrder) => Promise<void>,
-  ): Promise<OpenOrder | null>;
-}
 
 /** What one evaluation did. */
 export interface RiskEvaluation {
   userId: number;
-  /** The own pool's ratio when judged (before any liquidation); null with no own position. */
+  /** The own pool's ratio when judged (before any sale); null with nothing margined. */
   ratioBps: number | null;
   /** 'unmarked': some holding had no live price, nothing was judged. */
   skipped?: 'unmarked';
@@ -113,21 +85,36 @@ export function createRiskMonitor(opts: {
   closer: PositionCloser;
   thresholds: RiskThresholds;
   now?: () => number;
+  /** The market clock's trading session now; default 0 (a call's deadline never comes). */
+  session?: () => number;
+  /** The trading date of a session (for the call's notice); default none. */
+  sessionDate?: (session: number) => string | null;
+  /** MARGIN_CALL_GRACE_DAYS (default 2). */
+  graceDays?: number;
   throttleMs?: number;
   syncMs?: number;
   log?: (msg: string, err?: unknown) => void;
 }): RiskMonitor {
-  const { db, feed, closer, thresholds } = opts;
+  const { db, feed, thresholds } = opts;
   const now = opts.now ?? Date.now;
   const throttleMs = opts.throttleMs ?? RISK_THROTTLE_MS;
   const syncMs = opts.syncMs ?? RISK_SYNC_MS;
   const log = opts.log ?? (() => undefined);
+  const calls = createMarginCalls({
+    db,
+    feed,
+    closer: opts.closer,
+    thresholds,
+    session: opts.session ?? (() => 0),
+    sessionDate: opts.sessionDate ?? (() => null),
+    graceDays: opts.graceDays ?? DEFAULT_MARGIN_CALL_GRACE_DAYS,
+    log,
+  });
 
   const bySymbol = new Map<string, Set<number>>();
   const symbolsOf = new Map<number, Set<string>>();
   const dirty = new Set<number>();
   const lastEvaluated = new Map<number, number>();
-  const callActive = new Map<number, boolean>();
   let maxSeenId = 0;
   const pendingIds = new Set<number>();
   /** id skipped in the sequence → syncs left to look for it. */
@@ -137,7 +124,6 @@ export function createRiskMonitor(opts: {
   let scheduled = false;
   let unsubscribe: (() => void) | null = null;
   let evaluations = 0;
-  let liquidations = 0;
 
   /** Watches `symbol` for the account; true when it was not watched yet. */
   function index(userId: number, symbol: string): boolean {
@@ -218,110 +204,13 @@ export function createRiskMonitor(opts: {
     }
   }
 
-  async function isCallActive(userId: number): Promise<boolean> {
-    let active = callActive.get(userId);
-    if (active === undefined) {
-      active = await marginCallActive(db, userId);
-      callActive.set(userId, active);
-    }
-    return active;
-  }
-
-  /** Records a margin call or its clearing when the level crossed the call threshold. */
-  async function updateCall(
-    userId: number,
-    ratio: number | null,
-    equityMinor: number,
-    usedMarginMinor: number,
-  ): Promise<{ marginCall: boolean; cleared: boolean }> {
-    const active = await isCallActive(userId);
-    const below = nextMarginCallState(active, ratio, thresholds);
-    if (below === active) return { marginCall: false, cleared: false };
-    await db.transaction(async (tx) => {
-      await recordRiskEvent(tx, {
-        userId,
-        kind: below ? 'marginCall' : 'marginCallCleared',
-        ratioBps: ratio,
-        detail: { thresholdBps: thresholds.marginCallBps, equityMinor, usedMarginMinor },
-      });
-      if (below)
-        await notifyMember(tx, userId, 'marginCall', {
-          ratioBps: ratio ?? 0,
-          thresholdBps: thresholds.marginCallBps,
-        });
-    });
-    callActive.set(userId, below);
-    return { marginCall: below, cleared: !below };
-  }
-
-  /**
-   * Closes positions of the pools below maintenance (the own pool first, then each follow's),
-   * largest loss first within the pool, until every pool is at or above maintenance.
-   */
-  async function liquidate(userId: number): Promise<{ closed: number[]; ratioAfter: number | null }> {
-    const closed: number[] = [];
-    let snap = await loadAccountRisk(db, feed, userId, thresholds);
-    const ownRatio = () => snap.pools.find((p) => p.followId === null)?.risk.ratioBps ?? null;
-    for (let step = 0; step < MAX_CLOSES_PER_LIQUIDATION; step++) {
-      if (!snap.marked) break;
-      const holding = new Map(snap.holdings.filter((h) => h.status === 'holding').map((h) => [h.id, h]));
-      const pool = snap.pools.find(
-        (p) => p.risk.level === 'liquidation' && p.risk.positions.some((x) => holding.has(x.id)),
-      );
-      if (pool === undefined) break;
-      const next = liquidationOrder(pool.risk.positions.filter((p) => holding.has(p.id)))[0]!;
-      const pos = pool.risk.positions.find((p) => p.id === next)!;
-      const order = holding.get(next)!;
-      const why = {
-        ratioBps: pool.risk.ratioBps,
-        detail: {
-          symbol: order.symbol,
-          thresholdBps: thresholds.maintenanceBps,
-          markMinor: pos.markMinor,
-          equityMinor: pool.risk.equityMinor,
-          usedMarginMinor: pool.risk.usedMarginMinor,
-          ...(pool.followId === null ? {} : { followId: pool.followId }),
-        },
-      };
-      let row: OpenOrder | null;
-      try {
-        row = await closer.forceClose(next, 'liquidation', async (tx, done) => {
-          await recordRiskEvent(tx, {
-            userId,
-            kind: 'liquidation',
-            orderId: next,
-            ratioBps: why.ratioBps,
-            priceMinor: done.closePriceMinor,
-            detail: why.detail,
-          });
-        });
-      } catch (err) {
-        // The market refused (not in continuous trading, no price): expected, retried on a later
-        // quote. Anything else is logged.
-        if (!(err instanceof AppError)) log(`liquidation of order ${next} failed`, err);
-        dirty.add(userId);
-        break;
-      }
-      if (row) {
-        closed.push(next);
-        liquidations++;
-      }
-      snap = await loadAccountRisk(db, feed, userId, thresholds);
-    }
-    reindex(
-      userId,
-      snap.holdings.map((h) => h.symbol),
-    );
-    return { closed, ratioAfter: ownRatio() };
-  }
-
   async function evaluateNow(userId: number): Promise<RiskEvaluation> {
     evaluations++;
     const exp = await loadAccountExposure(db, feed, userId, thresholds);
     reindex(userId, exp.symbols);
-    if (exp.symbols.length === 0 && callActive.get(userId) === false) {
-      // Nothing held and no call open: forget the account until it holds something again.
-      callActive.delete(userId);
+    if (exp.symbols.length === 0) {
+      // Nothing held: forget the account until it holds something again (a call still open is
+      // cleared below: nothing margined is left).
       lastEvaluated.delete(userId);
     }
     const out: RiskEvaluation = {
@@ -333,23 +222,25 @@ export function createRiskMonitor(opts: {
     };
     if (!exp.marked) return { ...out, skipped: 'unmarked' };
     const r = exp.ratio;
-    const call = await updateCall(userId, r.ratioBps, r.equityMinor, r.usedMarginMinor);
+    const call = await calls.updateCall(userId, r);
     out.marginCall = call.marginCall;
     out.cleared = call.cleared;
-    if (r.level !== 'liquidation' && !exp.follows.some((f) => f.ratio.level === 'liquidation')) return out;
-    const liq = await liquidate(userId);
-    out.liquidated = liq.closed;
-    out.ratioAfterBps = liq.ratioAfter;
-    // Recovered (or nothing left): the call clears now, not on the next quote.
+    const ownCause = await calls.ownSaleCause(userId, r.ratioBps);
+    if (ownCause === null && !exp.follows.some((f) => f.ratio.level === 'liquidation')) {
+      if (exp.symbols.length === 0) calls.forget(userId);
+      return out;
+    }
+    const sold = await calls.liquidate(userId, ownCause, call.marginCall && call.immediate);
+    if (sold.refused) dirty.add(userId);
+    reindex(userId, sold.held);
+    out.liquidated = sold.closed;
+    out.ratioAfterBps = sold.ratioAfter;
+    // Recovered (or nothing left): the call clears now, not on the next quote; after a deadline's
+    // sales brought it back to the call line, the call is over.
     const after = await loadAccountExposure(db, feed, userId, thresholds);
     if (after.marked) {
-      const c = await updateCall(
-        userId,
-        after.ratio.ratioBps,
-        after.ratio.equityMinor,
-        after.ratio.usedMarginMinor,
-      );
-      out.cleared = c.cleared;
+      const c = await calls.updateCall(userId, after.ratio, { clearAtCall: ownCause === 'deadline' });
+      out.cleared = out.cleared || c.cleared;
     }
     return out;
   }
@@ -427,7 +318,7 @@ export function createRiskMonitor(opts: {
       accounts: symbolsOf.size,
       symbols: bySymbol.size,
       evaluations,
-      liquidations,
+      liquidations: calls.liquidations,
     }),
   };
 }

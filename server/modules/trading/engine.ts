@@ -67,6 +67,7 @@ import {
 } from '../../../contract/market-rules';
 import type { CloseReason, OrderFix, PlaceOrderInput, PlaceOrderReq } from '../../../contract/trading';
 import { nextOpen, type IsTradingDay } from '../../../contract/trading-session';
+import { BPS } from '../../../contract/risk';
 import type { Db, Tx } from '../../db/client';
 import { instruments, orders } from '../../db/schema';
 import { fail } from '../common/errors';
@@ -88,6 +89,7 @@ import {
   type OrderRow,
 } from './fills';
 import { openLanes, type LaneStats } from './open-lanes';
+import { createOpeningChecker } from './opening-check';
 import { dayTimes, entryClosed, marketDate, opensAt, sessionView, type SessionView } from './market-session';
 import { TriggerIndex, type RestingOrder } from './trigger-index';
 
@@ -126,9 +128,9 @@ export interface TradingEngine {
    * Opens a position at market now inside the caller's transaction `tx` (copy trading mirrors a
    * mentor's order this way, so the follow's cash moves and the copy opens in one transaction):
    * the same entry checks as placeOrder for a market ROD order (ban, leverage, max lots,
-   * tradable, traded today, closed to trading, continuous trading only), the best opposite price
-   * within the day's limits, and the same ledger (fills.ts openFromAvailable: margin, fee and tax
-   * from `available`).
+   * tradable, traded today, closed to trading, continuous trading only, the whole-account check
+   * against `req.followId`'s pool, recorded on the row), the best opposite price within the day's
+   * limits, and the same ledger (fills.ts openFromAvailable: margin, fee and tax from `available`).
    * @throws AppError for a refused order (nonTradingTime outside continuous trading,
    *   priceUnavailable, exceedsPriceLimit, insufficientBalance, …); the caller's transaction
    *   must then roll back (PostgreSQL aborts it on the ledger's refusal).
@@ -136,7 +138,7 @@ export interface TradingEngine {
   openAtMarket(
     tx: Tx,
     user: AuthUser,
-    req: { symbol: string; side: 'long' | 'short'; lots: number; leverage: number },
+    req: { symbol: string; side: 'long' | 'short'; lots: number; leverage: number; followId?: number },
   ): Promise<OrderRow>;
   /**
    * Cancels a pending order. `within`: the caller's transaction to run in (a savepoint; the
@@ -231,8 +233,8 @@ export interface TradingEngineOptions {
   /** Trading-rule settings (config.ts); default TRADING_DEFAULTS (all off). */
   rules?: TradingConfig;
   /**
-   * Opening margin in basis points (config OPENING_MARGIN_BPS, contract/risk.ts
-   * openingReserveMinor): an order must leave its reserve available. Default 10000: none.
+   * The opening line in basis points (config OPENING_MARGIN_BPS): an opening order must leave its
+   * risk pool at or above it (opening-check.ts). Default 10000: none.
    */
   openingMarginBps?: number;
   /** Wall clock (epoch ms) for order timestamps and lock-up minutes; default Date.now. */
@@ -309,13 +311,9 @@ export function createTradingEngine(opts: TradingEngineOptions): TradingEngine {
   const wallNow = opts.now ?? Date.now;
   const isTradingDay = opts.isTradingDay ?? calendarIsTradingDay;
   const kindOf = (symbol: string): InstrumentKind => feed.kind(symbol) ?? 'stock';
-  const env: FillEnv = {
-    fees,
-    kindOf,
-    now: () => new Date(wallNow()),
-    openingMarginBps: opts.openingMarginBps,
-  };
+  const env: FillEnv = { fees, kindOf, now: () => new Date(wallNow()) };
   const lanes = openLanes(db, env);
+  const opening = createOpeningChecker(env, feed, opts.openingMarginBps ?? BPS);
 
   /** Continuous-trading resting orders (and those entered in the closing call). */
   const index = new TriggerIndex();
@@ -814,9 +812,10 @@ export function createTradingEngine(opts: TradingEngineOptions): TradingEngine {
   async function openAtMarket(
     tx: Tx,
     user: AuthUser,
-    input: { symbol: string; side: 'long' | 'short'; lots: number; leverage: number },
+    input: { symbol: string; side: 'long' | 'short'; lots: number; leverage: number; followId?: number },
   ): Promise<OrderRow> {
-    const req: PlaceOrderReq = { ...input, orderType: 'market', timeInForce: 'ROD', session: 'regular' };
+    const { followId = null, ...order } = input;
+    const req: PlaceOrderReq = { ...order, orderType: 'market', timeInForce: 'ROD', session: 'regular' };
     if (user.tradeBanned) throw fail('cannotWithdrawOrTrade');
     if (!opts.leverages.includes(req.leverage)) throw fail('invalidLeverage');
     if (req.lots > rules.tradeMaxLots)
@@ -844,13 +843,16 @@ export function createTradingEngine(opts: TradingEngineOptions): TradingEngine {
     if (best <= 0) throw fail('priceUnavailable');
     if (limits && (best < q.limitDownMinor || best > q.limitUpMinor)) throw fail('exceedsPriceLimit');
     await checkDailyLimit(tx, user.id, tradeDate);
+    const values = orderValues(user, req, {
+      tradeDate,
+      dayTrade: false,
+      idempotencyKey: null,
+      requestSha256: null,
+      followId,
+    });
+    const floorMinor = await opening.check(tx, { userId: user.id, followId, values, priceMinor: best });
     try {
-      return await openFromAvailable(
-        tx,
-        env,
-        orderValues(user, req, { tradeDate, dayTrade: false, idempotencyKey: null, requestSha256: null }),
-        best,
-      );
+      return await openFromAvailable(tx, env, values, best, { floorMinor });
     } catch (err) {
       throw isNotNullViolation(err, 'symbol') ? fail('productDelisted') : err;
     }
@@ -909,35 +911,57 @@ export function createTradingEngine(opts: TradingEngineOptions): TradingEngine {
     // An order that fills on arrival with no daily count to check goes through its member's
     // lane (open-lanes.ts): one statement, shared with the orders that arrive meanwhile.
     // (An order with a coupon claims it in its own transaction.)
-    if (fillPrice !== null && rules.tradeDailyOrderLimit <= 0 && req.couponId === undefined)
-      return lanes.open(orderValues(user, req, { tradeDate, ...entry }), fillPrice);
-    const row = await db.transaction(async (tx) => {
-      await checkDailyLimit(tx, user.id, tradeDate);
-      if (kill) {
-        // IOC / FOK that cannot fill at once: recorded as cancelled, nothing moves. The member must
-        // still have been able to pay for it.
-        const price = req.orderType === 'limit' ? req.priceMinor! : q.lastMinor;
-        const need = costsAt(env, { ...req, feeDiscountBps: entry.feeDiscountBps }, price).requiredMinor;
-        if ((await lockedAvailable(tx, user.id)) < need) throw fail('insufficientBalance');
-        return insertOrder(tx, user, req, {
-          tradeDate,
-          ...entry,
-          status: 'cancelled',
-          closeReason: req.timeInForce === 'IOC' ? 'ioc' : 'fok',
-          closedAt: env.now(),
+    if (fillPrice !== null && rules.tradeDailyOrderLimit <= 0 && req.couponId === undefined) {
+      const values = orderValues(user, req, { tradeDate, ...entry });
+      const price = fillPrice;
+      return opening.serial(user.id, async () => {
+        const floorMinor = await opening.check(db, {
+          userId: user.id,
+          followId: null,
+          values,
+          priceMinor: price,
         });
-      }
-      const coupon = await couponColumns(tx, user, req);
-      if (fillPrice !== null)
-        return openFromAvailable(
-          tx,
-          env,
-          orderValues(user, req, { tradeDate, ...entry, ...coupon }),
-          fillPrice,
-        );
-      const order = await insertOrder(tx, user, req, { tradeDate, ...entry, ...coupon });
-      return freezeFor(tx, env, order, req.priceMinor!);
-    });
+        return lanes.open(values, price, floorMinor);
+      });
+    }
+    const entered = () =>
+      db.transaction(async (tx) => {
+        await checkDailyLimit(tx, user.id, tradeDate);
+        if (kill) {
+          // IOC / FOK that cannot fill at once: recorded as cancelled, nothing moves. The member must
+          // still have been able to pay for it.
+          const price = req.orderType === 'limit' ? req.priceMinor! : q.lastMinor;
+          const need = costsAt(env, { ...req, feeDiscountBps: entry.feeDiscountBps }, price).requiredMinor;
+          if ((await lockedAvailable(tx, user.id)) < need) throw fail('insufficientBalance');
+          return insertOrder(tx, user, req, {
+            tradeDate,
+            ...entry,
+            status: 'cancelled',
+            closeReason: req.timeInForce === 'IOC' ? 'ioc' : 'fok',
+            closedAt: env.now(),
+          });
+        }
+        const coupon = await couponColumns(tx, user, req);
+        if (fillPrice !== null) {
+          const values = orderValues(user, req, { tradeDate, ...entry, ...coupon });
+          const floorMinor = await opening.check(tx, {
+            userId: user.id,
+            followId: null,
+            values,
+            priceMinor: fillPrice,
+          });
+          return openFromAvailable(tx, env, values, fillPrice, { floorMinor });
+        }
+        const order = await insertOrder(tx, user, req, { tradeDate, ...entry, ...coupon });
+        const floorMinor = await opening.check(tx, {
+          userId: user.id,
+          followId: null,
+          values: order,
+          priceMinor: req.priceMinor!,
+        });
+        return freezeFor(tx, env, order, req.priceMinor!, floorMinor);
+      });
+    const row = await opening.serial(user.id, entered);
     if (row.status === 'pending') {
       admit(row, v.shaped);
       // The quote may already have moved through the limit while we were writing. Not in a call
@@ -968,12 +992,20 @@ export function createTradingEngine(opts: TradingEngineOptions): TradingEngine {
         orderType: 'limit',
         timeInForce: 'ROD',
       });
-    const row = await db.transaction(async (tx) => {
-      await checkDailyLimit(tx, user.id, tradeDate);
-      const coupon = await couponColumns(tx, user, req);
-      const order = await insertOrder(tx, user, req, { tradeDate, ...entry, ...coupon });
-      return freezeFor(tx, env, order, close);
-    });
+    const row = await opening.serial(user.id, () =>
+      db.transaction(async (tx) => {
+        await checkDailyLimit(tx, user.id, tradeDate);
+        const coupon = await couponColumns(tx, user, req);
+        const order = await insertOrder(tx, user, req, { tradeDate, ...entry, ...coupon });
+        const floorMinor = await opening.check(tx, {
+          userId: user.id,
+          followId: null,
+          values: order,
+          priceMinor: close,
+        });
+        return freezeFor(tx, env, order, close, floorMinor);
+      }),
+    );
     afterHours.set(row.id, tradeDate);
     return row;
   }

@@ -32,7 +32,6 @@ import {
   type Side,
 } from '../../../contract/market-rules';
 import { notionalMinor } from '../../../contract/money';
-import { BPS, openingReserveMinor } from '../../../contract/risk';
 import type { CloseReason } from '../../../contract/trading';
 import type { Db, Tx } from '../../db/client';
 import { feeCoupons, instruments, ledgerAccounts, orders } from '../../db/schema';
@@ -44,7 +43,6 @@ import {
   post,
   postAll,
   postingsSql,
-  type PostingInput,
   type PostInput,
 } from '../ledger/ledger';
 
@@ -56,11 +54,6 @@ export interface FillEnv {
   kindOf(symbol: string): InstrumentKind;
   /** Wall-clock instant for opened_at / closed_at. */
   now(): Date;
-  /**
-   * Opening margin in basis points (contract/risk.ts openingReserveMinor): an order opened or
-   * frozen from `available` must leave its reserve there (a ledger floor). Default 10000: none.
-   */
-  openingMarginBps?: number;
 }
 
 const orderRef = (order: { id?: number; userId: number }) => ({
@@ -128,19 +121,21 @@ export async function lockedAvailable(tx: Tx, userId: number): Promise<number> {
 }
 
 /**
- * The ledger transactions paying margin, fee and tax of an opening trade from `from`; from
- * `available`, its first leg carries the order's reserve as the account's floor (reserveFloor).
+ * The ledger transactions paying margin, fee and tax of an opening trade from `from`. `floorMinor`
+ * (> 0): the least the member's `available` balance must keep after them (engine.ts's
+ * whole-account check, contract/risk.ts openingCheck availableFloorMinor), enforced by the ledger
+ * in the same statement, so a change of the balance after the check cannot slip past it.
  */
 function openPostings(
-  env: FillEnv,
   order: { id?: number; userId: number },
   c: ReturnType<typeof openCosts>,
   from: 'available' | 'frozen',
+  floorMinor = 0,
 ): PostInput[] {
   const src = member(order.userId, from);
   const ref = orderRef(order);
   const purchase = move(src, member(order.userId, 'margin'), c.marginMinor);
-  if (from === 'available') purchase[0] = reserveFloor(env, purchase[0]!, c.marginMinor);
+  if (from === 'available' && floorMinor > 0) purchase[0] = { ...purchase[0]!, floorMinor };
   const out: PostInput[] = [
     { type: 'stockPurchase', ...ref, postings: purchase },
     { type: 'tradeFee', ...ref, postings: move(src, { platform: 'fee_revenue' }, c.feeMinor) },
@@ -152,12 +147,6 @@ function openPostings(
       postings: move(src, { platform: 'tax_payable' }, c.taxMinor),
     });
   return out;
-}
-
-/** `leg` (on the member's available balance) with the reserve of an opening of `marginMinor` as its floor. */
-function reserveFloor(env: FillEnv, leg: PostingInput, marginMinor: number): PostingInput {
-  const floorMinor = openingReserveMinor(marginMinor, env.openingMarginBps ?? BPS);
-  return floorMinor > 0 ? { ...leg, floorMinor } : leg;
 }
 
 /** The columns of a filled (holding) order opened at `priceMinor` with costs `c`. */
@@ -253,21 +242,22 @@ const preparedOpen = new WeakMap<Db | Tx, ReturnType<ReturnType<typeof openState
  * `available`, in ONE statement (openStatement): the order row (`values` plus the holding
  * columns: status holding, open price, costs) is inserted and its RETURNING clause posts the
  * ledger batch for the new id (ledger postingsSql), so on its own (`db`, prepared) it is atomic,
- * and inside a transaction it is one round trip.
- * @throws AppError('insufficientBalance') when the member cannot pay (nothing is written).
+ * and inside a transaction it is one round trip. `opts.floorMinor`: openPostings.
+ * @throws AppError('insufficientBalance') when the member cannot pay or the floor would be crossed
+ *   (nothing is written).
  */
 export async function openFromAvailable(
   q: Db | Tx,
   env: FillEnv,
   values: typeof orders.$inferInsert,
   priceMinor: number,
-  opts: { prepared?: boolean } = {},
+  opts: { prepared?: boolean; floorMinor?: number } = {},
 ): Promise<OrderRow> {
   const c = costsAt(env, values, priceMinor);
   const row: Record<string, unknown> = { ...values, ...holdingColumns(env, priceMinor, c) };
   const params: Record<string, unknown> = {
     symbol: values.symbol,
-    batch: ledgerBatch(openPostings(env, { userId: values.userId }, c, 'available')),
+    batch: ledgerBatch(openPostings({ userId: values.userId }, c, 'available', opts.floorMinor)),
   };
   for (const k of OPEN_COLUMNS) params[k] = openParam(row, k);
   let stmt = opts.prepared ? preparedOpen.get(q) : undefined;
@@ -317,17 +307,17 @@ const preparedMany = new WeakMap<Db, Map<number, ReturnType<typeof openManyState
 export async function openManyFromAvailable(
   db: Db,
   env: FillEnv,
-  items: ReadonlyArray<{ values: typeof orders.$inferInsert; priceMinor: number }>,
+  items: ReadonlyArray<{ values: typeof orders.$inferInsert; priceMinor: number; floorMinor?: number }>,
 ): Promise<OrderRow[]> {
   const params: Record<string, unknown> = {};
   const batches: string[] = [];
-  items.forEach(({ values, priceMinor }, i) => {
+  items.forEach(({ values, priceMinor, floorMinor }, i) => {
     const c = costsAt(env, values, priceMinor);
     const row: Record<string, unknown> = { ...values, ...holdingColumns(env, priceMinor, c) };
     for (const k of OPEN_COLUMNS) params[`${k}_${i}`] = openParam(row, k);
     params[`symbol_${i}`] = values.symbol;
     batches.push(
-      `${JSON.stringify(values.orderNo)}:${ledgerBatch(openPostings(env, { userId: values.userId }, c, 'available'))}`,
+      `${JSON.stringify(values.orderNo)}:${ledgerBatch(openPostings({ userId: values.userId }, c, 'available', floorMinor))}`,
     );
   });
   params.batches = `{${batches.join(',')}}`;
@@ -342,21 +332,24 @@ export async function openManyFromAvailable(
 
 /**
  * Freezes openCosts(order at `priceMinor`).requiredMinor from `available` for a resting order
- * and records it on the row. @throws AppError('insufficientBalance').
+ * and records it on the row, with the margin its fill will use (`margin_minor` while pending:
+ * what the whole-account check counts as used by resting orders). `floorMinor`: openPostings.
+ * @throws AppError('insufficientBalance').
  */
 export async function freezeFor(
   tx: Tx,
   env: FillEnv,
   order: OrderRow,
   priceMinor: number,
+  floorMinor = 0,
 ): Promise<OrderRow> {
   const c = costsAt(env, order, priceMinor);
   const postings = move(member(order.userId, 'available'), member(order.userId, 'frozen'), c.requiredMinor);
-  postings[0] = reserveFloor(env, postings[0]!, c.marginMinor);
+  if (floorMinor > 0) postings[0] = { ...postings[0]!, floorMinor };
   await post(tx, { type: 'orderFreeze', ...orderRef(order), postings });
   const [row] = await tx
     .update(orders)
-    .set({ frozenMinor: c.requiredMinor })
+    .set({ frozenMinor: c.requiredMinor, marginMinor: c.marginMinor })
     .where(eq(orders.id, order.id))
     .returning();
   return row!;
@@ -386,7 +379,7 @@ export async function releaseOrder(
       .where(and(eq(feeCoupons.id, order.couponId), eq(feeCoupons.status, 'used')));
   const [updated] = await tx
     .update(orders)
-    .set({ status: 'cancelled', frozenMinor: 0, closedAt: env.now(), closeReason: reason })
+    .set({ status: 'cancelled', frozenMinor: 0, marginMinor: 0, closedAt: env.now(), closeReason: reason })
     .where(and(eq(orders.id, order.id), eq(orders.status, 'pending')))
     .returning();
   return updated!;
@@ -419,7 +412,7 @@ export async function fillFromFrozen(
     });
     frozen += extra;
   }
-  batch.push(...openPostings(env, order, c, 'frozen'));
+  batch.push(...openPostings(order, c, 'frozen'));
   if (frozen > c.requiredMinor)
     batch.push({
       type: 'orderUnfreeze',

@@ -29,16 +29,19 @@ type Values = typeof orders.$inferInsert;
 interface Pending {
   values: Values;
   priceMinor: number;
+  /** The member's available floor (fills.ts openPostings), 0 for none. */
+  floorMinor: number;
   resolve(row: OrderRow): void;
   reject(err: unknown): void;
 }
 
 export interface OpenLanes {
   /**
-   * Opens a filled position (as fills.ts openFromAvailable) through the member's lane.
+   * Opens a filled position (as fills.ts openFromAvailable, with the member's available floor
+   * `floorMinor`) through the member's lane.
    * @throws AppError('insufficientBalance') and the errors of openFromAvailable.
    */
-  open(values: Values, priceMinor: number): Promise<OrderRow>;
+  open(values: Values, priceMinor: number, floorMinor?: number): Promise<OrderRow>;
   /**
    * Counters since start: statements of more than one order (`batches`), the orders they held
    * (`batchedOrders`), and the orders placed again one by one after their batch failed (`retried`).
@@ -65,7 +68,10 @@ export function openLanes(db: Db, env: FillEnv, opts: { lanes?: number; maxBatch
   const stats: LaneStats = { batches: 0, batchedOrders: 0, retried: 0 };
 
   const single = (p: Pending) =>
-    openFromAvailable(db, env, p.values, p.priceMinor, { prepared: true }).then(p.resolve, p.reject);
+    openFromAvailable(db, env, p.values, p.priceMinor, { prepared: true, floorMinor: p.floorMinor }).then(
+      p.resolve,
+      p.reject,
+    );
 
   async function drain(lane: number): Promise<void> {
     const queue = queues[lane]!;
@@ -91,10 +97,10 @@ export function openLanes(db: Db, env: FillEnv, opts: { lanes?: number; maxBatch
 
   return {
     stats,
-    open(values, priceMinor) {
+    open(values, priceMinor, floorMinor = 0) {
       return new Promise<OrderRow>((resolve, reject) => {
         const lane = values.userId % lanes;
-        queues[lane]!.push({ values, priceMinor, resolve, reject });
+        queues[lane]!.push({ values, priceMinor, floorMinor, resolve, reject });
         if (!busy[lane]) void drain(lane);
       });
     },

@@ -6,21 +6,37 @@
 import type { TFunction } from 'i18next';
 import type { Notice } from '../../../../contract/notices';
 import { formatMinor, langOf } from '../../../lib/format';
+import { formatBps } from '../../../risk/format';
 
 /** `{ title, body }` of a notice in `language` (tw | en). */
 export function noticeText(n: Notice, t: TFunction, language: string): { title: string; body: string } {
   const lang = langOf(language);
   if (n.title && n.body) return { title: n.title[lang], body: n.body[lang] };
   const p = n.params;
+  const pct = (bps: unknown) => (typeof bps === 'number' ? formatBps(bps) : '');
   const values = {
     ...p,
     amount: typeof p.amountMinor === 'number' ? formatMinor(p.amountMinor) : '',
-    ratio: typeof p.ratioBps === 'number' ? `${(p.ratioBps / 100).toFixed(2)}%` : '',
-    threshold: typeof p.thresholdBps === 'number' ? `${(p.thresholdBps / 100).toFixed(2)}%` : '',
+    ratio: pct(p.ratioBps),
+    threshold: pct(p.thresholdBps),
+    maintenance: pct(p.maintenanceBps),
+    line: pct(p.lineBps),
     reason: typeof p.reason === 'string' ? p.reason : '—',
   };
   return {
     title: t(`notices.kind.${n.kind}.title`),
-    body: t(`notices.kind.${n.kind}.body`, { ...values, interpolation: { escapeValue: false } }),
+    body: t(`notices.kind.${n.kind}.${bodyKey(n)}`, { ...values, interpolation: { escapeValue: false } }),
   };
+}
+
+/**
+ * The body's key: a margin call raised straight below maintenance says it is sold at once, one
+ * without a deadline (written before calls had one) keeps its plain wording; a forced sale names
+ * its cause.
+ */
+function bodyKey(n: Notice): string {
+  const p = n.params;
+  if (n.kind === 'marginCall') return p.immediate === 1 ? 'bodyImmediate' : p.saleDate ? 'body' : 'bodyPlain';
+  if (n.kind === 'forcedSale') return p.cause === 'deadline' ? 'bodyDeadline' : 'bodyMaintenance';
+  return 'body';
 }
