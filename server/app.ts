@@ -54,6 +54,7 @@ import { createTradingEngine, type TradingEngine } from './modules/trading/engin
 import { tradingHandlers } from './modules/trading/handlers';
 import { dayTradingHandlers } from './modules/day-trading/handlers';
 import { createCopyTrader, type CopyTrader } from './modules/copy-trading/copier';
+import { settleCopyClose } from './modules/copy-trading/settlement';
 import { copyTradingHandlers } from './modules/copy-trading/handlers';
 import { createDayTradeCloser } from './modules/day-trading/auto-close';
 import { settleDayTradeClose } from './modules/day-trading/tax';
@@ -176,6 +177,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     settleDayTrade: settleDayTradeClose,
     feeTerms: rewardsFeeTerms(db, opts.now ?? Date.now),
     closeGuard: refuseCloseInLoan,
+    onClose: settleCopyClose,
     log: (msg, err) => app.log.error({ err }, msg),
   });
   await trading.start();
