@@ -265,7 +265,9 @@ export type MinFollow = z.infer<typeof minFollowRes>;
  */
 export const copyOrdersReq = z.object({ orderIds: z.array(id).max(200) });
 export const copyOrdersRes = z.object({
-  copies: z.array(z.object({ orderId: z.number().int(), followId: z.number().int(), mentorNickname: z.string() })),
+  copies: z.array(
+    z.object({ orderId: z.number().int(), followId: z.number().int(), mentorNickname: z.string() }),
+  ),
 });
 export type CopyOrders = z.infer<typeof copyOrdersRes>;
 

@@ -226,10 +226,16 @@ describe('copy trading against a model', () => {
         let held = 0;
         for (const c of copies.filter((x) => x.followId === f.id && x.orderId !== null)) {
           const [o] = await db.select().from(orders).where(eq(orders.id, c.orderId!));
-          if (c.status === 'open') held += o!.marginMinor + o!.openFeeMinor + o!.openTaxMinor - c.cashFlowMinor;
+          if (c.status === 'open')
+            held += o!.marginMinor + o!.openFeeMinor + o!.openTaxMinor - c.cashFlowMinor;
           else
             expect(c.pnlMinor, `copy ${c.id}`).toBe(
-              o!.pnlMinor! - o!.openFeeMinor - o!.openTaxMinor - o!.closeFeeMinor - o!.closeTaxMinor + c.cashFlowMinor,
+              o!.pnlMinor! -
+                o!.openFeeMinor -
+                o!.openTaxMinor -
+                o!.closeFeeMinor -
+                o!.closeTaxMinor +
+                c.cashFlowMinor,
             );
         }
         const settled = f.amountMinor + f.realisedMinor - f.profitShareMinor;

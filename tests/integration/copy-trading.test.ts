@@ -781,6 +781,8 @@ describe("a copy's risk pool: the follow's own equity", () => {
     // close): the proceeds are back in the follow's cash before any pass.
     const [settled] = await h.database.db.select().from(followCopies).where(eq(followCopies.id, copy!.id));
     expect(settled).toMatchObject({ status: 'closed', reason: 'liquidation' });
+    const listed = (await ok('follow/records', { followId: f.id }, G.token)).items;
+    expect(listed.find((c: { id: number }) => c.id === copy!.id)).toMatchObject({ reason: 'liquidation' });
     const [lo] = await h.database.db.select().from(orders).where(eq(orders.id, copy!.orderId!));
     expect(lo!.closeReason).toBe('liquidation');
     const [fAfter] = await h.database.db.select().from(follows).where(eq(follows.id, f.id));
@@ -822,7 +824,19 @@ describe('after continuous trading', () => {
       .select()
       .from(followCopies)
       .where(and(eq(followCopies.followId, f.id), eq(followCopies.mentorOrderId, o.id)));
-    expect(rec).toMatchObject({ status: 'skipped', reason: 'refused', orderId: null, lots: 5 });
+    // The engine's refusal is kept with the record: continuous trading is over.
+    expect(rec).toMatchObject({
+      status: 'skipped',
+      reason: 'refused',
+      refusal: 'nonTradingTime',
+      orderId: null,
+      lots: 5,
+    });
+    const notice = (await ok('notice/list', { tab: 'account' }, F.token)).items.find(
+      (n: { kind: string; params: { mentorOrderId: number } }) =>
+        n.kind === 'copySkipped' && n.params.mentorOrderId === o.id,
+    );
+    expect(notice.params).toMatchObject({ copyReason: 'refused', refusal: 'nonTradingTime', lots: 5 });
     expect(await h.database.db.select().from(orders).where(eq(orders.userId, F.id))).toHaveLength(0);
     await ledgerHolds();
   });

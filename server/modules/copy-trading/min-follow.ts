@@ -71,7 +71,11 @@ export async function minFollow(db: Db, mentorId: number, nowMs: number): Promis
   const since = Math.min(...opened.values());
   const later = Number.isFinite(since)
     ? await db
-        .select({ txId: ledgerPostings.transactionId, amount: ledgerPostings.amountMinor, purpose: ledgerAccounts.purpose })
+        .select({
+          txId: ledgerPostings.transactionId,
+          amount: ledgerPostings.amountMinor,
+          purpose: ledgerAccounts.purpose,
+        })
         .from(ledgerPostings)
         .innerJoin(ledgerAccounts, eq(ledgerAccounts.id, ledgerPostings.accountId))
         .where(

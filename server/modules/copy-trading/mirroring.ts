@@ -89,8 +89,7 @@ const skipNotice = (s: Skip, mentor: string) => ({
     lots: s.lots,
     copyReason: s.reason,
     refusal: s.refusal ?? '',
-    amountMinor:
-      s.reason === 'zeroLots' ? (minCopyAmountMinor(s.m.lots, s.mentorEquityMinor) ?? 0) : 0,
+    amountMinor: s.reason === 'zeroLots' ? (minCopyAmountMinor(s.m.lots, s.mentorEquityMinor) ?? 0) : 0,
     currency: 'TWD',
   }),
 });
@@ -202,7 +201,11 @@ export async function mirrorOpen(
       return (
         await tx
           .insert(followCopies)
-          .values({ ...recordOf({ m, f, lots, mentorEquityMinor }, deps.now()), orderId: opened.id, status: 'open' })
+          .values({
+            ...recordOf({ m, f, lots, mentorEquityMinor }, deps.now()),
+            orderId: opened.id,
+            status: 'open',
+          })
           .returning()
       )[0]!;
     });

@@ -73,7 +73,9 @@ async function realise(tx: Tx, f: FollowRow, pnlMinor: number, payableMinor: num
   const realisedMinor = f.realisedMinor + pnlMinor;
   const level = f.amountMinor + realisedMinor;
   const share =
-    level > f.highWaterMinor ? Math.max(0, Math.min(bpsOf(level - f.highWaterMinor, m!.bps), payableMinor)) : 0;
+    level > f.highWaterMinor
+      ? Math.max(0, Math.min(bpsOf(level - f.highWaterMinor, m!.bps), payableMinor))
+      : 0;
   const rebate: PostInput | null =
     share > 0
       ? {
