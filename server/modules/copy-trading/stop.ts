@@ -12,7 +12,6 @@
  * (the follow's cash never exceeds its high-water mark less the shares paid: settlement.ts).
  */
 import { eq } from 'drizzle-orm';
-import type { Db } from '../../db/client';
 import { follows, orders } from '../../db/schema';
 import { fail } from '../common/errors';
 import { move, post } from '../ledger/ledger';
