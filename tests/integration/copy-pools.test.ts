@@ -16,6 +16,9 @@
  *   member's own wallet untouched; the mentor's 20 % share is computed on the copy's P&L after it,
  *   so the share counted without it (the leak: NT$5,799.98 × 20 % = NT$1,160) is not paid.
  *
+ * - A loss beyond a copy's margin (a forced close at half its price) is paid from the follow's cash,
+ *   repaying the debt the close left; the member (whole wallet in the follow) owes nothing.
+ *
  * After each case the ledger reconciles and each follow account equals its follows' cash.
  */
 import { and, eq, sql } from 'drizzle-orm';
@@ -305,6 +308,51 @@ describe('mentor orders a follow does not copy', () => {
     expect((await h.call('follow/records', { followId: f.id }, other.token)).body.msg).toBe('notFound');
     expect((await ok('follow/records', {}, other.token)).total).toBe(0);
     for (const id of placed) await ok('trade/closePosition', { orderId: id }, M.token, idem());
+    await h.copyTrading.runOnce();
+    await ledgerHolds();
+  });
+});
+
+describe("a loss beyond the copy's margin", () => {
+  it("is paid from the follow's cash, never left owed by the member's own wallet", async () => {
+    const M = await mentor(1_000_000, 1_000);
+    // G puts the whole wallet into the follow: nothing of G's own is left to pay a loss.
+    const G = await member(120_000);
+    const f = await ok(
+      'follow/start',
+      { mentorId: M.mentorId, amountMinor: 120_000 * NT, days: 30 },
+      G.token,
+      idem(),
+    );
+    const mo = await ok(
+      'trade/placeOrder',
+      { symbol: '2317', side: 'long', orderType: 'market', lots: 10, leverage: 10 },
+      M.token,
+    );
+    await h.copyTrading.runOnce();
+    const copy = (await copyOf(f.id, mo.id))!;
+    expect(copy).toMatchObject({ status: 'open', lots: 1 });
+    const before = await followRow(f.id);
+    expect(await memberBalances(h.database.db, G.id)).toMatchObject({ available: 0, debt: 0 });
+    // A forced close at half the opening price (a gap the replayed day does not have): the loss,
+    // five times the 10× margin, goes through the wallet into debt, and the follow repays it.
+    const open = (await orderRow(copy.orderId!)).openPriceMinor!;
+    await h.trading.forceClose(copy.orderId!, 'liquidation', undefined, { priceMinor: Math.round(open / 2) });
+    const o = await orderRow(copy.orderId!);
+    const proceeds = o.marginMinor + o.pnlMinor! - o.closeFeeMinor - o.closeTaxMinor;
+    expect(proceeds).toBeLessThan(0);
+    expect(-proceeds).toBeLessThan(before.cashMinor);
+    expect(await memberBalances(h.database.db, G.id)).toMatchObject({ available: 0, debt: 0 });
+    const after = await followRow(f.id);
+    expect(after.cashMinor).toBe(before.cashMinor + proceeds);
+    expect((await copyOf(f.id, mo.id))!).toMatchObject({
+      status: 'closed',
+      reason: 'liquidation',
+      pnlMinor: net(o),
+      profitShareMinor: 0,
+    });
+    expect(after).toMatchObject({ realisedMinor: net(o), profitShareMinor: 0, highWaterMinor: 120_000 * NT });
+    await ok('trade/closePosition', { orderId: mo.id }, M.token, idem());
     await h.copyTrading.runOnce();
     await ledgerHolds();
   });

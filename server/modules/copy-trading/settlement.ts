@@ -7,7 +7,8 @@
  *   transaction: the mentor's close mirrored, the follower's close by hand, the risk monitor's
  *   liquidation, the day-trade close, a stop): the position's proceeds (margin + P&L − close fee −
  *   close tax, credited to `available` by the close) move to the follow's cash (`followTransfer`);
- *   a loss beyond the margin is taken from the follow's cash (at most all of it). The copy is
+ *   a loss beyond the margin is taken from the follow's cash (at most all of it), repaying first
+ *   what the close left the member owing (`debt`), then their available. The copy is
  *   marked closed with the reason its order was closed with (copyCloseReason), so moving cash out
  *   of the wallet afterwards (an exchange, a withdrawal) cannot take the proceeds along.
  * - Realised P&L of a copy, TWD minor = what came back to the follow − what its opening took from
@@ -28,7 +29,14 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { CopyReason } from '../../../contract/copy-trading';
 import type { Tx } from '../../db/client';
-import { followCopies, follows, mentors } from '../../db/schema';
+import {
+  followCopies,
+  follows,
+  ledgerAccounts,
+  ledgerPostings,
+  ledgerTransactions,
+  mentors,
+} from '../../db/schema';
 import { move, post, postAll, type AccountRef, type PostInput, type PostingInput } from '../ledger/ledger';
 import type { OrderRow } from '../trading/engine';
 import { lockedAvailable } from '../trading/fills';
@@ -96,6 +104,24 @@ async function realise(tx: Tx, f: FollowRow, pnlMinor: number, payableMinor: num
   };
 }
 
+/** What the close of order `orderId` left owed (its lossShortfall postings on `debt`), TWD minor ≥ 0. */
+async function shortfallOf(tx: Tx, orderId: number): Promise<number> {
+  const [row] = await tx
+    .select({ s: sql<string>`coalesce(sum(${ledgerPostings.amountMinor}), 0)` })
+    .from(ledgerPostings)
+    .innerJoin(ledgerTransactions, eq(ledgerTransactions.id, ledgerPostings.transactionId))
+    .innerJoin(ledgerAccounts, eq(ledgerAccounts.id, ledgerPostings.accountId))
+    .where(
+      and(
+        eq(ledgerTransactions.type, 'lossShortfall'),
+        eq(ledgerTransactions.refType, 'order'),
+        eq(ledgerTransactions.refId, String(orderId)),
+        eq(ledgerAccounts.purpose, 'debt'),
+      ),
+    );
+  return Math.max(0, -Number(row!.s));
+}
+
 /**
  * The engine's `onClose` hook (trading/engine.ts), in the close's transaction: when `closed` is
  * an open copy's order, settles it (settleCopy). One indexed lookup for any other order.
@@ -130,15 +156,27 @@ export async function settleCopy(tx: Tx, c: CopyRow, closed: OrderRow, bounded: 
   const pnl = back - cost + c.cashFlowMinor;
   const r = await realise(tx, f, pnl, f.cashMinor + back, `followRebate:copy:${c.id}`);
   const batch: PostInput[] = [];
-  if (back !== 0)
+  if (back > 0)
     batch.push({
       type: 'followTransfer',
       ...followRef(f),
-      postings:
-        back > 0
-          ? move(availableAcc(f.userId), followAcc(f.userId), back)
-          : move(followAcc(f.userId), availableAcc(f.userId), -back),
+      postings: move(availableAcc(f.userId), followAcc(f.userId), back),
     });
+  else if (back < 0) {
+    // The loss went through the member's available, and what available could not cover became
+    // debt (the engine's lossShortfall): the follow repays that debt first, then available.
+    const toDebt = Math.min(-back, await shortfallOf(tx, closed.id));
+    const legs: PostingInput[] = [
+      { account: followAcc(f.userId), amountMinor: back },
+      { account: { userId: f.userId, purpose: 'debt' }, amountMinor: toDebt },
+      { account: availableAcc(f.userId), amountMinor: -back - toDebt },
+    ];
+    batch.push({
+      type: 'followTransfer',
+      ...followRef(f),
+      postings: legs.filter((p) => p.amountMinor !== 0),
+    });
+  }
   if (r.rebate) batch.push(r.rebate);
   if (batch.length > 0) await postAll(tx, batch);
   await tx
