@@ -47,12 +47,16 @@ export const COPY_STATUSES = ['open', 'closed', 'skipped'] as const;
 export type CopyStatus = (typeof COPY_STATUSES)[number];
 
 /**
- * Why a copy was skipped or closed: zeroLots (floor(...) = 0), margin (the follow's cash cannot pay
- * the copy), refused (the trading engine refused it: session, price), paused (the follow was
- * paused), mentorClosed, stopLoss (the follow's copy stop-loss), followStopped (the follow ended),
- * closedElsewhere (the copy's position was closed outside copy trading: the risk monitor's
- * liquidation or the member by hand; its proceeds were swept back into the follow),
- * mentorClosedFirst (the mentor closed the order before a pass could copy it).
+ * Why a copy was skipped (not copied) or closed.
+ * Skips: zeroLots (floor(mentor lots × allocation ÷ mentor equity) = 0), margin (the follow's cash
+ * cannot pay the copy), refused (the trading engine refused it: session, price, …; the refusal's
+ * error key is kept with the record), paused (the follow was paused), mentorClosedFirst (the
+ * mentor closed the order before a pass could copy it).
+ * Closes, each from the copy's order's own close reason (contract/trading.ts CLOSE_REASONS):
+ * mentorClosed (the mentor closed the order it copies), stopLoss (the follow's copy stop-loss),
+ * followStopped (the follow ended: stopped, deadline or cancelled by an operator), follower (the
+ * member closed it by hand), liquidation (the risk monitor's forced close of the follow's pool),
+ * dayTradeClose (the day-trade close at the closing call).
  */
 export const COPY_REASONS = [
   'zeroLots',
@@ -62,9 +66,13 @@ export const COPY_REASONS = [
   'mentorClosed',
   'stopLoss',
   'followStopped',
-  'closedElsewhere',
   'mentorClosedFirst',
+  'follower',
+  'liquidation',
+  'dayTradeClose',
 ] as const;
+/** The reasons a mentor order was not copied (follow_copies status `skipped`). */
+export const SKIP_REASONS = ['zeroLots', 'margin', 'refused', 'paused', 'mentorClosedFirst'] as const;
 export type CopyReason = (typeof COPY_REASONS)[number];
 
 /** Copy stop-loss per follow: default 40 %, between 5 % and 95 % (bps). */
@@ -145,14 +153,22 @@ export const followSchema = z.object({
   amountMinor: minor,
   /** Cash of the follow sub-account not held by copies. */
   cashMinor: minor,
-  /** Highest equity on which a profit share was settled (starts at the amount). */
+  /**
+   * High-water mark: the highest realised level (amount + realised) on which the mentor's profit
+   * share was settled; starts at the amount (docs/copy-trading.md "Profit share").
+   */
   highWaterMinor: minor,
+  /**
+   * Realised P&L of the follow's closed copies so far, before the profit share: each copy's
+   * proceeds less what it cost the follow, with its dividends and borrow fees.
+   */
+  realisedMinor: minor,
   stopLossBps: z.number().int(),
   deadlineAt: z.number().int(),
   /** Returned to the wallet when it ended (null while running). */
   returnedMinor: minor.nullable(),
-  /** Profit share paid to the mentor when it ended. */
-  profitShareMinor: minor.nullable(),
+  /** Profit share paid to the mentor so far (settled at each copy's close). */
+  profitShareMinor: minor,
   endReason: z.enum(FOLLOW_END_REASONS).nullable(),
   createdAt: z.number().int(),
   endedAt: z.number().int().nullable(),
@@ -191,11 +207,69 @@ export const copySchema = z.object({
   allocationMinor: minor,
   status: z.enum(COPY_STATUSES),
   reason: z.enum(COPY_REASONS).nullable(),
+  /** A `refused` skip: the engine's refusal (an error key of contract/errors.ts); else null. */
+  refusal: z.string().nullable(),
+  /** Dividends and borrow fees of the copy moved through the follow's cash (+ received). */
+  cashFlowMinor: minor,
+  /** A closed copy's realised P&L for the follow (proceeds − cost + cash flows); else null. */
+  pnlMinor: minor.nullable(),
+  /** The mentor's profit share settled at this copy's close (null until closed). */
+  profitShareMinor: minor.nullable(),
   createdAt: z.number().int(),
+  closedAt: z.number().int().nullable(),
 });
 export type Copy = z.infer<typeof copySchema>;
-export const followRecordsReq = pageQuery.extend({ followId: id });
+/** follow/records: one follow's records, or (no followId) the records of all the member's follows. */
+export const followRecordsReq = pageQuery.extend({ followId: id.optional() });
 export const followRecordsRes = paged(copySchema);
+
+/** Days of the mentor's orders mentor/minFollow looks back over (by opening time). */
+export const MIN_FOLLOW_WINDOW_DAYS = 30;
+/** At most this many of the mentor's latest orders in that window. */
+export const MIN_FOLLOW_MAX_ORDERS = 50;
+
+/**
+ * One of the mentor's recent orders and the smallest follow amount that would have copied it:
+ * the copy has floor(lots × amount ÷ mentor equity) lots (docs/copy-trading.md "Mirroring"), so
+ * it needs amount ≥ ⌈mentor equity ÷ lots⌉ for one lot.
+ */
+export const minFollowOrderSchema = z.object({
+  orderId: z.number().int(),
+  symbol: z.string(),
+  side: z.string(),
+  lots: z.number().int(),
+  leverage: z.number().int(),
+  openedAt: z.number().int(),
+  /** The mentor's equity (available + frozen + margin − debt) right after it opened, from the ledger. */
+  mentorEquityMinor: minor,
+  /** ⌈equity ÷ lots⌉: the smallest amount copying one lot (null when the equity is not positive). */
+  minAmountMinor: minor.nullable(),
+});
+export const minFollowRes = z.object({
+  windowDays: z.number().int(),
+  /** The mentor's own minimum follow amount. */
+  mentorMinFollowMinor: minor,
+  /**
+   * The smallest amount (at least the mentor's minimum) that would have copied every listed
+   * order; null when none is listed or one could not be copied at any amount.
+   */
+  coversAllMinor: minor.nullable(),
+  /** Newest first. */
+  orders: z.array(minFollowOrderSchema),
+});
+export type MinFollow = z.infer<typeof minFollowRes>;
+
+/**
+ * follow/copyOrders: which of the given orders of the member are copies (copy trading), for the
+ * positions' "copy" tag; each with its follow and the mentor's nickname.
+ */
+export const copyOrdersReq = z.object({ orderIds: z.array(id).max(200) });
+export const copyOrdersRes = z.object({
+  copies: z.array(
+    z.object({ orderId: z.number().int(), followId: z.number().int(), mentorNickname: z.string() }),
+  ),
+});
+export type CopyOrders = z.infer<typeof copyOrdersRes>;
 
 // ---- operator ----
 export const adminMentorsReq = pageQuery.extend({ status: z.enum(['review', 'all']).default('review') });

@@ -29,6 +29,13 @@ export const ACCOUNT_NOTICE_KINDS = [
   'withdrawalRejected',
   'dayTradeApproved',
   'dayTradeRejected',
+  /**
+   * Copy trading: a mentor order one of the member's follows did not copy; params followId,
+   * mentorOrderId, mentor (nickname), symbol, side, mentorLots, lots, copyReason (a SKIP_REASONS
+   * value of contract/copy-trading.ts), refusal (error key or ''), amountMinor (zeroLots: the
+   * smallest follow amount that would have copied one lot; else 0), currency.
+   */
+  'copySkipped',
 ] as const;
 export type AccountNoticeKind = (typeof ACCOUNT_NOTICE_KINDS)[number];
 

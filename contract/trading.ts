@@ -53,6 +53,9 @@ export type OrderStatus = z.infer<typeof orderStatusSchema>;
  * below maintenance), `dayTradeClose` (a day trade not offset by the close), `ioc` / `fok` (could
  * not fill at once), `expired` (an ROD order unfilled at the end of its trading day),
  * `insufficientFunds` (an auction fill at a price that needed more margin than the member had).
+ * A copy (copy trading, contract/copy-trading.ts) closed by copy trading itself: `copyMentorClosed`
+ * (the mentor closed the order it copies), `copyStopLoss` (the follow's copy stop-loss),
+ * `copyFollowEnded` (the follow was stopped, reached its deadline or was cancelled).
  */
 export const CLOSE_REASONS = [
   'user',
@@ -62,6 +65,9 @@ export const CLOSE_REASONS = [
   'fok',
   'expired',
   'insufficientFunds',
+  'copyMentorClosed',
+  'copyStopLoss',
+  'copyFollowEnded',
 ] as const;
 export const closeReasonSchema = z.enum(CLOSE_REASONS);
 export type CloseReason = z.infer<typeof closeReasonSchema>;

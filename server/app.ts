@@ -55,6 +55,7 @@ import { createTradingEngine, type TradingEngine } from './modules/trading/engin
 import { tradingHandlers } from './modules/trading/handlers';
 import { dayTradingHandlers } from './modules/day-trading/handlers';
 import { createCopyTrader, type CopyTrader } from './modules/copy-trading/copier';
+import { settleCopyClose } from './modules/copy-trading/settlement';
 import { copyTradingHandlers } from './modules/copy-trading/handlers';
 import { createDayTradeCloser } from './modules/day-trading/auto-close';
 import { settleDayTradeClose } from './modules/day-trading/tax';
@@ -177,6 +178,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     settleDayTrade: settleDayTradeClose,
     feeTerms: rewardsFeeTerms(db, opts.now ?? Date.now),
     closeGuard: refuseCloseInLoan,
+    onClose: settleCopyClose,
     log: (msg, err) => app.log.error({ err }, msg),
   });
   await trading.start();
@@ -243,7 +245,6 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     trading,
     feed,
     now: opts.now ?? Date.now,
-    openingMarginBps: config.openingMarginBps,
     log: (msg, err) => app.log.error({ err }, msg),
   });
   copyTrading.start({ timer: opts.feedTimer ?? true });

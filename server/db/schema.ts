@@ -938,13 +938,17 @@ export const follows = pgTable(
     paused: boolean('paused').notNull().default(false),
     amountMinor: money('amount_minor').notNull(),
     cashMinor: money('cash_minor').notNull(),
+    /** amount + the highest realised P&L on which the profit share was settled. */
     highWaterMinor: money('high_water_minor').notNull(),
+    /** Realised P&L of the closed copies (before the profit share); server/modules/copy-trading/settlement.ts. */
+    realisedMinor: money('realised_minor').notNull().default(0),
     stopLossBps: integer('stop_loss_bps').notNull(),
     /** The last orders.id when the follow started: mentor orders with a greater id are copied. */
     sinceOrderId: integer('since_order_id').notNull(),
     deadlineAt: timestamp('deadline_at', { withTimezone: true }).notNull(),
     returnedMinor: money('returned_minor'),
-    profitShareMinor: money('profit_share_minor'),
+    /** Profit share paid to the mentor so far (at each copy's close). */
+    profitShareMinor: money('profit_share_minor').notNull().default(0),
     /** contract/copy-trading.ts FOLLOW_END_REASONS */
     endReason: text('end_reason', { enum: FOLLOW_END_REASONS }),
     endedAt: timestamp('ended_at', { withTimezone: true }),
@@ -984,12 +988,22 @@ export const followCopies = pgTable(
     status: text('status', { enum: COPY_STATUSES }).notNull(),
     /** contract/copy-trading.ts COPY_REASONS */
     reason: text('reason', { enum: COPY_REASONS }),
+    /** A `refused` skip: the engine's refusal (contract/errors.ts key). */
+    refusal: text('refusal'),
+    /** Σ dividends and borrow fees of the copy moved through the follow's cash (+ received). */
+    cashFlowMinor: money('cash_flow_minor').notNull().default(0),
+    /** Realised P&L for the follow at its close: proceeds − cost + cash flows. */
+    pnlMinor: money('pnl_minor'),
+    /** The mentor's profit share settled at its close. */
+    profitShareMinor: money('profit_share_minor'),
     closedAt: timestamp('closed_at', { withTimezone: true }),
     createdAt: createdAt(),
   },
   (t) => [
     uniqueIndex('follow_copies_mentor_order_follow_uq').on(t.mentorOrderId, t.followId),
     index('follow_copies_follow_idx').on(t.followId, t.id),
+    // Every close looks its order up here (settlement.ts settleCopyClose).
+    index('follow_copies_order_idx').on(t.orderId),
     check('follow_copies_status_check', oneOf(t.status, COPY_STATUSES)),
     check('follow_copies_side_check', oneOf(t.side, ORDER_SIDES)),
     check('follow_copies_reason_check', oneOf(t.reason, COPY_REASONS)),

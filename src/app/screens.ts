@@ -63,6 +63,7 @@ export const SCREENS: Record<string, () => Promise<ComponentType>> = {
   'gdindex/dsFllow': () => import('../features/follow/routes/follow').then((m) => m.FollowFormPage),
   'gdindex/dsFllowInfo': () => import('../features/follow/routes/follow').then((m) => m.FollowInfoPage),
   'gdindex/dsFllowRecord': () => import('../features/follow/routes/follow').then((m) => m.FollowRecordPage),
+  'gdindex/mentorApply': () => import('../features/follow/routes/follow').then((m) => m.MentorApplyPage),
   'common/dayTrading': () =>
     import('../features/day-trading/routes/day-trading').then((m) => m.DayTradingPage),
   'user/accountLevel': () => import('../features/rewards/routes/rewards').then((m) => m.AccountLevelPage),

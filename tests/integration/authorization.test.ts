@@ -352,6 +352,14 @@ describe("member B with member A's ids", () => {
         http: [404],
         msg: ['notFound'],
       },
+      {
+        name: 'mentor/minFollow',
+        label: 'a mentor that does not exist',
+        body: () => ({ mentorId: 999_999 }),
+        token: b,
+        http: [404],
+        msg: ['notFound'],
+      },
       ...(['follow/pause', 'follow/resume', 'follow/stop', 'follow/records'] as const).map((name) => ({
         name,
         label: "A's follow",

@@ -7,7 +7,9 @@
  * that is 0 (recorded zeroLots) or the follow cannot pay (recorded margin); a mentor close or a
  * stop removes them. After every step: each follower's holding orders equal the model's copies,
  * every (mentor order, follow) pair the pass saw has exactly one record, no balance is negative,
- * the ledger reconciles and each follow account equals the sum of its follows' cash.
+ * the ledger reconciles, each follow account equals the sum of its follows' cash, each follow's
+ * cash equals amount + realised − profit share − its open copies' cost, each closed copy's P&L is
+ * its order's net P&L, and the mentor's rebates equal the shares the follows recorded.
  */
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -103,7 +105,7 @@ describe('copy trading against a model', () => {
       paused: 0,
       stops: 0,
       stopLoss: 0,
-      closedElsewhere: 0,
+      liquidation: 0,
     };
 
     const pass = async () => {
@@ -164,20 +166,24 @@ describe('copy trading against a model', () => {
           counts.copied++;
         }
       }
-      // Closes the model does not decide: the copy stop-loss (all of the follow's copies at once)
-      // and a copy liquidated by the risk monitor (settled closedElsewhere).
+      // Closes the model does not decide: the copy stop-loss (all of the follow's copies at once,
+      // in the pass) and a copy liquidated by the risk monitor (settled in the liquidation's own
+      // transaction, at any time), each recorded with its order's close reason.
       const after = await db.select().from(followCopies);
       for (const r of after) {
-        if (statusBefore.get(r.id) !== 'open' || r.status !== 'closed') continue;
+        const key = `${r.mentorOrderId}:${r.followId}`;
+        if (r.status !== 'closed' || !expected.has(key)) continue;
+        const [o] = await db.select().from(orders).where(eq(orders.id, r.orderId!));
         if (r.reason === 'stopLoss') {
+          expect(statusBefore.get(r.id)).toBe('open');
           counts.stopLoss++;
+          expect(o!.closeReason).toBe('copyStopLoss');
           expect(after.filter((x) => x.followId === r.followId && x.status === 'open')).toEqual([]);
-        } else if (r.reason === 'closedElsewhere') {
-          counts.closedElsewhere++;
-          const [o] = await db.select().from(orders).where(eq(orders.id, r.orderId!));
+        } else if (r.reason === 'liquidation') {
+          counts.liquidation++;
           expect(o!.closeReason).toBe('liquidation');
         } else continue;
-        expected.delete(`${r.mentorOrderId}:${r.followId}`);
+        expected.delete(key);
       }
       // Every running follow has exactly one record of every mentor order holding at the pass
       // that opened after it started: nothing is silently dropped, nothing copied twice.
@@ -209,6 +215,41 @@ describe('copy trading against a model', () => {
           from ledger_accounts a where a.purpose = 'follow'`),
       );
       for (const a of accounts) expect(Number(a.balance)).toBe(Number(a.cash));
+      // Each follow's pool adds up: cash = amount + realised − profit share − what its open copies
+      // took + their cash flows; each closed copy's P&L is its order's net (the follow could pay
+      // every loss here); the mentor received exactly the shares recorded.
+      const fs = await db.select().from(follows);
+      const copies = await db.select().from(followCopies);
+      let shares = 0;
+      for (const f of fs) {
+        shares += f.profitShareMinor;
+        let held = 0;
+        for (const c of copies.filter((x) => x.followId === f.id && x.orderId !== null)) {
+          const [o] = await db.select().from(orders).where(eq(orders.id, c.orderId!));
+          if (c.status === 'open')
+            held += o!.marginMinor + o!.openFeeMinor + o!.openTaxMinor - c.cashFlowMinor;
+          else
+            expect(c.pnlMinor, `copy ${c.id}`).toBe(
+              o!.pnlMinor! -
+                o!.openFeeMinor -
+                o!.openTaxMinor -
+                o!.closeFeeMinor -
+                o!.closeTaxMinor +
+                c.cashFlowMinor,
+            );
+        }
+        const settled = f.amountMinor + f.realisedMinor - f.profitShareMinor;
+        if (f.status === 'following') expect(f.cashMinor, `follow ${f.id}`).toBe(settled - held);
+        else expect(f.returnedMinor, `follow ${f.id}`).toBe(settled);
+      }
+      const rebates = rowsOf<{ s: string }>(
+        await db.execute(sql`
+          select coalesce(sum(p.amount_minor), 0) as s from ledger_postings p
+          join ledger_transactions t on t.id = p.transaction_id
+          join ledger_accounts a on a.id = p.account_id
+          where t.type = 'followRebate' and a.user_id = ${mentor.id}`),
+      );
+      expect(Number(rebates[0]!.s)).toBe(shares);
       const negative = rowsOf<{ n: string }>(
         await db.execute(
           sql`select count(*) as n from ledger_accounts where not allow_negative and balance_minor < 0`,

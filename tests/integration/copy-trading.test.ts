@@ -10,10 +10,11 @@
  * - mirroring: a mentor order is copied to three followers with different allocations, lots =
  *   floor(mentor lots × allocation ÷ mentor equity), checked by hand; a follower too small gets
  *   a skipped record with reason zeroLots; a second pass copies nothing again; the mentor's close
- *   closes the copies and their proceeds go back to each follow's cash;
+ *   closes the copies (order close reason copyMentorClosed) and their proceeds go back to each
+ *   follow's cash, less the mentor's share of a profit;
  * - copy stop-loss: a follow whose equity falls to its floor has all its copies closed;
- * - stop: the equity returns to the wallet (followReturn), the mentor's share only above the
- *   high-water mark (followRebate);
+ * - stop: the equity returns to the wallet (followReturn); the mentor's share is settled at each
+ *   copy's close, only above the high-water mark (followRebate);
  * - after each step the ledger reconciles and each member's follow account equals the sum of
  *   their follows' cash.
  */
@@ -32,12 +33,8 @@ import {
 import { isClean, memberBalances, reconcile } from '../../server/modules/ledger/ledger';
 import { SelfReviewError } from '../../server/modules/admin/four-eyes';
 import { reviewMentor } from '../../server/modules/copy-trading/mentors';
-import {
-  followEquity,
-  mirrorOpen,
-  mirrorPass,
-  type CopyDeps,
-} from '../../server/modules/copy-trading/follows';
+import { followEquity, mirrorOpen, mirrorPass } from '../../server/modules/copy-trading/mirroring';
+import type { CopyDeps } from '../../server/modules/copy-trading/pool';
 import { MENTOR_CRITERIA, MENTOR_DEFAULTS, levelOf } from '../../server/modules/copy-trading/rules';
 import { taipeiDayStart } from '../../server/modules/copy-trading/stats';
 import { createRiskMonitor } from '../../server/modules/risk/monitor';
@@ -375,10 +372,16 @@ describe('mirroring', () => {
     for (const c of copies) expect(c.reason).toBe('mentorClosed');
     for (const who of [A, B, C]) {
       const [o] = await h.database.db.select().from(orders).where(eq(orders.userId, who.id));
-      expect(o!.status).toBe('closed');
+      // The copy's order carries the true reason, not "by the member".
+      expect(o).toMatchObject({ status: 'closed', closeReason: 'copyMentorClosed' });
       const [f] = await h.database.db.select().from(follows).where(eq(follows.userId, who.id));
       const cost = o!.openFeeMinor + o!.openTaxMinor + o!.closeFeeMinor + o!.closeTaxMinor;
-      expect(f!.cashMinor).toBe(f!.amountMinor + o!.pnlMinor! - cost);
+      const net = o!.pnlMinor! - cost;
+      const share = net > 0 ? Math.floor((net * MENTOR_DEFAULTS.profitShareBps) / 10_000) : 0;
+      expect(f).toMatchObject({ realisedMinor: net, profitShareMinor: share });
+      expect(f!.cashMinor).toBe(f!.amountMinor + net - share);
+      const [c] = copies.filter((x) => x.orderId === o!.id);
+      expect(c).toMatchObject({ pnlMinor: net, profitShareMinor: share });
       const bal = await memberBalances(h.database.db, who.id);
       expect(bal.margin).toBe(0);
     }
@@ -518,7 +521,7 @@ describe('copy stop-loss, pause, stop and profit share', () => {
     expect(reasons[follow.B!]).toBe('closed/stopLoss');
     expect(reasons[follow.C!]).toBe('closed/stopLoss');
     const [oa] = await h.database.db.select().from(orders).where(eq(orders.id, copyA!.orderId!));
-    expect(oa!.status).toBe('closed');
+    expect(oa).toMatchObject({ status: 'closed', closeReason: 'copyStopLoss' });
     // The mentor's own order is untouched.
     const [mo] = await h.database.db.select().from(orders).where(eq(orders.id, o.id));
     expect(mo!.status).toBe('holding');
@@ -540,7 +543,7 @@ describe('copy stop-loss, pause, stop and profit share', () => {
       status: 'ended',
       endReason: 'member',
       returnedMinor: f!.cashMinor,
-      profitShareMinor: 0,
+      profitShareMinor: f!.profitShareMinor,
       cashMinor: 0,
     });
     const returns = async () =>
@@ -616,13 +619,19 @@ describe('copy stop-loss, pause, stop and profit share', () => {
     const [copy] = await h.database.db.select().from(followCopies).where(eq(followCopies.id, copyA!.id));
     expect(copy).toMatchObject({ status: 'closed', reason: 'followStopped' });
     const [oa] = await h.database.db.select().from(orders).where(eq(orders.id, copyA!.orderId!));
+    expect(oa!.closeReason).toBe('copyFollowEnded');
     const equity = f!.cashMinor + oa!.marginMinor + oa!.pnlMinor! - oa!.closeFeeMinor - oa!.closeTaxMinor;
-    expect(equity).toBeGreaterThan(f!.highWaterMinor);
-    const share = Math.floor(((equity - f!.highWaterMinor) * MENTOR_DEFAULTS.profitShareBps) / 10_000);
+    // The share is settled at the copy's close, on the realised level above the high-water mark.
+    const net = oa!.pnlMinor! - oa!.openFeeMinor - oa!.openTaxMinor - oa!.closeFeeMinor - oa!.closeTaxMinor;
+    const level = f!.amountMinor + f!.realisedMinor + net;
+    expect(level).toBeGreaterThan(f!.highWaterMinor);
+    const share = Math.floor(((level - f!.highWaterMinor) * MENTOR_DEFAULTS.profitShareBps) / 10_000);
     expect(share).toBeGreaterThan(0);
+    expect(copy).toMatchObject({ pnlMinor: net, profitShareMinor: share });
     expect(stopped).toMatchObject({
       status: 'ended',
-      profitShareMinor: share,
+      profitShareMinor: f!.profitShareMinor + share,
+      highWaterMinor: level,
       returnedMinor: equity - share,
     });
     expect((await memberBalances(h.database.db, mentor.id)).available).toBe(mentorBefore.available + share);
@@ -657,8 +666,14 @@ describe('operator and deadline', () => {
     const [f] = await h.database.db.select().from(follows).where(eq(follows.id, follow.B!));
     const before = await memberBalances(h.database.db, B.id);
     const cancelled = await ok('admin/cancelFollow', { id: follow.B, reason: 'member asked' }, op);
-    expect(cancelled).toMatchObject({ status: 'cancelled', endReason: 'operator', cashMinor: 0 });
-    expect(cancelled.returnedMinor + cancelled.profitShareMinor).toBe(f!.cashMinor);
+    expect(cancelled).toMatchObject({
+      status: 'cancelled',
+      endReason: 'operator',
+      cashMinor: 0,
+      // No open copy: the cash returns whole (shares were settled at each close).
+      returnedMinor: f!.cashMinor,
+      profitShareMinor: f!.profitShareMinor,
+    });
     expect((await memberBalances(h.database.db, B.id)).available).toBe(
       before.available + cancelled.returnedMinor,
     );
@@ -762,10 +777,20 @@ describe("a copy's risk pool: the follow's own equity", () => {
       .from(riskEvents)
       .where(and(eq(riskEvents.userId, G.id), eq(riskEvents.kind, 'liquidation')));
     expect(JSON.parse(ev!.detail!)).toMatchObject({ followId: f.id, symbol: '2317' });
-    // The copier settles it (closedElsewhere): the proceeds go back to the follow's cash.
-    await h.copyTrading.runOnce();
+    // Settled in the liquidation's own transaction, recorded as a liquidation (not the member's
+    // close): the proceeds are back in the follow's cash before any pass.
     const [settled] = await h.database.db.select().from(followCopies).where(eq(followCopies.id, copy!.id));
-    expect(settled).toMatchObject({ status: 'closed', reason: 'closedElsewhere' });
+    expect(settled).toMatchObject({ status: 'closed', reason: 'liquidation' });
+    const listed = (await ok('follow/records', { followId: f.id }, G.token)).items;
+    expect(listed.find((c: { id: number }) => c.id === copy!.id)).toMatchObject({ reason: 'liquidation' });
+    const [lo] = await h.database.db.select().from(orders).where(eq(orders.id, copy!.orderId!));
+    expect(lo!.closeReason).toBe('liquidation');
+    const [fAfter] = await h.database.db.select().from(follows).where(eq(follows.id, f.id));
+    const proceeds = lo!.marginMinor + lo!.pnlMinor! - lo!.closeFeeMinor - lo!.closeTaxMinor;
+    expect(fAfter!.cashMinor).toBe(
+      fr!.cashMinor + Math.max(proceeds, -fr!.cashMinor) - fAfter!.profitShareMinor,
+    );
+    await h.copyTrading.runOnce();
     await ok('trade/closePosition', { orderId: m.id }, mentor.token);
     await h.copyTrading.runOnce();
     await ledgerHolds();
@@ -799,7 +824,19 @@ describe('after continuous trading', () => {
       .select()
       .from(followCopies)
       .where(and(eq(followCopies.followId, f.id), eq(followCopies.mentorOrderId, o.id)));
-    expect(rec).toMatchObject({ status: 'skipped', reason: 'refused', orderId: null, lots: 5 });
+    // The engine's refusal is kept with the record: continuous trading is over.
+    expect(rec).toMatchObject({
+      status: 'skipped',
+      reason: 'refused',
+      refusal: 'nonTradingTime',
+      orderId: null,
+      lots: 5,
+    });
+    const notice = (await ok('notice/list', { tab: 'account' }, F.token)).items.find(
+      (n: { kind: string; params: { mentorOrderId: number } }) =>
+        n.kind === 'copySkipped' && n.params.mentorOrderId === o.id,
+    );
+    expect(notice.params).toMatchObject({ copyReason: 'refused', refusal: 'nonTradingTime', lots: 5 });
     expect(await h.database.db.select().from(orders).where(eq(orders.userId, F.id))).toHaveLength(0);
     await ledgerHolds();
   });

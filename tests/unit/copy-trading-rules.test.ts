@@ -2,11 +2,18 @@
  * Copy-trading rules (server/modules/copy-trading/rules.ts) and the follow screens' percentage
  * format: lots are floor(mentor lots × allocation ÷ mentor equity) in exact integer arithmetic
  * (also where a float product would round), levels follow the written thresholds at their edges,
- * a bps share truncates.
+ * a bps share truncates; the smallest allocation copying one lot is ⌈equity ÷ lots⌉ exactly.
  */
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { MentorStats } from '../../contract/copy-trading';
-import { bpsOf, copyLots, LEVEL_THRESHOLDS, levelOf } from '../../server/modules/copy-trading/rules';
+import {
+  bpsOf,
+  copyLots,
+  LEVEL_THRESHOLDS,
+  levelOf,
+  minCopyAmountMinor,
+} from '../../server/modules/copy-trading/rules';
 import { loadCopyTradingConfig } from '../../server/modules/copy-trading/config';
 import { statsFromOrders } from '../../server/modules/copy-trading/stats';
 import { bpsPercent } from '../../src/features/follow/format';
@@ -28,6 +35,25 @@ describe('copyLots', () => {
     // rounds to 5.
     expect(Math.floor((7 * 3_216_856_876_693_212) / 4_503_599_627_370_497)).toBe(5);
     expect(copyLots(7, 3_216_856_876_693_212, 4_503_599_627_370_497)).toBe(4);
+  });
+});
+
+describe('minCopyAmountMinor', () => {
+  it('is the smallest allocation whose copy has one lot', () => {
+    expect(minCopyAmountMinor(10, 99_900_000)).toBe(9_990_000);
+    expect(minCopyAmountMinor(3, 100_000_000)).toBe(33_333_334);
+    expect(minCopyAmountMinor(1, 0)).toBeNull();
+    expect(minCopyAmountMinor(0, 100)).toBeNull();
+  });
+  it('agrees with copyLots: one lot at the minimum, none a minor unit below', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 499 }), fc.integer({ min: 1, max: 9e13 }), (lots, equity) => {
+        const min = minCopyAmountMinor(lots, equity)!;
+        expect(copyLots(lots, min, equity)).toBeGreaterThanOrEqual(1);
+        expect(copyLots(lots, min - 1, equity)).toBe(0);
+      }),
+      { numRuns: 2_000 },
+    );
   });
 });
 

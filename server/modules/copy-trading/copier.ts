@@ -1,8 +1,9 @@
 /**
- * The copy trader's timer: runs follows.ts mirrorPass every COPY_INTERVAL_MS, one pass at a time
+ * The copy trader's timer: runs mirroring.ts mirrorPass every COPY_INTERVAL_MS, one pass at a time
  * (a pass still running when the next is due is not overlapped). Tests call `runOnce`.
  */
-import { mirrorPass, type CopyDeps } from './follows';
+import { mirrorPass } from './mirroring';
+import type { CopyDeps } from './pool';
 
 /** Wall ms between mirroring passes. */
 export const COPY_INTERVAL_MS = 1_000;

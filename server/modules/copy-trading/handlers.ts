@@ -12,14 +12,16 @@ import { mentors } from '../../db/schema';
 import { eq } from 'drizzle-orm';
 import {
   adminFollows,
-  endFollow,
+  copyOrders,
   followRecords,
   memberFollows,
   setPaused,
   startFollow,
   toFollowDto,
-  type CopyDeps,
 } from './follows';
+import { minFollow } from './min-follow';
+import type { CopyDeps } from './pool';
+import { endFollow } from './stop';
 import {
   adminMentors,
   applyAsMentor,
@@ -36,12 +38,14 @@ type Endpoints =
   | 'mentor/apply'
   | 'mentor/list'
   | 'mentor/info'
+  | 'mentor/minFollow'
   | 'follow/start'
   | 'follow/pause'
   | 'follow/resume'
   | 'follow/stop'
   | 'follow/list'
   | 'follow/records'
+  | 'follow/copyOrders'
   | 'admin/mentors'
   | 'admin/approveMentor'
   | 'admin/rejectMentor'
@@ -77,6 +81,10 @@ export const copyTradingHandlers: Pick<Handlers, Endpoints> = {
     if (!row || row.status !== 'approved') throw fail('notFound');
     return toMentorDto(ctx.db, row, ctx.now());
   },
+  /** The smallest amount that would have copied each of the mentor's recent orders. @throws notFound */
+  async 'mentor/minFollow'(body, ctx) {
+    return minFollow(ctx.db, body.mentorId, ctx.now());
+  },
   /** @throws mentorNotApproved, cannotFollowSelf (409), belowMinFollow (422), insufficientBalance */
   async 'follow/start'(body, ctx) {
     const user = requireUser(ctx);
@@ -90,7 +98,7 @@ export const copyTradingHandlers: Pick<Handlers, Endpoints> = {
     const user = requireUser(ctx);
     return toFollowDto(ctx.db, await setPaused(ctx.db, user.id, body.followId, false));
   },
-  /** Closes the copies and returns the equity. @throws notFound, followNotRunning, followHasOpenCopies */
+  /** Closes the copies (each settling its profit share) and returns the cash. @throws notFound, followNotRunning, followHasOpenCopies */
   async 'follow/stop'(body, ctx) {
     const user = requireUser(ctx);
     return toFollowDto(ctx.db, await endFollow(depsOf(ctx), body.followId, 'member', user.id));
@@ -99,9 +107,14 @@ export const copyTradingHandlers: Pick<Handlers, Endpoints> = {
     const user = requireUser(ctx);
     return memberFollows(ctx.db, user.id, body.page, body.pageSize);
   },
+  /** One follow's records, or all the member's follows' records without a followId. @throws notFound */
   async 'follow/records'(body, ctx) {
     const user = requireUser(ctx);
     return followRecords(ctx.db, user.id, body);
+  },
+  async 'follow/copyOrders'(body, ctx) {
+    const user = requireUser(ctx);
+    return copyOrders(ctx.db, user.id, body.orderIds);
   },
   async 'admin/mentors'(body, ctx) {
     return adminMentors(ctx.db, body, ctx.now());

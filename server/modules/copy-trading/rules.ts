@@ -6,6 +6,7 @@
  * Units: days, trade counts, bps (10,000 = 100 %), TWD minor, leverage × 100.
  */
 import type { MentorLevel, MentorStats } from '../../../contract/copy-trading';
+import { divCeil } from '../../../contract/money';
 
 /** Criteria checked when a member applies to be a mentor. */
 export const MENTOR_CRITERIA = {
@@ -58,6 +59,16 @@ export function levelOf(s: MentorStats): MentorLevel {
 export function copyLots(mentorLots: number, allocationMinor: number, mentorEquityMinor: number): number {
   if (mentorEquityMinor <= 0) return 0;
   return Number((BigInt(mentorLots) * BigInt(allocationMinor)) / BigInt(mentorEquityMinor));
+}
+
+/**
+ * The smallest allocation (TWD minor) whose copy of a `mentorLots` order has at least one lot
+ * under copyLots: floor(mentorLots × a ÷ equity) ≥ 1 ⇔ a ≥ equity ÷ mentorLots, so
+ * ⌈mentorEquityMinor ÷ mentorLots⌉. null when no allocation copies it (equity not positive or no lots).
+ */
+export function minCopyAmountMinor(mentorLots: number, mentorEquityMinor: number): number | null {
+  if (mentorEquityMinor <= 0 || mentorLots <= 0) return null;
+  return divCeil(mentorEquityMinor, mentorLots);
 }
 
 /** `amountMinor` × bps ÷ 10,000, truncated toward zero (a share paid never exceeds its rate). */

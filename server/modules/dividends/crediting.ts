@@ -17,7 +17,9 @@
  * |       | taken from `debt` (it goes negative: owed), as a loss beyond funds is              |
  *
  * amount = dividendAmountMinor(shares, cash micros): exact integer arithmetic, half away from
- * zero to the cent (1,000 × NT$4.50002 = NT$4,500.02). The platform's trading_pnl is the
+ * zero to the cent (1,000 × NT$4.50002 = NT$4,500.02). A copy's dividend (copy trading) moves
+ * between trading_pnl and its follow's cash instead of the member's available
+ * (copy-trading/settlement.ts postCopyCashFlow). The platform's trading_pnl is the
  * counterparty of the simulated venue (it pays longs and receives from shorts, as the lender
  * of shares would). Idempotent: the credit row is inserted first and is unique per
  * (position, exDay); a second run, a concurrent run or a restart finds it and moves nothing.
@@ -27,6 +29,7 @@ import { and, eq, gt, gte, isNotNull, isNull, lt, or } from 'drizzle-orm';
 import { dividendAmountMinor } from '../../../contract/dividends';
 import { yieldToEventLoop, type Db } from '../../db/client';
 import { dividendCredits, exRightsEvents, orders } from '../../db/schema';
+import { postCopyCashFlow } from '../copy-trading/settlement';
 import { post, type PostingInput } from '../ledger/ledger';
 import { lockedAvailable } from '../trading/fills';
 
@@ -105,28 +108,30 @@ export async function creditExDate(
         .onConflictDoNothing()
         .returning({ id: dividendCredits.id });
       if (!row) return false;
-      let postings: PostingInput[];
-      if (signed >= 0) {
-        postings = [
-          { account: { platform: 'trading_pnl' }, amountMinor: -amount },
-          { account: { userId: p.userId, purpose: 'available' }, amountMinor: amount },
-        ];
-      } else {
+      const walletPostings = async (): Promise<PostingInput[]> => {
+        if (signed >= 0)
+          return [
+            { account: { platform: 'trading_pnl' }, amountMinor: -amount },
+            { account: { userId: p.userId, purpose: 'available' }, amountMinor: amount },
+          ];
         const fromAvailable = Math.min(Math.max(await lockedAvailable(tx, p.userId), 0), amount);
-        postings = [
+        return [
           { account: { userId: p.userId, purpose: 'available' }, amountMinor: -fromAvailable },
           { account: { userId: p.userId, purpose: 'debt' }, amountMinor: -(amount - fromAvailable) },
           { account: { platform: 'trading_pnl' }, amountMinor: amount },
         ];
-      }
-      const txId = await post(tx, {
-        type: 'dividend',
+      };
+      const entry = {
+        type: 'dividend' as const,
         refType: 'order',
         refId: p.id,
         actorUserId: p.userId,
         memo: `${p.symbol} ${exDate}`,
-        postings,
-      });
+      };
+      // A copy's dividend goes through its follow's pool, not the member's wallet.
+      const txId =
+        (await postCopyCashFlow(tx, p.id, signed, { platform: 'trading_pnl' }, entry)) ??
+        (await post(tx, { ...entry, postings: await walletPostings() }));
       await tx
         .update(dividendCredits)
         .set({ ledgerTransactionId: txId })

@@ -9,7 +9,7 @@
  * | when                               | ledger                                              | fund flow     |
  * |------------------------------------|-----------------------------------------------------|---------------|
  * | each business day a loan is in loan | platform fee_revenue → lender available: lendingFeeMinor(shares) | lendingRebate |
- * | the same day, per open allocation  | short seller available (the rest: debt) → fee_revenue: lendingFeeMinor(allocated shares) | stockLending |
+ * | the same day, per open allocation  | short seller available (the rest: debt) → fee_revenue: lendingFeeMinor(allocated shares); a copied short's from its follow's cash (copy-trading/settlement.ts) | stockLending |
  *
  * Who pays: the platform's fee income account (`fee_revenue`) pays every lender's rebate; the
  * short sellers who borrow lent shares pay the same rate on what they borrow into that account (a
@@ -31,6 +31,7 @@ import { lendingFeeMinor } from '../../../contract/lending';
 import type { Db, Tx } from '../../db/client';
 import { lendingAllocations, lendingChannel, lendingOrders, lendingQuotas, orders } from '../../db/schema';
 import { fail } from '../common/errors';
+import { postCopyCashFlow } from '../copy-trading/settlement';
 import { move, post, type PostingInput } from '../ledger/ledger';
 import { lockedAvailable } from '../trading/fills';
 
@@ -233,20 +234,23 @@ async function chargeBorrowers(tx: Tx, loan: LendingOrderRow, day: number, price
   for (const a of allocations) {
     const fee = lendingFeeMinor(a.shares, price, loan.rateBps);
     if (fee <= 0) continue;
-    const fromCash = Math.min(fee, Math.max(0, await lockedAvailable(tx, a.userId)));
-    const postings: PostingInput[] = [
-      { account: { userId: a.userId, purpose: 'available' }, amountMinor: -fromCash },
-      { account: { userId: a.userId, purpose: 'debt' }, amountMinor: -(fee - fromCash) },
-      { account: { platform: 'fee_revenue' }, amountMinor: fee },
-    ];
-    await post(tx, {
-      type: 'stockLending',
+    const entry = {
+      type: 'stockLending' as const,
       refType: 'lendingAllocation',
       refId: a.id,
       actorUserId: a.userId,
       memo: `day ${day}`,
-      postings,
-    });
+    };
+    // A copied short's borrow fee is paid from its follow's pool, not the member's wallet.
+    if ((await postCopyCashFlow(tx, a.shortOrderId, -fee, { platform: 'fee_revenue' }, entry)) === null) {
+      const fromCash = Math.min(fee, Math.max(0, await lockedAvailable(tx, a.userId)));
+      const postings: PostingInput[] = [
+        { account: { userId: a.userId, purpose: 'available' }, amountMinor: -fromCash },
+        { account: { userId: a.userId, purpose: 'debt' }, amountMinor: -(fee - fromCash) },
+        { account: { platform: 'fee_revenue' }, amountMinor: fee },
+      ];
+      await post(tx, { ...entry, postings });
+    }
     await tx
       .update(lendingAllocations)
       .set({ feeMinor: a.feeMinor + fee })

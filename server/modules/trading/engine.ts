@@ -259,6 +259,13 @@ export interface TradingEngineOptions {
    * close) do not call it. Default: none.
    */
   closeGuard?: (tx: Tx, order: OrderRow) => Promise<void>;
+  /**
+   * Called in every close's transaction right after the close is written (the member's close, a
+   * queued close at its call auction, every forced close), with the closed row: copy trading
+   * settles a copy's proceeds and profit share there, whoever closed it
+   * (server/modules/copy-trading/settlement.ts settleCopyClose). Default: none.
+   */
+  onClose?: (tx: Tx, closed: OrderRow) => Promise<void>;
   log?: (msg: string, err?: unknown) => void;
   /** Member fee discounts (FeeTerms); default none. */
   feeTerms?: FeeTerms;
@@ -1064,9 +1071,11 @@ export function createTradingEngine(opts: TradingEngineOptions): TradingEngine {
     reason: CloseReason,
     tradeDate?: string,
   ) {
-    return closeAtLedger(tx, env, order, priceMinor, reason, {
+    const closed = await closeAtLedger(tx, env, order, priceMinor, reason, {
       dayTradeOn: await dayTradeOn(tx, order, tradeDate),
     });
+    if (opts.onClose) await opts.onClose(tx, closed);
+    return closed;
   }
 
   /** The member's own rules on closing (T+1, lock-up); throws the refusal with its fix. */

@@ -21,6 +21,18 @@ export const followApi = tagged.injectEndpoints({
       query: (mentorId) => ({ name: 'mentor/info', body: { mentorId } }),
       providesTags: ['Follow'],
     }),
+    mentorMinFollow: b.query<ResOf<'mentor/minFollow'>, number>({
+      query: (mentorId) => ({ name: 'mentor/minFollow', body: { mentorId } }),
+      providesTags: ['Follow'],
+    }),
+    mentorStatus: b.query<ResOf<'mentor/status'>, void>({
+      query: () => ({ name: 'mentor/status', body: {} }),
+      providesTags: ['Follow'],
+    }),
+    mentorApply: b.mutation<ResOf<'mentor/apply'>, void>({
+      query: () => ({ name: 'mentor/apply', body: {} }),
+      invalidatesTags: ['Follow'],
+    }),
     followStart: b.mutation<ResOf<'follow/start'>, KeyedCall<ReqOf<'follow/start'>>>({
       query: ({ body, idempotencyKey }) => ({ name: 'follow/start', body, idempotencyKey }),
       invalidatesTags: ['Follow', 'Account', 'Funds'],
@@ -40,8 +52,12 @@ export const followApi = tagged.injectEndpoints({
       query: () => ({ name: 'follow/list', body: { pageSize: LIST_PAGE_SIZE } }),
       providesTags: ['Follow'],
     }),
-    followRecords: b.query<ResOf<'follow/records'>, number>({
-      query: (followId) => ({ name: 'follow/records', body: { followId, pageSize: LIST_PAGE_SIZE } }),
+    /** One follow's records, or (no id) the records of all the member's follows. */
+    followRecords: b.query<ResOf<'follow/records'>, number | undefined>({
+      query: (followId) => ({
+        name: 'follow/records',
+        body: followId === undefined ? { pageSize: LIST_PAGE_SIZE } : { followId, pageSize: LIST_PAGE_SIZE },
+      }),
       providesTags: ['Follow'],
     }),
   }),
@@ -50,6 +66,9 @@ export const followApi = tagged.injectEndpoints({
 export const {
   useMentorListQuery,
   useMentorInfoQuery,
+  useMentorMinFollowQuery,
+  useMentorStatusQuery,
+  useMentorApplyMutation,
   useFollowStartMutation,
   useFollowStopMutation,
   useFollowPauseMutation,

@@ -1,18 +1,21 @@
 /**
- * /gdindex/dsFllow: the follow form (`?id=`): amount, days, copy stop-loss, with the costs shown
+ * /gdindex/dsFllow: the follow form (`?id=`): amount, days, copy stop-loss, with the smallest
+ * amount that would have copied the mentor's recent orders (MinFollowCard) and the costs shown
  * before following (profit share above the high-water mark, the fees of each copied order). The
- * follow is sent with this form's idempotency key (sendWithKey).
+ * follow is sent with this form's idempotency key (sendWithKey). Without an id the mentor list
+ * opens (a follow starts from a mentor).
  */
 import { Button, Input } from 'antd-mobile';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router-dom';
+import { Navigate, useNavigate } from 'react-router-dom';
 import { sendWithKey, useIdempotencyKeys } from '../../../api/idempotency';
 import { formatMinor } from '../../../lib/format';
 import { Page } from '../../../ui/page';
 import { showToast } from '../../../ui/toast';
 import { useFollowStartMutation } from '../api/follow-api';
-import { Guard, MentorTerms, useRouteMentor } from '../components/follow-shared';
+import { Guard, MentorTerms, useIdParam, useRouteMentor } from '../components/follow-shared';
+import { MinFollowCard } from '../components/min-follow';
 import '../follow.css';
 import { bpsPercent } from '../format';
 
@@ -20,6 +23,7 @@ import { bpsPercent } from '../format';
 export function FollowFormPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
+  const id = useIdParam();
   const m = useRouteMentor();
   const [amount, setAmount] = useState('');
   const [days, setDays] = useState('30');
@@ -52,6 +56,7 @@ export function FollowFormPage() {
       navigate('/gdindex/dsFllowInfo');
     }
   };
+  if (!(id > 0)) return <Navigate to="/gdindex/gdindex" replace />;
   return (
     <Page title={t('follow.followTitle')}>
       <Guard>
@@ -77,6 +82,7 @@ export function FollowFormPage() {
               <Input inputMode="numeric" value={stopLoss} onChange={setStopLoss} data-testid="ds-stop-loss" />
             </label>
             {error && <div className="field-error">{error}</div>}
+            <MinFollowCard mentorId={m.id} amountMinor={amountMinor} onUse={(nt) => setAmount(String(nt))} />
             <div className="preview">
               <MentorTerms m={m} />
             </div>

@@ -1,13 +1,15 @@
 /**
- * /gdindex/dsFllowInfo: the member's follows with pause, resume and stop. A stop (which closes
- * the copies and returns the equity) is sent per tap with an idempotency key (sendTap).
+ * /gdindex/dsFllowInfo: the member's follows with pause, resume and stop, each with its realised
+ * P&L and the mentor's share paid so far (settled at each copy's close). A stop (which closes
+ * the copies and returns the cash) is sent per tap with an idempotency key (sendTap).
  */
 import { Button, Dialog } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import type { Follow } from '../../../../contract/copy-trading';
 import { sendTap } from '../../../api/idempotency';
-import { formatDateTime, formatMinor } from '../../../lib/format';
+import { changeColor } from '../../../lib/colors';
+import { formatDateTime, formatMinor, formatSignedMinor } from '../../../lib/format';
 import { LabeledValue } from '../../../ui/labeled-value';
 import { Page } from '../../../ui/page';
 import { showToast } from '../../../ui/toast';
@@ -55,9 +57,19 @@ function FollowCard({ f }: { f: Follow }) {
         {f.returnedMinor !== null && (
           <LabeledValue layout="line" label={t('follow.returned')} value={formatMinor(f.returnedMinor)} />
         )}
-        {f.profitShareMinor !== null && (
-          <LabeledValue layout="line" label={t('follow.rebate')} value={formatMinor(f.profitShareMinor)} />
-        )}
+        <LabeledValue
+          layout="line"
+          label={t('follow.realised')}
+          value={formatSignedMinor(f.realisedMinor)}
+          color={changeColor(f.realisedMinor)}
+          testId={`ds-realised-${f.id}`}
+        />
+        <LabeledValue
+          layout="line"
+          label={t('follow.rebate')}
+          value={formatMinor(f.profitShareMinor)}
+          testId={`ds-rebate-${f.id}`}
+        />
       </div>
       <div className="gd-actions">
         <Button

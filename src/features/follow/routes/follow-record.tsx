@@ -1,38 +1,72 @@
-/** /gdindex/dsFllowRecord: one follow's records (`?id=`): copied orders and skipped ones with the reason. */
+/**
+ * /gdindex/dsFllowRecord: one follow's records (`?id=`), or without an id the records of all the
+ * member's follows: copied orders with why each closed (the mentor, you, the copy stop-loss, a
+ * liquidation, ...), its P&L for the follow and the mentor's share settled at its close, and
+ * skipped ones with the reason (and the market's refusal).
+ */
 import { useTranslation } from 'react-i18next';
-import { formatDateTime } from '../../../lib/format';
+import type { Copy } from '../../../../contract/copy-trading';
+import { changeColor } from '../../../lib/colors';
+import { formatDateTime, formatMinor, formatSignedMinor } from '../../../lib/format';
 import { Page } from '../../../ui/page';
 import { useFollowRecordsQuery } from '../api/follow-api';
 import { FollowList, Guard, useIdParam } from '../components/follow-shared';
 import '../follow.css';
 
-/** /gdindex/dsFllowRecord: one follow's copied and skipped orders. */
+function Record({ c, all }: { c: Copy; all: boolean }) {
+  const { t } = useTranslation();
+  return (
+    <div
+      className="gd-record"
+      data-testid={`ds-record-${c.id}`}
+      data-status={c.status}
+      data-reason={c.reason}
+    >
+      <div className="card-title-row">
+        <span>
+          {c.symbol} · {t(`side.${c.side}`)}
+          {all && <span className="muted small"> · {t('follow.followNo', { id: c.followId })}</span>}
+        </span>
+        <span className={`gd-copy gd-copy-${c.status}`}>{t(`follow.copy.${c.status}`)}</span>
+      </div>
+      <div className="muted small">
+        {t('follow.lotsLine', { lots: c.lots, mentorLots: c.mentorLots })} · {formatDateTime(c.createdAt)}
+      </div>
+      {c.reason && (
+        <div className="small">
+          {t(`follow.reason.${c.reason}`)}
+          {c.refusal && ` (${t(`errors.${c.refusal}`, { defaultValue: c.refusal })})`}
+        </div>
+      )}
+      {c.pnlMinor !== null && (
+        <div className="small gd-record-money">
+          <span>
+            {t('follow.copyPnl')}{' '}
+            <b style={{ color: changeColor(c.pnlMinor) }}>{formatSignedMinor(c.pnlMinor)}</b>
+          </span>
+          <span>
+            {t('follow.copyShare')} {formatMinor(c.profitShareMinor ?? 0)}
+          </span>
+        </div>
+      )}
+    </div>
+  );
+}
+
+/** /gdindex/dsFllowRecord: a follow's (or all follows') copied and skipped orders. */
 export function FollowRecordPage() {
   const { t } = useTranslation();
   const id = useIdParam();
-  const { data } = useFollowRecordsQuery(id, { skip: !(id > 0) });
+  const all = !(id > 0);
+  const { data } = useFollowRecordsQuery(all ? undefined : id);
   return (
-    <Page title={t('follow.records')}>
+    <Page title={t(all ? 'follow.allRecords' : 'follow.records')}>
       <Guard>
         <FollowList
           data={data}
           className="list-card"
           testId="ds-record-list"
-          item={(c) => (
-            <div key={c.id} className="gd-record" data-testid={`ds-record-${c.id}`} data-status={c.status}>
-              <div className="card-title-row">
-                <span>
-                  {c.symbol} · {t(`side.${c.side}`)}
-                </span>
-                <span className={`gd-copy gd-copy-${c.status}`}>{t(`follow.copy.${c.status}`)}</span>
-              </div>
-              <div className="muted small">
-                {t('follow.lotsLine', { lots: c.lots, mentorLots: c.mentorLots })} ·{' '}
-                {formatDateTime(c.createdAt)}
-              </div>
-              {c.reason && <div className="small">{t(`follow.reason.${c.reason}`)}</div>}
-            </div>
-          )}
+          item={(c) => <Record key={c.id} c={c} all={all} />}
         />
       </Guard>
     </Page>

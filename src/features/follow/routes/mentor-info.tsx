@@ -1,16 +1,16 @@
 /**
  * /gdindex/gdList: one mentor's figures (`?id=`), every one measured from orders and the ledger
  * (docs/copy-trading.md), with the follow button. Profit figures are coloured by sign (TWD: up
- * red, down green).
+ * red, down green). Without an id the mentor list opens.
  */
 import { Button } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router-dom';
+import { Navigate, useNavigate } from 'react-router-dom';
 import { changeColor } from '../../../lib/colors';
 import { formatMinor, formatSignedMinor } from '../../../lib/format';
 import { LabeledValue } from '../../../ui/labeled-value';
 import { Page } from '../../../ui/page';
-import { Guard, MentorTerms, MentorTitle, useRouteMentor } from '../components/follow-shared';
+import { Guard, MentorTerms, MentorTitle, useIdParam, useRouteMentor } from '../components/follow-shared';
 import '../follow.css';
 import { bpsPercent } from '../format';
 
@@ -20,12 +20,14 @@ const hours = (ms: number) => (ms / 3_600_000).toFixed(1);
 export function MentorInfoPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
+  const id = useIdParam();
   const m = useRouteMentor();
   const s = m?.stats;
   const signed = (v: number | undefined) => ({
     value: v === undefined ? '' : formatSignedMinor(v),
     color: changeColor(v),
   });
+  if (!(id > 0)) return <Navigate to="/gdindex/gdindex" replace />;
   return (
     <Page title={t('follow.mentorInfo')}>
       <Guard>

@@ -1,5 +1,9 @@
-/** /gdindex/gdindex: approved mentors by level (junior, intermediate, senior tabs, `?level=`). */
-import { Tabs } from 'antd-mobile';
+/**
+ * /gdindex/gdindex: approved mentors by level (junior, intermediate, senior tabs, `?level=`).
+ * With none at a level it says why (mentors are members an operator approved once their record
+ * met the criteria) and how to become one; the way to the mentor application is always shown.
+ */
+import { Button, Tabs } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import type { Mentor, MentorLevel } from '../../../../contract/copy-trading';
@@ -33,6 +37,22 @@ function MentorCard({ m, onOpen }: { m: Mentor; onOpen: () => void }) {
   );
 }
 
+/** No mentor at `level`: why, and how to become one. */
+function NoMentors({ level }: { level: MentorLevel }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  return (
+    <section className="card gd-empty" data-testid="gd-empty">
+      <h3 className="card-title">{t('follow.emptyTitle', { level: t(`follow.level.${level}`) })}</h3>
+      <p className="small">{t('follow.emptyWhy')}</p>
+      <p className="small">{t('follow.emptyHow')}</p>
+      <Button block color="primary" onClick={() => navigate('/gdindex/mentorApply')} data-testid="gd-become">
+        {t('follow.becomeMentor')}
+      </Button>
+    </section>
+  );
+}
+
 /** /gdindex/gdindex: mentors by level. */
 export function MentorListPage() {
   const { t } = useTranslation();
@@ -63,12 +83,25 @@ export function MentorListPage() {
             <Tabs.Tab key={k} title={<span data-testid={`gd-tab-${k}`}>{t(`follow.level.${k}`)}</span>} />
           ))}
         </Tabs>
-        <FollowList
-          data={data}
-          className="gd-list"
-          testId="gd-list"
-          item={(m) => <MentorCard key={m.id} m={m} onOpen={() => navigate(`/gdindex/gdList?id=${m.id}`)} />}
-        />
+        {data && data.items.length === 0 ? (
+          <NoMentors level={level} />
+        ) : (
+          <>
+            <FollowList
+              data={data}
+              className="gd-list"
+              testId="gd-list"
+              item={(m) => (
+                <MentorCard key={m.id} m={m} onOpen={() => navigate(`/gdindex/gdList?id=${m.id}`)} />
+              )}
+            />
+            {data && (
+              <a className="gd-become-link small" href="#/gdindex/mentorApply" data-testid="gd-become-link">
+                {t('follow.becomeMentor')} ›
+              </a>
+            )}
+          </>
+        )}
       </Guard>
     </Page>
   );

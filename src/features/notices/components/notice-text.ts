@@ -1,7 +1,8 @@
 /**
  * Words a notice in the reader's language: an announcement carries both languages; an account
  * notice is a kind and its params (contract/notices.ts), worded by `notices.kind.<kind>` with
- * money formatted from minor units and ratios from basis points.
+ * money formatted from minor units and ratios from basis points (a skipped copy's reason by
+ * `follow.skipWhy.<reason>`).
  */
 import type { TFunction } from 'i18next';
 import type { Notice } from '../../../../contract/notices';
@@ -22,6 +23,18 @@ export function noticeText(n: Notice, t: TFunction, language: string): { title: 
     maintenance: pct(p.maintenanceBps),
     line: pct(p.lineBps),
     reason: typeof p.reason === 'string' ? p.reason : '—',
+    // copySkipped: the side and the skip's reason in the reader's language.
+    sideText: typeof p.side === 'string' ? t(`side.${p.side}`) : '',
+    why:
+      typeof p.copyReason === 'string'
+        ? t(`follow.skipWhy.${p.copyReason}`, {
+            amount: typeof p.amountMinor === 'number' ? formatMinor(p.amountMinor) : '',
+            refusal:
+              typeof p.refusal === 'string' && p.refusal
+                ? t(`errors.${p.refusal}`, { defaultValue: p.refusal })
+                : '',
+          })
+        : '',
   };
   return {
     title: t(`notices.kind.${n.kind}.title`),

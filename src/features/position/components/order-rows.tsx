@@ -28,6 +28,7 @@ import { formatDateTime, formatMinor, formatMinorOrDash, formatSignedMinor } fro
 import { useQuote, useWallIsMarketTime } from '../../../market/hooks';
 import { LiquidationPrice } from '../../../risk/components/liquidation-price';
 import { useConfirmAbove, type ConfirmRequest } from '../../../account/confirm-above';
+import { CopyTag } from '../../../ui/copy-tag';
 
 /** Unrealised P&L of a holding at `lastMinor`; null when not a holding or no price yet. */
 export function livePnl(order: Order, lastMinor: number | undefined): number | null {
@@ -67,11 +68,12 @@ function SideTag({ side }: { side: Order['side'] }) {
   );
 }
 
-/** Small tags after the name: day trade, after-hours session. */
+/** Small tags after the name: a copy (copy trading), day trade, after-hours session. */
 export function OrderTags({ order }: { order: Order }) {
   const { t } = useTranslation();
   return (
     <>
+      <CopyTag orderId={order.id} />
       {order.dayTrade && (
         <span className="pos-tag" data-testid={`day-trade-tag-${order.id}`}>
           {t('position.dayTrade')}

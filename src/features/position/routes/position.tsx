@@ -26,6 +26,7 @@ import { Page } from '../../../ui/page';
 import { PullRefresh } from '../../../ui/pull-refresh';
 import { RiskBanner } from '../../../risk/components/risk-banner';
 import '../position.css';
+import { CopyOrdersContext, useCopyOrderIds } from '../../../ui/copy-tag';
 import { HoldingRow, PendingRow, TerminatedRow } from '../components/order-rows';
 
 /** The primary-market tabs (not trade/orders tabs). */
@@ -133,6 +134,7 @@ function OrderList({ tab }: { tab: Tab }) {
   useSeedQuotes(snap?.items);
   useQuoteStream(holdingSymbols);
   const open = useCallback((id: number) => navigate(`/position/positionDetail?id=${id}`), [navigate]);
+  const copies = useCopyOrderIds(orders);
 
   const Row = LIVE_TABS.has(tab) ? HoldingRow : tab === 'orders' ? PendingRow : TerminatedRow;
   return (
@@ -140,11 +142,13 @@ function OrderList({ tab }: { tab: Tab }) {
       {!isLoading && orders.length === 0 ? (
         <NoData />
       ) : (
-        <div className="list-card">
-          {orders.map((o) => (
-            <Row key={o.id} order={o} onOpen={open} />
-          ))}
-        </div>
+        <CopyOrdersContext.Provider value={copies}>
+          <div className="list-card">
+            {orders.map((o) => (
+              <Row key={o.id} order={o} onOpen={open} />
+            ))}
+          </div>
+        </CopyOrdersContext.Provider>
       )}
       {orders.length > 0 && LIVE_TABS.has(tab) && (
         <p className="muted small pos-note" data-testid="liquidation-note">
