@@ -12,8 +12,8 @@
  * So the listing opens at the offer price (its first reference, as a new listing's is) and then
  * gains or loses what the comparable did after its own opening print, with no price limit in its
  * first five trading days (the comparable's listing date is the symbol's). Neither a gain nor a
- * loss is known when applying: the comparable is drawn per symbol from the market seed and is
- * not shown. Like every instrument of the window it is "not listed yet" before that day when the
+ * loss is known when applying: which comparable goes with which symbol is drawn from the market
+ * seed (assignComparables) and is not shown. Like every instrument of the window it is "not listed yet" before that day when the
  * window starts over.
  *
  * Comparables (from the window's own data, nothing typed in): stocks whose listing date lies
@@ -97,19 +97,30 @@ export function findComparables(
 }
 
 /**
- * The comparable of `symbol`: one of those of its exchange (any when its exchange has none),
- * drawn by hashSeed(seed, 'listing', symbol). Null when there is none at all.
+ * The comparables of `symbols` (each with its exchange): those of an exchange (all when it has
+ * none) are dealt round the exchange's symbols in code order from an offset drawn by
+ * hashSeed(seed, 'listing', exchange), so codes spread evenly over them (TWSE 19 codes over 5, TPEx 19
+ * over 7) and which goes with which depends on the seed. Symbols without any comparable are absent.
  */
-export function pickComparable(
-  symbol: string,
-  market: string,
+export function assignComparables(
+  symbols: ReadonlyArray<{ symbol: string; market: string }>,
   comparables: readonly Comparable[],
   seed: number | string,
-): Comparable | null {
-  const same = comparables.filter((c) => c.market === market);
-  const pool = same.length ? same : comparables;
-  if (!pool.length) return null;
-  return pool[hashSeed(seed, 'listing', symbol)[0] % pool.length]!;
+): Map<string, Comparable> {
+  const out = new Map<string, Comparable>();
+  const markets = [...new Set(symbols.map((s) => s.market))].sort();
+  for (const market of markets) {
+    const same = comparables.filter((c) => c.market === market);
+    const pool = same.length ? same : comparables;
+    if (!pool.length) continue;
+    const codes = symbols
+      .filter((s) => s.market === market)
+      .map((s) => s.symbol)
+      .sort();
+    const offset = hashSeed(seed, 'listing', market)[0] % pool.length;
+    codes.forEach((code, i) => out.set(code, pool[(offset + i) % pool.length]!));
+  }
+  return out;
 }
 
 /** The valid price nearest to `priceMinor` (ties go down). */
@@ -162,14 +173,24 @@ export function fillListingProxies(
     return i === undefined ? undefined : rows.close[i * rows.days + d];
   };
   const comparables = findComparables(instruments, dates, closeAt);
-  const out = new Map<string, ListingProxy>();
+  const absent = new Map<string, { offerMinor: number; row: number }>();
   for (const w of wanted) {
     const i = rowOf.get(w.symbol);
-    if (i === undefined || out.has(w.symbol) || w.offerMinor <= 0) continue;
+    if (i === undefined || absent.has(w.symbol) || w.offerMinor <= 0) continue;
     if (rows.close.subarray(i * rows.days, (i + 1) * rows.days).some((c) => c > 0)) continue;
+    absent.set(w.symbol, { offerMinor: w.offerMinor, row: i });
+  }
+  const assigned = assignComparables(
+    [...absent].map(([symbol, a]) => ({ symbol, market: instruments[a.row]!.market })),
+    comparables,
+    seed,
+  );
+  const out = new Map<string, ListingProxy>();
+  for (const [symbol, { offerMinor, row: i }] of absent) {
     const inst = instruments[i]!;
-    const c = pickComparable(w.symbol, inst.market, comparables, seed);
+    const c = assigned.get(symbol);
     if (!c) continue;
+    const w = { symbol, offerMinor };
     const ci = rowOf.get(c.symbol)! * rows.days;
     const proxy: ListingProxy = {
       symbol: w.symbol,
