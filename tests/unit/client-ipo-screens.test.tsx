@@ -215,9 +215,8 @@ describe('subscription detail', () => {
     expect(screen.getByTestId('ipo-pricing').textContent).toBe("Announcement's discount 47.27%");
     expect(screen.getByTestId('ipo-pricing-note').textContent).toContain('NT$116.00');
     expect(screen.getByTestId('ipo-pricing-note').textContent).toContain('NT$220.00 (close 2025-12-31)');
-    expect(screen.getByTestId('ipo-source').textContent).toBe(
-      'TWSE, subscription from 2026-01-02, NT$116.00',
-    );
+    expect(screen.getByTestId('ipo-source').textContent).toBe('2026-01-02 · NT$116.00');
+    expect(screen.getByText('Source: TWSE announcement')).toBeTruthy();
     const page = screen.getByTestId('ipo-detail').textContent ?? '';
     // The 2026 dates appear once (the source), the real draw date not at all.
     expect(page.split('2026-').length - 1).toBe(1);
