@@ -905,7 +905,14 @@ export function createMarketFeed(opts: MarketFeedOptions): MarketFeed {
       );
       actions = await loadCorporateActions();
       taiex = await loadTaiexCloses();
-      proxies = fillListingProxies(loaded, candidates, dates, opts.listingProxies ?? [], seed);
+      proxies = fillListingProxies(
+        loaded,
+        candidates,
+        dates,
+        opts.listingProxies ?? [],
+        seed,
+        (code, date) => actions.exRights.get(`${code}|${date}`)?.referenceMinor,
+      );
       rows = loaded;
       candidates.forEach((inst, row) => {
         let any = false;

@@ -7,7 +7,9 @@
  * symbol trades the comparable's real bar scaled so that the comparable's first open becomes the
  * announcement's offer price:
  *
- *   price = nearest tick of (comparable price × offer ÷ comparable's first open), volume the same.
+ *   price = nearest tick of (comparable price × offer ÷ comparable's first open), volume the same,
+ *   and from a comparable's ex-dividend date on × (its close before ÷ the exchange's reference):
+ *   the proxy's holders receive no dividend, so its drop is taken out.
  *
  * So the listing opens at the offer price (its first reference, as a new listing's is) and then
  * gains or loses what the comparable did after its own opening print, with no price limit in its
@@ -131,15 +133,19 @@ function nearestTick(priceMinor: number, kind: InstrumentKind): number {
 }
 
 /**
- * One of the comparable's prices on the symbol's scale: nearest tick of price × offer ÷ anchor,
- * at least one tick. Monotone in the price, so a bar's low ≤ open, close ≤ high survives.
+ * One of the comparable's prices on the symbol's scale: nearest tick of price × offer ÷ anchor
+ * (× exFactor, the comparable's ex-dividend drops taken back out: the proxy's holders receive no
+ * dividend), at least one tick. Monotone in the price, so a bar's low ≤ open, close ≤ high
+ * survives.
  */
 export function proxyPriceMinor(
   comparableMinor: number,
   proxy: Pick<ListingProxy, 'offerMinor' | 'anchorMinor'>,
   kind: InstrumentKind = 'stock',
+  exFactor: { num: number; den: number } = { num: 1, den: 1 },
 ): number {
-  return Math.max(1, nearestTick(mulDivRound(comparableMinor, proxy.offerMinor, proxy.anchorMinor), kind));
+  const scaled = mulDivRound(comparableMinor, proxy.offerMinor, proxy.anchorMinor);
+  return Math.max(1, nearestTick(mulDivRound(scaled, exFactor.num, exFactor.den), kind));
 }
 
 /** The window's rows as the feed holds them: [row × days + day], close 0 = no trade. */
@@ -159,6 +165,9 @@ export interface ProxyRows {
  * @param instruments the loaded instruments, index = row
  * @param wanted the announcements' codes and offer prices (minor); the first of a code counts
  * @param seed the market seed (the comparable's draw)
+ * @param exReference the exchange's ex-rights/ex-dividend reference of (code, date), if any: from
+ *   that day on the comparable's prices are multiplied by previous close ÷ reference, so its
+ *   dividend is not a drop in the proxy, whose holders are paid none
  */
 export function fillListingProxies(
   rows: ProxyRows,
@@ -166,6 +175,7 @@ export function fillListingProxies(
   dates: readonly string[],
   wanted: ReadonlyArray<{ symbol: string; offerMinor: number }>,
   seed: number | string,
+  exReference: (symbol: string, date: string) => number | undefined = () => undefined,
 ): Map<string, ListingProxy> {
   const rowOf = new Map(instruments.map((r, i) => [r.symbol, i]));
   const closeAt = (symbol: string, d: number) => {
@@ -201,11 +211,16 @@ export function fillListingProxies(
       anchorMinor: rows.open[ci + c.firstIndex]!,
     };
     const at = i * rows.days;
+    let ex = { num: 1, den: 1 };
+    let prev = 0;
     for (let d = 0; d < rows.days; d++) {
       if (!(rows.close[ci + d]! > 0)) continue;
+      const ref = exReference(c.symbol, dates[d]!);
+      if (ref !== undefined && ref > 0 && prev > 0) ex = { num: ex.num * prev, den: ex.den * ref };
       for (const col of [rows.open, rows.high, rows.low, rows.close])
-        col[at + d] = proxyPriceMinor(col[ci + d]!, proxy, inst.kind);
+        col[at + d] = proxyPriceMinor(col[ci + d]!, proxy, inst.kind, ex);
       rows.volume[at + d] = rows.volume[ci + d]!;
+      prev = rows.close[ci + d]!;
     }
     out.set(w.symbol, proxy);
   }

@@ -5,13 +5,15 @@
  * - announcedClose: the last real close before the subscription, only when at most 7 days old;
  * - listing proxies: comparables are the window's own new listings (listed in the window, on
  *   their first traded day, from day 10, 20+ days); codes are dealt evenly over their exchange's
- *   comparables; prices scale to the nearest tick, monotone, the first open onto the offer.
+ *   comparables; prices scale to the nearest tick, monotone, the first open onto the offer; a
+ *   comparable's ex-dividend drop is taken out of the proxy (its holders get no dividend).
  */
 import { describe, expect, it } from 'vitest';
 import { IPO_RULE_RATIO, ipoDiscountBps, ipoOfferPriceMinor } from '../../contract/ipo';
 import { isOnTick } from '../../contract/market-rules';
 import {
   assignComparables,
+  fillListingProxies,
   findComparables,
   proxyPriceMinor,
   type Comparable,
@@ -111,5 +113,44 @@ describe('listing proxies', () => {
     }
     // An off-tick offer (38.66) opens at the nearest valid price.
     expect(proxyPriceMinor(3_500, { offerMinor: 3_866, anchorMinor: 3_500 })).toBe(3_865);
+  });
+
+  it('fills an absent code with its comparable, the dividend drop taken out', () => {
+    const days = 30;
+    const col = () => new Int32Array(2 * days);
+    const rows = {
+      days,
+      open: col(),
+      high: col(),
+      low: col(),
+      close: col(),
+      volume: new Float64Array(2 * days),
+    };
+    // Row 0: the comparable from day 10, 35.00 flat, then ex-dividend 1.75 on day 20 (35 → 33.25).
+    for (let d = 10; d < days; d++) {
+      const p = d < 20 ? 3_500 : 3_325;
+      rows.open[d] = rows.high[d] = rows.low[d] = rows.close[d] = p;
+      rows.volume[d] = 5_000;
+    }
+    const dates = Array.from({ length: days }, (_, i) => `2025-06-${String(i + 1).padStart(2, '0')}`);
+    const instruments = [
+      { symbol: 'C', market: 'TWSE', securityType: 'stock', listingDate: dates[10]!, kind: 'stock' as const },
+      { symbol: 'X', market: 'TWSE', securityType: 'stock', listingDate: null, kind: 'stock' as const },
+    ];
+    const got = fillListingProxies(
+      rows,
+      instruments,
+      dates,
+      [{ symbol: 'X', offerMinor: 4_000 }],
+      1,
+      (c, d) => (c === 'C' && d === dates[20] ? 3_325 : undefined),
+    );
+    expect(got.get('X')).toMatchObject({ comparable: 'C', firstIndex: 10, anchorMinor: 3_500 });
+    expect(rows.close[days + 9]).toBe(0);
+    expect(rows.open[days + 10]).toBe(4_000);
+    // 33.25 × 40/35 = 38.00, × 35/33.25 = 40.00: no drop on the ex-date.
+    expect(rows.close[days + 20]).toBe(4_000);
+    expect(rows.close[days + 29]).toBe(4_000);
+    expect(rows.volume[days + 15]).toBe(5_000);
   });
 });
