@@ -18,6 +18,8 @@
  */
 import { z } from 'zod';
 import { pageQuery, paged } from './envelope';
+import { ceilToTick, type InstrumentKind } from './market-rules';
+import { mulDivCeil, mulDivRound } from './money';
 
 /** Processing fee per application (NT$20, kept whether the member wins or not), TWD minor. */
 export const IPO_PROCESSING_FEE_MINOR = 2_000;
@@ -74,6 +76,52 @@ export function ipoPayableMinor(priceMinor: number, sharesPerApplication: number
 /** Units (applications that can win) = floor(shares offered / shares per application). */
 export function ipoUnits(sharesOffered: number, sharesPerApplication: number): number {
   return Math.floor(sharesOffered / sharesPerApplication);
+}
+
+// ---------- the offer price on the replay ----------
+
+/**
+ * How an offering's price was set (ipo_offerings.pricing; docs/adr/ipo-offers-on-the-replay.md):
+ * - `announcement`: the real announcement's own ratio of offer to market (its price ÷ the real
+ *   close of the last trading day before its subscription opened, where the repository's data
+ *   have that close: 3037 欣興 116 ÷ 220.00 on 2025-12-31) applied to the replayed reference;
+ * - `rule`: that ratio cannot be computed from the data, so IPO_RULE_RATIO is applied to the
+ *   replayed reference;
+ * - `listing`: the instrument has no replayed market (a first listing): the announcement's
+ *   price; the listing opens at it on the replay (server/market/listing-proxies.ts);
+ * - `asAnnounced`: the price as given (operator offerings, tests, and offerings created before
+ *   prices were placed on the replay).
+ */
+export const IPO_PRICINGS = ['announcement', 'rule', 'listing', 'asAnnounced'] as const;
+export type IpoPricing = (typeof IPO_PRICINGS)[number];
+
+/**
+ * Offer ÷ reference where the real announcement's ratio cannot be computed: 70 %, the floor of
+ * a listed company's cash offering (TSA 承銷商會員輔導發行公司募集與發行有價證券自律規則 Art. 6 §1:
+ * not below 70 % of the 1-, 3- or 5-day average close before pricing; docs/tw-market-rules.md
+ * "Public subscription: offer price"). 3037's real price sits at it (116 ≈ 70 % of its
+ * 2025-11 closes) before the stock's later rise.
+ */
+export const IPO_RULE_RATIO = { num: 70, den: 100 } as const;
+
+/**
+ * The offer on the replay: the lowest price on the tick table at or above
+ * reference × num ÷ den (exact; TSA Art. 6 §1 sets a floor, so the offer never falls below the
+ * ratio). TWD minor. @throws RangeError on a non-positive ratio part or unsafe values
+ */
+export function ipoOfferPriceMinor(
+  referenceMinor: number,
+  num: number,
+  den: number,
+  kind: InstrumentKind = 'stock',
+): number {
+  if (!(num > 0)) throw new RangeError('ratio must be positive');
+  return ceilToTick(mulDivCeil(referenceMinor, num, den), kind);
+}
+
+/** The discount num/den stands for, in basis points of the reference: 10,000 − round(num × 10,000 ÷ den). */
+export function ipoDiscountBps(num: number, den: number): number {
+  return 10_000 - mulDivRound(num, 10_000, den);
 }
 
 // ---------- the draw ----------
@@ -147,7 +195,17 @@ export const ipoOfferingSchema = z.object({
   name: z.string(),
   /** The announcement's market text (初上市, 上櫃增資, …). */
   marketType: z.string(),
-  priceMinor: minor,
+  /**
+   * The offer price; null while the close it is set from has not been replayed yet (an upcoming
+   * offering priced `announcement` or `rule`: showing it would tell that close in advance).
+   */
+  priceMinor: minor.nullable(),
+  pricing: z.enum(IPO_PRICINGS),
+  /** The replayed close the price was set from and its replayed date (`announcement`/`rule`). */
+  referenceMinor: minor.nullable(),
+  referenceDate: isoDate.nullable(),
+  /** The documented discount to that close, basis points (4727 = 47.27 %). */
+  discountBps: z.number().int().nullable(),
   sharesOffered: z.number().int(),
   sharesPerApplication: z.number().int(),
   /** Units that can win (sharesOffered / sharesPerApplication). */
@@ -160,11 +218,21 @@ export const ipoOfferingSchema = z.object({
   drawDate: isoDate,
   refundDate: isoDate,
   listingDate: isoDate,
-  /** The real announcement's dates (TWSE publicForm): subscription start and draw. */
-  realApplyStart: isoDate,
-  realDrawDate: isoDate,
-  /** Price × shares + NT$20 + NT$50 (TWD minor). */
-  payableMinor: minor,
+  /**
+   * The real announcement it comes from (TWSE 公開申購公告), null for an operator's offering: its
+   * real (2026) first apply date, its price, and the real close its ratio was computed from
+   * (`announcement` pricing only, else null).
+   */
+  source: z
+    .object({
+      applyStart: isoDate,
+      priceMinor: minor,
+      closeMinor: minor.nullable(),
+      closeDate: isoDate.nullable(),
+    })
+    .nullable(),
+  /** Price × shares + NT$20 + NT$50 (TWD minor); null while the price is. */
+  payableMinor: minor.nullable(),
   /** The current price of the instrument when it trades in the replay, else null ('--'). */
   marketPriceMinor: minor.nullable(),
   /** Price-earnings ratio as a decimal text when known, else null ('--' on screen). */

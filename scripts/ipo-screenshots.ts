@@ -1,38 +1,49 @@
 /**
  * Screenshots of the public-subscription screens at 390×844 in Chromium, tw and en, into
- * docs/screenshots/ipo-*.png. Build the client first (`npx vite build`), then
+ * docs/screenshots/ipo-*.png (or the folder in OUT). Build the client first (`npx vite build`), then
  * `npx tsx scripts/ipo-screenshots.ts`.
  *
  * It starts the server in-process on the integration harness (PGlite in memory, the manual market
- * clock at 10:00 of replayed 2025-04-14, a few instruments and the real announcements of a few
- * codes), creates two demonstration offerings of 6722 輝創 at NT$40 with 2 and 3 units, has four
- * members (the screenshot member among them) apply to both, and moves the clock: apply day →
- * draw day (the draw with its browser check) → listing day (records, and the holding).
+ * clock at 10:00 of replayed 2025-04-14) with every announced code and the window's comparables, so
+ * the seeded offerings are priced on the replay (docs/adr/ipo-offers-on-the-replay.md): the list,
+ * the detail of a seasoned offering priced by the rule and of a first listing. It creates two
+ * demonstration offerings of 3037 欣興 priced as its announcement prices it on the replay, with 2
+ * and 3 units, has four members (the screenshot member among them) apply to both, and moves the
+ * clock: apply day → draw day (the draw with its browser check) → listing day (records, and the
+ * holding); then to 3037's own seeded offering (the announcement's discount beside the market).
  */
+import { and, eq } from 'drizzle-orm';
 import { chromium, type Page } from 'playwright';
+import { readIpoAnnouncements } from '../server/db/import';
+import { ipoOfferings } from '../server/db/schema';
 import { REPLAY_DAY_MS } from '../server/market/clock';
+import { announcedClose, loadAnnouncementCloses, seasonedPrice } from '../server/modules/ipo/pricing';
 import { createOffering } from '../server/modules/ipo/schedule';
-import { startHarness, TEST_SYMBOLS, idem } from '../tests/integration/harness';
+import { startHarness, idem } from '../tests/integration/harness';
+import { ipoTestSymbols } from '../tests/integration/support/ipo';
 
-const OUT = 'docs/screenshots';
+const OUT = process.env.OUT ?? 'docs/screenshots';
 const PORT = 4390;
-const SYMBOLS = [...TEST_SYMBOLS, '3037', '8112', '4749', '6722', '3543', '6949'];
 
 async function main() {
-  const h = await startHarness({ importSymbols: SYMBOLS });
+  const h = await startHarness({ importSymbols: await ipoTestSymbols() });
+  await h.ipo.run();
   const today = h.ipo.calendar.today();
+  const ann = (await readIpoAnnouncements()).find((x) => x.code === '3037')!;
+  const real = announcedClose(ann, await loadAnnouncementCloses(new Set(['3037'])));
+  const price = seasonedPrice(ann, h.feed.closeBefore!('3037', today)!, real);
   const demo = async (source: string, units: number) =>
     createOffering(h.database.db, {
       source,
-      symbol: '6722',
-      name: '輝創',
-      marketType: '初上市',
-      priceMinor: 4_000,
+      symbol: '3037',
+      name: '欣興',
+      marketType: '上市增資',
       sharesOffered: units * 1000,
       sharesPerApplication: 1000,
       applyStartDay: today,
-      realApplyStart: '2026-01-06',
-      realDrawDate: '2026-01-12',
+      realApplyStart: ann.applyStart,
+      realDrawDate: ann.drawDate,
+      ...price,
     });
   const a = await demo('demo:a', 2);
   const b = await demo('demo:b', 3);
@@ -71,10 +82,21 @@ async function main() {
     h.feed.tick();
     await h.ipo.run();
   };
+  const seeded = async (pricing: 'rule' | 'listing') =>
+    (
+      await h.database.db
+        .select()
+        .from(ipoOfferings)
+        .where(and(eq(ipoOfferings.pricing, pricing), eq(ipoOfferings.applyStartDay, today)))
+    )[0] ?? (await h.database.db.select().from(ipoOfferings).where(eq(ipoOfferings.pricing, pricing)))[0]!;
+  const [rule, listing] = [await seeded('rule'), await seeded('listing')];
   for (const lang of ['tw', 'en'] as const) {
     await shot(lang, '/home/index', 'home');
     await shot(lang, '/market/subscribe?tab=open', 'list');
+    await shot(lang, '/market/subscribe?tab=upcoming', 'upcoming');
     await shot(lang, `/market/subscribeDetail?id=${a}`, 'detail');
+    await shot(lang, `/market/subscribeDetail?id=${rule.id}`, 'detail-rule');
+    await shot(lang, `/market/subscribeDetail?id=${listing.id}`, 'detail-listing');
   }
   await advance(4); // draw day
   const draw = async (id: number) => (await h.call('ipo/draw', { id }, tokens[0]!)).body.data;
@@ -97,6 +119,23 @@ async function main() {
   for (const lang of ['tw', 'en'] as const) {
     await shot(lang, '/market/subscribeRecord', 'records');
     await shot(lang, '/position/position', 'holdings');
+  }
+  // 3037's own seeded offering (round 1): the announcement's discount beside the replayed market.
+  const ownRow = () =>
+    h.database.db
+      .select()
+      .from(ipoOfferings)
+      .where(and(eq(ipoOfferings.symbol, '3037'), eq(ipoOfferings.round, 1)));
+  while (!(await ownRow()).length) await advance(20); // created once within the schedule's horizon
+  const [own] = await ownRow();
+  await advance(own!.applyStartDay - h.ipo.calendar.today());
+  const d = (await h.call('ipo/detail', { id: own!.id }, tokens[0]!)).body.data.offering;
+  console.log(
+    `3037 on ${d.applyStart}: reference ${d.referenceMinor} (${d.referenceDate}), offer ${d.priceMinor}, market ${d.marketPriceMinor}`,
+  );
+  for (const lang of ['tw', 'en'] as const) {
+    await shot(lang, '/market/subscribe?tab=open', 'list-3037');
+    await shot(lang, `/market/subscribeDetail?id=${own!.id}`, 'detail-3037');
   }
   await browser.close();
   await h.close();

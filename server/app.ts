@@ -154,6 +154,8 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
           clock,
           seed: config.marketSeed,
           symbols: config.importSymbols,
+          // Announced codes the window never trades list on a comparable's path (listing-proxies.ts).
+          listingProxies: ipoAnnouncements.map((a) => ({ symbol: a.code, offerMinor: a.priceMinor })),
         });
   await feed.start({ timer: opts.feedTimer ?? true });
 

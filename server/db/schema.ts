@@ -40,7 +40,7 @@ import {
 import { CREDIT_LOAN_STATUSES } from '../../contract/credit';
 import { DAY_TRADE_APP_STATUSES, DAY_TRADE_GRANTS } from '../../contract/day-trading';
 import { DEPOSIT_STATUSES, WITHDRAWAL_STATUSES } from '../../contract/funds';
-import { IPO_APPLICATION_STATUSES, IPO_STAGES } from '../../contract/ipo';
+import { IPO_APPLICATION_STATUSES, IPO_PRICINGS, IPO_STAGES } from '../../contract/ipo';
 import {
   LENDING_ALLOCATION_STATUSES,
   LENDING_FINISH_REASONS,
@@ -820,10 +820,28 @@ export const ipoOfferings = pgTable(
     /** contract/ipo.ts IPO_STAGES */
     stage: text('stage', { enum: IPO_STAGES }).notNull().default('scheduled'),
     seed: text('seed').notNull(),
+    // How the price was placed on the replay (docs/adr/ipo-offers-on-the-replay.md).
+    /** contract/ipo.ts IPO_PRICINGS */
+    pricing: text('pricing', { enum: IPO_PRICINGS }).notNull().default('asAnnounced'),
+    /** The real announcement's price; its real close before its subscription (`announcement`). */
+    announcedPriceMinor: money('announced_price_minor'),
+    announcedCloseMinor: money('announced_close_minor'),
+    announcedCloseDate: date('announced_close_date', { mode: 'string' }),
+    /** The replayed close the price was set from and its clock session (`announcement`/`rule`). */
+    referenceMinor: money('reference_minor'),
+    referenceDay: integer('reference_day'),
+    /** Offer ÷ reference applied: ratio_num ÷ ratio_den. */
+    ratioNum: integer('ratio_num'),
+    ratioDen: integer('ratio_den'),
     createdAt: createdAt(),
   },
   (t) => [
     uniqueIndex('ipo_offerings_source_round_uq').on(t.source, t.round),
+    check('ipo_offerings_pricing_check', oneOf(t.pricing, IPO_PRICINGS)),
+    check(
+      'ipo_offerings_ratio_check',
+      sql`(${t.ratioNum} is null) = (${t.ratioDen} is null) and (${t.ratioDen} is null or (${t.ratioNum} > 0 and ${t.ratioDen} > 0))`,
+    ),
     index('ipo_offerings_start_idx').on(t.applyStartDay),
     check('ipo_offerings_stage_check', oneOf(t.stage, IPO_STAGES)),
     check(

@@ -80,6 +80,7 @@ import type { Clock, ClockPosition } from './clock';
 import { createFeedListeners } from './feed-listeners';
 import { loadTaiexCloses, taiexEstimate, taiexItem, type IndexItem, type TaiexCloses } from './indices';
 import { loadInstruments } from './instruments';
+import { fillListingProxies, type ListingProxy } from './listing-proxies';
 import {
   dayReference,
   loadCorporateActions,
@@ -189,6 +190,17 @@ export interface MarketFeed {
   breadth(): Breadth;
   /** Every listed instrument (instruments.ts loadInstruments, loaded at start), symbol order. */
   instruments(): readonly Instrument[];
+  /**
+   * The comparable path a symbol absent from the window lists on (listing-proxies.ts), or null
+   * for an instrument with real rows (and on the stress feed, which has none).
+   */
+  listingProxy?(symbol: string): ListingProxy | null;
+  /**
+   * The last close (minor) the replay shows before clock session `session` (the latest traded
+   * session in the window's pass before it, at most one pass back) and that session; null when
+   * the symbol never trades in the window. Sessions in the future work too (the window is data).
+   */
+  closeBefore?(symbol: string, session: number): { closeMinor: number; session: number } | null;
 }
 
 /** createMarketFeed options. */
@@ -211,6 +223,11 @@ export interface MarketFeedOptions {
    * counting `now` to check the slicing deterministically.
    */
   slice?: WorkSlice;
+  /**
+   * Public-subscription codes and offer prices (minor): those that never trade in the window are
+   * listed on a comparable's path (listing-proxies.ts). Kept out of breadth and rankings.
+   */
+  listingProxies?: ReadonlyArray<{ symbol: string; offerMinor: number }>;
 }
 
 /** A work-slice budget (MarketFeedOptions.slice): `budgetMs` of the `now()` clock (ms). */
@@ -432,6 +449,8 @@ export function createMarketFeed(opts: MarketFeedOptions): MarketFeed {
   let win: ReplayWindow | null = null;
   let rows: WindowRows | null = null;
   let actions: CorporateActions = { exRights: new Map(), splits: new Map() };
+  /** Symbols listed on a comparable's path (listing-proxies.ts). */
+  let proxies = new Map<string, ListingProxy>();
   let started = false;
   let ticking = false;
   let timerOn = false;
@@ -886,6 +905,14 @@ export function createMarketFeed(opts: MarketFeedOptions): MarketFeed {
       );
       actions = await loadCorporateActions();
       taiex = await loadTaiexCloses();
+      proxies = fillListingProxies(
+        loaded,
+        candidates,
+        dates,
+        opts.listingProxies ?? [],
+        seed,
+        (code, date) => actions.exRights.get(`${code}|${date}`)?.referenceMinor,
+      );
       rows = loaded;
       candidates.forEach((inst, row) => {
         let any = false;
@@ -896,7 +923,7 @@ export function createMarketFeed(opts: MarketFeedOptions): MarketFeed {
           name: inst.name,
           kind: inst.kind,
           market: inst.market,
-          listingDate: inst.listingDate,
+          listingDate: proxies.get(inst.symbol)?.listingDate ?? inst.listingDate,
           row,
           sessionIndex: Number.NaN,
           date: '',
@@ -1001,10 +1028,23 @@ export function createMarketFeed(opts: MarketFeedOptions): MarketFeed {
       return currentTaiex();
     },
     breadth() {
-      return breadthOf(order.filter((st) => st.ref).map(quoteAt), marketOf);
+      return breadthOf(order.filter((st) => st.ref && !proxies.has(st.symbol)).map(quoteAt), marketOf);
     },
     instruments() {
       return directory;
+    },
+    listingProxy(symbol) {
+      return proxies.get(symbol) ?? null;
+    },
+    closeBefore(symbol, session) {
+      const st = states.get(symbol);
+      if (!st || !win || !rows) return null;
+      const n = win.replayDayIndexes.length;
+      for (let k = session - 1; k >= session - n; k--) {
+        const c = rows.close[st.row * rows.days + win.dayIndexOf(k)]!;
+        if (c > 0) return { closeMinor: c, session: k };
+      }
+      return null;
     },
   };
 }

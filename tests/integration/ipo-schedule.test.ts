@@ -1,23 +1,29 @@
 /**
- * The real announcements on the market clock (server/modules/ipo/schedule.ts, docs/decisions.md
- * "Public subscriptions on the replay calendar"), on PGlite and PostgreSQL:
+ * The real announcements on the market clock (server/modules/ipo/schedule.ts,
+ * docs/adr/ipo-offers-on-the-replay.md), on PGlite and PostgreSQL:
  * - the 94 announcements are read as they are; a code without an instrument (a first listing)
  *   becomes one with no price history; the import is idempotent;
  * - the distinct real first apply dates open on consecutive business days in their real order, so
  *   around any day of the endless replay there are open, upcoming and ended offerings;
- *   scheduling twice creates nothing more;
+ *   scheduling twice creates nothing more (prices on the replay: ipo-replay.test.ts);
  * - ipo/list labels an offering's days with the replayed dates the app shows.
  */
 import { and, count, eq, gt, lt, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { importIpoAnnouncements, readIpoAnnouncements } from '../../server/db/import';
 import { dailyCandles, instruments, ipoOfferings } from '../../server/db/schema';
-import { scheduleSeeded, seedSchedule } from '../../server/modules/ipo/schedule';
+import { loadWindowDates, replayWindow } from '../../server/market/window';
+import { replayPlacement } from '../../server/modules/ipo/runner';
+import { scheduleSeeded, seedSchedule, type ReplayPlacement } from '../../server/modules/ipo/schedule';
 import { startHarness, type Harness } from './harness';
+import { ipoTestSymbols } from './support/ipo';
 
 let h: Harness;
+let place: ReplayPlacement;
 beforeAll(async () => {
-  h = await startHarness();
+  h = await startHarness({ importSymbols: await ipoTestSymbols() });
+  const dates = await loadWindowDates(h.database.db);
+  place = (await replayPlacement(h.feed, replayWindow(dates), await readIpoAnnouncements()))!;
 });
 afterAll(async () => {
   await h?.close();
@@ -59,9 +65,9 @@ describe('seeded public subscriptions', () => {
     for (let i = 1; i < byReal.length; i++)
       expect(byReal[i]!.startDay).toBeGreaterThanOrEqual(byReal[i - 1]!.startDay);
     for (const today of [h.ipo.calendar.today(), 333, 10_007]) {
-      await scheduleSeeded(h.database.db, s, today);
+      await scheduleSeeded(h.database.db, s, today, place);
       const rows = await offeringsWhere(sql`true`);
-      await scheduleSeeded(h.database.db, s, today);
+      await scheduleSeeded(h.database.db, s, today, place);
       expect(await offeringsWhere(sql`true`)).toBe(rows);
       const start = ipoOfferings.applyStartDay;
       expect(await offeringsWhere(and(sql`${start} between ${today - 2} and ${today}`))).toBeGreaterThan(0);
@@ -74,14 +80,14 @@ describe('seeded public subscriptions', () => {
     const s = seedSchedule(await readIpoAnnouncements());
     const created = new Set<string>();
     const day = 20_003;
-    await scheduleSeeded(h.database.db, s, day, created);
+    await scheduleSeeded(h.database.db, s, day, place, created);
     const first = created.size;
     expect(first).toBeGreaterThan(0);
     const written: number[] = [];
     const spy = vi.spyOn(h.database.db, 'transaction');
     for (let d = day + 1; d <= day + 5; d++) {
       const before = spy.mock.calls.length;
-      await scheduleSeeded(h.database.db, s, d, created);
+      await scheduleSeeded(h.database.db, s, d, place, created);
       written.push(spy.mock.calls.length - before);
     }
     spy.mockRestore();
@@ -91,7 +97,7 @@ describe('seeded public subscriptions', () => {
     expect(Math.max(...written)).toBeLessThan(first / 4);
     // The same rows as scheduling each day without the memory.
     const rows = await offeringsWhere(sql`true`);
-    for (let d = day + 1; d <= day + 5; d++) await scheduleSeeded(h.database.db, s, d);
+    for (let d = day + 1; d <= day + 5; d++) await scheduleSeeded(h.database.db, s, d, place);
     expect(await offeringsWhere(sql`true`)).toBe(rows);
   });
 

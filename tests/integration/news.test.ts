@@ -6,7 +6,7 @@
  *   instrument, and its cover is served publicly; withdrawn → neither listed nor readable;
  * - generated items: the ex-dividend notice of the real ex-date 2025-06-12 (2330, NT$4.50002,
  *   reference 1,060.49) the day before; the public subscription of a real announcement
- *   (3037 欣興, NT$116) when its apply days come; the replayed day's market summary at the close,
+ *   (3037 欣興, priced on the replay) on its first apply day; the replayed day's market summary at the close,
  *   checked against the feed's own quotes; each written once.
  */
 import { and, eq } from 'drizzle-orm';
@@ -175,9 +175,15 @@ describe('generated items', () => {
     await goTo(found!.applyStartDay);
     await h.news.run();
     const a = await bySource(`ipo:${found!.id}`);
-    expect(a).toMatchObject({ kind: 'ipo', titleTw: '公開申購：欣興（3037）承銷價 NT$116.00' });
+    // Priced on the replay (ipo-replay.test.ts): the offering's own price, the source once.
+    const price = (found!.priceMinor / 100).toLocaleString('en-US', { minimumFractionDigits: 2 });
+    expect(found!.pricing).toBe('announcement');
+    expect(a).toMatchObject({ kind: 'ipo', titleTw: `公開申購：欣興（3037）承銷價 NT$${price}` });
     expect(a!.bodyEn).toContain('3,910,000 shares offered');
-    expect(a!.bodyEn).toContain('subscription from 2026-01-02, draw 2026-01-08');
+    expect(a!.bodyEn).toContain(
+      'Source: the TWSE public subscription announcement of 2026-01-02 (offer price NT$116.00).',
+    );
+    expect(a!.bodyEn).not.toContain('2026-01-08');
   });
 
   it("writes the replayed day's market summary at the close from the feed", async () => {

@@ -3,6 +3,9 @@
  * The subscription detail screen (/market/subscribeDetail) against a stubbed server (real store,
  * api, base query and locales):
  * - every field of the subscription entity, '--' for an unknown P/E;
+ * - how the price sits on the replay: the replayed close, the announcement's discount or the
+ *   rule's (marked as the rule), the source announcement once and no second set of dates; an
+ *   upcoming offering priced from a close not replayed yet shows neither price nor payable;
  * - apply asks for confirmation and sends ipo/apply with an idempotency key;
  * - after the draw, "verify" re-runs drawWinners in the browser (Web Crypto) and says so when the
  *   published winners and commitment match, and says otherwise for a tampered winner list;
@@ -74,6 +77,10 @@ const offering: IpoOffering = {
   name: '輝創',
   marketType: '初上市',
   priceMinor: 4_000,
+  pricing: 'listing',
+  referenceMinor: null,
+  referenceDate: null,
+  discountBps: null,
   sharesOffered: 2_000,
   sharesPerApplication: 1_000,
   units: 2,
@@ -85,8 +92,7 @@ const offering: IpoOffering = {
   drawDate: '2025-04-18',
   refundDate: '2025-04-21',
   listingDate: '2025-04-25',
-  realApplyStart: '2026-01-06',
-  realDrawDate: '2026-01-12',
+  source: { applyStart: '2026-01-06', priceMinor: 4_000, closeMinor: null, closeDate: null },
   payableMinor: 4_007_000,
   marketPriceMinor: null,
   pe: null,
@@ -180,6 +186,69 @@ describe('subscription detail', () => {
     const sent = calls.find((c) => c.name === 'ipo/apply')!;
     expect(sent.body).toEqual({ offeringId: 7 });
     expect(sent.key).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it("a seasoned offering: the replayed close, the announcement's discount, one set of dates", async () => {
+    detail = {
+      offering: {
+        ...offering,
+        symbol: '3037',
+        name: '欣興',
+        marketType: '上市增資',
+        priceMinor: 5_200,
+        pricing: 'announcement',
+        referenceMinor: 9_860,
+        referenceDate: '2025-04-11',
+        discountBps: 4_727,
+        marketPriceMinor: 9_910,
+        source: { applyStart: '2026-01-02', priceMinor: 11_600, closeMinor: 22_000, closeDate: '2025-12-31' },
+        payableMinor: 5_207_000,
+      },
+      application: null,
+      draw: { ...(await drawn()), seed: null, winners: [], qualified: [], oversubscribed: null },
+      today: '2025-04-14',
+    };
+    renderDetail();
+    expect((await screen.findByTestId('ipo-price')).textContent).toContain('52.00');
+    expect(screen.getByTestId('ipo-reference').textContent).toContain('98.60');
+    expect(screen.getByText('Replayed close 2025-04-11')).toBeTruthy();
+    expect(screen.getByTestId('ipo-pricing').textContent).toBe("Announcement's discount 47.27%");
+    expect(screen.getByTestId('ipo-pricing-note').textContent).toContain('NT$116.00');
+    expect(screen.getByTestId('ipo-pricing-note').textContent).toContain('NT$220.00 (close 2025-12-31)');
+    expect(screen.getByTestId('ipo-source').textContent).toBe('2026-01-02 · NT$116.00');
+    expect(screen.getByText('Source: TWSE announcement')).toBeTruthy();
+    const page = screen.getByTestId('ipo-detail').textContent ?? '';
+    // The 2026 dates appear once (the source), the real draw date not at all.
+    expect(page.split('2026-').length - 1).toBe(1);
+  });
+
+  it('an upcoming offering priced by the rule: marked as the rule, no price before its close (tw)', async () => {
+    await i18next.changeLanguage('tw');
+    detail = {
+      offering: {
+        ...offering,
+        symbol: '2338',
+        name: '光罩',
+        marketType: '上市增資',
+        phase: 'notStarted',
+        priceMinor: null,
+        pricing: 'rule',
+        referenceMinor: null,
+        referenceDate: null,
+        discountBps: 3_000,
+        source: { applyStart: '2026-03-05', priceMinor: 3_200, closeMinor: null, closeDate: null },
+        payableMinor: null,
+      },
+      application: null,
+      draw: { ...(await drawn()), seed: null, winners: [], qualified: [], oversubscribed: null },
+      today: '2025-04-10',
+    };
+    renderDetail();
+    expect((await screen.findByTestId('ipo-price')).textContent).toBe('依 2025-04-14 前一回放收盤價訂定');
+    expect(screen.getByTestId('ipo-pricing').textContent).toBe('規則折價 30.00%');
+    expect(screen.getByTestId('ipo-reference').textContent).toBe('--');
+    expect(screen.getByTestId('ipo-payable').textContent).toBe('--');
+    expect(screen.queryByTestId('ipo-apply')).toBeNull();
   });
 
   it('verify re-runs the published draw in the browser (tw)', async () => {

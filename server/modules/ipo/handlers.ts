@@ -7,6 +7,7 @@
 import { and, count, desc, eq, gt, inArray, lt, ne, sql, type SQL } from 'drizzle-orm';
 import {
   IPO_STEP_OFFSETS,
+  ipoDiscountBps,
   ipoPayableMinor,
   ipoUnits,
   type IpoApplication,
@@ -43,12 +44,20 @@ function offeringDto(
   const today = cal.today();
   const day = (k: number) => cal.label(o.applyStartDay + k);
   const q = feed.quote(o.symbol);
+  // Priced from a replayed close: hidden until the offering opens (the close is then history).
+  const fromClose = o.pricing === 'announcement' || o.pricing === 'rule';
+  const shown = !fromClose || today >= o.applyStartDay;
+  const ratio = o.ratioNum !== null && o.ratioDen !== null ? ipoDiscountBps(o.ratioNum, o.ratioDen) : null;
   return {
     id: o.id,
     symbol: o.symbol,
     name: o.name,
     marketType: o.marketType,
-    priceMinor: o.priceMinor,
+    priceMinor: shown ? o.priceMinor : null,
+    pricing: o.pricing,
+    referenceMinor: shown ? o.referenceMinor : null,
+    referenceDate: shown && o.referenceDay !== null ? cal.label(o.referenceDay) : null,
+    discountBps: ratio,
     sharesOffered: o.sharesOffered,
     sharesPerApplication: o.sharesPerApplication,
     units: ipoUnits(o.sharesOffered, o.sharesPerApplication),
@@ -60,9 +69,15 @@ function offeringDto(
     drawDate: day(IPO_STEP_OFFSETS.draw),
     refundDate: day(IPO_STEP_OFFSETS.refund),
     listingDate: cal.label(o.listingDay),
-    realApplyStart: o.realApplyStart,
-    realDrawDate: o.realDrawDate,
-    payableMinor: ipoPayableMinor(o.priceMinor, o.sharesPerApplication),
+    source: o.source.startsWith('twse:')
+      ? {
+          applyStart: o.realApplyStart,
+          priceMinor: o.announcedPriceMinor ?? o.priceMinor,
+          closeMinor: o.announcedCloseMinor,
+          closeDate: o.announcedCloseDate,
+        }
+      : null,
+    payableMinor: shown ? ipoPayableMinor(o.priceMinor, o.sharesPerApplication) : null,
     marketPriceMinor: q && q.traded && q.lastMinor > 0 ? q.lastMinor : null,
     // The announcements carry no earnings: shown as '--'.
     pe: null,

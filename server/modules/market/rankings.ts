@@ -207,18 +207,21 @@ export function createRankings({ feed, now, maxAgeMs = 1000 }: RankingsOptions):
 
   const build = (t: number): RankingSnapshot => {
     const quotes = feed.listQuotes();
+    // A listing on a comparable's path (feed.listingProxy) trades another stock's figures: it is
+    // listed, never ranked or counted.
+    const real = feed.listingProxy ? quotes.filter((q) => !feed.listingProxy!(q.symbol)) : quotes;
     const d = dir();
     return {
       computedAt: t,
       replayDate: feed.clock().replayDate,
       orders: {
         all: rankQuotes(quotes, 'all'),
-        gainers: rankQuotes(quotes, 'gainers'),
-        losers: rankQuotes(quotes, 'losers'),
-        volume: rankQuotes(quotes, 'volume'),
-        turnover: rankQuotes(quotes, 'turnover'),
+        gainers: rankQuotes(real, 'gainers'),
+        losers: rankQuotes(real, 'losers'),
+        volume: rankQuotes(real, 'volume'),
+        turnover: rankQuotes(real, 'turnover'),
       },
-      breadth: computeBreadth(quotes, (s) => d.get(s)?.market),
+      breadth: computeBreadth(real, (s) => d.get(s)?.market),
     };
   };
 

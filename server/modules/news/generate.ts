@@ -8,8 +8,8 @@
  *   cycle of the window, as the replay itself starts over).
  * - `ipo`: one item per public subscription when its apply days come near (ipo_offerings, which
  *   the subscription runner places on the clock from ipo_subscriptions.csv): code, name, price,
- *   shares offered, the apply/draw/listing dates on the replay and the real announcement's dates.
- *   Key `ipo:<offering id>`.
+ *   shares offered, the apply/draw/listing dates on the replay, how the price was set and the
+ *   real announcement it comes from. Key `ipo:<offering id>`.
  * - `marketSummary`: at the close of a replayed day (13:30 on), from the feed's rankings: the
  *   five top gainers, losers and turnover leaders, advancers/decliners and the whole market's
  *   turnover. Key `marketSummary:<session>`.
@@ -92,6 +92,19 @@ export async function ipoItems(
     const draw = label(o.applyStartDay + IPO_STEP_OFFSETS.draw) ?? '';
     const listing = label(o.listingDay) ?? '';
     const price = ntd(o.priceMinor);
+    const ref = o.referenceMinor !== null && o.referenceDay !== null ? ntd(o.referenceMinor) : null;
+    const refDate = o.referenceDay !== null ? (label(o.referenceDay) ?? '') : '';
+    const ann = ntd(o.announcedPriceMinor ?? o.priceMinor);
+    const basisTw = ref
+      ? `承銷價依 ${refDate} 回放收盤價 NT$${ref} 與原公告的折價計算。`
+      : o.pricing === 'listing'
+        ? '初次上市櫃：依原公告承銷價掛牌。'
+        : '';
+    const basisEn = ref
+      ? `The price applies the announcement's discount to the replayed close of ${refDate} (NT$${ref}).`
+      : o.pricing === 'listing'
+        ? 'A first listing: it lists at the announced offer price.'
+        : '';
     return {
       kind: 'ipo' as const,
       sourceKey: `ipo:${o.id}`,
@@ -99,13 +112,13 @@ export async function ipoItems(
       titleEn: `Public subscription: ${o.symbol} ${o.name} at NT$${price}`,
       bodyTw: [
         `${o.name}（${o.symbol}，${o.marketType}）公開申購，承銷價 NT$${price}，承銷股數 ${o.sharesOffered.toLocaleString('en-US')} 股，每單位 ${o.sharesPerApplication.toLocaleString('en-US')} 股。`,
-        `申購期間 ${start} 至 ${end}，抽籤日 ${draw}，上市日 ${listing}（回放日曆）。`,
-        `原公告：申購開始 ${o.realApplyStart}，抽籤日 ${o.realDrawDate}。資料來源：臺灣證券交易所公開申購公告。`,
+        `申購期間 ${start} 至 ${end}，抽籤日 ${draw}，上市日 ${listing}（回放日曆）。${basisTw}`,
+        `資料來源：臺灣證券交易所 ${o.realApplyStart} 公開申購公告（原承銷價 NT$${ann}）。`,
       ].join('\n'),
       bodyEn: [
         `${o.symbol} ${o.name} (${o.marketType}) opens for public subscription at NT$${price}: ${o.sharesOffered.toLocaleString('en-US')} shares offered, ${o.sharesPerApplication.toLocaleString('en-US')} shares per application.`,
-        `Apply ${start} to ${end}, draw ${draw}, listing ${listing} (replay calendar).`,
-        `Real announcement: subscription from ${o.realApplyStart}, draw ${o.realDrawDate}. Source: TWSE public subscription announcements.`,
+        `Apply ${start} to ${end}, draw ${draw}, listing ${listing} (replay calendar). ${basisEn}`.trimEnd(),
+        `Source: the TWSE public subscription announcement of ${o.realApplyStart} (offer price NT$${ann}).`,
       ].join('\n'),
       replayDate: start || null,
       symbols: [o.symbol],

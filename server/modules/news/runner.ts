@@ -51,8 +51,8 @@ export function createNewsRunner(opts: {
       if (item) n += await write(item);
       else done.add(`exDividend:${d}`);
     }
-    for (const item of await ipoItems(db, today - BACKFILL_DAYS, today + 1, cal.dateOf))
-      n += await write(item);
+    // From the first apply day on: an offering's price comes from the close before it.
+    for (const item of await ipoItems(db, today - BACKFILL_DAYS, today, cal.dateOf)) n += await write(item);
     const t = cal.timeOfDayMs();
     const key = `marketSummary:${today}`;
     if (t !== null && t >= SESSION_BOUNDARIES.regularClose && !done.has(key)) {

@@ -1,7 +1,8 @@
 /**
  * /market/subscribeDetail?id=: every field of the spec's subscription entity (price, market price,
- * total units, the dates on the replayed calendar beside the real announcement's, P/E and industry
- * P/E where known else '--', payable and subscribed amounts, number won), the member's application
+ * how the price sits on the replayed market, total units, the dates on the replayed calendar only
+ * (the source announcement once, labelled), P/E and industry P/E where known else '--', payable
+ * and subscribed amounts, number won), the member's application
  * with apply (one per offering, NT$ price × shares + 20 + 50 held at once) and pay (while an unpaid
  * application is payable), and the published draw with its browser check.
  */
@@ -18,6 +19,7 @@ import { Page } from '../../../ui/page';
 import { useIpoApplyMutation, useIpoDetailQuery, useIpoPayMutation } from '../api/ipo-api';
 import { DrawCard } from '../components/draw-card';
 import { Line, PhaseTag, StatusTag } from '../components/parts';
+import { PricingLines, priceText } from '../components/pricing';
 import '../ipo.css';
 
 export function SubscribeDetailPage() {
@@ -56,7 +58,7 @@ export function SubscribeDetailPage() {
       content: t('ipo.applyConfirm', {
         name: o.name,
         shares: o.sharesPerApplication.toLocaleString(),
-        amount: formatMinor(o.payableMinor),
+        amount: formatMinor(o.payableMinor ?? 0),
       }),
       confirmText: t('ipo.apply'),
       cancelText: t('common.cancel'),
@@ -78,11 +80,13 @@ export function SubscribeDetailPage() {
         </div>
         <p className="muted small">{t('ipo.today', { date: data.today })}</p>
         <Line label={t('ipo.marketType')} value={o.marketType} />
-        <Line label={t('ipo.price')} value={formatMinor(o.priceMinor)} testId="ipo-price" />
+        <Line label={t('ipo.price')} value={priceText(o, t)} testId="ipo-price" />
         <Line
           label={t('ipo.marketPrice')}
           value={o.marketPriceMinor === null ? '' : formatMinor(o.marketPriceMinor)}
+          testId="ipo-market-price"
         />
+        <PricingLines o={o} />
         <Line label={t('ipo.units')} value={o.units.toLocaleString()} />
         <Line label={t('ipo.sharesPerApplication')} value={o.sharesPerApplication.toLocaleString()} />
         <Line label={t('ipo.pe')} value={o.pe ?? ''} />
@@ -92,9 +96,12 @@ export function SubscribeDetailPage() {
         <Line label={t('ipo.drawDate')} value={o.drawDate} />
         <Line label={t('ipo.refundDate')} value={o.refundDate} />
         <Line label={t('ipo.listingDate')} value={o.listingDate} />
-        <Line label={t('ipo.realDates')} value={`${o.realApplyStart} / ${o.realDrawDate}`} />
         <Line label={t('ipo.applications')} value={String(o.applications)} />
-        <Line label={t('ipo.payable')} value={formatMinor(o.payableMinor)} testId="ipo-payable" />
+        <Line
+          label={t('ipo.payable')}
+          value={o.payableMinor === null ? '' : formatMinor(o.payableMinor)}
+          testId="ipo-payable"
+        />
         <p className="muted small">
           {t('ipo.feeNote', {
             processing: formatMinor(IPO_PROCESSING_FEE_MINOR),

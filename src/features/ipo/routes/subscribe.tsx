@@ -1,6 +1,8 @@
 /**
  * /market/subscribe: public subscriptions in three tabs (open, upcoming, ended), each row with the
- * offer price, the apply days on the replayed calendar, the phase and the member's own state; a
+ * offer price (or when it will be set), the apply days on the replayed calendar, how the price
+ * sits on the replayed market (the announcement's discount, the rule's, or a first listing), the
+ * phase and the member's own state; a
  * row opens /market/subscribeDetail. The records link opens /market/subscribeRecord.
  */
 import { Tabs } from 'antd-mobile';
@@ -10,12 +12,12 @@ import { useSelector } from 'react-redux';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { IPO_TABS, type IpoOffering, type IpoTab } from '../../../../contract/ipo';
 import { selectLoggedIn } from '../../../api/session';
-import { formatMinor } from '../../../lib/format';
 import { LoginPrompt } from '../../../ui/login-prompt';
 import { Page } from '../../../ui/page';
 import { useIpoListInfiniteQuery } from '../api/ipo-api';
 import { InfiniteList } from '../../../ui/infinite-list';
 import { PhaseTag, StatusTag } from '../components/parts';
+import { priceText, pricingLabel } from '../components/pricing';
 import '../ipo.css';
 
 function OfferingRow({ o, onOpen }: { o: IpoOffering; onOpen: (id: number) => void }) {
@@ -31,7 +33,7 @@ function OfferingRow({ o, onOpen }: { o: IpoOffering; onOpen: (id: number) => vo
       <div className="ipo-row-grid">
         <div>
           <div className="muted small">{t('ipo.price')}</div>
-          <div>{formatMinor(o.priceMinor)}</div>
+          <div data-testid="ipo-row-price">{priceText(o, t, true)}</div>
         </div>
         <div>
           <div className="muted small">{t('ipo.applyDays')}</div>
@@ -45,7 +47,9 @@ function OfferingRow({ o, onOpen }: { o: IpoOffering; onOpen: (id: number) => vo
         </div>
       </div>
       <div className="ipo-row-foot">
-        <span className="muted small">{o.marketType}</span>
+        <span className="muted small" data-testid="ipo-row-pricing">
+          {o.marketType} · {pricingLabel(o, t)}
+        </span>
         {o.myStatus && <StatusTag status={o.myStatus} />}
       </div>
     </div>
