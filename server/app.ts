@@ -31,6 +31,7 @@ import { createClock } from './market/clock';
 import { createMarketFeed, type MarketFeed } from './market/feed';
 import { loadWindowDates, replayWindow } from './market/window';
 import { createStressFeed } from './market/stress';
+import { installSeed } from './market/install-seed';
 import { accountHandlers } from './modules/account/handlers';
 import { adminHandlers } from './modules/admin/handlers';
 import { invitationHandlers } from './modules/admin/invitations';
@@ -134,6 +135,8 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     db,
     config.importSymbols ? { symbols: config.importSymbols } : undefined,
   );
+  // MARKET_SEED, or this install's own secret seed (market/install-seed.ts).
+  const seed = await installSeed(db, config.marketSeed);
   const clock =
     config.marketSource === 'stress'
       ? null
@@ -142,7 +145,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     clock === null
       ? createStressFeed({
           db,
-          seed: config.marketSeed,
+          seed,
           symbols: config.stressSymbols,
           rate: config.stressRate,
           now: opts.now,
@@ -150,7 +153,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
       : createMarketFeed({
           db,
           clock,
-          seed: config.marketSeed,
+          seed,
           symbols: config.importSymbols,
         });
   await feed.start({ timer: opts.feedTimer ?? true });
