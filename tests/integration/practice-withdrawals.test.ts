@@ -6,14 +6,17 @@
  * - NT$100,000 deposited, a short of 2317 opened at 10:00 of 2025-04-14 and closed at 12:00 for a
  *   gain (143.00 → about 137.00): user/withdrawable says available > 100,000 but withdrawable
  *   100,000; a withdrawal of NT$100,000.01 is refused `aboveNetDeposits` (422, translated in tw
- *   and en) with nothing written; NT$100,000.00 goes through as before (available → frozen), and
- *   once paid nothing more can be withdrawn; a rejected withdrawal gives the cap back;
+ *   and en) with nothing written (above the available cash: insufficientBalance, as before);
+ *   NT$100,000.00 goes through as before (available → frozen), and once paid nothing more can be
+ *   withdrawn; a rejected withdrawal gives the cap back;
  * - an exchange moves the cap with the converted amount: TWD → USD moves own money into USD, and
  *   back into TWD at the exchange's own amounts (rounded down);
  * - with REPLAY_WITHDRAWALS=all (a second harness) the gain is withdrawable;
  * - concurrency: bursts of parallel withdrawals and exchanges of one member never take out more
- *   own money than was deposited (the fold in ledger order never goes below zero), meaningful on
- *   PostgreSQL where the requests run in parallel transactions.
+ *   own money than was deposited (the fold in ledger order never goes below zero); and an
+ *   exchange racing a withdrawal of the whole cap (cash from a points code above it) never lets
+ *   both take the same money. Meaningful on PostgreSQL, where the requests run in parallel
+ *   transactions: without the member lock (practice.ts lockMemberFunds) the race test fails there.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
@@ -88,6 +91,9 @@ describe('on a replayed market (the default rule)', () => {
     expect(r.http).toBe(422);
     expect(r.body).toEqual({ status: 0, msg: 'aboveNetDeposits', data: null });
     expect(await h.moneyState()).toEqual(before);
+    // Above the cash itself the answer stays the more basic one.
+    expect((await withdraw(h, m, available + 1)).body.msg).toBe('insufficientBalance');
+    expect(await h.moneyState()).toEqual(before);
     for (const lang of ['tw', 'en']) {
       const text = JSON.parse(readFileSync(`locales/${lang}.json`, 'utf8')).errors.aboveNetDeposits as string;
       expect(text.length).toBeGreaterThan(20);
@@ -124,6 +130,15 @@ describe('on a replayed market (the default rule)', () => {
 
   it('an exchange moves the cap with the converted amount, both ways', async () => {
     const x = await h.withdrawer('0951000002', DEPOSIT);
+    // NT$1,000 that is not a deposit (a cash points code), so the cap, not the cash, refuses below.
+    const batch = await ok(
+      h,
+      'admin/createPointsCodes',
+      { kind: 'cash', amount: 100_000, expiresAt: h.wall.now + 86_400_000, count: 1, perMemberLimit: 1 },
+      op,
+    );
+    await ok(h, 'rewards/redeemCode', { code: batch.codes[0] }, x.token);
+    expect((await ok(h, 'user/withdrawable', {}, x.token)).netDepositsMinor).toBe(DEPOSIT);
     const toUsd = await ok(h, 'user/exchange', { from: 'TWD', to: 'USD', amountMinor: 4_000_000 }, x.token);
     // 40,000 of own TWD left as USD: the TWD cap is 60,000.
     expect((await ok(h, 'user/withdrawable', {}, x.token)).netDepositsMinor).toBe(DEPOSIT - 4_000_000);
