@@ -28,6 +28,9 @@ const FAST_SPEC = /\.fast\.spec\.ts$/;
 const serverEnv = {
   LOG_LEVEL: 'warn',
   HOST: '127.0.0.1',
+  // trading-rules.spec.ts rebuilds the replayed paths (replay.ts buildSession) with seed 1; without
+  // it each server would draw its own secret seed (server/market/install-seed.ts).
+  MARKET_SEED: '1',
   // trading-rules.spec.ts (b) opens a 10× long a few ticks above maintenance so that the
   // replay liquidates it within the test's minutes; the opening reserve (default 130 %) would
   // refuse that opening. The reserve is tested in tests/integration/trading-execution.test.ts.

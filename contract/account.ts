@@ -8,10 +8,11 @@ const minor = z.number().int();
 
 /**
  * Account summary in TWD minor units. available, frozen and margin are the TWD ledger balances;
- * unrealised P&L is marked to the live quote; total assets is the asset overview's TWD total
- * (contract/wallet.ts: every member ledger account in every currency plus unrealised P&L, other
- * currencies valued in TWD at the operator's exchange rates).
- * `realisedProfitMinor` is the sum of the user's realised P&L, fee and tax postings.
+ * unrealised P&L is marked to the live quote; total assets is the asset overview's TWD total, its
+ * net assets (contract/wallet.ts: every member ledger account in every currency plus unrealised
+ * P&L less credit owed, other currencies valued in TWD at the operator's exchange rates).
+ * `realisedProfitMinor` is the member's realised P&L to date by the one definition of
+ * docs/glossary.md "Realised P&L", the overview's realised total.
  */
 export const accountSummaryRes = z.object({
   account: z.string(),

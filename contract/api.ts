@@ -123,6 +123,12 @@ export const api = {
   'user/depositChannels': ep('member', auth.emptyReq, funds.depositChannelsRes, 'Deposit channels and hours'),
   'user/recharge': ep('member', funds.depositReq, funds.depositSchema, 'Request a deposit', true),
   'user/withdraw': ep('member', funds.withdrawReq, funds.withdrawalSchema, 'Request a withdrawal', true),
+  'user/withdrawable': ep(
+    'member',
+    auth.emptyReq,
+    funds.withdrawableRes,
+    'How much may be withdrawn now, and under which rule',
+  ),
   'user/rates': ep('member', auth.emptyReq, funds.ratesRes, 'Exchange rates against USD'),
   'user/exchange': ep('member', funds.exchangeReq, funds.exchangeSchema, 'Exchange currency', true),
 

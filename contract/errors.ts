@@ -41,6 +41,8 @@ export const ERROR_KEYS = [
   'wrongOriginalPassword',
   'sameCurrency',
   'rateUnavailable',
+  // a replayed market is a practice venue: withdrawals up to net deposits (modules/funds/practice.ts)
+  'aboveNetDeposits',
   // identity
   'realNameNotCompleted',
   'alreadyVerified',
@@ -187,6 +189,7 @@ export const ERROR_STATUS: Record<ErrorKey, ErrorStatus> = {
   wrongOriginalPassword: 422,
   sameCurrency: 422,
   rateUnavailable: 422,
+  aboveNetDeposits: 422,
   realNameNotCompleted: 422,
   alreadyVerified: 409,
   kycUnderReview: 409,

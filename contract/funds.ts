@@ -106,6 +106,30 @@ export const withdrawalSchema = z.object({
 export type Withdrawal = z.infer<typeof withdrawalSchema>;
 
 /**
+ * How much a member may withdraw (server/modules/funds/practice.ts; docs/adr/0001-practice-venue-withdrawals.md).
+ * `netDeposits`: the market is a replay (MARKET_SOURCE=replay), a practice venue, so a member takes
+ * back at most their own money: deposits approved less withdrawals requested (pending or paid),
+ * per currency, an exchange moving it with the converted amount; gains made on the replay stay in
+ * the practice account. `all`: a live source, or the operator's explicit REPLAY_WITHDRAWALS=all.
+ */
+export const WITHDRAWAL_RULES = ['netDeposits', 'all'] as const;
+export type WithdrawalRule = (typeof WITHDRAWAL_RULES)[number];
+
+/** user/withdrawable: the withdraw screen's figures (TWD minor; withdrawals are paid in TWD). */
+export const withdrawableRes = z.object({
+  currency: z.literal('TWD'),
+  rule: z.enum(WITHDRAWAL_RULES),
+  /** The market is a replay: the account is a practice account. */
+  practice: z.boolean(),
+  availableMinor: minor,
+  /** The member's own money still in the account (see WITHDRAWAL_RULES), ≥ 0. */
+  netDepositsMinor: minor,
+  /** What user/withdraw accepts now: available, capped at netDepositsMinor under `netDeposits`. */
+  withdrawableMinor: minor,
+});
+export type WithdrawableInfo = z.infer<typeof withdrawableRes>;
+
+/**
  * An exchange rate against USD: `buyPpm` is how many millionths of `currency` the platform pays
  * for 1 USD, `sellPpm` how many the member pays for 1 USD (sellPpm ≥ buyPpm). USD itself has none.
  */
@@ -172,4 +196,9 @@ export const fundRecordsRes = paged(fundRecordSchema).extend({
   withdrawals: z.array(withdrawalSchema),
   /** On the exchange tab (page 1): the member's exchanges. */
   exchanges: z.array(exchangeSchema),
+  /**
+   * On the trade tab: the member's realised P&L to date (docs/glossary.md "Realised P&L", the
+   * member centre's figure); null on the other tabs.
+   */
+  realisedMinor: minor.nullable(),
 });

@@ -12,8 +12,9 @@
  * - the operator sets a quota of shares per instrument and opens or closes the channel; a lend
  *   beyond the quota, or while the channel is closed, is refused `lendingUnavailable`;
  * - while in loan the position cannot be closed by the member (`lendingSharesInLoan`);
- * - the fee accrues per business day on the lent shares' value at the day's reference price:
- *   lendingFeeMinor (rounded down to the minor unit), paid into the lender's wallet (`lendingRebate`);
+ * - the fee accrues per business day on the lent shares' value at that day's own reference price:
+ *   lendingFeeMinor (rounded down to the minor unit), paid into the lender's wallet
+ *   (`lendingRebate`) once the day is over;
  * - recall by the member, or the end of the term, finishes the loan (in loan → finished).
  * Units: money in TWD minor (1/100 NT$), shares, basis points (1 bps = 0.01 %), business days.
  */
@@ -64,9 +65,14 @@ export const lendingOrderSchema = z.object({
   days: z.number().int(),
   status: z.enum(LENDING_STATUSES),
   finishReason: z.enum(LENDING_FINISH_REASONS).nullable(),
-  /** Replayed dates (YYYY-MM-DD) of the first day and the day the term ends. */
+  /**
+   * The replayed date (YYYY-MM-DD) of the loan's first business day. The term is counted in
+   * business days of the market clock (`days`, `daysLeft`), never as an end date: the replay
+   * window starts over after its last day, and a replayed end date would read before the start.
+   */
   startDate: z.string(),
-  endDate: z.string(),
+  /** Business days of the term still to run (0 once finished). */
+  daysLeft: z.number().int(),
   accruedDays: z.number().int(),
   rebateMinor: z.number().int(),
   /** Shares of this loan borrowed by short positions now. */

@@ -136,14 +136,21 @@ export const orderSchema = z.object({
   closeTaxMinor: minor,
   /** Gross realised P&L; null until closed. */
   pnlMinor: minor.nullable(),
+  /**
+   * Realised P&L of a closed position by the one definition (docs/glossary.md "Realised P&L":
+   * gross + fees and taxes + dividends and lending fees), set by trade/orders and
+   * trade/orderDetail (server/modules/wallet/pnl.ts); null while not closed, absent elsewhere.
+   */
+  realisedMinor: minor.nullable().optional(),
   createdAt: z.number().int(),
 });
 export type Order = z.infer<typeof orderSchema>;
 
 /**
- * Net realised P&L of a closed order, TWD minor: the gross `pnlMinor` (price difference × shares)
- * less the opening and closing fees and taxes, i.e. what the member's realised-profit postings add
- * up to for it (server/modules/trading/fills.ts). null until it is closed.
+ * The price result of a closed order net of its own fees and taxes, TWD minor: the gross
+ * `pnlMinor` (price difference × shares) less the opening and closing fees and taxes; null until
+ * it is closed. Not the member's realised P&L, which also counts dividends and lending fees
+ * (`realisedMinor`, docs/glossary.md "Realised P&L").
  */
 export function netPnlMinor(
   o: Pick<Order, 'pnlMinor' | 'openFeeMinor' | 'openTaxMinor' | 'closeFeeMinor' | 'closeTaxMinor'>,

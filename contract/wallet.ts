@@ -3,16 +3,17 @@
  * `/wallet/index`) and invite friends (邀請好友; non-spec route `/user/invite`, docs/glossary.md).
  *
  * Overview: every figure is a ledger balance, a mark from the market feed or a sum of those.
- * Per currency the member holds: available (cash), frozen (reserved for pending orders and
- * withdrawals), margin (held by open positions), debt (what the member owes after a loss beyond
- * their funds; ≤ 0) and every other member ledger account by its purpose (copy-trading `follow`
- * cash, a credit `loan` account when that module creates one …), plus the unrealised P&L of the
- * open positions (TWD). total = the sum of all of them. Money in minor units (1/100) of the row's
- * currency; `valueTwdMinor` is the total valued in TWD (see `WALLET_VALUATION_RULE`).
+ * Per currency the member holds: available (cash, borrowed cash included), frozen (reserved for
+ * pending orders and withdrawals), margin (held by open positions), debt (what the member owes,
+ * ≤ 0: a loss beyond their funds and, in TWD, what their credit loans still owe, principal and
+ * accrued interest) and every other member ledger account by its purpose (copy-trading `follow`
+ * cash …), plus the unrealised P&L of the open positions (TWD). total = the sum of all of them,
+ * i.e. net assets. Money in minor units (1/100) of the row's currency; `valueTwdMinor` is the
+ * total valued in TWD (see `WALLET_VALUATION_RULE`).
  *
  * History: the equity at each trading day's close (snapshots, server/modules/wallet/snapshots.ts)
- * and the realised P&L of closed positions by calendar month (Asia/Taipei) of the close, from the
- * ledger's realisedPnl, tradeFee and transactionTax postings of those positions.
+ * and the realised P&L of closed positions by calendar month (Asia/Taipei) of the close, by the
+ * one definition of docs/glossary.md "Realised P&L" (server/modules/wallet/pnl.ts).
  */
 import { z } from 'zod';
 
@@ -21,7 +22,10 @@ const minor = z.number().int();
 /** One member ledger account that is not one of the four standard kinds. */
 export const otherAccountSchema = z.object({ purpose: z.string(), balanceMinor: minor });
 
-/** One currency of the overview. total = available + frozen + margin + debt + others + unrealised. */
+/**
+ * One currency of the overview. total = available + frozen + margin + debt + others + unrealised
+ * (net assets in the currency; debt ≤ 0).
+ */
 export const currencyAssetsSchema = z.object({
   currency: z.string(),
   availableMinor: minor,
@@ -62,8 +66,14 @@ export const overviewRes = z.object({
     marginMinor: minor,
     unrealisedMinor: minor,
   }),
-  /** Sum of the currencies' valueTwdMinor (those with a rate). */
+  /** Net assets: the sum of the currencies' valueTwdMinor (those with a rate) = assets − debt. */
   totalTwdMinor: minor,
+  /** Everything the member holds, valued in TWD: totalTwdMinor + debtTwdMinor. */
+  assetsTwdMinor: minor,
+  /** What the member owes, valued in TWD (≥ 0): −Σ of the currencies' debt. */
+  debtTwdMinor: minor,
+  /** The market is a replay (MARKET_SOURCE=replay): a practice account (funds/practice.ts). */
+  practice: z.boolean(),
   /** Currencies held but left out of totalTwdMinor for want of a rate. */
   unvalued: z.array(z.string()),
   rates: z.array(valuationRateSchema),
@@ -93,6 +103,9 @@ export const monthlyPnlSchema = z.object({
   grossMinor: minor,
   /** Sum of the fee and tax postings of those positions (≤ 0, opening and closing). */
   costsMinor: minor,
+  /** Their dividends received or paid and stock-lending fees and rebates (signed). */
+  incomeMinor: minor,
+  /** gross + costs + income. */
   netMinor: minor,
 });
 
@@ -100,6 +113,8 @@ export const monthlyPnlSchema = z.object({
 export const historyRes = z.object({
   equity: z.array(equityPointSchema),
   months: z.array(monthlyPnlSchema),
+  /** Realised P&L to date: the sum of the months (the member centre's figure). */
+  realisedTotalMinor: minor,
 });
 export type WalletHistory = z.infer<typeof historyRes>;
 

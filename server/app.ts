@@ -32,6 +32,7 @@ import { nextTradingDay } from './market/calendar';
 import { createMarketFeed, type MarketFeed } from './market/feed';
 import { loadWindowDates, replayWindow, type ReplayWindow } from './market/window';
 import { createStressFeed } from './market/stress';
+import { installSeed } from './market/install-seed';
 import { accountHandlers } from './modules/account/handlers';
 import { adminHandlers } from './modules/admin/handlers';
 import { invitationHandlers } from './modules/admin/invitations';
@@ -136,6 +137,8 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     db,
     config.importSymbols ? { symbols: config.importSymbols } : undefined,
   );
+  // MARKET_SEED, or this install's own secret seed (market/install-seed.ts).
+  const seed = await installSeed(db, config.marketSeed);
   const clock =
     config.marketSource === 'stress'
       ? null
@@ -144,7 +147,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     clock === null
       ? createStressFeed({
           db,
-          seed: config.marketSeed,
+          seed,
           symbols: config.stressSymbols,
           rate: config.stressRate,
           now: opts.now,
@@ -152,7 +155,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
       : createMarketFeed({
           db,
           clock,
-          seed: config.marketSeed,
+          seed,
           symbols: config.importSymbols,
           // Announced codes the window never trades list on a comparable's path (listing-proxies.ts).
           listingProxies: ipoAnnouncements.map((a) => ({ symbol: a.code, offerMinor: a.priceMinor })),

@@ -4,7 +4,11 @@
  * PORT (3000) · HOST (0.0.0.0) · DATA_DIR (./data: embedded database and uploads) ·
  * DATABASE_URL (postgres://… to use a PostgreSQL server instead of embedded PGlite) ·
  * MARKET_SOURCE (replay | stress) · STRESS_SYMBOLS (2000) · STRESS_RATE (20000 updates/s) ·
- * MARKET_CLOCK (replay | exchange) · MARKET_SPEED (1: market ms per wall ms) · MARKET_SEED (1) ·
+ * MARKET_CLOCK (replay | exchange) · MARKET_SPEED (1: market ms per wall ms) · MARKET_SEED (unset:
+ * the install's own random secret, kept in the database, market/install-seed.ts; set: pins the
+ * intraday paths, for tests and benchmarks) · REPLAY_WITHDRAWALS (unset: a replayed market is a
+ * practice venue and a member withdraws at most their net deposits, modules/funds/practice.ts;
+ * `all`: the operator opts in to paying out replay gains) ·
  * LEVERAGES (1,2,5,10) · SESSION_TTL_HOURS (168) · OPERATOR_ACCOUNT / OPERATOR_PASSWORD /
  * INVITE_CODE (first-run credentials; random when unset) · IMPORT_SYMBOLS (comma list: import only
  * these instruments, for tests) · LOG_LEVEL (info) · DAY_TRADE_MIN_ACCOUNT_DAYS (90) ·
@@ -40,7 +44,17 @@ export interface Config extends DayTradeConfig, TradingConfig, RiskConfig, AuthC
   stressRate: number;
   marketClock: 'replay' | 'exchange';
   marketSpeed: number;
-  marketSeed: number;
+  /**
+   * MARKET_SEED when set; null: the install's own random seed, created on first start and kept in
+   * the database (market/install-seed.ts), so the replay's intraday paths are not public.
+   */
+  marketSeed: number | null;
+  /**
+   * REPLAY_WITHDRAWALS: `netDeposits` (default) caps a member's withdrawals at their net deposits
+   * while MARKET_SOURCE is replay; `all` lets replay gains be withdrawn (the operator's explicit
+   * choice, README "Configuration").
+   */
+  replayWithdrawals: 'netDeposits' | 'all';
   leverages: number[];
   sessionTtlMs: number;
   operatorAccount: string;
@@ -73,6 +87,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     .map((s) => Number(s.trim()))
     .filter((n) => Number.isInteger(n) && n >= 1 && n <= 100);
   if (leverages.length === 0) throw new Error('LEVERAGES must list integers between 1 and 100');
+  const replayWithdrawals = env.REPLAY_WITHDRAWALS || 'netDeposits';
+  if (replayWithdrawals !== 'netDeposits' && replayWithdrawals !== 'all')
+    throw new Error(`REPLAY_WITHDRAWALS must be all (or unset), got ${replayWithdrawals}`);
+  const seed = env.MARKET_SEED ? int(env.MARKET_SEED, 1, 'MARKET_SEED') : null;
+  if (seed !== null && !Number.isSafeInteger(seed))
+    throw new Error(`MARKET_SEED must be a whole number, got ${env.MARKET_SEED}`);
   return {
     port: int(env.PORT, 3000, 'PORT'),
     host: env.HOST || '0.0.0.0',
@@ -83,7 +103,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     stressRate: int(env.STRESS_RATE, 20_000, 'STRESS_RATE'),
     marketClock: clock,
     marketSpeed: int(env.MARKET_SPEED, 1, 'MARKET_SPEED'),
-    marketSeed: int(env.MARKET_SEED, 1, 'MARKET_SEED'),
+    marketSeed: seed,
+    replayWithdrawals,
     leverages: [...new Set(leverages)].sort((a, b) => a - b),
     sessionTtlMs: int(env.SESSION_TTL_HOURS, 168, 'SESSION_TTL_HOURS') * 3_600_000,
     operatorAccount: env.OPERATOR_ACCOUNT || 'admin',

@@ -1810,3 +1810,15 @@ export const memberPreferences = pgTable(
   },
   (t) => [check('member_preferences_confirm_above_check', sql`${t.confirmAboveMinor} >= 0`)],
 );
+
+// ---------- install secrets ----------
+
+/**
+ * Secrets of one install, created on first start and never served by any endpoint (migration
+ * 0028): `marketSeed`, the replay's intraday seed (server/market/install-seed.ts).
+ */
+export const installSecrets = pgTable('install_secrets', {
+  name: text('name').primaryKey(),
+  value: text('value').notNull(),
+  createdAt: createdAt(),
+});

@@ -160,6 +160,13 @@ export interface MarketFeed {
   /** Known to the feed and listed on the replayed day (it may still be not traded today: quote.traded). */
   isTradable(symbol: string): boolean;
   /**
+   * The reference price (TWD minor) of `symbol` on the day clock session `session` replays (a past
+   * or later session too: reference.ts dayReference, the price limits' base), or null when the
+   * feed has none; the stress source answers its one reference. So a charge of a past day (a stock
+   * lending fee) is priced on that day.
+   */
+  referenceAt(symbol: string, session: number): number | null;
+  /**
    * The last `limit` candles (ascending) with `since` ≤ ts < `before` (each bound optional);
    * [] for an unknown symbol.
    */
@@ -1005,6 +1012,12 @@ export function createMarketFeed(opts: MarketFeedOptions): MarketFeed {
     },
     isTradable(symbol) {
       return states.get(symbol)?.ref != null;
+    },
+    referenceAt(symbol, session) {
+      const st = states.get(symbol);
+      if (!st || !rows || !win) return null;
+      if (st.sessionIndex === session) return st.ref?.referenceMinor ?? null;
+      return dayFor(st, win.dayIndexOf(session)).ref?.referenceMinor ?? null;
     },
     async candles(symbol, period, limit, before, since) {
       const st = states.get(symbol);

@@ -472,6 +472,10 @@ export function createStressFeed(opts: StressFeedOptions): MarketFeed {
     isTradable(symbol) {
       return bySymbol.has(symbol);
     },
+    referenceAt(symbol) {
+      // One endless synthetic session: every day has today's reference.
+      return bySymbol.get(symbol)?.quote.prevCloseMinor ?? null;
+    },
     async candles(symbol, period, limit, before, since) {
       const s = bySymbol.get(symbol);
       if (!s || limit <= 0) return [];

@@ -113,7 +113,11 @@ export function LendingPanel() {
     { key: 'symbol', title: t('admin.lending.symbol'), render: (o) => `${o.symbol} ${o.name}` },
     { key: 'shares', title: t('admin.lending.shares'), num: true, render: (o) => o.shares.toLocaleString() },
     { key: 'rate', title: t('admin.lending.rateBps'), num: true, render: (o) => String(o.rateBps) },
-    { key: 'term', title: t('admin.lending.term'), render: (o) => `${o.startDate} ~ ${o.endDate}` },
+    {
+      key: 'term',
+      title: t('admin.lending.term'),
+      render: (o) => t('admin.lending.termValue', { start: o.startDate, days: o.days, left: o.daysLeft }),
+    },
     { key: 'rebate', title: t('admin.lending.rebate'), num: true, render: (o) => formatMinor(o.rebateMinor) },
     {
       key: 'borrowed',

@@ -120,6 +120,10 @@ export const api = createApi({
       // A wrong funds password counts against the tries left.
       invalidatesTags: ['Funds', 'Account', 'Security'],
     }),
+    withdrawable: b.query<ResOf<'user/withdrawable'>, void>({
+      query: () => ({ name: 'user/withdrawable', body: {} }),
+      providesTags: ['Funds', 'Account'],
+    }),
     exchange: b.mutation<ResOf<'user/exchange'>, MoneyCall<'user/exchange'>>({
       query: ({ body, idempotencyKey }) => ({ name: 'user/exchange', body, idempotencyKey }),
       invalidatesTags: ['Funds', 'Account'],
@@ -238,6 +242,7 @@ export const {
   useDeleteBankCardMutation,
   useRechargeMutation,
   useWithdrawMutation,
+  useWithdrawableQuery,
   useExchangeMutation,
   useDepositChannelsQuery,
   useRatesQuery,

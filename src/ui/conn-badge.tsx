@@ -59,7 +59,9 @@ export function ConnBadge({ state, lastDataAt = null }: { state: ConnState; last
 
 /**
  * Shown whenever prices are simulated (any source but the exchange's live feed), whichever the
- * clock: a simulated market is always labelled as such.
+ * clock: a simulated market is always labelled as such. A replayed market is a practice venue
+ * (its gains cannot be withdrawn, server/modules/funds/practice.ts), so it reads "模擬" /
+ * "Practice" with the replayed date; the stress source (benchmarks) reads "Replay".
  */
 export function ReplayLabel({
   clock,
@@ -70,9 +72,21 @@ export function ReplayLabel({
 }) {
   const { t } = useTranslation();
   if (!clock || clock.source === 'twse') return null;
+  const practice = clock.source === 'replay';
   return (
-    <span className="replay-label" data-testid="replay-label" title={t('market.replayHint')}>
-      {replayDate ? t('market.replayOf', { date: replayDate }) : t('market.replay')}
+    <span
+      className="replay-label"
+      data-testid="replay-label"
+      data-practice={practice ? '' : undefined}
+      title={t(practice ? 'market.practiceHint' : 'market.replayHint')}
+    >
+      {practice
+        ? replayDate
+          ? t('market.practiceOf', { date: replayDate })
+          : t('market.practice')
+        : replayDate
+          ? t('market.replayOf', { date: replayDate })
+          : t('market.replay')}
     </span>
   );
 }

@@ -94,6 +94,8 @@ async function startServer(databaseUrl: string, dataDir: string): Promise<ChildP
       IMPORT_SYMBOLS: CANDIDATES.join(','),
       MARKET_SOURCE: 'replay',
       MARKET_CLOCK: 'replay',
+      // The same replayed paths on every run, so runs compare (server/market/install-seed.ts).
+      MARKET_SEED: '1',
       LOG_LEVEL: 'warn',
     },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -290,6 +290,8 @@ async function startServer(
               NODE_OPTIONS: `${env.NODE_OPTIONS ?? ''} --import ${path.join(REPO, 'tests/bench/server-probe.mjs')}`,
             }
           : {}),
+        // The same paths on every run, so runs compare (server/market/install-seed.ts).
+        MARKET_SEED: '1',
         PORT: String(PORT),
         HOST: '127.0.0.1',
         DATA_DIR: dataDir,

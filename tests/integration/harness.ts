@@ -73,8 +73,14 @@ export const MONEY_TABLES = [
 export const INVITE = 'TESTCODE';
 export const OPERATOR = { account: 'admin', password: 'operator-pass-1' };
 
+/**
+ * The harness's configuration: MARKET_SEED pinned (1 unless overridden), so every test file replays
+ * the same intraday paths and can rebuild them (replay.ts buildSession with this seed).
+ */
+export type HarnessConfig = Config & { marketSeed: number };
+
 export interface Harness extends BuiltApp {
-  config: Config;
+  config: HarnessConfig;
   /** Wall clock the market clock reads; advance it then call feed.tick(). */
   wall: { now: number };
   /** POST /api/vue/{name} with a JSON body, the session token and optional extra headers. */
@@ -153,10 +159,10 @@ export async function freshDatabase(): Promise<{ database: Database; drop: () =>
  * @param opts.logStream receives the server log (at `overrides.logLevel`, else silent)
  */
 export async function startHarness(
-  overrides: Partial<Config> = {},
+  overrides: Partial<HarnessConfig> = {},
   opts: { realClock?: boolean; logStream?: NodeJS.WritableStream } = {},
 ): Promise<Harness> {
-  const config: Config = {
+  const config: HarnessConfig = {
     ...loadConfig({
       DATA_DIR: '/tmp/tw-trade-test-unused',
       OPERATOR_PASSWORD: OPERATOR.password,
@@ -169,6 +175,7 @@ export async function startHarness(
     // limits this high never bite here; tests/security/auth.test.ts sets low ones.
     loginIpMaxFailures: 1_000_000,
     registerIpMax: 1_000_000,
+    marketSeed: 1,
     ...overrides,
   };
   const { database, drop } = await freshDatabase();

@@ -6,7 +6,8 @@
  * - a short opened by another member on 2330 is allocated borrowed shares from the loan;
  * - each business day that is over pays the lender ⌊1,000 × reference × 1,200 ÷ (10,000 × 365)⌋
  *   from the platform's fee revenue (lendingRebate) and charges the short seller the same rate on
- *   the borrowed shares (stockLending), computed here by hand from the day's reference price;
+ *   the borrowed shares (stockLending), computed here by hand from that day's own reference price
+ *   (read while the day runs);
  * - recall finishes the loan (in loan → finished), returns the quota and the borrow; the position
  *   can be closed again; a loan left alone expires after its term;
  * - refusals: quota full, channel closed, rate above the cap, a leveraged long, more than held,
@@ -215,9 +216,10 @@ describe('lend, refuse the close, accrue, recall', () => {
     await h.lending.run();
     expect((await ok('lending/orders', {}, lender.token)).items[0].rebateMinor).toBe(0);
     for (let day = 1; day <= 2; day++) {
-      await advance(1);
+      // The fee of the day that is about to be over, at that day's own reference.
       const price = reference('2330');
       expect(price).toBeGreaterThan(0);
+      await advance(1);
       await h.lending.run();
       paid.push(dayFee(1000, price, RATE_BPS));
       const loan = (await ok('lending/orders', {}, lender.token)).items[0];
@@ -272,8 +274,8 @@ describe('lend, refuse the close, accrue, recall', () => {
     const loan = await ok('lending/lend', lendBody(pos, 500, { days: 2 }), lender.token);
     const prices: number[] = [];
     for (let d = 0; d < 3; d++) {
+      prices.push(reference('2330')); // day d's own reference, paid once day d is over
       await advance(1);
-      prices.push(reference('2330'));
       await h.lending.run();
     }
     const row = (await ok('lending/orders', { status: 'finished' }, lender.token)).items.find(

@@ -21,7 +21,7 @@ import { unrealisedPnlMinor } from '../../contract/market-rules';
 import { convertMinorFloor } from '../../contract/money';
 import { TWSE_ZONE } from '../../contract/trading-session';
 import { maskAccount } from '../../contract/wallet';
-import { invitationCodes, ledgerAccounts, orders } from '../../server/db/schema';
+import { dividendCredits, invitationCodes, ledgerAccounts, orders } from '../../server/db/schema';
 import { isClean, reconcile } from '../../server/modules/ledger/ledger';
 import { dayTimes, quoteDate } from '../../server/modules/trading/market-session';
 import { realisedByMonth } from '../../server/modules/wallet/pnl';
@@ -263,30 +263,34 @@ describe('asset overview', () => {
   it('realised P&L by month equals the closed positions by month of close', async () => {
     const rows = await h.database.db.select().from(orders).where(eq(orders.status, 'closed'));
     expect(rows.length).toBeGreaterThan(0);
+    const credits = await h.database.db.select().from(dividendCredits);
     const byUser = new Map<number, typeof rows>();
     for (const o of rows) byUser.set(o.userId, [...(byUser.get(o.userId) ?? []), o]);
     for (const [userId, closed] of byUser) {
-      const expected = new Map<string, { closed: number; gross: number; costs: number }>();
+      const expected = new Map<string, { closed: number; gross: number; costs: number; income: number }>();
       for (const o of closed) {
         const m = DateTime.fromJSDate(o.closedAt!, { zone: TWSE_ZONE }).toFormat('yyyy-MM');
-        const e = expected.get(m) ?? { closed: 0, gross: 0, costs: 0 };
+        const e = expected.get(m) ?? { closed: 0, gross: 0, costs: 0, income: 0 };
         e.closed++;
         e.gross += o.pnlMinor!;
         e.costs -= o.openFeeMinor + o.closeFeeMinor + o.openTaxMinor + o.closeTaxMinor;
+        e.income += credits.filter((c) => c.orderId === o.id).reduce((s, c) => s + c.amountMinor, 0);
         expected.set(m, e);
       }
-      const months = await realisedByMonth(h.database.db, userId);
-      expect(months).toEqual(
-        [...expected]
-          .sort((a, b) => (a[0] < b[0] ? 1 : -1))
-          .map(([month, e]) => ({
-            month,
-            closed: e.closed,
-            grossMinor: e.gross,
-            costsMinor: e.costs,
-            netMinor: e.gross + e.costs,
-          })),
-      );
+      const months = [...expected]
+        .sort((a, b) => (a[0] < b[0] ? 1 : -1))
+        .map(([month, e]) => ({
+          month,
+          closed: e.closed,
+          grossMinor: e.gross,
+          costsMinor: e.costs,
+          incomeMinor: e.income,
+          netMinor: e.gross + e.costs + e.income,
+        }));
+      expect(await realisedByMonth(h.database.db, userId)).toEqual({
+        months,
+        totalMinor: months.reduce((s, m) => s + m.netMinor, 0),
+      });
     }
   });
 });

@@ -165,6 +165,8 @@ const closedByDayTrade = order({
   closeFeeMinor: 172_000,
   closeTaxMinor: 181_500,
   pnlMinor: 1_000_000,
+  // The server's realised P&L (trade/orders, wallet/pnl.ts): gross − fees and tax, no dividend.
+  realisedMinor: 475_500,
 });
 
 beforeAll(async () => {

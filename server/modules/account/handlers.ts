@@ -1,11 +1,12 @@
 /** Member centre summary and watchlist. Balances come from the ledger, marks from the feed. */
-import { and, eq, inArray, sql } from 'drizzle-orm';
-import { instruments, ledgerAccounts, ledgerPostings, ledgerTransactions, watchlist } from '../../db/schema';
+import { and, eq } from 'drizzle-orm';
+import { instruments, watchlist } from '../../db/schema';
 import { fail } from '../common/errors';
 import { requireUser, type Handlers } from '../common/context';
 import { fundsPasswordState } from '../identity/funds-password';
 import { kycStatusOf } from '../identity/kyc';
 import { memberOverview } from '../wallet/overview';
+import { realisedTotal } from '../wallet/pnl';
 
 /** user/info and the watchlist handlers. */
 export const accountHandlers: Pick<
@@ -13,24 +14,14 @@ export const accountHandlers: Pick<
   'user/info' | 'user/Optionallist' | 'user/addOptional' | 'user/delOptional'
 > = {
   /**
-   * The member centre: TWD balances from the ledger; total assets is the asset overview's total
-   * (server/modules/wallet/overview.ts), every currency valued in TWD, so the two screens agree.
+   * The member centre: TWD balances from the ledger; total assets is the asset overview's net
+   * assets (server/modules/wallet/overview.ts: every currency valued in TWD, credit owed
+   * deducted) and realised profit its realised total (wallet/pnl.ts), so the two screens agree.
    */
   async 'user/info'(_body, ctx) {
     const user = requireUser(ctx);
     const overview = await memberOverview(ctx.db, ctx.feed, user.id, ctx.now());
     const twd = overview.currencies.find((c) => c.currency === 'TWD')!;
-    const realised = await ctx.db
-      .select({ sum: sql<string>`coalesce(sum(${ledgerPostings.amountMinor}), 0)` })
-      .from(ledgerPostings)
-      .innerJoin(ledgerAccounts, eq(ledgerAccounts.id, ledgerPostings.accountId))
-      .innerJoin(ledgerTransactions, eq(ledgerTransactions.id, ledgerPostings.transactionId))
-      .where(
-        and(
-          eq(ledgerAccounts.userId, user.id),
-          inArray(ledgerTransactions.type, ['realisedPnl', 'tradeFee', 'transactionTax']),
-        ),
-      );
     // The member centre's USD amount (product-spec §2): the USD available balance, 0 without a USD account.
     const usd = overview.currencies.find((c) => c.currency === 'USD');
     return {
@@ -41,7 +32,8 @@ export const accountHandlers: Pick<
       frozenMinor: twd.frozenMinor,
       marginMinor: twd.marginMinor,
       unrealisedPnlMinor: overview.positions.unrealisedMinor,
-      realisedProfitMinor: Number(realised[0]?.sum ?? 0),
+      // The one definition of realised P&L (docs/glossary.md; wallet/pnl.ts), as the overview's.
+      realisedProfitMinor: await realisedTotal(ctx.db, user.id),
       kycStatus: await kycStatusOf(ctx.db, user.id),
       usdMinor: usd?.availableMinor ?? 0,
       fundsPasswordSet: (await fundsPasswordState(ctx.db, user.id)).set,

@@ -1,6 +1,7 @@
 /**
  * user/recharge (a deposit request to an operator's channel, pending review) and user/fundRecords
- * (the member's ledger postings by tab, plus the member's requests on page 1). Approval and
+ * (the member's ledger postings by tab, plus the member's requests on page 1, and on the trade
+ * tab the realised P&L to date by the one definition, wallet/pnl.ts). Approval and
  * rejection live in deposit-review.ts: approval is one ledger transaction bank_clearing → the
  * member's available cash, in the same DB transaction as the status change.
  *
@@ -38,6 +39,7 @@ import { verifyPassword } from '../auth/passwords';
 import { depositWindowAt } from './channels';
 import { exchangeDto } from '../fx/handlers';
 import { withdrawalDto } from './withdrawals';
+import { realisedTotal } from '../wallet/pnl';
 
 export type DepositRow = typeof deposits.$inferSelect;
 
@@ -218,6 +220,7 @@ export const fundsHandlers: Pick<Handlers, 'user/recharge' | 'user/fundRecords'>
       deposits: depositRows.map((r) => depositDto(r.d, r.channelName)),
       withdrawals: withdrawalRows.map((r) => withdrawalDto(r.w, r.card)),
       exchanges: exchangeRows.map(exchangeDto),
+      realisedMinor: body.tab === 'trade' ? await realisedTotal(ctx.db, user.id) : null,
     };
   },
 };

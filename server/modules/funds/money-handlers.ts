@@ -15,6 +15,7 @@ export const moneyHandlers: Pick<
   | 'user/balances'
   | 'user/depositChannels'
   | 'user/withdraw'
+  | 'user/withdrawable'
   | 'user/rates'
   | 'user/exchange'
   | 'admin/withdrawals'

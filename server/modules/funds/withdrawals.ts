@@ -14,8 +14,10 @@
  * belowMinWithdraw / aboveMaxWithdraw; a credit loan past its due day → 422 unpaidCreditLoan; not one of the member's live cards → 404 cardNotFound; the
  * funds password (identity/funds-password.ts, its own transaction so a wrong try counts); a
  * pending withdrawal already → 409 otherFundOperation (race-safe: the partial unique index
- * withdrawals_one_pending_uq refuses a second pending row); not enough available cash → 422
- * insufficientBalance with nothing written.
+ * withdrawals_one_pending_uq refuses a second pending row); while the market is a replay (a
+ * practice venue, practice.ts) an amount above the member's net deposits → 422 aboveNetDeposits,
+ * unless REPLAY_WITHDRAWALS=all; not enough available cash → 422 insufficientBalance with nothing
+ * written. user/withdrawable tells the screen how much it may ask for and under which rule.
  * Reviews update the row only while it is pending, so a second review is 409 operationFailed; an
  * operator's own withdrawal is refused 403 selfReview with nothing changed, and the attempt audited
  * (admin/four-eyes.ts).
@@ -37,6 +39,7 @@ import { isUniqueViolation } from '../common/db-errors';
 import { refuseWhenOverdue } from '../credit/loans';
 import { creditToday } from '../credit/runner';
 import { notifyMember } from '../notices/notify';
+import { refuseAboveNetDeposits, withdrawableOf } from './practice';
 
 export type WithdrawalRow = typeof withdrawals.$inferSelect;
 type Status = 'pending' | 'approved' | 'rejected';
@@ -94,8 +97,16 @@ const reviewWithdrawal = reviewer(withdrawals, 'withdrawal', adminWithdrawal);
 /** user/withdraw and the operator's withdrawal queue. */
 export const withdrawalHandlers: Pick<
   Handlers,
-  'user/withdraw' | 'admin/withdrawals' | 'admin/approveWithdrawal' | 'admin/rejectWithdrawal'
+  | 'user/withdraw'
+  | 'user/withdrawable'
+  | 'admin/withdrawals'
+  | 'admin/approveWithdrawal'
+  | 'admin/rejectWithdrawal'
 > = {
+  async 'user/withdrawable'(_body, ctx) {
+    return withdrawableOf(ctx.db, ctx.config, requireUser(ctx).id);
+  },
+
   async 'user/withdraw'(body, ctx) {
     const user = requireUser(ctx);
     if (user.withdrawBanned || user.frozen) throw fail('cannotWithdrawOrTrade');
@@ -111,6 +122,8 @@ export const withdrawalHandlers: Pick<
     // covered too); the aborted transaction has written nothing.
     try {
       return await ctx.db.transaction(async (tx) => {
+        // A replayed market is a practice venue: at most the member's net deposits (practice.ts).
+        await refuseAboveNetDeposits(tx, ctx.config, user.id, body.amountMinor);
         const [w] = await tx
           .insert(withdrawals)
           .values({

@@ -16,7 +16,9 @@
  * per currency through the platform's `fx_conversion` accounts:
  *   member available(from) −a, platform fx_conversion(from) +a,
  *   platform fx_conversion(to) −b, member available(to) +b,
- * written with an `exchanges` row that records the rate applied, in one DB transaction.
+ * written with an `exchanges` row that records the rate applied, in one DB transaction. On a
+ * replayed market an exchange also moves the member's net deposits (the withdrawal cap) with the
+ * converted amount (funds/practice.ts), so it is decided in turn with the member's withdrawals.
  */
 import { DateTime } from 'luxon';
 import { eq } from 'drizzle-orm';
@@ -28,6 +30,7 @@ import { requireUser, type Handlers } from '../common/context';
 import { audit } from '../admin/audit';
 import { ensureMemberAccounts, post } from '../ledger/ledger';
 import { fxRateDto, rateSource } from './rate-source';
+import { serialiseWithWithdrawals } from '../funds/practice';
 
 export type ExchangeRow = typeof exchanges.$inferSelect;
 
@@ -105,6 +108,8 @@ export const fxHandlers: Pick<Handlers, 'user/rates' | 'user/exchange' | 'admin/
     const toMinor = convertMinorFloorInRange(amountMinor, ratePpm, buyingUsd ? 'toUsd' : 'fromUsd');
     if (toMinor === null || toMinor <= 0) throw fail('parameterError');
     return ctx.db.transaction(async (tx) => {
+      // Net deposits move with the exchange: decided in turn with the member's withdrawals.
+      await serialiseWithWithdrawals(tx, ctx.config, user.id);
       await ensureMemberAccounts(tx, user.id, from);
       await ensureMemberAccounts(tx, user.id, to);
       const [row] = await tx

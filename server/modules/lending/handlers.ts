@@ -22,7 +22,7 @@ import { requireUser, type Ctx, type Handlers } from '../common/context';
 import { fail } from '../common/errors';
 import { ipoRunnerOf } from '../ipo/runner';
 import { loadAccountRisk } from '../risk/account-risk';
-import { referenceOf } from './runner';
+import { currentReferenceOf, referenceOf } from './runner';
 import { channelOf, isLendable, lend, recall, type LendingCalendar, type LendingOrderRow } from './service';
 
 function calendarOf(ctx: Ctx): LendingCalendar {
@@ -74,7 +74,7 @@ async function toDtos(db: Db, rows: LendingOrderRow[], cal: LendingCalendar): Pr
     status: r.status,
     finishReason: r.finishReason,
     startDate: cal.label(r.startDay),
-    endDate: cal.label(r.startDay + r.days),
+    daysLeft: r.status === 'inLoan' ? Math.max(0, r.startDay + r.days - cal.today()) : 0,
     accruedDays: r.accruedDays,
     rebateMinor: r.rebateMinor,
     borrowedShares: borrowed.get(r.id) ?? 0,
@@ -119,7 +119,7 @@ export const lendingHandlers: Pick<
       : [];
     const quota = new Map(quotas.map((q) => [q.symbol, q]));
     const names = await namesOf(ctx.db, symbols);
-    const reference = referenceOf(ctx.feed);
+    const reference = currentReferenceOf(ctx.feed);
     const [total] = await ctx.db
       .select({ n: sql<string>`coalesce(sum(${lendingOrders.rebateMinor}), 0)` })
       .from(lendingOrders)

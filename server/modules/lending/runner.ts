@@ -15,8 +15,16 @@ export const RUN_INTERVAL_MS = 2_000;
 /** run() resolves with the loans changed. */
 export type LendingRunner = PeriodicJob;
 
-/** The day's reference price (prevCloseMinor) the feed shows for `symbol`, or null. */
-export function referenceOf(feed: Pick<MarketFeed, 'quote'>): ReferencePrice {
+/** The reference price of `symbol` on business day (clock session) `day` from the feed, or null. */
+export function referenceOf(feed: Pick<MarketFeed, 'referenceAt'>): ReferencePrice {
+  return (symbol, day) => {
+    const price = feed.referenceAt(symbol, day);
+    return price !== null && price > 0 ? price : null;
+  };
+}
+
+/** Today's reference price (prevCloseMinor) the feed shows for `symbol`, or null. */
+export function currentReferenceOf(feed: Pick<MarketFeed, 'quote'>): (symbol: string) => number | null {
   return (symbol) => {
     const q = feed.quote(symbol);
     return q && q.prevCloseMinor > 0 ? q.prevCloseMinor : null;
@@ -25,7 +33,7 @@ export function referenceOf(feed: Pick<MarketFeed, 'quote'>): ReferencePrice {
 
 export function createLendingRunner(opts: {
   db: Db;
-  feed: Pick<MarketFeed, 'quote'>;
+  feed: Pick<MarketFeed, 'referenceAt'>;
   calendar: LendingCalendar;
   log?: (msg: string, err?: unknown) => void;
 }): LendingRunner {

@@ -16,10 +16,12 @@
  * borrow fee beyond their available cash becomes debt, like a loss beyond their funds). Lent
  * shares nobody borrows are still paid for by the platform (it keeps them as its lending pool).
  *
- * Days: a loan made on business day S runs for `days` days; the fee of day d (S ≤ d < S + days)
- * is paid once day d is over (the clock shows a later day), at the reference price the feed shows
- * when the step runs (⚠ the replay keeps no past reference prices: a step catching up several days
- * prices them all at today's reference). On day S + days the loan expires (finished). A recall
+ * Days are market-clock sessions (the runner's calendar: consecutive numbers, whatever date each
+ * replays, so a period never runs backwards when the replay window starts over). A loan made on
+ * business day S runs for `days` days; the fee of day d (S ≤ d < S + days) accrues on day d, at
+ * day d's own reference price (the feed's `referenceAt(symbol, d)`, contract/lending.ts "the
+ * day's reference price"), and is paid once day d is over (the clock shows a later day), also
+ * when a step catches up several days. On day S + days the loan expires (finished). A recall
  * finishes it at once: the current day is not charged.
  *
  * Concurrency: a lend locks the position row (`for update`), so one position's lends run one after
@@ -46,8 +48,8 @@ export interface LendingCalendar {
   now(): number;
 }
 
-/** The day's reference price of `symbol` (TWD minor), or null when the feed has none. */
-export type ReferencePrice = (symbol: string) => number | null;
+/** The reference price of `symbol` (TWD minor) on business day `day`, or null when the feed has none. */
+export type ReferencePrice = (symbol: string, day: number) => number | null;
 
 /** The channel row (created by the migration). */
 export async function channelOf(db: Db | Tx): Promise<LendingChannelRow> {
@@ -178,9 +180,10 @@ async function finish(
 }
 
 /**
- * Pays the fees of every day of `loan` that is over by `today` and not yet paid (at most its term):
- * the lender's rebate and, per allocation open on that day, the borrower's fee. Caller holds the
- * loan's row lock. Returns the updated row (unchanged when nothing was due or no price is known).
+ * Pays the fees of every day of `loan` that is over by `today` and not yet paid (at most its term),
+ * each at that day's reference price: the lender's rebate and, per allocation open on that day,
+ * the borrower's fee. Stops at a day without a price (paid on a later run). Caller holds the
+ * loan's row lock. Returns the updated row (unchanged when nothing was due or priced).
  */
 async function accrue(
   tx: Tx,
@@ -190,12 +193,14 @@ async function accrue(
 ): Promise<LendingOrderRow> {
   const due = Math.min(today - loan.startDay, loan.days) - loan.accruedDays;
   if (due <= 0) return loan;
-  const price = reference(loan.symbol);
-  if (price === null || price <= 0) return loan;
   const ref = { refType: 'lendingOrder', refId: loan.id } as const;
   let rebate = 0;
+  let paid = 0;
   for (let k = 0; k < due; k++) {
     const day = loan.startDay + loan.accruedDays + k;
+    const price = reference(loan.symbol, day);
+    if (price === null || price <= 0) break;
+    paid++;
     const fee = lendingFeeMinor(loan.shares, price, loan.rateBps);
     if (fee > 0) {
       await post(tx, {
@@ -209,9 +214,10 @@ async function accrue(
     }
     await chargeBorrowers(tx, loan, day, price);
   }
+  if (paid === 0) return loan;
   const [row] = await tx
     .update(lendingOrders)
-    .set({ accruedDays: loan.accruedDays + due, rebateMinor: loan.rebateMinor + rebate })
+    .set({ accruedDays: loan.accruedDays + paid, rebateMinor: loan.rebateMinor + rebate })
     .where(eq(lendingOrders.id, loan.id))
     .returning();
   return row!;

@@ -4,6 +4,7 @@ import { instruments, orders } from '../../db/schema';
 import { fail } from '../common/errors';
 import { requireUser, type Handlers } from '../common/context';
 import { orderWithName, toOrderDto } from './engine';
+import { realisedByPosition } from '../wallet/pnl';
 
 /** Order states shown on each positions tab (contract/trading.ts ORDER_STATUSES). */
 const TAB_STATUSES = {
@@ -56,8 +57,13 @@ export const tradingHandlers: Pick<
       .limit(body.pageSize)
       .offset((body.page - 1) * body.pageSize);
     const [total] = await ctx.db.select({ n: count() }).from(orders).where(where);
+    const closed = rows.filter((r) => r.order.status === 'closed').map((r) => r.order.id);
+    const realised = await realisedByPosition(ctx.db, user.id, closed);
     return {
-      items: rows.map((r) => toOrderDto(r.order, r.name)),
+      items: rows.map((r) => ({
+        ...toOrderDto(r.order, r.name),
+        realisedMinor: realised.get(r.order.id)?.netMinor ?? null,
+      })),
       total: total!.n,
       page: body.page,
       pageSize: body.pageSize,
@@ -72,6 +78,7 @@ export const tradingHandlers: Pick<
         .where(and(eq(orders.id, body.orderId), eq(orders.userId, user.id)))
     )[0];
     if (!row) throw fail('orderNotFound');
-    return orderWithName(ctx.db, row);
+    const realised = await realisedByPosition(ctx.db, user.id, [row.id]);
+    return { ...(await orderWithName(ctx.db, row)), realisedMinor: realised.get(row.id)?.netMinor ?? null };
   },
 };

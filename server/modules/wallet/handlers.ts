@@ -12,14 +12,17 @@ import { equitySeries } from './snapshots';
 /** The asset overview and invite-friends endpoints. */
 export const walletHandlers: Pick<Handlers, 'wallet/overview' | 'wallet/history' | 'user/invite'> = {
   async 'wallet/overview'(_body, ctx) {
-    return memberOverview(ctx.db, ctx.feed, requireUser(ctx).id, ctx.now());
+    const practice = ctx.config.marketSource === 'replay';
+    return memberOverview(ctx.db, ctx.feed, requireUser(ctx).id, ctx.now(), practice);
   },
 
   async 'wallet/history'(body, ctx) {
     const user = requireUser(ctx);
+    const realised = await realisedByMonth(ctx.db, user.id);
     return {
       equity: await equitySeries(ctx.db, user.id, body.days ?? EQUITY_MAX_DAYS),
-      months: await realisedByMonth(ctx.db, user.id),
+      months: realised.months,
+      realisedTotalMinor: realised.totalMinor,
     };
   },
 

@@ -6,22 +6,27 @@
  *
  * Balances are read generically from every member ledger account (ledger.ts): the four standard
  * purposes (available, frozen, margin, debt) have their own fields, any other purpose (the
- * copy-trading `follow` account, a credit-loan account once that module adds one) is listed in
- * `otherAccounts` with its balance as the ledger holds it (positive = the platform owes the
- * member) and counted in the total. So total per currency = Σ of the member's ledger balances in
- * it + unrealised P&L (TWD positions only), and reconciles to the ledger by construction.
+ * copy-trading `follow` account) is listed in `otherAccounts` with its balance as the ledger holds
+ * it (positive = the platform owes the member) and counted in the total.
+ *
+ * Debt: a credit loan pays its principal into `available` and the member owes it back (principal
+ * and accrued interest, credit_loans; the ledger's side is the platform's loan_receivable), so
+ * the TWD row's debt is the ledger `debt` balance (a loss beyond the member's funds) minus what
+ * the member's lending loans still owe. So total per currency = Σ of the member's ledger balances
+ * in it + unrealised P&L (TWD positions only) − credit owed (TWD): the member's net assets;
+ * `assetsTwdMinor` is it before debt, `debtTwdMinor` the debt.
  *
  * Marks: an open (`holding`) position is marked to the feed's last price (its opening price when
  * the feed has no quote: unrealised 0), as the member centre always did.
  */
-import { and, eq, inArray, isNotNull, type SQL } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull, sql, type SQL } from 'drizzle-orm';
 import { CURRENCIES } from '../../../contract/constants';
 import type { FxRate } from '../../../contract/funds';
 import { unrealisedPnlMinor } from '../../../contract/market-rules';
 import { convertMinorFloor, notionalMinor } from '../../../contract/money';
 import type { AssetOverview, CurrencyAssets } from '../../../contract/wallet';
 import type { Db, Tx } from '../../db/client';
-import { ledgerAccounts, orders, users } from '../../db/schema';
+import { creditLoans, ledgerAccounts, orders, users } from '../../db/schema';
 import type { MarketFeed } from '../../market/feed';
 import { rateSource } from '../fx/rate-source';
 
@@ -69,6 +74,12 @@ export function valueInTwd(amountMinor: number, currency: string, rates: Readonl
   return signed(amountMinor, (abs) => fromUsd(convertMinorFloor(abs, r.sellPpm, 'toUsd')));
 }
 
+/** What summarise needs besides the ledger rows: credit owed (TWD minor, ≥ 0), practice flag. */
+export interface OverviewExtras {
+  creditOwedMinor?: number;
+  practice?: boolean;
+}
+
 /** The overview of one member from their rows (see the module docstring). `asOf`: epoch ms. */
 export function summarise(
   balances: readonly BalanceRow[],
@@ -76,6 +87,7 @@ export function summarise(
   mark: Mark,
   rates: ReadonlyMap<string, FxRate>,
   asOf: number,
+  extras: OverviewExtras = {},
 ): AssetOverview {
   const by = new Map<string, CurrencyAssets>();
   const row = (currency: string) => {
@@ -119,15 +131,22 @@ export function summarise(
   const twd = row('TWD');
   twd.unrealisedMinor = positions.unrealisedMinor;
   twd.totalMinor += positions.unrealisedMinor;
+  const owed = extras.creditOwedMinor ?? 0;
+  twd.debtMinor -= owed;
+  twd.totalMinor -= owed;
 
   const currencies = [...by.values()].sort((a, b) => order(a.currency) - order(b.currency));
   const unvalued: string[] = [];
   let totalTwdMinor = 0;
+  let debtTwdMinor = 0;
   for (const c of currencies) {
     c.otherAccounts.sort((a, b) => a.purpose.localeCompare(b.purpose));
     c.valueTwdMinor = valueInTwd(c.totalMinor, c.currency, rates);
     if (c.valueTwdMinor === null) unvalued.push(c.currency);
-    else totalTwdMinor += c.valueTwdMinor;
+    else {
+      totalTwdMinor += c.valueTwdMinor;
+      debtTwdMinor -= valueInTwd(c.debtMinor, c.currency, rates) ?? 0;
+    }
   }
   const used: AssetOverview['rates'] = [];
   const twdRate = rates.get('TWD');
@@ -144,7 +163,17 @@ export function summarise(
     if (twdRate && r && c.currency !== 'TWD' && c.currency !== 'USD')
       used.push({ currency: c.currency, ratePpm: r.sellPpm, side: 'sell', source: r.source, asOf: r.asOf });
   }
-  return { currencies, positions, totalTwdMinor, unvalued, rates: used, asOf };
+  return {
+    currencies,
+    positions,
+    totalTwdMinor,
+    assetsTwdMinor: totalTwdMinor + debtTwdMinor,
+    debtTwdMinor,
+    practice: extras.practice ?? false,
+    unvalued,
+    rates: used,
+    asOf,
+  };
 }
 
 /** The operator's exchange rates by currency (server/modules/fx). */
@@ -192,16 +221,41 @@ export async function holdingRows(db: Db | Tx, userId: number | null): Promise<H
 }
 
 /**
- * The asset overview of member `userId` now: ledger balances, positions marked to `feed`, rates
- * from the fx table. `now`: epoch ms. Reads only.
+ * What each member's lending credit loans still owe (principal − repaid + accrued − paid interest,
+ * TWD minor, credit/loans.ts), of one member or of everyone when `userId` is null.
+ */
+export async function creditOwed(db: Db | Tx, userId: number | null): Promise<Map<number, number>> {
+  const rows = await db
+    .select({
+      userId: creditLoans.userId,
+      owed: sql<string>`coalesce(sum(${creditLoans.principalMinor} - ${creditLoans.principalRepaidMinor}
+        + ${creditLoans.interestAccruedMinor} - ${creditLoans.interestPaidMinor}), 0)`,
+    })
+    .from(creditLoans)
+    .where(
+      and(eq(creditLoans.status, 'lending'), userId === null ? undefined : eq(creditLoans.userId, userId)),
+    )
+    .groupBy(creditLoans.userId);
+  return new Map(rows.map((r) => [r.userId, Number(r.owed)]));
+}
+
+/**
+ * The asset overview of member `userId` now: ledger balances, positions marked to `feed`, credit
+ * owed, rates from the fx table; `practice` while the market is a replay. `now`: epoch ms. Reads
+ * only.
  */
 export async function memberOverview(
   db: Db | Tx,
   feed: Pick<MarketFeed, 'quote'>,
   userId: number,
   now: number,
+  practice = false,
 ): Promise<AssetOverview> {
   const balances = await balanceRows(db, userId);
   const holdings = await holdingRows(db, userId);
-  return summarise(balances, holdings, feedMark(feed), await valuationRates(db), now);
+  const owed = (await creditOwed(db, userId)).get(userId) ?? 0;
+  return summarise(balances, holdings, feedMark(feed), await valuationRates(db), now, {
+    creditOwedMinor: owed,
+    practice,
+  });
 }

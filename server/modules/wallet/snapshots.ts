@@ -11,7 +11,8 @@
  * down has no snapshot (the chart shows the days it has).
  *
  * What: for every member, one row per currency they hold — the overview's kinds (overview.ts
- * `summarise`, the same function as the screen) and the TWD value at the rates of that moment.
+ * `summarise`, the same function as the screen, credit owed in the debt) and the TWD value at the
+ * rates of that moment.
  */
 import { and, desc, eq, sql } from 'drizzle-orm';
 import type { AssetOverview } from '../../../contract/wallet';
@@ -19,7 +20,7 @@ import type { Db } from '../../db/client';
 import { equitySnapshots } from '../../db/schema';
 import type { MarketFeed } from '../../market/feed';
 import type { TradingEngine } from '../trading/engine';
-import { balanceRows, feedMark, holdingRows, summarise, valuationRates } from './overview';
+import { balanceRows, creditOwed, feedMark, holdingRows, summarise, valuationRates } from './overview';
 
 const CHUNK = 500;
 
@@ -55,6 +56,7 @@ export async function takeSnapshots(
     const balances = await balanceRows(tx, null);
     const holdings = await holdingRows(tx, null);
     const rates = await valuationRates(tx);
+    const owed = await creditOwed(tx, null);
     const mark = feedMark(feed);
     const byUser = new Map<number, typeof balances>();
     for (const b of balances) byUser.set(b.userId, [...(byUser.get(b.userId) ?? []), b]);
@@ -68,6 +70,7 @@ export async function takeSnapshots(
           mark,
           rates,
           now,
+          { creditOwedMinor: owed.get(userId) ?? 0 },
         ),
         new Date(now),
       ),

@@ -58,6 +58,7 @@ export const ALL_TABLES = [
   'support_conversations',
   'support_messages',
   'member_preferences',
+  'install_secrets',
 ] as const;
 
 /** Rows of a raw query, on either driver (node-postgres answers {rows}, PGlite an array-like). */

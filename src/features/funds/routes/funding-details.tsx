@@ -2,8 +2,9 @@
  * /user/FundingDetails: deposit, withdrawal, exchange and trade tabs from user/fundRecords, with
  * infinite scroll. Every row is a posting to one of the member's ledger accounts, labelled with
  * its fund-flow type (product-spec §3 "Fund flow types") in the posting's currency. Page 1 of the
- * deposit, withdrawal and exchange tabs also lists the requests with their review states. The
- * "statement" action downloads the CSV of any date range from user/statement.
+ * deposit, withdrawal and exchange tabs also lists the requests with their review states; the trade
+ * tab opens with the realised P&L to date (the one definition, docs/glossary.md, as the member
+ * centre's). The "statement" action downloads the CSV of any date range from user/statement.
  */
 import { Button, InfiniteScroll, List, Popup, Tabs } from 'antd-mobile';
 import { useMemo, useState } from 'react';
@@ -153,9 +154,18 @@ function TabContent({ tab }: { tab: FundTab }) {
   const withdrawals = first?.withdrawals ?? [];
   const exchanges = first?.exchanges ?? [];
   const requests = deposits.length + withdrawals.length + exchanges.length;
+  const realised = first?.realisedMinor ?? null;
   if (!isLoading && records.length === 0 && requests === 0) return <NoData />;
   return (
     <>
+      {tab === 'trade' && realised !== null && (
+        <div className="kv fund-realised" data-testid="fund-realised">
+          <span className="kv-k">{t('wallet.realisedTotal')}</span>
+          <span className="kv-v" style={{ color: changeColor(realised) }}>
+            {formatSignedMinor(realised)}
+          </span>
+        </div>
+      )}
       {tab === 'deposit' && <DepositRequests items={deposits} />}
       {tab === 'withdrawal' && <WithdrawalRequests items={withdrawals} />}
       {tab === 'exchange' && <ExchangeList items={exchanges} />}

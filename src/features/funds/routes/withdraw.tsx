@@ -1,6 +1,8 @@
 /**
  * /user/withdraw: amount, funds password and one of the member's own bank cards (product-spec §3
- * "Withdrawal", §5 "Withdraw"). Shows the available balance and the limits from common/config
+ * "Withdrawal", §5 "Withdraw"). Shows the available balance, what may be withdrawn now and why
+ * (user/withdrawable: on a replayed market, a practice venue, at most the member's net deposits),
+ * and the limits from common/config
  * (withdrawMinMinor / withdrawMaxMinor, defaults from the contract); warns when no funds password
  * is set (link to /user/setPassword) or withdrawals are locked after wrong ones; links to
  * /user/BankCard when the member has no card. Submits user/withdraw with an idempotency key;
@@ -25,6 +27,7 @@ import {
   useConfigQuery,
   useSecurityQuery,
   useUserInfoQuery,
+  useWithdrawableQuery,
   useWithdrawMutation,
 } from '../../../api/api';
 import { selectLoggedIn } from '../../../api/session';
@@ -83,6 +86,7 @@ export function WithdrawPage() {
   const { data: info } = useUserInfoQuery(undefined, skip);
   const { data: cards } = useBankCardsQuery(undefined, skip);
   const { data: security } = useSecurityQuery(undefined, skip);
+  const { data: cap } = useWithdrawableQuery(undefined, skip);
   const { data: config } = useConfigQuery();
   const [withdraw, { isLoading }] = useWithdrawMutation();
   const keys = useIdempotencyKeys();
@@ -98,6 +102,12 @@ export function WithdrawPage() {
     aboveKey: 'errors.aboveMaxWithdraw',
     availableMinor: info?.availableMinor,
   };
+  /** The amount's refusal key: the form's rules, then the practice cap (net deposits). */
+  const amountError = (v: string | undefined): string | null => {
+    const p = parseAmount(v, limits);
+    if ('error' in p) return p.error;
+    return cap?.rule === 'netDeposits' && p.minor > cap.netDepositsMinor ? 'errors.aboveNetDeposits' : null;
+  };
 
   if (!loggedIn)
     return (
@@ -105,7 +115,7 @@ export function WithdrawPage() {
         <LoginPrompt />
       </Page>
     );
-  if (!info || !cards || !security)
+  if (!info || !cards || !security || !cap)
     return (
       <Page title={t('withdraw.title')}>
         <Loading />
@@ -126,7 +136,7 @@ export function WithdrawPage() {
 
   const onFinish = async (v: WithdrawForm) => {
     const parsed = parseAmount(v.amount, limits);
-    if (!('minor' in parsed) || v.cardId === null) return;
+    if (!('minor' in parsed) || amountError(v.amount) || v.cardId === null) return;
     const body = { amountMinor: parsed.minor, fundsPassword: v.fundsPassword, cardId: v.cardId };
     const res = await sendWithKey(keys, body, withdraw);
     if (res) setDone(res);
@@ -134,7 +144,7 @@ export function WithdrawPage() {
   };
 
   const withdrawAll = () => {
-    const all = Math.min(info.availableMinor, maxMinor);
+    const all = Math.min(cap.withdrawableMinor, maxMinor);
     if (all > 0) form.setFieldValue('amount', minorToInput(all));
   };
 
@@ -176,12 +186,31 @@ export function WithdrawPage() {
             {t('common.currency')} {formatMinor(info.availableMinor)}
           </span>
         </div>
+        {cap.rule === 'netDeposits' && (
+          <div className="kv">
+            <span className="kv-k">{t('withdraw.netDeposits')}</span>
+            <span className="kv-v" data-testid="withdraw-net-deposits">
+              {t('common.currency')} {formatMinor(cap.netDepositsMinor)}
+            </span>
+          </div>
+        )}
+        <div className="kv">
+          <span className="kv-k">{t('withdraw.withdrawable')}</span>
+          <span className="kv-v" data-testid="withdraw-withdrawable">
+            {t('common.currency')} {formatMinor(cap.withdrawableMinor)}
+          </span>
+        </div>
         <div className="kv">
           <span className="kv-k">{t('withdraw.limitsLabel')}</span>
           <span className="kv-v" data-testid="withdraw-limits">
             {t('common.currency')} {formatMinor(minMinor)} – {formatMinor(maxMinor)}
           </span>
         </div>
+        {cap.practice && (
+          <div className="muted small withdraw-why" data-testid="withdraw-why">
+            {t(cap.rule === 'netDeposits' ? 'withdraw.practiceWhy' : 'withdraw.practiceAll')}
+          </div>
+        )}
       </section>
       <Form
         form={form}
@@ -222,12 +251,7 @@ export function WithdrawPage() {
         <Form.Item
           name="amount"
           label={t('withdraw.amount', { currency: t('common.currency') })}
-          rules={[
-            keyRule(t, (v: string | undefined) => {
-              const p = parseAmount(v, limits);
-              return 'error' in p ? p.error : null;
-            }),
-          ]}
+          rules={[keyRule(t, amountError)]}
           extra={
             <span className="nav-link" onClick={withdrawAll} data-testid="withdraw-all">
               {t('withdraw.all')}

@@ -212,7 +212,14 @@ export function LendingPage() {
                 label={t('lending.lent')}
                 value={`${r.shares.toLocaleString()} · ${bpsPercent(r.rateBps)}`}
               />
-              <Line label={t('lending.period')} value={`${r.startDate} ~ ${r.endDate}`} />
+              <Line
+                label={t('lending.period')}
+                value={
+                  t('lending.periodValue', { start: r.startDate, days: r.days }) +
+                  (r.status === 'inLoan' ? ` · ${t('lending.daysLeft', { days: r.daysLeft })}` : '')
+                }
+                testId="lending-period"
+              />
               <Line
                 label={t('lending.rebate')}
                 value={`${formatMinor(r.rebateMinor)} (${t('lending.accrued', { days: r.accruedDays })})`}

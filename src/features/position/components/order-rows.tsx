@@ -2,9 +2,10 @@
  * Rows of the position screen, one per tab kind: a holding (holdings and ETF tabs: live price,
  * market value and P&L, Close), a pending order (orders tab: order type, price, frozen funds, time
  * in force and entry session, Cancel — asked first when its frozen funds reach the member's
- * confirmation threshold) and a terminated order (closed or cancelled: prices, realised P&L gross
- * and net of fees and tax (contract/trading.ts netPnlMinor, what the member centre's realised
- * profit adds up), why it ended). A holding's P&L is marked to the live quote with
+ * confirmation threshold) and a terminated order (closed or cancelled: prices, the gross P&L and
+ * the realised P&L the server computes by the one definition (contract/trading.ts `realisedMinor`,
+ * docs/glossary.md: net of fees and tax, with dividends and lending fees; what the member centre's
+ * realised profit adds up), why it ended). A holding's P&L is marked to the live quote with
  * contract/market-rules.ts `unrealisedPnlMinor`, the server's own formula, and labelled as before
  * fees and tax. The liquidation price is the position's risk pool's (risk/summary;
  * contract/risk.ts liquidationPriceMinor: this instrument's price at which the member's own
@@ -18,7 +19,7 @@ import { Button, Dialog } from 'antd-mobile';
 import type { TFunction } from 'i18next';
 import { memo, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { netPnlMinor, type Order } from '../../../../contract/trading';
+import type { Order } from '../../../../contract/trading';
 import { SHARES_PER_LOT, unrealisedPnlMinor } from '../../../../contract/market-rules';
 import { notionalMinor } from '../../../../contract/money';
 import { useCancelOrderMutation, useClosePositionMutation } from '../../../api/api';
@@ -320,7 +321,7 @@ export const TerminatedRow = memo(function TerminatedRow({
 }) {
   const { t } = useTranslation();
   const reason = useCloseReasonLabel();
-  const net = netPnlMinor(order);
+  const net = order.realisedMinor ?? null;
   return (
     <RowShell
       order={order}

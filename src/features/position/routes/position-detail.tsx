@@ -77,7 +77,8 @@ export function PositionDetailPage() {
   const fees = o.openFeeMinor + o.closeFeeMinor;
   const tax = o.openTaxMinor + o.closeTaxMinor;
   const marketValue = o.openPriceMinor === null ? null : marketValueMinor(o, quote?.lastMinor);
-  const net = o.pnlMinor !== null ? o.pnlMinor - fees - tax : null;
+  // Realised P&L by the one definition (docs/glossary.md), from the server (trade/orderDetail).
+  const net = o.realisedMinor ?? null;
   const signed = (v: number | null, testId?: string) => (
     <span style={{ color: changeColor(v) }} data-testid={testId}>
       {v === null ? '--' : formatSignedMinor(v)}

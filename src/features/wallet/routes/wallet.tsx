@@ -1,11 +1,13 @@
 /**
- * /wallet/index (product-spec §2 "Home shortcuts: asset overview"): the member's total assets in
- * TWD and per currency by kind (wallet/overview: ledger balances, positions marked to the feed,
- * other currencies valued at the operator's exchange rate, named with its source and date), the
- * equity at each trading day's close (wallet/history snapshots, klinecharts line) and realised
- * P&L by month. Every figure comes from the API.
+ * /wallet/index (product-spec §2 "Home shortcuts: asset overview"): the member's net assets in
+ * TWD with assets and debt (credit loans and shortfalls) beside them, and per currency by kind
+ * (wallet/overview: ledger balances, positions marked to the feed, other currencies valued at the
+ * operator's exchange rate, named with its source and date), the equity at each trading day's
+ * close (wallet/history snapshots, klinecharts line) and realised P&L to date and by month (the
+ * one definition, docs/glossary.md). On a replayed market it says the account is a practice
+ * account. Every figure comes from the API.
  */
-import { List } from 'antd-mobile';
+import { List, NoticeBar } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
 import { useSelector } from 'react-redux';
 import type { CurrencyAssets } from '../../../../contract/wallet';
@@ -105,6 +107,19 @@ function History() {
         {data.equity.length ? <EquityChart points={data.equity} /> : <NoData testId="wallet-equity-empty" />}
         <div className="muted small">{t('wallet.equityNote')}</div>
       </section>
+      <section className="card" data-testid="wallet-realised">
+        <div className="wallet-cur-head">
+          <span className="wallet-section-title">{t('wallet.realisedTotal')}</span>
+          <span
+            className="wallet-cur-total"
+            style={{ color: changeColor(data.realisedTotalMinor) }}
+            data-testid="wallet-realised-total"
+          >
+            {formatSignedMinor(data.realisedTotalMinor)}
+          </span>
+        </div>
+        <div className="muted small">{t('wallet.realisedNote')}</div>
+      </section>
       <List header={t('wallet.monthly')} data-testid="wallet-monthly">
         {data.months.length === 0 && <NoData testId="wallet-monthly-empty" />}
         {data.months.map((m) => (
@@ -115,6 +130,7 @@ function History() {
               closed: m.closed,
               gross: formatSignedMinor(m.grossMinor),
               costs: formatSignedMinor(m.costsMinor),
+              income: formatSignedMinor(m.incomeMinor),
             })}
             extra={<span style={{ color: changeColor(m.netMinor) }}>{formatSignedMinor(m.netMinor)}</span>}
           >
@@ -145,10 +161,27 @@ export function WalletPage() {
         <Loading />
       ) : (
         <PullRefresh onRefresh={() => refetch()}>
+          {data.practice && (
+            <NoticeBar color="info" wrap content={t('wallet.practice')} data-testid="wallet-practice" />
+          )}
           <section className="card uc-head">
             <div className="uc-total-label">{t('wallet.total')}</div>
             <div className="uc-total" data-testid="wallet-total">
               {formatMinor(data.totalTwdMinor)}
+            </div>
+            <div className="uc-grid wallet-net">
+              <LabeledValue
+                layout="figure"
+                label={t('wallet.assets')}
+                value={formatMinor(data.assetsTwdMinor)}
+                testId="wallet-assets"
+              />
+              <LabeledValue
+                layout="figure"
+                label={t('wallet.debtTotal')}
+                value={formatMinor(data.debtTwdMinor)}
+                testId="wallet-debt-total"
+              />
             </div>
             <div className="wallet-head-note" data-testid="wallet-as-of">
               {t('wallet.asOf', { time: formatDateTime(data.asOf) })}
