@@ -24,7 +24,10 @@ export const positionRiskSchema = z.object({
   symbol: z.string(),
   side: z.enum(ORDER_SIDES),
   kind: z.enum(INSTRUMENT_KINDS),
+  /** Average fill price (rounded once a corporate action changed the shares). */
   openPriceMinor: minor,
+  /** Σ fill price × shares: the base of the unrealised P&L and the liquidation price. */
+  openValueMinor: minor,
   shares: z.number().int(),
   marginMinor: minor,
   /** The mark used: the live quote's last price (the opening price when no quote is known). */

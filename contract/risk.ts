@@ -126,25 +126,25 @@ export function nextMarginCallState(active: boolean, ratio: number | null, t: Ri
  * without this position's unrealised P&L (`otherEquityMinor`: available + debt + Σ margin + the
  * other positions' unrealised P&L) and the account's used margin.
  *
- * Long: liquidated ⇔ other + (P − open) × shares < required ⇔ P ≤ ⌊(required − other + open ×
- * shares − 1) ÷ shares⌋, then down to a tick. Short: other + (open − P) × shares < required ⇔
- * P ≥ ⌊(other − required + open × shares) ÷ shares⌋ + 1, then up to a tick.
+ * Long: liquidated ⇔ other + P × shares − open value < required ⇔ P ≤ ⌊(required − other + open
+ * value − 1) ÷ shares⌋, then down to a tick. Short: other + open value − P × shares < required ⇔
+ * P ≥ ⌊(other − required + open value) ÷ shares⌋ + 1, then up to a tick.
  * @returns minor units on the tick table, or null (a long no positive price liquidates).
  */
 export function liquidationPriceMinor(args: {
   side: Side;
-  openPriceMinor: Minor;
+  /** The position's open value (Σ fill price × shares, minor; kept through corporate actions). */
+  openValueMinor: Minor;
   shares: number;
   kind: InstrumentKind;
   otherEquityMinor: Minor;
   usedMarginMinor: Minor;
   maintenanceBps: number;
 }): Minor | null {
-  const { side, openPriceMinor, shares, kind, otherEquityMinor } = args;
+  const { side, openValueMinor: openValue, shares, kind, otherEquityMinor } = args;
   if (!Number.isSafeInteger(shares) || shares <= 0)
     throw new RangeError(`shares must be positive: ${shares}`);
   const required = requiredEquityMinor(args.usedMarginMinor, args.maintenanceBps);
-  const openValue = notionalMinor(openPriceMinor, shares);
   if (side === 'long') {
     const highest = mulDivFloor(required - otherEquityMinor + openValue - 1, 1, shares);
     if (highest < 1) return null;
@@ -210,7 +210,8 @@ export interface RiskPositionInput {
   id: number;
   side: Side;
   kind: InstrumentKind;
-  openPriceMinor: Minor;
+  /** Σ fill price × shares (minor; kept through corporate actions). */
+  openValueMinor: Minor;
   shares: number;
   marginMinor: Minor;
   /** The live quote's last price (minor, > 0). */
@@ -264,7 +265,7 @@ export function accountRisk(args: {
       throw new RangeError(`position ${p.id}: mark must be a positive integer: ${p.markMinor}`);
     if (!Number.isSafeInteger(p.marginMinor) || p.marginMinor <= 0)
       throw new RangeError(`position ${p.id}: margin must be a positive integer: ${p.marginMinor}`);
-    const u = unrealisedPnlMinor(p.side, p.openPriceMinor, p.markMinor, p.shares);
+    const u = unrealisedPnlMinor(p.side, p.openValueMinor, p.markMinor, p.shares);
     pnl.push(u);
     used += p.marginMinor;
     unrealised += u;
@@ -289,7 +290,7 @@ export function accountRisk(args: {
         ratioBps: ratioBps(p.marginMinor + u, p.marginMinor)!,
         liquidationPriceMinor: liquidationPriceMinor({
           side: p.side,
-          openPriceMinor: p.openPriceMinor,
+          openValueMinor: p.openValueMinor,
           shares: p.shares,
           kind: p.kind,
           otherEquityMinor: equity - u,

@@ -119,7 +119,10 @@ export const orderSchema = z.object({
   /** Why it was closed or cancelled (CLOSE_REASONS); null while live. */
   closeReason: z.string().nullable(),
   frozenMinor: minor,
+  /** Average fill price (minor), rounded once a corporate action changed the shares. */
   openPriceMinor: minor.nullable(),
+  /** The position's cost: Σ fill price × shares (minor), every P&L's base; null until filled. */
+  openValueMinor: minor.nullable(),
   openedAt: z.number().int().nullable(),
   marginMinor: minor,
   openFeeMinor: minor,

@@ -395,7 +395,13 @@ export const orders = pgTable(
     status: text('status', { enum: ORDER_STATUSES }).notNull(),
     /** Funds reserved while pending (margin + fee + tax at the limit price). */
     frozenMinor: money('frozen_minor').notNull().default(0),
+    /** The average fill price shown (minor): openValueMinor ÷ shares rounded once a corporate action changed the shares. */
     openPriceMinor: money('open_price_minor'),
+    /**
+     * The position's cost: Σ fill price × shares (minor), null until filled. Every P&L is computed
+     * from it; a split changes the shares and keeps it (contract/corporate-actions.ts).
+     */
+    openValueMinor: money('open_value_minor'),
     openedAt: timestamp('opened_at', { withTimezone: true }),
     marginMinor: money('margin_minor').notNull().default(0),
     openFeeMinor: money('open_fee_minor').notNull().default(0),

@@ -252,7 +252,7 @@ async function planFall(oracle: ReplayOracle, call: HttpCall): Promise<FallPlan>
         (a) =>
           liquidationPriceMinor({
             side: 'long',
-            openPriceMinor: a,
+            openValueMinor: a * 1000,
             shares: 1000,
             kind: q.kind,
             otherEquityMinor: deposit - cost(a).feeMinor - cost(a).taxMinor,

@@ -738,7 +738,7 @@ describe("a copy's risk pool: the follow's own equity", () => {
     expect(shown).toBe(
       liquidationPriceMinor({
         side: 'long',
-        openPriceMinor: o!.openPriceMinor!,
+        openValueMinor: o!.openValueMinor!,
         shares: o!.shares,
         kind: 'stock',
         otherEquityMinor: fr!.cashMinor + o!.marginMinor,

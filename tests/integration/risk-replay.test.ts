@@ -112,7 +112,7 @@ function ratioAt(p: Awaited<ReturnType<typeof openLong>>, availableMinor: number
         id: p.orderId,
         side: 'long',
         kind: 'stock',
-        openPriceMinor: p.ask,
+        openValueMinor: p.ask * 1000,
         shares: 1000,
         marginMinor: p.marginMinor,
         markMinor: mark,
@@ -225,7 +225,7 @@ describe('margin call and liquidation on a falling replay', () => {
   it('calls A once, liquidates B at market when its ratio crosses maintenance, C races its own close', async () => {
     const bLiq = liquidationPriceMinor({
       side: 'long',
-      openPriceMinor: B.ask,
+      openValueMinor: B.ask * 1000,
       shares: 1000,
       kind: 'stock',
       otherEquityMinor: bAvail + B.marginMinor,

@@ -79,7 +79,7 @@ const lot = (side: Side, leverage: number, mark = 100_000): RiskPositionInput =>
   id: 1,
   side,
   kind: 'stock',
-  openPriceMinor: 100_000,
+  openValueMinor: 100_000 * 1_000,
   shares: 1_000,
   marginMinor: divCeil(100_000 * 1_000, leverage),
   markMinor: mark,
@@ -153,7 +153,7 @@ describe('liquidation price: long and short, leverage 10 and 1', () => {
     expect(
       liquidationPriceMinor({
         side: 'long',
-        openPriceMinor: 5_000,
+        openValueMinor: 5_000 * 1_000,
         shares: 1_000,
         kind: 'etf',
         otherEquityMinor: 600_000,
@@ -166,7 +166,7 @@ describe('liquidation price: long and short, leverage 10 and 1', () => {
     expect(
       liquidationPriceMinor({
         side: 'short',
-        openPriceMinor: 999,
+        openValueMinor: 999 * 1_000,
         shares: 1_000,
         kind: 'stock',
         otherEquityMinor: 110_900,
@@ -200,7 +200,7 @@ describe('liquidation price agrees with the ratio (property)', () => {
               id: i + 1,
               side: s.side,
               kind: s.kind,
-              openPriceMinor: s.openPriceMinor,
+              openValueMinor: s.openPriceMinor * s.lots * 1_000,
               shares: s.lots * 1_000,
               marginMinor: divCeil(s.openPriceMinor * s.lots * 1_000, s.leverage),
               markMinor: mark,
@@ -270,7 +270,7 @@ describe('accountRatio over summed exposures equals accountRisk over the positio
             id: i + 1,
             side: s.side,
             kind: 'stock' as const,
-            openPriceMinor: s.open,
+            openValueMinor: s.open * s.lots * 1_000,
             shares: s.lots * 1_000,
             marginMinor: divCeil(s.open * s.lots * 1_000, s.leverage),
             markMinor: mark,
@@ -281,7 +281,7 @@ describe('accountRatio over summed exposures equals accountRisk over the positio
             return {
               side,
               shares: of.reduce((a, p) => a + p.shares, 0),
-              openValueMinor: of.reduce((a, p) => a + p.openPriceMinor * p.shares, 0),
+              openValueMinor: of.reduce((a, p) => a + p.openValueMinor, 0),
               marginMinor: of.reduce((a, p) => a + p.marginMinor, 0),
               markMinor: mark,
             };

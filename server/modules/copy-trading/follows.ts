@@ -27,6 +27,7 @@
  */
 import { and, asc, count, desc, eq, gt, gte, inArray, sql } from 'drizzle-orm';
 import type { Copy, CopyReason, Follow } from '../../../contract/copy-trading';
+import { notionalMinor } from '../../../contract/money';
 import { BPS, openingReserveMinor } from '../../../contract/risk';
 import type { Db, Tx } from '../../db/client';
 import type { MarketFeed } from '../../market/feed';
@@ -381,8 +382,8 @@ export async function followEquity(deps: CopyDeps, f: FollowRow): Promise<number
   for (const { o } of open) {
     const q = deps.feed.quote(o.symbol);
     const px = q ? (o.side === 'long' ? q.bidMinor : q.askMinor) : 0;
-    const mark = px > 0 ? px : (o.openPriceMinor ?? 0);
-    const diff = (mark - (o.openPriceMinor ?? 0)) * o.shares;
+    // No price: marked at cost (no unrealised P&L).
+    const diff = px > 0 ? notionalMinor(px, o.shares) - (o.openValueMinor ?? 0) : 0;
     eq_ += o.marginMinor + (o.side === 'long' ? diff : -diff);
   }
   return eq_;

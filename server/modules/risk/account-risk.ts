@@ -107,7 +107,7 @@ export async function loadAccountRisk(
   );
   let marked = true;
   const positions = holdings
-    .filter((h) => h.openPriceMinor !== null && h.marginMinor > 0)
+    .filter((h) => h.openValueMinor !== null && h.marginMinor > 0)
     .map((h) => {
       const last = feed.quote(h.symbol)?.lastMinor;
       const live = last !== undefined && last > 0;
@@ -116,7 +116,7 @@ export async function loadAccountRisk(
         id: h.id,
         side: h.side as 'long' | 'short',
         kind: feed.kind(h.symbol) ?? 'stock',
-        openPriceMinor: h.openPriceMinor!,
+        openValueMinor: h.openValueMinor!,
         shares: h.shares,
         marginMinor: h.marginMinor,
         markMinor: live ? last : h.openPriceMinor!,
@@ -184,7 +184,7 @@ export async function loadAccountExposure(
           symbol: orders.symbol,
           side: orders.side,
           shares: sql<string>`sum(${orders.shares})`,
-          openValue: sql<string>`sum(${orders.openPriceMinor} * ${orders.shares})`,
+          openValue: sql<string>`sum(${orders.openValueMinor})`,
           margin: sql<string>`sum(${orders.marginMinor})`,
           followId: followCopies.followId,
         })
@@ -194,7 +194,7 @@ export async function loadAccountExposure(
           and(
             eq(orders.userId, userId),
             inArray(orders.status, [...OPEN_STATUSES]),
-            sql`${orders.openPriceMinor} is not null`,
+            sql`${orders.openValueMinor} is not null`,
             sql`${orders.marginMinor} > 0`,
           ),
         )

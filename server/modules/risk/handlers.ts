@@ -48,6 +48,7 @@ export const riskHandlers: Pick<Handlers, 'risk/summary' | 'risk/events' | 'risk
           side: h.side as 'long' | 'short',
           kind: ctx.feed.kind(h.symbol) ?? 'stock',
           openPriceMinor: h.openPriceMinor!,
+          openValueMinor: h.openValueMinor!,
           shares: h.shares,
           marginMinor: h.marginMinor,
           markMinor: p.markMinor,

@@ -1275,6 +1275,7 @@ export function toOrderDto(row: OrderRow, name: string) {
     closeReason: row.closeReason,
     frozenMinor: row.frozenMinor,
     openPriceMinor: row.openPriceMinor,
+    openValueMinor: row.openValueMinor,
     openedAt: ms(row.openedAt),
     marginMinor: row.marginMinor,
     openFeeMinor: row.openFeeMinor,

@@ -51,7 +51,7 @@ export function useLiveRisk(opts: { skip?: boolean } = {}): LiveRisk | undefined
           id: p.orderId,
           side: p.side,
           kind: p.kind,
-          openPriceMinor: p.openPriceMinor,
+          openValueMinor: p.openValueMinor,
           shares: p.shares,
           marginMinor: p.marginMinor,
           markMinor: live !== undefined && live > 0 ? live : p.markMinor,

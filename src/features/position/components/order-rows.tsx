@@ -33,26 +33,25 @@ import { useConfirmAbove, type ConfirmRequest } from '../../../account/confirm-a
 export function livePnl(order: Order, lastMinor: number | undefined): number | null {
   if (
     (order.status !== 'holding' && order.status !== 'closing') ||
-    order.openPriceMinor === null ||
+    order.openValueMinor === null ||
     lastMinor === undefined ||
     lastMinor <= 0
   )
     return null;
-  return unrealisedPnlMinor(order.side, order.openPriceMinor, lastMinor, order.shares);
+  return unrealisedPnlMinor(order.side, order.openValueMinor, lastMinor, order.shares);
 }
 
 /**
- * Market value in minor units: a live position at `lastMinor` (its open price until a quote
- * arrives), a closed one at its close price; null for an order that never filled.
+ * Market value in minor units: a live position at `lastMinor` (at cost, its open value, until a
+ * quote arrives), a closed one at its close price; null for an order that never filled.
  */
 export function marketValueMinor(order: Order, lastMinor: number | undefined): number | null {
   const live = order.status === 'holding' || order.status === 'closing';
-  const price = live
-    ? lastMinor !== undefined && lastMinor > 0
-      ? lastMinor
-      : order.openPriceMinor
-    : (order.closePriceMinor ?? order.openPriceMinor);
-  return price === null ? null : notionalMinor(price, order.shares || order.lots * SHARES_PER_LOT);
+  const shares = order.shares || order.lots * SHARES_PER_LOT;
+  if (live)
+    return lastMinor !== undefined && lastMinor > 0 ? notionalMinor(lastMinor, shares) : order.openValueMinor;
+  if (order.closePriceMinor !== null) return notionalMinor(order.closePriceMinor, shares);
+  return order.openValueMinor;
 }
 
 /** The live position states (a close may be waiting for a call auction: `closing`). */

@@ -76,7 +76,7 @@ export function PositionDetailPage() {
   const pnl = live ? livePnl(o, quote?.lastMinor) : o.pnlMinor;
   const fees = o.openFeeMinor + o.closeFeeMinor;
   const tax = o.openTaxMinor + o.closeTaxMinor;
-  const marketValue = o.openPriceMinor === null ? null : marketValueMinor(o, quote?.lastMinor);
+  const marketValue = o.openValueMinor === null ? null : marketValueMinor(o, quote?.lastMinor);
   const net = o.pnlMinor !== null ? o.pnlMinor - fees - tax : null;
   const signed = (v: number | null, testId?: string) => (
     <span style={{ color: changeColor(v) }} data-testid={testId}>
