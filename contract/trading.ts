@@ -62,6 +62,11 @@ export const CLOSE_REASONS = [
   'fok',
   'expired',
   'insufficientFunds',
+  /**
+   * A corporate action: a resting order it could not adjust exactly (cancelled, funds released),
+   * or a position smaller than one new share (paid in cash): contract/corporate-actions.ts.
+   */
+  'corporateAction',
 ] as const;
 export const closeReasonSchema = z.enum(CLOSE_REASONS);
 export type CloseReason = z.infer<typeof closeReasonSchema>;

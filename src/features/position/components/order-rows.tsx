@@ -83,6 +83,16 @@ export function OrderTags({ order }: { order: Order }) {
   );
 }
 
+/**
+ * "2 lots · 5×", or "4350 shares · 5×" when a corporate action left a share count that is not a
+ * whole number of lots (contract/corporate-actions.ts lotsOfShares).
+ */
+export function sizeLabel(t: TFunction, order: Pick<Order, 'lots' | 'shares' | 'leverage'>): string {
+  return order.shares % SHARES_PER_LOT === 0 || order.shares === 0
+    ? t('position.lotsLev', { count: order.lots, lev: order.leverage })
+    : t('position.sharesLev', { shares: order.shares, lev: order.leverage });
+}
+
 function Head({ order }: { order: Order }) {
   const { t } = useTranslation();
   return (
@@ -91,8 +101,8 @@ function Head({ order }: { order: Order }) {
       <span className="pos-name">{order.name}</span>
       <span className="muted">{order.symbol}</span>
       <OrderTags order={order} />
-      <span className="muted small pos-meta">
-        {t('position.lotsLev', { count: order.lots, lev: order.leverage })}
+      <span className="muted small pos-meta" data-testid={`position-size-${order.id}`}>
+        {sizeLabel(t, order)}
       </span>
     </div>
   );
@@ -227,7 +237,9 @@ export const HoldingRow = memo(function HoldingRow({
       <Cell label={t('risk.liquidationPrice')} testId={`position-liq-${order.id}`}>
         <LiquidationPrice orderId={order.id} />
       </Cell>
-      <Cell label={t('position.heldShares')}>{order.shares}</Cell>
+      <Cell label={t('position.heldShares')} testId={`position-shares-${order.id}`}>
+        {order.shares}
+      </Cell>
     </RowShell>
   );
 });
