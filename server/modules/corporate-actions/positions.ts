@@ -149,7 +149,7 @@ export async function adjustOpenPosition(
       orderId: o.id,
       symbol: o.symbol,
       date: day.date,
-      ratio: ratioLabel(ratio),
+      split: ratioLabel(ratio),
       oldShares: ratio.oldShares,
       newShares: ratio.newShares,
       sharesBefore: o.shares,

@@ -68,7 +68,7 @@ export async function adjustRestingLimit(
       orderNo: o.orderNo,
       symbol: o.symbol,
       date: day.date,
-      ratio: ratioLabel(ratio),
+      split: ratioLabel(ratio),
     };
     if (!adjusted) {
       const released = await releaseOrder(
