@@ -85,9 +85,9 @@ interface Member {
 }
 const members: Record<string, Member> = {};
 let seq = 0;
-async function member(name: string): Promise<Member> {
+async function member(name: string, funds = FUNDS): Promise<Member> {
   const account = `09350${String(++seq).padStart(5, '0')}`;
-  const token = await h.fundedMember(account, FUNDS);
+  const token = await h.fundedMember(account, funds);
   return (members[name] = { token, id: await h.userId(account), order: 0 });
 }
 async function place(name: string, body: Record<string, unknown>): Promise<void> {
@@ -107,7 +107,11 @@ afterAll(async () => {
 
 /** The three members of one unit change: 1× long, 2× short, 2× long, limit orders in the pre-open. */
 async function openTrio(prefix: string, symbol: string, longLimit: number, shortLimit: number) {
-  for (const n of ['long', 'short', 'long2']) await member(`${prefix}${n}`);
+  await member(`${prefix}long`);
+  await member(`${prefix}short`);
+  // The 2× long holds 1.1 × its notional: its equity is 220 % of its margin, so the day's prices
+  // met with the old units would be a loss beyond maintenance (a margin call) if nothing held them.
+  await member(`${prefix}long2`, Math.ceil(longLimit * 1_000 * 1.1));
   await place(`${prefix}long`, {
     symbol,
     side: 'long',
@@ -166,6 +170,9 @@ async function checkUnits(
     const old = sign * (lastCloseMinor * b.shares - b.openValueMinor);
     expect(Math.abs(pos.unrealisedPnlMinor - old)).toBeLessThanOrEqual(o.shares / 2);
     expect(await notices(m.id, 'positionAdjusted')).toHaveLength(1);
+    // The day's prices never met the old units (the gate): no margin call, nothing liquidated.
+    await h.risk.idle();
+    expect(await notices(m.id, 'marginCall')).toHaveLength(0);
   }
   const liq = await liquidation(`${prefix}long2`);
   const tick = tickSizeMinor(liq, 'etf');

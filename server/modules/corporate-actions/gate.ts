@@ -1,11 +1,12 @@
 /**
  * The market as the trading engine, the risk monitor and copy trading see it around a corporate
  * action (runner.ts): the feed, except that an instrument whose current session has an action
- * not yet applied is held at its last quote from before it. Its new quotes are not passed on and
- * `quote()` answers the last one passed on (none: undefined), so positions in the old units are
- * only ever marked, matched and closed at old prices; once the session is applied the latest
- * quote of each held instrument is passed on (one quote: the engine's day change and opening match
- * work from the newest quote). Every other instrument passes straight through.
+ * not yet applied is held: its new quotes are not passed on and `quote()` answers undefined (no
+ * price), so while its positions change units one transaction at a time nothing matches, closes,
+ * margin-calls or liquidates them at a price of the wrong units (the risk monitor skips an
+ * unmarked account; the engine answers priceUnavailable). Once the session is applied the
+ * instrument's latest quote is passed on (one quote: the engine's day change and opening match
+ * work from the newest one). Every other instrument passes straight through.
  */
 import type { Quote } from '../../../contract/market';
 import type { MarketFeed } from '../../market/feed';
@@ -16,17 +17,14 @@ export interface GateControl {
   watches(symbol: string): boolean;
   /** Whether `symbol`'s quotes must be held now (an action of the current session not applied). */
   mustHold(symbol: string): boolean;
-  /** Start applying now (called once when the gate starts holding). */
+  /** Start applying now (called when the gate starts holding). */
   kick(): void;
 }
 
 /** `feed` behind the gate, and the release the runner calls after each run. */
 export function gateFeed(feed: MarketFeed, control: GateControl): { feed: MarketFeed; release: () => void } {
   const listeners = new Set<(q: Quote) => void>();
-  /** Newest quote of each held instrument. */
-  const held = new Map<string, Quote>();
-  /** Last quote passed on of each watched instrument. */
-  const passed = new Map<string, Quote>();
+  const held = new Set<string>();
   const emit = (q: Quote) => {
     for (const fn of listeners) fn(q);
   };
@@ -34,25 +32,23 @@ export function gateFeed(feed: MarketFeed, control: GateControl): { feed: Market
     if (!control.watches(q.symbol)) return emit(q);
     if (held.has(q.symbol) || control.mustHold(q.symbol)) {
       const first = held.size === 0;
-      held.set(q.symbol, q);
+      held.add(q.symbol);
       if (first) control.kick();
       return;
     }
-    passed.set(q.symbol, q);
     emit(q);
   });
   const release = () => {
-    for (const [symbol, q] of [...held]) {
+    for (const symbol of [...held]) {
       if (control.mustHold(symbol)) continue;
       held.delete(symbol);
-      const now = feed.quote(symbol) ?? q;
-      passed.set(symbol, now);
-      emit(now);
+      const q = feed.quote(symbol);
+      if (q) emit(q);
     }
   };
   const gated: MarketFeed = {
     ...feed,
-    quote: (symbol) => (held.has(symbol) ? passed.get(symbol) : feed.quote(symbol)),
+    quote: (symbol) => (held.has(symbol) ? undefined : feed.quote(symbol)),
     onQuote(fn) {
       listeners.add(fn);
       return () => listeners.delete(fn);

@@ -7,9 +7,9 @@
  *   fell due while the server was down, each action after the position's own session, in order);
  * - then every RUN_INTERVAL_MS of wall time, and at once when the gate (gate.ts) sees the first
  *   quote of a new session of an instrument with an action: the trading engine, the risk monitor
- *   and copy trading read the market through that gate, which holds those instruments at their
- *   last quote until the session is applied, so no match, close, margin call or liquidation ever
- *   sees the new day's prices with the old units.
+ *   and copy trading read the market through that gate, which holds those instruments without a
+ *   price until the session is applied, so no match, close, margin call or liquidation ever sees
+ *   a price in other units than the positions'.
  * Each pass first flushes the engine's due matches (`sweep`: an after-hours fill of the day
  * before belongs to the old units) and re-runs today's session (idempotent: a position that
  * appeared late is adjusted, none twice). Runs never overlap.
