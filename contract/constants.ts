@@ -105,6 +105,12 @@ export const FUND_FLOW_TYPES = [
   'stockLending',
   /** Lending rebate (借券收入): a lender's daily fee on shares in loan, paid into the wallet. */
   'lendingRebate',
+  /**
+   * Corporate action (contract/corporate-actions.ts): cash for a fraction of a share a unit change
+   * left (its realised P&L), or a stock dividend's ex-rights value settled in cash; between the
+   * member and the platform's trading_pnl, as a close's P&L.
+   */
+  'corporateAction',
 ] as const;
 export type FundFlowType = (typeof FUND_FLOW_TYPES)[number];
 
@@ -132,6 +138,7 @@ export const FUND_TABS = {
     'dividend',
     'stockLending',
     'lendingRebate',
+    'corporateAction',
   ],
   credit: ['loan', 'creditRepayment'],
 } as const satisfies Record<string, readonly FundFlowType[]>;

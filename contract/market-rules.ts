@@ -443,10 +443,13 @@ export interface CloseResult {
 
 /**
  * Closing a long is a sale (tax due, at the day-trade rate when `dayTradeOn` is given); closing a
- * short is a buy. P&L is price difference × shares. The fee is commission (+ clearing fee).
+ * short is a buy. P&L is close price × shares − the position's open value (Σ fill price × shares,
+ * kept through corporate actions: contract/corporate-actions.ts), negated for a short. The fee is
+ * commission (+ clearing fee).
  */
 export function closeResult(args: {
-  openPriceMinor: Minor;
+  /** The position's open value (minor): Σ fill price × shares, unchanged by a split. */
+  openValueMinor: Minor;
   closePriceMinor: Minor;
   shares: number;
   side: Side;
@@ -459,7 +462,7 @@ export function closeResult(args: {
 }): CloseResult {
   const fees = args.fees ?? DEFAULT_FEES;
   const notional = notionalMinor(args.closePriceMinor, args.shares);
-  const diff = (args.closePriceMinor - args.openPriceMinor) * args.shares;
+  const diff = notional - args.openValueMinor;
   const pnl = args.side === 'long' ? diff : -diff;
   const { feeMinor: fee, taxMinor: tax } = legCharges(
     notional,
@@ -502,11 +505,12 @@ export function breakEvenPriceMinor(args: {
   if (!Number.isSafeInteger(shares) || shares <= 0) {
     throw new RangeError(`shares must be positive: ${shares}`);
   }
-  const open = legCharges(notionalMinor(p0, shares), side === 'short', kind, fees, dayTradeOn, discount);
+  const openValue = notionalMinor(p0, shares);
+  const open = legCharges(openValue, side === 'short', kind, fees, dayTradeOn, discount);
   const openCost = open.feeMinor + open.taxMinor;
   const net = (p: Minor): Minor => {
     const r = closeResult({
-      openPriceMinor: p0,
+      openValueMinor: openValue,
       closePriceMinor: p,
       shares,
       side,
@@ -616,7 +620,7 @@ export function orderPreview(args: {
     discount,
   });
   const close = closeResult({
-    openPriceMinor: priceMinor,
+    openValueMinor: open.notionalMinor,
     closePriceMinor: priceMinor,
     shares,
     side,
@@ -650,13 +654,16 @@ export function orderPreview(args: {
   };
 }
 
-/** Mark-to-market P&L of an open position at the current price (minor). */
+/**
+ * Mark-to-market P&L of an open position at the current price (minor): mark × shares − open
+ * value (Σ fill price × shares, kept through corporate actions), negated for a short.
+ */
 export function unrealisedPnlMinor(
   side: Side,
-  openPriceMinor: Minor,
+  openValueMinor: Minor,
   markMinor: Minor,
   shares: number,
 ): Minor {
-  const diff = (markMinor - openPriceMinor) * shares;
+  const diff = notionalMinor(markMinor, shares) - openValueMinor;
   return side === 'long' ? diff : -diff;
 }

@@ -36,6 +36,12 @@ export const ACCOUNT_NOTICE_KINDS = [
    * smallest follow amount that would have copied one lot; else 0), currency.
    */
   'copySkipped',
+  // Corporate actions (contract/corporate-actions.ts): a position's units changed, a resting order
+  // re-priced or cancelled, a stock dividend's ex-rights value paid or charged.
+  'positionAdjusted',
+  'orderAdjusted',
+  'orderCancelledByAction',
+  'exRightsSettled',
 ] as const;
 export type AccountNoticeKind = (typeof ACCOUNT_NOTICE_KINDS)[number];
 

@@ -29,8 +29,9 @@ export const positionRiskSchema = z.object({
   cash: z.boolean(),
   /** The copy-trading follow whose pool it is in; null: the member's own. */
   followId: z.number().int().nullable(),
+  /** Average fill price (rounded once a corporate action changed the shares). */
   openPriceMinor: minor,
-  /** Σ fill price × shares. */
+  /** Σ fill price × shares: the base of the unrealised P&L and the liquidation price. */
   openValueMinor: minor,
   shares: z.number().int(),
   marginMinor: minor,

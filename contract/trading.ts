@@ -68,6 +68,11 @@ export const CLOSE_REASONS = [
   'copyMentorClosed',
   'copyStopLoss',
   'copyFollowEnded',
+  /**
+   * A corporate action: a resting order it could not adjust exactly (cancelled, funds released),
+   * or a position smaller than one new share (paid in cash): contract/corporate-actions.ts.
+   */
+  'corporateAction',
 ] as const;
 export const closeReasonSchema = z.enum(CLOSE_REASONS);
 export type CloseReason = z.infer<typeof closeReasonSchema>;
@@ -125,7 +130,10 @@ export const orderSchema = z.object({
   /** Why it was closed or cancelled (CLOSE_REASONS); null while live. */
   closeReason: z.string().nullable(),
   frozenMinor: minor,
+  /** Average fill price (minor), rounded once a corporate action changed the shares. */
   openPriceMinor: minor.nullable(),
+  /** The position's cost: Σ fill price × shares (minor), every P&L's base; null until filled. */
+  openValueMinor: minor.nullable(),
   openedAt: z.number().int().nullable(),
   marginMinor: minor,
   openFeeMinor: minor,

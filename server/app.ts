@@ -68,6 +68,7 @@ import { rewardsHandlers } from './modules/rewards/handlers';
 import { primaryHandlers } from './modules/primary/handlers';
 import { createIpoRunner, type IpoRunner } from './modules/ipo/runner';
 import { createDividendRunner, type DividendRunner } from './modules/dividends/runner';
+import { createCorporateActionRunner, type CorporateActionRunner } from './modules/corporate-actions/runner';
 import { dividendHandlers } from './modules/dividends/handlers';
 import { createNewsRunner, type NewsRunner } from './modules/news/runner';
 import { newsHandlers } from './modules/news/handlers';
@@ -96,6 +97,11 @@ export interface BuiltApp {
   ipo: IpoRunner;
   /** Cash dividends on replayed ex-dates (tests call `dividends.run()` after moving the clock). */
   dividends: DividendRunner;
+  /**
+   * Corporate actions on open positions and resting orders (splits, face-value changes, the
+   * window's restart, stock dividends); tests call `corporateActions.run()` after moving the clock.
+   */
+  corporateActions: CorporateActionRunner;
   /** Generated news items (tests call `news.run()`). */
   news: NewsRunner;
   /** Stock-lending steps (tests call `lending.run()` after moving the clock). */
@@ -172,9 +178,23 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     ...timeoutOptions(),
     bodyLimit: 64 * 1024,
   });
+  const windowDates = await loadWindowDates(db);
+  const window = windowDates.length >= 2 ? replayWindow(windowDates) : null;
+  // Corporate actions catch up before anything trades; the engine, the risk monitor and copy
+  // trading then see the market through its gate (server/modules/corporate-actions/runner.ts).
+  const corporateActions = createCorporateActionRunner({
+    db,
+    clock,
+    window,
+    kindOf: (symbol) => feed.kind(symbol) ?? 'stock',
+    now: opts.now ?? Date.now,
+    log: (msg, err) => app.log.error({ err }, msg),
+  });
+  await corporateActions.start({ timer: opts.feedTimer ?? true });
+  const marketFeed = corporateActions.gate(feed);
   const trading = createTradingEngine({
     db,
-    feed,
+    feed: marketFeed,
     leverages: config.leverages,
     rules: config,
     openingMarginBps: config.openingMarginBps,
@@ -186,20 +206,19 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     onClose: settleCopyClose,
     log: (msg, err) => app.log.error({ err }, msg),
   });
+  corporateActions.attach(trading);
   await trading.start();
   const dayTrades = createDayTradeCloser({
     db,
-    feed,
+    feed: marketFeed,
     trading,
     enabled: config.dayTradeAutoClose,
     log: (msg, err) => app.log.error({ err }, msg),
   });
   await dayTrades.start();
-  const windowDates = await loadWindowDates(db);
-  const window = windowDates.length >= 2 ? replayWindow(windowDates) : null;
   const risk = createRiskMonitor({
     db,
-    feed,
+    feed: marketFeed,
     closer: trading,
     thresholds: { marginCallBps: config.marginCallBps, maintenanceBps: config.maintenanceBps },
     now: opts.now,
@@ -248,7 +267,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   const copyTrading = createCopyTrader({
     db,
     trading,
-    feed,
+    feed: marketFeed,
     now: opts.now ?? Date.now,
     log: (msg, err) => app.log.error({ err }, msg),
   });
@@ -333,6 +352,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   app.addHook('onClose', async () => {
     gateway.stop();
     ipo.stop();
+    corporateActions.stop();
     dividends.stop();
     news.stop();
     credit.stop();
@@ -357,6 +377,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     risk,
     ipo,
     dividends,
+    corporateActions,
     news,
     lending,
     copyTrading,

@@ -37,6 +37,11 @@ import {
   FOLLOW_STATUSES,
   MENTOR_STATUSES,
 } from '../../contract/copy-trading';
+import {
+  CORPORATE_ACTION_KINDS,
+  CORPORATE_ACTION_OUTCOMES,
+  CORPORATE_ACTION_TARGETS,
+} from '../../contract/corporate-actions';
 import { CREDIT_LOAN_STATUSES } from '../../contract/credit';
 import { DAY_TRADE_APP_STATUSES, DAY_TRADE_GRANTS } from '../../contract/day-trading';
 import { DEPOSIT_STATUSES, WITHDRAWAL_STATUSES } from '../../contract/funds';
@@ -395,7 +400,13 @@ export const orders = pgTable(
     status: text('status', { enum: ORDER_STATUSES }).notNull(),
     /** Funds reserved while pending (margin + fee + tax at the limit price). */
     frozenMinor: money('frozen_minor').notNull().default(0),
+    /** The average fill price shown (minor): openValueMinor ÷ shares rounded once a corporate action changed the shares. */
     openPriceMinor: money('open_price_minor'),
+    /**
+     * The position's cost: Σ fill price × shares (minor), null until filled. Every P&L is computed
+     * from it; a split changes the shares and keeps it (contract/corporate-actions.ts).
+     */
+    openValueMinor: money('open_value_minor'),
     openedAt: timestamp('opened_at', { withTimezone: true }),
     marginMinor: money('margin_minor').notNull().default(0),
     openFeeMinor: money('open_fee_minor').notNull().default(0),
@@ -1822,3 +1833,75 @@ export const installSecrets = pgTable('install_secrets', {
   value: text('value').notNull(),
   createdAt: createdAt(),
 });
+// ---------- corporate actions on open positions (migration 0025; server/modules/corporate-actions) ----------
+
+/**
+ * One corporate action applied on one replayed session (clock session `session`, replayed date
+ * `actionDate`) for an instrument: the instrument-wide part (the lending quota in shares) is done
+ * in the transaction that writes this row, once. Ratio `newShares` per `oldShares` (null for an
+ * ex-rights cash settlement).
+ */
+export const corporateActionRuns = pgTable(
+  'corporate_action_runs',
+  {
+    id: serial('id').primaryKey(),
+    symbol: text('symbol').notNull(),
+    session: integer('session').notNull(),
+    actionDate: date('action_date', { mode: 'string' }).notNull(),
+    /** contract/corporate-actions.ts CORPORATE_ACTION_KINDS */
+    kind: text('kind', { enum: CORPORATE_ACTION_KINDS }).notNull(),
+    oldShares: integer('old_shares'),
+    newShares: integer('new_shares'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('corporate_action_runs_once_uq').on(t.symbol, t.session, t.kind),
+    check('corporate_action_runs_kind_check', oneOf(t.kind, CORPORATE_ACTION_KINDS)),
+  ],
+);
+
+/**
+ * One position or resting order adjusted by one corporate action on one session, written in the
+ * transaction of the change (and of its ledger transaction, when cash moved); unique per (order,
+ * session, kind), so a second run or a restart changes nothing twice. Before/after units: shares,
+ * open value (positions), limit price (orders); `cashMinor` signed from the member's side.
+ */
+export const corporateActionAdjustments = pgTable(
+  'corporate_action_adjustments',
+  {
+    id: serial('id').primaryKey(),
+    orderId: integer('order_id')
+      .notNull()
+      .references(() => orders.id),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id),
+    symbol: text('symbol').notNull(),
+    session: integer('session').notNull(),
+    actionDate: date('action_date', { mode: 'string' }).notNull(),
+    /** contract/corporate-actions.ts CORPORATE_ACTION_KINDS */
+    kind: text('kind', { enum: CORPORATE_ACTION_KINDS }).notNull(),
+    /** contract/corporate-actions.ts CORPORATE_ACTION_TARGETS */
+    target: text('target', { enum: CORPORATE_ACTION_TARGETS }).notNull(),
+    /** contract/corporate-actions.ts CORPORATE_ACTION_OUTCOMES */
+    outcome: text('outcome', { enum: CORPORATE_ACTION_OUTCOMES }).notNull(),
+    oldShares: integer('old_shares'),
+    newShares: integer('new_shares'),
+    sharesBefore: integer('shares_before').notNull(),
+    sharesAfter: integer('shares_after').notNull(),
+    openValueBeforeMinor: money('open_value_before_minor'),
+    openValueAfterMinor: money('open_value_after_minor'),
+    limitBeforeMinor: money('limit_before_minor'),
+    limitAfterMinor: money('limit_after_minor'),
+    cashMinor: money('cash_minor').notNull().default(0),
+    ledgerTransactionId: integer('ledger_transaction_id'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('corporate_action_adjustments_once_uq').on(t.orderId, t.session, t.kind),
+    index('corporate_action_adjustments_user_idx').on(t.userId, t.id),
+    check('corporate_action_adjustments_kind_check', oneOf(t.kind, CORPORATE_ACTION_KINDS)),
+    check('corporate_action_adjustments_target_check', oneOf(t.target, CORPORATE_ACTION_TARGETS)),
+    check('corporate_action_adjustments_outcome_check', oneOf(t.outcome, CORPORATE_ACTION_OUTCOMES)),
+  ],
+);

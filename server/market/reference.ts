@@ -6,8 +6,9 @@
  * 1. an ex-rights/ex-dividend date: the exchange's `reference_price` (and its `limit_up` /
  *    `limit_down` when the file gives them) from full-market/ex_rights_*.csv (TWSE TWT49U, TPEx
  *    exDailyQ; PROVENANCE §11), e.g. 2330 2025-06-12: 1,065 → 1,060.49;
- * 2. a split's first day back (full-market/splits.csv): the last close before the halt ÷ the split
- *    ratio, rounded to the nearest minor unit (docs/tw-market-rules.md "Split reference price");
+ * 2. a split's first day back (full-market/splits.csv: splits, reverse splits, face-value
+ *    changes): the last close before the halt × old_shares ÷ new_shares, rounded to the nearest
+ *    minor unit (docs/tw-market-rules.md "Split reference price");
  * 3. otherwise the previous close: the close of the instrument's previous traded day in the
  *    window, also after a suspension (TWSE keeps the last close as the reference when trading
  *    resumes without a capital change).
@@ -29,7 +30,7 @@
  *
  * Units: prices minor (1 NT$ = 100).
  */
-import { toMinor } from '../../contract/money';
+import { mulDivRound, toMinor } from '../../contract/money';
 import { priceLimitsMinor, type InstrumentKind } from '../../contract/market-rules';
 import { readCsvRecords, seedDataPath } from './csv';
 import type { ReplayDay } from './replay';
@@ -41,10 +42,15 @@ export interface ExRightsEvent {
   limitDownMinor: number | null;
 }
 
-/** A split (full-market/splits.csv): trading resumes on `resumeDate` at last close ÷ ratio. */
+/**
+ * A unit change (full-market/splits.csv: a split, a reverse split, a face-value change):
+ * `newShares` new shares for every `oldShares` held; trading resumes on the key's date at last
+ * close × oldShares ÷ newShares.
+ */
 export interface SplitEvent {
   lastTradeDate: string;
-  ratio: number;
+  oldShares: number;
+  newShares: number;
 }
 
 /** Corporate actions keyed by `${code}|${date}` (ex date / resume date). */
@@ -57,7 +63,10 @@ export interface CorporateActions {
 export const EX_RIGHTS_FILE = seedDataPath('full-market', 'ex_rights_2025-04-01_2025-07-22.csv');
 export const SPLITS_FILE = seedDataPath('full-market', 'splits.csv');
 
-/** Reads both files (1,220 + a few rows). @throws on a malformed price or ratio. */
+/**
+ * Reads both files (1,220 + a few rows). @throws on a malformed price, a ratio that is not two
+ * positive integers, or a ratio of 1.
+ */
 export async function loadCorporateActions(
   exRightsFile: string = EX_RIGHTS_FILE,
   splitsFile: string = SPLITS_FILE,
@@ -72,9 +81,12 @@ export async function loadCorporateActions(
   }
   const splits = new Map<string, SplitEvent>();
   for (const r of await readCsvRecords(splitsFile)) {
-    const ratio = Number(r.ratio);
-    if (!Number.isInteger(ratio) || ratio < 2) throw new RangeError(`splits.csv: bad ratio ${r.ratio}`);
-    splits.set(`${r.code}|${r.resume_date}`, { lastTradeDate: r.last_trade_date!, ratio });
+    const oldShares = Number(r.old_shares);
+    const newShares = Number(r.new_shares);
+    const whole = (n: number) => Number.isSafeInteger(n) && n > 0;
+    if (!whole(oldShares) || !whole(newShares) || oldShares === newShares)
+      throw new RangeError(`splits.csv: bad ratio ${r.old_shares}:${r.new_shares} (${r.code})`);
+    splits.set(`${r.code}|${r.resume_date}`, { lastTradeDate: r.last_trade_date!, oldShares, newShares });
   }
   return { exRights, splits };
 }
@@ -157,7 +169,7 @@ export function dayReference(input: DayReferenceInput): DayReference | null {
     ref = ex.referenceMinor;
     basis = 'exRights';
   } else if (split && prevCloseMinor !== null) {
-    ref = Math.round(prevCloseMinor / split.ratio);
+    ref = mulDivRound(prevCloseMinor, split.oldShares, split.newShares);
     basis = 'split';
   }
   if (ref === null) {

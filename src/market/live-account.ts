@@ -32,8 +32,8 @@ export function useLiveAccountSummary(opts: { skip?: boolean } = {}): {
     let unrealised = 0;
     for (const h of holdings) {
       const mark = last.get(h.symbol);
-      if (h.openPriceMinor === null || mark === undefined) return data; // no live mark yet: the server's
-      unrealised += unrealisedPnlMinor(h.side, h.openPriceMinor, mark, h.shares);
+      if (h.openValueMinor === null || mark === undefined) return data; // no live mark yet: the server's
+      unrealised += unrealisedPnlMinor(h.side, h.openValueMinor, mark, h.shares);
     }
     return {
       ...data,

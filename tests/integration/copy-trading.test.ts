@@ -753,7 +753,7 @@ describe("a copy's risk pool: the follow's own equity", () => {
     expect(shown).toBe(
       liquidationPriceMinor({
         side: 'long',
-        openValueMinor: o!.openPriceMinor! * o!.shares,
+        openValueMinor: o!.openValueMinor!,
         shares: o!.shares,
         kind: 'stock',
         otherEquityMinor: fr!.cashMinor + o!.marginMinor,

@@ -62,7 +62,7 @@ describe('core journey', () => {
     expect(closed.status).toBe('closed');
     expect(closed.closePriceMinor).toBe(q1.bidMinor);
     const r = closeResult({
-      openPriceMinor: q0.askMinor,
+      openValueMinor: q0.askMinor * 1000,
       closePriceMinor: q1.bidMinor,
       shares: 1000,
       side: 'long',

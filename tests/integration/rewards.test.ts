@@ -172,7 +172,7 @@ describe('account level fee discount', () => {
     const closed = await ok('trade/closePosition', { orderId: order.id }, token);
     const bid = closed.closePriceMinor as number;
     const expected = closeResult({
-      openPriceMinor: q.askMinor,
+      openValueMinor: q.askMinor * 1000,
       closePriceMinor: bid,
       shares: 1000,
       side: 'long',

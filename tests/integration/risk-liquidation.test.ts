@@ -185,7 +185,7 @@ it('a gap beyond the funds: the forced close moves the excess loss to debt', asy
   const closed = await order(m.ids[0]!);
   expect(closed).toMatchObject({ status: 'closed', closeReason: 'liquidation', closePriceMinor: 85_000 });
   const r = closeResult({
-    openPriceMinor: 100_000,
+    openValueMinor: 100_000 * 1000,
     closePriceMinor: 85_000,
     shares: 1000,
     side: 'long',

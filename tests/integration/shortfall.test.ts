@@ -100,7 +100,7 @@ it('moves a loss beyond the funds to debt and keeps available at zero', async ()
   quote = at(85_000); // a 15 % gap: the loss (NT$150,000) exceeds the NT$100,000 margin
   const closed = await engine.closePosition(user, order.id);
   const r = closeResult({
-    openPriceMinor: 100_000,
+    openValueMinor: 100_000 * 1000,
     closePriceMinor: 85_000,
     shares: 1000,
     side: 'long',

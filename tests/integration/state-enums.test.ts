@@ -184,6 +184,12 @@ describe('state columns', () => {
           values ('operator', 't', 't', 'b', 'b')`,
       sql`insert into credit_loans (user_id, principal_minor, annual_rate_bps, term_days) values (${uid}, 100000, 1825, 30)`,
       sql`insert into member_notices (user_id, kind, params) values (${uid}, 'kycApproved', '{}')`,
+      sql`insert into corporate_action_runs (symbol, session, action_date, kind)
+          values ('2330', 0, '2025-06-18', 'split')`,
+      sql`insert into corporate_action_adjustments (order_id, user_id, symbol, session, action_date,
+            kind, target, outcome, shares_before, shares_after)
+          select id, ${uid}, '2330', 0, '2025-06-18', 'split', 'position', 'adjusted', 1000, 4000
+          from orders where order_no = 'ENUMTEST0001'`,
       sql`insert into support_conversations (user_id) values (${uid})`,
       sql`insert into support_messages (conversation_id, sender, author_id, text)
           select id, 'member', ${uid}, 'hello' from support_conversations where user_id = ${uid}`,

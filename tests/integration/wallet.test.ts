@@ -62,7 +62,7 @@ async function unrealisedOf(userId: number) {
     .from(orders)
     .where(and(eq(orders.userId, userId), eq(orders.status, 'holding')));
   return held.reduce(
-    (s, o) => s + unrealisedPnlMinor(o.side, o.openPriceMinor!, h.feed.quote(o.symbol)!.lastMinor, o.shares),
+    (s, o) => s + unrealisedPnlMinor(o.side, o.openValueMinor!, h.feed.quote(o.symbol)!.lastMinor, o.shares),
     0,
   );
 }

@@ -78,6 +78,7 @@ function order(over: Partial<Order>): Order {
     closeReason: null,
     frozenMinor: 0,
     openPriceMinor: 60_000,
+    openValueMinor: 60_000 * 2_000,
     openedAt: T0,
     marginMinor: 24_000_000,
     openFeeMinor: 171_000,
@@ -140,6 +141,7 @@ const etfHolding = order({
   symbol: '0050',
   name: 'Yuanta 50',
   openPriceMinor: 15_000,
+  openValueMinor: 15_000 * 2_000,
   marginMinor: 6_000_000,
 });
 const pending = order({
@@ -150,6 +152,7 @@ const pending = order({
   timeInForce: 'IOC',
   entrySession: 'afterHours',
   openPriceMinor: null,
+  openValueMinor: null,
   openedAt: null,
   marginMinor: 0,
   openFeeMinor: 0,

@@ -11,7 +11,7 @@ import { shortDayTradeOpenTaxMinor } from '../../server/modules/day-trading/tax'
 
 describe('day-trade tax of a long (closing sale)', () => {
   const base = {
-    openPriceMinor: 60_000,
+    openValueMinor: 60_000 * 2 * SHARES_PER_LOT,
     shares: 2 * SHARES_PER_LOT,
     side: 'long' as const,
     kind: 'stock' as const,
@@ -26,7 +26,13 @@ describe('day-trade tax of a long (closing sale)', () => {
   });
 
   it('truncates to whole NT$: 123.45 × 1,000 = 123,450 NT$ × 0.15 % = 185.175 → 185 NT$', () => {
-    const r = closeResult({ ...base, shares: 1_000, closePriceMinor: 12_345, dayTradeOn: '2026-03-02' });
+    const r = closeResult({
+      ...base,
+      shares: 1_000,
+      openValueMinor: 60_000 * 1_000,
+      closePriceMinor: 12_345,
+      dayTradeOn: '2026-03-02',
+    });
     expect(r.taxMinor).toBe(18_500);
   });
 
@@ -44,7 +50,7 @@ describe('day-trade tax of a short (opening sale)', () => {
     [15_005, 2, 'etf', '2026-03-02'],
   ] as const)('%i × %i lots (%s, %s) equals openCosts at the day-trade rate', (price, lots, kind, date) => {
     const shares = lots * SHARES_PER_LOT;
-    const dayTrade = shortDayTradeOpenTaxMinor({ openPriceMinor: price, shares }, kind, DEFAULT_FEES, date);
+    const dayTrade = shortDayTradeOpenTaxMinor({ openValueMinor: price * shares }, kind, DEFAULT_FEES, date);
     const charged = openCosts({
       priceMinor: price,
       lots,
@@ -68,20 +74,10 @@ describe('day-trade tax of a short (opening sale)', () => {
 
   it('half the stock rate: 600 NT$ × 1,000 → 1,800 NT$ charged, 900 NT$ as a day trade', () => {
     expect(
-      shortDayTradeOpenTaxMinor(
-        { openPriceMinor: 60_000, shares: 1_000 },
-        'stock',
-        DEFAULT_FEES,
-        '2026-03-02',
-      ),
+      shortDayTradeOpenTaxMinor({ openValueMinor: 60_000 * 1_000 }, 'stock', DEFAULT_FEES, '2026-03-02'),
     ).toBe(90_000);
     expect(
-      shortDayTradeOpenTaxMinor(
-        { openPriceMinor: 60_000, shares: 1_000 },
-        'stock',
-        DEFAULT_FEES,
-        '2028-01-03',
-      ),
+      shortDayTradeOpenTaxMinor({ openValueMinor: 60_000 * 1_000 }, 'stock', DEFAULT_FEES, '2028-01-03'),
     ).toBe(180_000);
   });
 });

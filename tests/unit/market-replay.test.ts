@@ -176,6 +176,24 @@ describe('reference prices (reference.ts)', () => {
     expect(jun18.openMinor).toBeGreaterThanOrEqual(r.limitDownMinor);
   });
 
+  it('a face-value change (4763 2025-06-30, NT$10 → NT$1: 1 → 10) takes last close × 1 ÷ 10', () => {
+    expect(actions.splits.get('4763|2025-06-30')).toEqual({
+      lastTradeDate: '2025-06-18',
+      oldShares: 1,
+      newShares: 10,
+    });
+    const r = dayReference({
+      ...base,
+      afterGap: true,
+      code: '4763',
+      date: '2025-06-30',
+      bar: bar(9_020, 9_350, 8_890, 9_050),
+      prevCloseMinor: 88_500,
+      actions,
+    })!;
+    expect(r).toMatchObject({ referenceMinor: 8_850, basis: 'split', limitClass: 'rule' });
+  });
+
   it('classes of days outside ±10 %: capital change after a gap, product limits, new listings; never a clamp', () => {
     const after = dayReference({
       ...base,

@@ -66,7 +66,7 @@ describe('commission and tax', () => {
     // long 1 lot 1,000 → 1,010: +10,000; sale of 1,010,000: fee 1,439.25 → 1,439, tax 3,030
     expect(
       closeResult({
-        openPriceMinor: 100_000,
+        openValueMinor: 100_000 * 1000,
         closePriceMinor: 101_000,
         shares: 1000,
         side: 'long',
@@ -80,7 +80,7 @@ describe('commission and tax', () => {
     });
     // short closes with a purchase: no tax; the price rise is a loss
     const s = closeResult({
-      openPriceMinor: 100_000,
+      openValueMinor: 100_000 * 1000,
       closePriceMinor: 101_000,
       shares: 1000,
       side: 'short',
@@ -88,6 +88,6 @@ describe('commission and tax', () => {
     });
     expect(s.pnlMinor).toBe(-1_000_000);
     expect(s.taxMinor).toBe(0);
-    expect(unrealisedPnlMinor('short', 100_000, 99_500, 2000)).toBe(1_000_000);
+    expect(unrealisedPnlMinor('short', 100_000 * 2000, 99_500, 2000)).toBe(1_000_000);
   });
 });

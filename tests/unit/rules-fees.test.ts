@@ -92,7 +92,7 @@ describe('day-trade tax 0.15 % until 2027-12-31 (⚠ configuration), stock rate 
   it('closeResult and openCosts take the day-trade date; without it nothing changes', () => {
     // long 1 lot 100 → 101: sale NT$101,000; fee 143.925 → 143; tax 0.15 % 151.5 → 151 (0.3 %: 303)
     const base = {
-      openPriceMinor: 10_000,
+      openValueMinor: 10_000 * 1_000,
       closePriceMinor: 10_100,
       shares: 1_000,
       side: 'long',
@@ -133,7 +133,7 @@ describe('clearing fee (⚠ no source in TW-MARKET-RULES: default 0, configurabl
     expect(c.feeMinor).toBe(142_500 + 2_000);
     expect(c.requiredMinor).toBe(100_000_000 + 144_500);
     const r = closeResult({
-      openPriceMinor: 100_000,
+      openValueMinor: 100_000 * 1000,
       closePriceMinor: 100_000,
       shares: 1000,
       side: 'long',
@@ -160,7 +160,7 @@ function roundTripNet(a: {
   const openNotional = a.openPriceMinor * a.shares;
   const openFee = commissionMinor(openNotional, fees) + clearingFeeMinor(openNotional, fees);
   const openTax = a.side === 'short' ? sellTaxMinor(openNotional, a.kind, fees, a.dayTradeOn) : 0;
-  const r = closeResult({ ...a, fees });
+  const r = closeResult({ ...a, openValueMinor: openNotional, fees });
   return r.pnlMinor - r.feeMinor - r.taxMinor - openFee - openTax;
 }
 
@@ -308,7 +308,7 @@ describe('orderPreview', () => {
           const o = openCosts({ priceMinor, lots, leverage, side, kind, fees, dayTradeOn });
           const shares = lots * SHARES_PER_LOT;
           const c = closeResult({
-            openPriceMinor: priceMinor,
+            openValueMinor: o.notionalMinor,
             closePriceMinor: priceMinor,
             shares,
             side,

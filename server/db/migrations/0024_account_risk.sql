@@ -108,4 +108,4 @@ WHERE status = 'pending' OR (status IN ('holding', 'closing') AND open_price_min
 GROUP BY user_id, coalesce(follow_id, 0), symbol, side, side = 'long' AND leverage = 1;
 --> statement-breakpoint
 ALTER TABLE "member_notices" DROP CONSTRAINT "member_notices_kind_check";--> statement-breakpoint
-ALTER TABLE "member_notices" ADD CONSTRAINT "member_notices_kind_check" CHECK ("kind" IN ('marginCall', 'forcedSale', 'ipoWon', 'ipoNotWon', 'kycApproved', 'kycRejected', 'depositApproved', 'depositRejected', 'withdrawalApproved', 'withdrawalRejected', 'dayTradeApproved', 'dayTradeRejected'));
+ALTER TABLE "member_notices" ADD CONSTRAINT "member_notices_kind_check" CHECK ("kind" IN ('marginCall', 'forcedSale', 'ipoWon', 'ipoNotWon', 'kycApproved', 'kycRejected', 'depositApproved', 'depositRejected', 'withdrawalApproved', 'withdrawalRejected', 'dayTradeApproved', 'dayTradeRejected', 'copySkipped', 'positionAdjusted', 'orderAdjusted', 'orderCancelledByAction', 'exRightsSettled'));

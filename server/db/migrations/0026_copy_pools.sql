@@ -38,7 +38,7 @@ ALTER TABLE "follow_copies" ADD CONSTRAINT "follow_copies_reason_check" CHECK ("
 --> statement-breakpoint
 ALTER TABLE "orders" DROP CONSTRAINT "orders_close_reason_check";
 --> statement-breakpoint
-ALTER TABLE "orders" ADD CONSTRAINT "orders_close_reason_check" CHECK ("close_reason" IN ('user', 'liquidation', 'dayTradeClose', 'ioc', 'fok', 'expired', 'insufficientFunds', 'copyMentorClosed', 'copyStopLoss', 'copyFollowEnded'));
+ALTER TABLE "orders" ADD CONSTRAINT "orders_close_reason_check" CHECK ("close_reason" IN ('user', 'liquidation', 'dayTradeClose', 'ioc', 'fok', 'expired', 'insufficientFunds', 'copyMentorClosed', 'copyStopLoss', 'copyFollowEnded', 'corporateAction'));
 --> statement-breakpoint
 -- Copies copy trading closed itself were recorded as closed by the member ('user').
 UPDATE "orders" o SET "close_reason" = CASE c."reason"
@@ -48,4 +48,4 @@ WHERE c."order_id" = o."id" AND c."reason" IN ('mentorClosed', 'stopLoss', 'foll
 --> statement-breakpoint
 ALTER TABLE "member_notices" DROP CONSTRAINT "member_notices_kind_check";
 --> statement-breakpoint
-ALTER TABLE "member_notices" ADD CONSTRAINT "member_notices_kind_check" CHECK ("kind" IN ('marginCall', 'forcedSale', 'ipoWon', 'ipoNotWon', 'kycApproved', 'kycRejected', 'depositApproved', 'depositRejected', 'withdrawalApproved', 'withdrawalRejected', 'dayTradeApproved', 'dayTradeRejected', 'copySkipped'));
+ALTER TABLE "member_notices" ADD CONSTRAINT "member_notices_kind_check" CHECK ("kind" IN ('marginCall', 'forcedSale', 'ipoWon', 'ipoNotWon', 'kycApproved', 'kycRejected', 'depositApproved', 'depositRejected', 'withdrawalApproved', 'withdrawalRejected', 'dayTradeApproved', 'dayTradeRejected', 'copySkipped', 'positionAdjusted', 'orderAdjusted', 'orderCancelledByAction', 'exRightsSettled'));

@@ -25,6 +25,7 @@ import { and, asc, eq, gt, gte, inArray } from 'drizzle-orm';
 import type { CopyReason } from '../../../contract/copy-trading';
 import type { Db, Tx } from '../../db/client';
 import { followCopies, follows, memberNotices, mentors, orders, users } from '../../db/schema';
+import { notionalMinor } from '../../../contract/money';
 import { AppError } from '../common/errors';
 import { move, post } from '../ledger/ledger';
 import type { OrderRow } from '../trading/engine';
@@ -288,8 +289,8 @@ export async function followEquity(deps: CopyDeps, f: FollowRow): Promise<number
   for (const { o } of open) {
     const q = deps.feed.quote(o.symbol);
     const px = q ? (o.side === 'long' ? q.bidMinor : q.askMinor) : 0;
-    const mark = px > 0 ? px : (o.openPriceMinor ?? 0);
-    const diff = (mark - (o.openPriceMinor ?? 0)) * o.shares;
+    // No price: marked at cost (no unrealised P&L).
+    const diff = px > 0 ? notionalMinor(px, o.shares) - (o.openValueMinor ?? 0) : 0;
     total += o.marginMinor + (o.side === 'long' ? diff : -diff);
   }
   return total;

@@ -14,7 +14,6 @@
 import { eq } from 'drizzle-orm';
 import type { FeeSchedule, InstrumentKind } from '../../../contract/market-rules';
 import { sellTaxMinor } from '../../../contract/market-rules';
-import { notionalMinor } from '../../../contract/money';
 import type { Tx } from '../../db/client';
 import { orders } from '../../db/schema';
 import { move, post } from '../ledger/ledger';
@@ -24,15 +23,15 @@ type OrderRow = typeof orders.$inferSelect;
 
 /**
  * The short's opening-sale tax at the day-trade rate of `dayTradeOn`: sellTaxMinor of the opening
- * notional (openCosts' own formula). Pure.
+ * notional, the position's open value (openCosts' own formula). Pure.
  */
 export function shortDayTradeOpenTaxMinor(
-  order: Pick<OrderRow, 'openPriceMinor' | 'shares'>,
+  order: Pick<OrderRow, 'openValueMinor'>,
   kind: InstrumentKind,
   fees: FeeSchedule,
   dayTradeOn: string,
 ): number {
-  return sellTaxMinor(notionalMinor(order.openPriceMinor!, order.shares), kind, fees, dayTradeOn);
+  return sellTaxMinor(order.openValueMinor!, kind, fees, dayTradeOn);
 }
 
 /**
@@ -47,7 +46,7 @@ export async function settleDayTradeClose(
   args: { order: OrderRow; tradeDate: string; kind: InstrumentKind; fees: FeeSchedule },
 ): Promise<string | undefined> {
   const { order, tradeDate } = args;
-  if (order.tradeDate === null || order.tradeDate !== tradeDate || order.openPriceMinor === null)
+  if (order.tradeDate === null || order.tradeDate !== tradeDate || order.openValueMinor === null)
     return undefined;
   if (!(await isDayTradeApproved(tx, order.userId))) return undefined;
   if (order.side === 'short') {

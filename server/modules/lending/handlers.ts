@@ -6,7 +6,6 @@
  */
 import { and, count, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { LendingOrder, MarginPosition } from '../../../contract/lending';
-import { notionalMinor } from '../../../contract/money';
 import type { Db } from '../../db/client';
 import {
   instruments,
@@ -204,7 +203,7 @@ export const lendingHandlers: Pick<
     const borrowFees = new Map(feeRows.map((r) => [r.id, Number(r.fee)]));
     const dto = (h: (typeof snap.holdings)[number]): MarginPosition => {
       const p = risk.get(h.id)!;
-      const openValue = notionalMinor(h.openPriceMinor!, h.shares);
+      const openValue = h.openValueMinor!;
       return {
         orderId: h.id,
         symbol: h.symbol,

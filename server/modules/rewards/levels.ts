@@ -42,7 +42,7 @@ export async function levelTable(db: Db | Tx): Promise<Level[]> {
 export async function volume30dMinor(db: Db | Tx, userId: number, nowMs: number): Promise<number> {
   const since = new Date(nowMs - VOLUME_WINDOW_MS);
   const [open] = await db
-    .select({ v: sql<string>`coalesce(sum(${orders.openPriceMinor} * ${orders.shares}), 0)` })
+    .select({ v: sql<string>`coalesce(sum(${orders.openValueMinor}), 0)` })
     .from(orders)
     .where(and(eq(orders.userId, userId), gte(orders.openedAt, since)));
   const [close] = await db

@@ -120,7 +120,7 @@ export async function loadAccountRisk(
   }, SNAPSHOT);
   let marked = true;
   const inputs = holdings
-    .filter((h) => h.openPriceMinor !== null && h.marginMinor > 0)
+    .filter((h) => h.openValueMinor !== null && h.marginMinor > 0)
     .map((h) => {
       const last = feed.quote(h.symbol)?.lastMinor;
       const live = last !== undefined && last > 0;
@@ -132,7 +132,7 @@ export async function loadAccountRisk(
           side: h.side,
           kind: feed.kind(h.symbol) ?? 'stock',
           leverage: h.leverage,
-          openValueMinor: notionalMinor(h.openPriceMinor!, h.shares),
+          openValueMinor: h.openValueMinor!,
           shares: h.shares,
           marginMinor: h.marginMinor,
           markMinor: live ? last : h.openPriceMinor!,

@@ -25,13 +25,13 @@ export async function exposureDrift(db: Db): Promise<ExposureDrift[]> {
       select user_id, coalesce(follow_id, 0) as pool, symbol, side, (side = 'long' and leverage = 1) as cash,
         count(*) filter (where status <> 'pending') as open_count,
         coalesce(sum(shares) filter (where status <> 'pending'), 0) as open_shares,
-        coalesce(sum(open_price_minor * shares) filter (where status <> 'pending'), 0) as open_value_minor,
+        coalesce(sum(open_value_minor) filter (where status <> 'pending'), 0) as open_value_minor,
         coalesce(sum(margin_minor) filter (where status <> 'pending'), 0) as open_margin_minor,
         count(*) filter (where status = 'pending') as resting_count,
         coalesce(sum(frozen_minor) filter (where status = 'pending'), 0) as resting_frozen_minor,
         coalesce(sum(margin_minor) filter (where status = 'pending'), 0) as resting_margin_minor
       from orders
-      where status = 'pending' or (status in ('holding', 'closing') and open_price_minor is not null)
+      where status = 'pending' or (status in ('holding', 'closing') and open_value_minor is not null)
       group by 1, 2, 3, 4, 5
     ),
     stored as (

@@ -5,7 +5,6 @@
  * liquidation notices (`risk/events`) and marking them read (`risk/markRead`). Thresholds come from the config (MARGIN_CALL_BPS, MAINTENANCE_BPS).
  */
 import { and, eq } from 'drizzle-orm';
-import { notionalMinor } from '../../../contract/money';
 import { orders } from '../../db/schema';
 import { fail } from '../common/errors';
 import { requireUser, type Handlers } from '../common/context';
@@ -54,7 +53,7 @@ export const riskHandlers: Pick<Handlers, 'risk/summary' | 'risk/events' | 'risk
             cash: p.cash,
             followId: pool.followId,
             openPriceMinor: h.openPriceMinor!,
-            openValueMinor: notionalMinor(h.openPriceMinor!, h.shares),
+            openValueMinor: h.openValueMinor!,
             shares: h.shares,
             marginMinor: h.marginMinor,
             markMinor: p.markMinor,

@@ -186,6 +186,12 @@ export interface TradingEngine {
   idle(): Promise<void>;
   /** Number of resting orders in the trigger index. */
   restingCount(): number;
+  /**
+   * Re-reads a resting order the caller changed in the database (a corporate action re-priced or
+   * cancelled it, server/modules/corporate-actions): drops it from the trigger index and the
+   * opening queue and, while it is still pending, admits it again at its new limit price.
+   */
+  readmit(row: OrderRow): void;
 }
 
 /** An order entry's idempotency: the member's key and the hash of the request that carried it. */
@@ -1272,6 +1278,14 @@ export function createTradingEngine(opts: TradingEngineOptions): TradingEngine {
     },
     idle: () => queue,
     restingCount: () => index.size,
+    readmit(row) {
+      forget(row);
+      if (row.status === 'pending') {
+        if (row.entrySession === 'afterHours')
+          afterHours.set(row.id, row.tradeDate ?? marketDate(view().nowMs));
+        else admit(row, view().shaped);
+      }
+    },
   };
 }
 
@@ -1316,6 +1330,7 @@ export function toOrderDto(row: OrderRow, name: string) {
     closeReason: row.closeReason,
     frozenMinor: row.frozenMinor,
     openPriceMinor: row.openPriceMinor,
+    openValueMinor: row.openValueMinor,
     openedAt: ms(row.openedAt),
     marginMinor: row.marginMinor,
     openFeeMinor: row.openFeeMinor,

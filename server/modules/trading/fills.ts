@@ -149,11 +149,15 @@ function openPostings(
   return out;
 }
 
-/** The columns of a filled (holding) order opened at `priceMinor` with costs `c`. */
+/**
+ * The columns of a filled (holding) order opened at `priceMinor` with costs `c`; its open value
+ * is the opening notional (price × shares: one fill price for the whole order).
+ */
 function holdingColumns(env: FillEnv, priceMinor: number, c: ReturnType<typeof openCosts>) {
   return {
     status: 'holding',
     openPriceMinor: priceMinor,
+    openValueMinor: c.notionalMinor,
     openedAt: env.now(),
     marginMinor: c.marginMinor,
     openFeeMinor: c.feeMinor,
@@ -193,6 +197,7 @@ const OPEN_COLUMNS = [
   'tradeDate',
   'dayTrade',
   'openPriceMinor',
+  'openValueMinor',
   'openedAt',
   'marginMinor',
   'openFeeMinor',
@@ -444,7 +449,7 @@ export async function closeAt(
   if (order.status !== 'holding' && order.status !== 'closing') throw fail('orderNotHolding');
   const side = order.side as Side;
   const r = closeResult({
-    openPriceMinor: order.openPriceMinor!,
+    openValueMinor: order.openValueMinor!,
     closePriceMinor: priceMinor,
     shares: order.shares,
     side,
@@ -509,7 +514,9 @@ export async function openPaidHolding(
   priceMinor: number,
 ): Promise<OrderRow> {
   const marginMinor = notionalMinor(priceMinor, values.shares);
-  const c = { marginMinor, feeMinor: 0, taxMinor: 0 } as ReturnType<typeof openCosts>;
+  const c = { notionalMinor: marginMinor, marginMinor, feeMinor: 0, taxMinor: 0 } as ReturnType<
+    typeof openCosts
+  >;
   const [row] = await tx
     .insert(orders)
     .values({

@@ -38,12 +38,12 @@ export interface BalanceRow {
   balance: number;
 }
 
-/** One open position: side, opening price (TWD minor per share), shares, margin held (TWD minor). */
+/** One open position: side, open value (Σ fill price × shares, TWD minor), shares, margin held (TWD minor). */
 export interface HoldingRow {
   userId: number;
   symbol: string;
   side: 'long' | 'short';
-  open: number | null;
+  openValue: number | null;
   shares: number;
   margin: number;
 }
@@ -121,12 +121,12 @@ export function summarise(
   const positions = { count: 0, marketValueMinor: 0, marginMinor: 0, unrealisedMinor: 0 };
   for (const h of holdings) {
     const last = mark(h.symbol);
-    const price = last ?? h.open ?? 0;
     positions.count++;
-    positions.marketValueMinor += notionalMinor(price, h.shares);
+    // Without a mark the position is valued at cost (no unrealised P&L).
+    positions.marketValueMinor += last !== null ? notionalMinor(last, h.shares) : (h.openValue ?? 0);
     positions.marginMinor += h.margin;
-    if (last !== null && h.open !== null)
-      positions.unrealisedMinor += unrealisedPnlMinor(h.side, h.open, last, h.shares);
+    if (last !== null && h.openValue !== null)
+      positions.unrealisedMinor += unrealisedPnlMinor(h.side, h.openValue, last, h.shares);
   }
   const twd = row('TWD');
   twd.unrealisedMinor = positions.unrealisedMinor;
@@ -211,7 +211,7 @@ export async function holdingRows(db: Db | Tx, userId: number | null): Promise<H
       userId: orders.userId,
       symbol: orders.symbol,
       side: orders.side,
-      open: orders.openPriceMinor,
+      openValue: orders.openValueMinor,
       shares: orders.shares,
       margin: orders.marginMinor,
     })

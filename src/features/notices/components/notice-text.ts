@@ -1,8 +1,8 @@
 /**
  * Words a notice in the reader's language: an announcement carries both languages; an account
  * notice is a kind and its params (contract/notices.ts), worded by `notices.kind.<kind>` with
- * money formatted from minor units and ratios from basis points (a skipped copy's reason by
- * `follow.skipWhy.<reason>`).
+ * money formatted from minor units (every `<name>Minor` param as `<name>`), ratios from basis
+ * points, and a skipped copy's reason by `follow.skipWhy.<reason>`.
  */
 import type { TFunction } from 'i18next';
 import type { Notice } from '../../../../contract/notices';
@@ -15,8 +15,15 @@ export function noticeText(n: Notice, t: TFunction, language: string): { title: 
   if (n.title && n.body) return { title: n.title[lang], body: n.body[lang] };
   const p = n.params;
   const pct = (bps: unknown) => (typeof bps === 'number' ? formatBps(bps) : '');
+  // Every money param `<name>Minor` is also given formatted as `<name>` (amountMinor → amount).
+  const money = Object.fromEntries(
+    Object.entries(p)
+      .filter(([k, v]) => k.endsWith('Minor') && typeof v === 'number')
+      .map(([k, v]) => [k.slice(0, -'Minor'.length), formatMinor(v as number)]),
+  );
   const values = {
     ...p,
+    ...money,
     amount: typeof p.amountMinor === 'number' ? formatMinor(p.amountMinor) : '',
     ratio: pct(p.ratioBps),
     threshold: pct(p.thresholdBps),

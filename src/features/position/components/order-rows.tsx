@@ -35,26 +35,25 @@ import { CopyTag } from '../../../ui/copy-tag';
 export function livePnl(order: Order, lastMinor: number | undefined): number | null {
   if (
     (order.status !== 'holding' && order.status !== 'closing') ||
-    order.openPriceMinor === null ||
+    order.openValueMinor === null ||
     lastMinor === undefined ||
     lastMinor <= 0
   )
     return null;
-  return unrealisedPnlMinor(order.side, order.openPriceMinor, lastMinor, order.shares);
+  return unrealisedPnlMinor(order.side, order.openValueMinor, lastMinor, order.shares);
 }
 
 /**
- * Market value in minor units: a live position at `lastMinor` (its open price until a quote
- * arrives), a closed one at its close price; null for an order that never filled.
+ * Market value in minor units: a live position at `lastMinor` (at cost, its open value, until a
+ * quote arrives), a closed one at its close price; null for an order that never filled.
  */
 export function marketValueMinor(order: Order, lastMinor: number | undefined): number | null {
   const live = order.status === 'holding' || order.status === 'closing';
-  const price = live
-    ? lastMinor !== undefined && lastMinor > 0
-      ? lastMinor
-      : order.openPriceMinor
-    : (order.closePriceMinor ?? order.openPriceMinor);
-  return price === null ? null : notionalMinor(price, order.shares || order.lots * SHARES_PER_LOT);
+  const shares = order.shares || order.lots * SHARES_PER_LOT;
+  if (live)
+    return lastMinor !== undefined && lastMinor > 0 ? notionalMinor(lastMinor, shares) : order.openValueMinor;
+  if (order.closePriceMinor !== null) return notionalMinor(order.closePriceMinor, shares);
+  return order.openValueMinor;
 }
 
 /** The live position states (a close may be waiting for a call auction: `closing`). */
@@ -87,6 +86,16 @@ export function OrderTags({ order }: { order: Order }) {
   );
 }
 
+/**
+ * "2 lots · 5×", or "4350 shares · 5×" when a corporate action left a share count that is not a
+ * whole number of lots (contract/corporate-actions.ts lotsOfShares).
+ */
+export function sizeLabel(t: TFunction, order: Pick<Order, 'lots' | 'shares' | 'leverage'>): string {
+  return order.shares % SHARES_PER_LOT === 0 || order.shares === 0
+    ? t('position.lotsLev', { count: order.lots, lev: order.leverage })
+    : t('position.sharesLev', { shares: order.shares, lev: order.leverage });
+}
+
 function Head({ order }: { order: Order }) {
   const { t } = useTranslation();
   return (
@@ -95,8 +104,8 @@ function Head({ order }: { order: Order }) {
       <span className="pos-name">{order.name}</span>
       <span className="muted">{order.symbol}</span>
       <OrderTags order={order} />
-      <span className="muted small pos-meta">
-        {t('position.lotsLev', { count: order.lots, lev: order.leverage })}
+      <span className="muted small pos-meta" data-testid={`position-size-${order.id}`}>
+        {sizeLabel(t, order)}
       </span>
     </div>
   );
@@ -231,7 +240,9 @@ export const HoldingRow = memo(function HoldingRow({
       <Cell label={t('risk.liquidationPrice')} testId={`position-liq-${order.id}`}>
         <LiquidationPrice orderId={order.id} />
       </Cell>
-      <Cell label={t('position.heldShares')}>{order.shares}</Cell>
+      <Cell label={t('position.heldShares')} testId={`position-shares-${order.id}`}>
+        {order.shares}
+      </Cell>
     </RowShell>
   );
 });

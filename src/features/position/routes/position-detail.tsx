@@ -12,6 +12,7 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSelector } from 'react-redux';
 import { useSearchParams } from 'react-router-dom';
+import { SHARES_PER_LOT } from '../../../../contract/market-rules';
 import { useOrderDetailQuery } from '../../../api/api';
 import { selectLoggedIn } from '../../../api/session';
 import { changeColor } from '../../../lib/colors';
@@ -76,7 +77,7 @@ export function PositionDetailPage() {
   const pnl = live ? livePnl(o, quote?.lastMinor) : o.pnlMinor;
   const fees = o.openFeeMinor + o.closeFeeMinor;
   const tax = o.openTaxMinor + o.closeTaxMinor;
-  const marketValue = o.openPriceMinor === null ? null : marketValueMinor(o, quote?.lastMinor);
+  const marketValue = o.openValueMinor === null ? null : marketValueMinor(o, quote?.lastMinor);
   // Realised P&L by the one definition (docs/glossary.md), from the server (trade/orderDetail).
   const net = o.realisedMinor ?? null;
   const signed = (v: number | null, testId?: string) => (
@@ -97,9 +98,13 @@ export function PositionDetailPage() {
       ? { k: t('position.openTime'), v: formatDateTime(o.openedAt) }
       : { k: t('position.openDate'), v: o.openedAt !== null ? (o.tradeDate ?? '--') : '--' },
     { k: t('position.openPrice'), v: formatMinorOrDash(o.openPriceMinor), testId: 'pd-open-price' },
+    { k: t('position.openValue'), v: formatMinorOrDash(o.openValueMinor), testId: 'pd-open-value' },
     {
       k: t('position.quantity'),
-      v: t('position.sharesLots', { shares: o.shares, count: o.lots }),
+      v:
+        o.shares % SHARES_PER_LOT === 0
+          ? t('position.sharesLots', { shares: o.shares, count: o.lots })
+          : t('position.sharesOnly', { shares: o.shares }),
       testId: 'pd-quantity',
     },
     { k: t('position.margin'), v: formatMinor(o.marginMinor), testId: 'pd-margin' },
