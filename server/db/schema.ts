@@ -494,7 +494,10 @@ export const positionExposures = pgTable(
     restingFrozenMinor: money('resting_frozen_minor').notNull().default(0),
     restingMarginMinor: money('resting_margin_minor').notNull().default(0),
   },
-  (t) => [primaryKey({ name: 'position_exposures_pk', columns: [t.userId, t.pool, t.symbol, t.side, t.cash] })],
+  (t) => [
+    primaryKey({ name: 'position_exposures_pk', columns: [t.userId, t.pool, t.symbol, t.side, t.cash] }),
+    check('position_exposures_side_check', oneOf(t.side, ORDER_SIDES)),
+  ],
 );
 
 // ---------- identity, cards, money in and out (issue 4) ----------

@@ -22,7 +22,8 @@ CREATE TABLE "position_exposures" (
 	"resting_count" integer DEFAULT 0 NOT NULL,
 	"resting_frozen_minor" bigint DEFAULT 0 NOT NULL,
 	"resting_margin_minor" bigint DEFAULT 0 NOT NULL,
-	CONSTRAINT "position_exposures_pk" PRIMARY KEY ("user_id", "pool", "symbol", "side", "cash")
+	CONSTRAINT "position_exposures_pk" PRIMARY KEY ("user_id", "pool", "symbol", "side", "cash"),
+	CONSTRAINT "position_exposures_side_check" CHECK ("side" IN ('long', 'short'))
 );--> statement-breakpoint
 CREATE OR REPLACE FUNCTION position_exposure_add(
   p_user integer, p_pool integer, p_symbol text, p_side text, p_cash boolean,
