@@ -61,6 +61,7 @@ import type {
   Quote,
   Trade,
 } from '../../contract/market';
+import { limitClassOf, taxKindOf, type EtfClass } from '../../contract/dated-rules';
 import { listingTradingDayNumber, type InstrumentKind } from '../../contract/market-rules';
 import { yieldToEventLoop, type Db } from '../db/client';
 import { dailyCandles } from '../db/schema';
@@ -96,6 +97,7 @@ import {
   type ReplayDay,
   type ReplaySession,
 } from './replay';
+import { loadEtfClasses, loadMarketHistory, type MarketOn } from './rule-classes';
 import {
   loadWindowDates,
   replayWindow,
@@ -189,6 +191,12 @@ export interface MarketFeed {
   breadth(): Breadth;
   /** Every listed instrument (instruments.ts loadInstruments, loaded at start), symbol order. */
   instruments(): readonly Instrument[];
+  /**
+   * The exchange an instrument is listed on as of the day shown: the replayed date's market from
+   * the window's dated rows (rule-classes.ts loadMarketHistory; 6589 is TPEx in 2025's window,
+   * TWSE in the directory), else the directory's. undefined for an unknown symbol.
+   */
+  marketOf(symbol: string): Instrument['market'] | undefined;
 }
 
 /** createMarketFeed options. */
@@ -378,7 +386,15 @@ interface SymbolState {
   name: string;
   kind: InstrumentKind;
   market: Instrument['market'];
-  listingDate: string | null;
+  /**
+   * The listing date of a first listing of common shares (no row in the window before it), which
+   * has no daily limit in its first 5 trading days; null for other instruments and for a listing
+   * date that only records a move between boards or exchanges (6902 traded before its 2025-05-16
+   * main-board date).
+   */
+  firstListingDate: string | null;
+  /** reference/etf_classes.csv row (null: not an ETF/ETN/REIT, or a plain domestic one missing there). */
+  etf: EtfClass | null;
   /** Row of this instrument in WindowRows. */
   row: number;
   /** The clock session installed. */
@@ -432,6 +448,8 @@ export function createMarketFeed(opts: MarketFeedOptions): MarketFeed {
   let win: ReplayWindow | null = null;
   let rows: WindowRows | null = null;
   let actions: CorporateActions = { exRights: new Map(), splits: new Map() };
+  let etfClasses = new Map<string, EtfClass>();
+  let marketOn: MarketOn = () => undefined;
   let started = false;
   let ticking = false;
   let timerOn = false;
@@ -513,8 +531,8 @@ export function createMarketFeed(opts: MarketFeedOptions): MarketFeed {
     const traded = R.close[base + d]! > 0;
     const date = win!.dates[d]!;
     let listingDay: number | null = null;
-    if (st.listingDate && st.listingDate <= date)
-      listingDay = listingTradingDayNumber({ listingDate: st.listingDate, today: date, isTradingDay });
+    if (st.firstListingDate && st.firstListingDate <= date)
+      listingDay = listingTradingDayNumber({ listingDate: st.firstListingDate, today: date, isTradingDay });
     const bar = traded
       ? {
           openMinor: R.open[base + d]!,
@@ -527,14 +545,26 @@ export function createMarketFeed(opts: MarketFeedOptions): MarketFeed {
       code: st.symbol,
       date,
       kind: st.kind,
+      limitClass: limitClassOf({ kind: st.kind, etf: st.etf, firstListingDay: listingDay }),
       bar,
       prevCloseMinor: j >= 0 ? R.close[base + j]! : null,
       afterGap: j >= 0 && j !== d - 1,
-      listingDay,
       actions,
     });
     if (!ref || !bar) return { ref, day: null };
-    return { ref, day: replayDayOf({ date, ...bar, volumeShares: R.volume[base + d]! }, ref) };
+    const turnover = R.turnover[base + d]!;
+    return {
+      ref,
+      day: replayDayOf(
+        {
+          date,
+          ...bar,
+          volumeShares: R.volume[base + d]!,
+          turnoverMinor: Number.isNaN(turnover) ? null : turnover,
+        },
+        ref,
+      ),
+    };
   }
 
   const buildFor = (st: SymbolState, day: ReplayDay) =>
@@ -574,6 +604,12 @@ export function createMarketFeed(opts: MarketFeedOptions): MarketFeed {
 
   // ---------- snapshots ----------
 
+  /** The exchange of `symbol` on the replayed date (MarketFeed.marketOf). */
+  function marketOnDay(symbol: string): Instrument['market'] | undefined {
+    const date = states.get(symbol)?.date || replayDate;
+    return (date ? marketOn(symbol, date) : undefined) ?? marketOf(symbol);
+  }
+
   function quoteAt(st: SymbolState): Quote {
     const ref = st.ref!;
     const s = st.session;
@@ -589,16 +625,21 @@ export function createMarketFeed(opts: MarketFeedOptions): MarketFeed {
       highMinor: printed ? st.high : ref.referenceMinor,
       lowMinor: printed ? st.low : ref.referenceMinor,
       prevCloseMinor: ref.referenceMinor,
-      limitUpMinor: ref.limitUpMinor,
-      limitDownMinor: ref.limitDownMinor,
+      limitUpMinor: ref.limitUpMinor ?? 0,
+      limitDownMinor: ref.limitDownMinor ?? 0,
       bidMinor: book.bidMinor,
       askMinor: book.askMinor,
       volumeShares: st.volume,
-      turnoverMinor: st.turnover,
+      // The finished session shows the exchange's own turnover (its volume is the real one by
+      // construction, replay.ts); the simulated prices' sum only while the session runs.
+      turnoverMinor: s !== null && st.cursor === s.count ? (s.day.turnoverMinor ?? st.turnover) : st.turnover,
       ts: printed ? st.baseMs + s.offsets[i]! : st.baseMs,
       replayDate: st.date,
       phase: pos?.phase ?? 'closed',
       traded: st.day !== null,
+      priceLimits: ref.limitUpMinor !== null,
+      referenceEstimated: ref.referenceEstimated,
+      taxKind: taxKindOf(st.kind, st.etf),
     };
   }
 
@@ -885,18 +926,27 @@ export function createMarketFeed(opts: MarketFeedOptions): MarketFeed {
         dates,
       );
       actions = await loadCorporateActions();
+      etfClasses = await loadEtfClasses();
+      marketOn = await loadMarketHistory();
       taiex = await loadTaiexCloses();
       rows = loaded;
       candidates.forEach((inst, row) => {
         let any = false;
         for (let d = 0; d < loaded.days && !any; d++) any = loaded.close[row * loaded.days + d]! > 0;
         if (!any) return;
+        // A listing date with trades before it in the window records a move between boards or
+        // exchanges, not a first listing: no limit-free first days.
+        let tradedBefore = false;
+        const listed = inst.listingDate;
+        for (let d = 0; d < loaded.days && listed && dates[d]! < listed && !tradedBefore; d++)
+          tradedBefore = loaded.close[row * loaded.days + d]! > 0;
         states.set(inst.symbol, {
           symbol: inst.symbol,
           name: inst.name,
           kind: inst.kind,
           market: inst.market,
-          listingDate: inst.listingDate,
+          firstListingDate: inst.securityType === 'stock' && listed && !tradedBefore ? listed : null,
+          etf: etfClasses.get(inst.symbol) ?? null,
           row,
           sessionIndex: Number.NaN,
           date: '',
@@ -1001,11 +1051,12 @@ export function createMarketFeed(opts: MarketFeedOptions): MarketFeed {
       return currentTaiex();
     },
     breadth() {
-      return breadthOf(order.filter((st) => st.ref).map(quoteAt), marketOf);
+      return breadthOf(order.filter((st) => st.ref).map(quoteAt), marketOnDay);
     },
     instruments() {
       return directory;
     },
+    marketOf: marketOnDay,
   };
 }
 

@@ -55,7 +55,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { and, count, eq, inArray } from 'drizzle-orm';
-import type { Quote } from '../../../contract/market';
+import { quoteTaxKind, type Quote } from '../../../contract/market';
 import {
   DEFAULT_FEES,
   hasPriceLimits,
@@ -64,6 +64,7 @@ import {
   type FeeSchedule,
   type InstrumentKind,
   type PriceLimits,
+  type SaleContext,
 } from '../../../contract/market-rules';
 import type { CloseReason, OrderFix, PlaceOrderInput, PlaceOrderReq } from '../../../contract/trading';
 import { nextOpen, type IsTradingDay } from '../../../contract/trading-session';
@@ -309,9 +310,21 @@ export function createTradingEngine(opts: TradingEngineOptions): TradingEngine {
   const wallNow = opts.now ?? Date.now;
   const isTradingDay = opts.isTradingDay ?? calendarIsTradingDay;
   const kindOf = (symbol: string): InstrumentKind => feed.kind(symbol) ?? 'stock';
+  /**
+   * A sale's tax kind and trade date (contract/dated-rules.ts): the quote's tax kind, the
+   * replayed date on the replay (the rule in force that day), else the market date.
+   */
+  const saleOf = (symbol: string): SaleContext => {
+    const q = feed.quote(symbol);
+    return {
+      taxKind: q ? quoteTaxKind(q) : kindOf(symbol),
+      date: q?.replayDate ?? marketDate(wallNow()),
+    };
+  };
   const env: FillEnv = {
     fees,
     kindOf,
+    saleOf,
     now: () => new Date(wallNow()),
     openingMarginBps: opts.openingMarginBps,
   };
@@ -396,6 +409,15 @@ export function createTradingEngine(opts: TradingEngineOptions): TradingEngine {
     if (!v.shaped) return false;
     if (q.volumeShares === 0) return true;
     return v.phase === 'preOpen' && q.ts < dayTimes(marketDate(q.ts)).regularCloseMs;
+  }
+
+  /**
+   * Whether daily price limits apply to an order on `symbol` for `date`: the quote's own flag when
+   * its source gives one (the replay: none for foreign-index ETFs and a first listing's first 5
+   * days, contract/dated-rules.ts), else the listing rule (limitsApply).
+   */
+  function limitsFor(q: Quote, symbol: string, date: string): boolean {
+    return q.priceLimits ?? limitsApply(symbol, date);
   }
 
   /** Whether daily price limits apply to `symbol` on `date` (none in a new listing's first 5 days). */
@@ -840,7 +862,7 @@ export function createTradingEngine(opts: TradingEngineOptions): TradingEngine {
       if (!st || st.date !== tradeDate || q.ts >= st.closeMs) throw fail('priceUnavailable');
     }
     const best = req.side === 'long' ? q.askMinor : q.bidMinor;
-    const limits = limitsApply(req.symbol, tradeDate);
+    const limits = limitsFor(q, req.symbol, tradeDate);
     if (best <= 0) throw fail('priceUnavailable');
     if (limits && (best < q.limitDownMinor || best > q.limitUpMinor)) throw fail('exceedsPriceLimit');
     await checkDailyLimit(tx, user.id, tradeDate);
@@ -874,7 +896,7 @@ export function createTradingEngine(opts: TradingEngineOptions): TradingEngine {
       const st = dayOf(req.symbol);
       if (!st || st.date !== tradeDate || q.ts >= st.closeMs) throw fail('priceUnavailable');
     }
-    const limits = limitsApply(req.symbol, tradeDate);
+    const limits = limitsFor(q, req.symbol, tradeDate);
     // Pre-open: today's reference is the last close the feed shows (the exchange clock shows the
     // finished previous day), or the new day's own reference price when the feed already shows it.
     const finished = q.ts >= dayTimes(marketDate(q.ts)).regularCloseMs;
