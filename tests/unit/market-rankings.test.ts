@@ -148,6 +148,7 @@ describe('the snapshot', () => {
       },
       quote: (s: string) => quotes.get(s),
       instruments: () => dir,
+      marketOf: (s: string) => dir.find((i) => i.symbol === s)?.market,
       clock: () => clock,
       settled: () => state.settled,
     } as unknown as MarketFeed;
