@@ -196,7 +196,8 @@ export function listingTradingDayNumber(args: {
  * the first NEW_LISTING_NO_LIMIT_DAYS (5) trading days of a new listing, counting the listing day
  * as day 1 (TW-MARKET-RULES "Daily price limit": "new listings none for the first 5 trading
  * days"). Day 5 → false, day 6 → true. Throws RangeError when `today` is before the listing's
- * first trading day. Foreign-index ETFs (no limits ever) are not represented by InstrumentKind.
+ * first trading day. The other classes without limits (foreign-index ETFs) and which listings
+ * count (a first listing's common shares only): contract/dated-rules.ts limitClassOf.
  */
 export function hasPriceLimits(args: {
   listingDate: string;
@@ -223,7 +224,7 @@ export type PriceRejection =
  * valid tick whatever the typed price. Limits are skipped when `referenceMinor` is null/absent or
  * `hasPriceLimits` is false (new listing, see hasPriceLimits). `limitMultiple` as in priceLimitsMinor.
  * `limits`: the day's own band when the source knows it (the replay feed's quote.limitUpMinor /
- * limitDownMinor: a widened band on a leveraged ETF or a capital-change day, server/market/
+ * limitDownMinor: the instrument's class band, e.g. ±20 % on a domestic 2× ETF, server/market/
  * reference.ts); it takes precedence over the band computed from `referenceMinor`.
  */
 export function priceRejection(

@@ -11,7 +11,15 @@
  *   price, volume 0, bid/ask 0 and `traded: false`; no prints, no depth. An instrument with no
  *   earlier row in the window and none that day is not listed yet: no quote, not tradable.
  * - Reference price and limits of each day: reference.ts dayReference (previous traded close,
- *   the exchange's ex-rights reference, a split's reference; classes for days that do not fit).
+ *   the exchange's ex-rights reference, a split's reference) with the instrument's price-limit
+ *   class on that date (contract/dated-rules.ts: reference/etf_classes.csv via rule-classes.ts,
+ *   and a first listing's first 5 days); the quote says whether limits apply (`priceLimits`),
+ *   whether the reference is an estimate (`referenceEstimated`) and the sale's tax kind.
+ * - Figures: while the session runs the quote's volume and turnover are the simulated prints'
+ *   running sums; from the 13:30 closing print the volume is the real day's (by construction)
+ *   and the turnover the real day's from daily_candles.
+ * - Exchange: marketOf gives the exchange as of the replayed date (codes_*.csv's dated rows),
+ *   which breadth() and the rankings use.
  * - Print timing: trade i prints once market time has passed its offset (offset < offsetMs), so
  *   at offsetMs 0 (before 09:00, the pre-open) every instrument shows its cursor-0 quote; the
  *   09:00:00 print (the opening call) goes out just after 09:00, and the 13:30:00 closing-call

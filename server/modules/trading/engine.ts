@@ -16,9 +16,12 @@
  *   window; the stress source does not.
  * - prices: on the tick table and within the day's limits (priceRejection: the nearest valid
  *   prices, or the limit price, as the fix) — the quote's own limitUpMinor/limitDownMinor (the
- *   feed's band of the day, widened where reference.ts says so); no limits in a new listing's first
- *   five trading days (hasPriceLimits). In pre-open before the new day shows, the reference is the
- *   last close the feed shows and the band is ±10 % of it.
+ *   feed's band of the day for the instrument's class, reference.ts) and its `priceLimits` (none
+ *   for a foreign-index ETF and in a first listing's first five trading days); a source that does
+ *   not say falls back to the listing rule (hasPriceLimits). In pre-open before the new day shows,
+ *   the reference is the last close the feed shows and the band is ±10 % of it.
+ * - the sale's tax: the row in force on the quote's date for its tax kind (contract/dated-rules.ts;
+ *   a bond ETF's sale untaxed through 2026-12-31), FillEnv.saleOf.
  * - configurable rules (config.ts, all off by default: the spec gives no values): most lots per
  *   order (`exceedsOrderShares`), orders per member per trading day (`dailyPurchaseLimit`),
  *   instruments closed to trading (`tradeClosed`); delisted instruments (`productDelisted`).
@@ -911,7 +914,7 @@ export function createTradingEngine(opts: TradingEngineOptions): TradingEngine {
       else if (req.timeInForce === 'ROD') throw fail(best > 0 ? 'exceedsPriceLimit' : 'priceUnavailable');
       else kill = true;
     } else {
-      // The day's own band from the feed (widened on leveraged ETFs and capital-change days,
+      // The day's own band from the feed (its class's band: ±20 % on a domestic 2× ETF,
       // server/market/reference.ts) unless the reference is the finished previous day's close.
       const band =
         reference === q.prevCloseMinor && q.limitUpMinor > 0 && q.limitDownMinor > 0
