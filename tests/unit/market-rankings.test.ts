@@ -5,13 +5,14 @@
  * and the snapshot's refresh: never more than once a second, always within a second of a change.
  */
 import { describe, expect, it } from 'vitest';
-import type { Instrument, Quote } from '../../contract/market';
+import type { ClockState, Instrument, Quote } from '../../contract/market';
 import type { MarketFeed } from '../../server/market/feed';
 import {
   computeBreadth,
   createRankings,
   matchesFilter,
   rankQuotes,
+  sessionFinished,
 } from '../../server/modules/market/rankings';
 import { replayClock } from './support/replay-clock';
 
@@ -132,6 +133,31 @@ describe('filters and breadth', () => {
     });
     expect(b.byMarket.TPEx).toMatchObject({ advancers: 0, decliners: 1, unchanged: 0, notTraded: 1 });
     expect(b.byMarket.TWSE).toMatchObject({ advancers: 1, decliners: 0, unchanged: 1, notTraded: 0 });
+  });
+});
+
+describe('estimated references and finished days', () => {
+  it('an estimated reference is not ranked among gainers or losers, but in volume and turnover', () => {
+    const quotes = [
+      quote('6918', 13_500, 11_500, { referenceEstimated: true, volumeShares: 9_000 }),
+      quote('2330', 10_200, 10_000),
+      quote('2317', 9_900, 10_000),
+    ];
+    expect(rankQuotes(quotes, 'gainers')).toEqual(['2330', '2317', '6918']);
+    expect(rankQuotes(quotes, 'losers')).toEqual(['2317', '2330', '6918']);
+    expect(rankQuotes(quotes, 'volume')[0]).toBe('6918');
+  });
+
+  it('a session is finished after 13:30 on the replay clock, in the closed phase of the exchange clock', () => {
+    const at = (c: Partial<ClockState>) => sessionFinished({ ...replayClock('2025-06-10'), ...c });
+    expect(at({ tradingPhase: 'continuous' })).toBe(false);
+    expect(at({ tradingPhase: 'closingCall' })).toBe(false);
+    expect(at({ tradingPhase: 'intermission' })).toBe(true);
+    expect(at({ tradingPhase: 'afterHoursEntry' })).toBe(true);
+    expect(at({ tradingPhase: 'preOpen' })).toBe(false);
+    expect(at({ mode: 'exchange', tradingPhase: 'closed' })).toBe(true);
+    expect(at({ source: 'stress', tradingPhase: 'closed' })).toBe(false);
+    expect(at({ replayDate: null, tradingPhase: 'intermission' })).toBe(false);
   });
 });
 
