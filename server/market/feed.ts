@@ -638,9 +638,7 @@ export function createMarketFeed(opts: MarketFeedOptions): MarketFeed {
       bidMinor: book.bidMinor,
       askMinor: book.askMinor,
       volumeShares: st.volume,
-      // The finished session shows the exchange's own turnover (its volume is the real one by
-      // construction, replay.ts); the simulated prices' sum only while the session runs.
-      turnoverMinor: s !== null && st.cursor === s.count ? (s.day.turnoverMinor ?? st.turnover) : st.turnover,
+      turnoverMinor: s ? turnoverOf(st, s) : st.turnover,
       ts: printed ? st.baseMs + s.offsets[i]! : st.baseMs,
       replayDate: st.date,
       phase: pos?.phase ?? 'closed',
@@ -673,6 +671,15 @@ export function createMarketFeed(opts: MarketFeedOptions): MarketFeed {
     return { symbol: st.symbol, bids, asks, ts: st.baseMs + s.offsets[i]! };
   }
 
+  /**
+   * Turnover so far (TWD minor): the simulated prints' running sum while the session runs, the
+   * exchange's own figure (daily_candles) once the closing print is out (the volume is the real
+   * one by construction, replay.ts); the running sum when the source has no turnover.
+   */
+  function turnoverOf(st: SymbolState, s: ReplaySession): number {
+    return st.cursor === s.count ? (s.day.turnoverMinor ?? st.turnover) : st.turnover;
+  }
+
   /** The in-progress replayed day as a daily row (after `cursor` trades). */
   function todayRow(st: SymbolState, s: ReplaySession): DailyRow {
     return {
@@ -682,7 +689,7 @@ export function createMarketFeed(opts: MarketFeedOptions): MarketFeed {
       lowMinor: st.low,
       closeMinor: s.prices[st.cursor - 1]!,
       volumeShares: st.volume,
-      turnoverMinor: st.turnover,
+      turnoverMinor: turnoverOf(st, s),
     };
   }
 
