@@ -6,8 +6,17 @@
  * Units: prices and amounts in TWD minor units (1 NT$ = 100), quantities in shares, rates in
  * parts per million. Rounding goes through contract/money.ts only.
  */
+import {
+  BOND_ETF_TAX_SUSPENDED,
+  DAY_TRADE_REDUCED_RATE,
+  inForce,
+  NEW_LISTING_DAYS,
+  type TaxKind,
+} from './dated-rules';
 import type { ErrorKey } from './errors';
 import { divCeil, notionalMinor, ppmFloorToMajor, type Minor } from './money';
+
+export type { TaxKind } from './dated-rules';
 
 /** Instrument kinds whose tick tables differ (TW-MARKET-RULES "Tick size, stocks" / "Tick size, ETFs"). */
 export type InstrumentKind = 'stock' | 'etf';
@@ -99,33 +108,52 @@ export interface PriceLimits {
 
 /**
  * Daily limits for a limit width of 10 % × `multiple` (TW-MARKET-RULES "Daily price limit":
- * ±10 % of the reference price; leveraged/inverse ETFs 10 % × multiple), rounded as
- * limitUpMinor/limitDownMinor ("Limit price rounding": up rounded down to a tick, down rounded
- * up). `multiple` is the absolute leverage of a leveraged/inverse ETF (2 for a 2× ETF, 1 for a −1×
- * inverse ETF), 1 for everything else; multiple 1 gives exactly limitUpMinor/limitDownMinor.
- * InstrumentKind carries no multiple (and no "foreign-index ETF" flag, which has no limits at
- * all): the caller supplies it from the product's data until the kind model grows one.
+ * ±10 % of the reference price; "Daily price limit, ETFs and ETNs": leveraged/inverse ETFs on a
+ * domestic index 10 % × multiple), rounded as limitUpMinor/limitDownMinor ("Limit price
+ * rounding": up rounded down to a tick, down rounded up). `multiple` is the absolute leverage of
+ * a leveraged/inverse ETF (2 for a 2× ETF, 1 for a −1× inverse ETF), 1 for everything else;
+ * multiple 1 gives exactly limitUpMinor/limitDownMinor. Which class an instrument is in, and the
+ * percent in force on a date, come from contract/dated-rules.ts (dailyLimitPercent); use
+ * priceLimitsForPercent with that percent.
  */
 export function priceLimitsMinor(
   referenceMinor: Minor,
   kind: InstrumentKind = 'stock',
   multiple = 1,
 ): PriceLimits {
-  if (!Number.isSafeInteger(referenceMinor) || referenceMinor <= 0) {
-    throw new RangeError(`reference price must be a positive integer: ${referenceMinor}`);
-  }
   if (!Number.isInteger(multiple) || multiple < 1 || multiple > 9) {
     throw new RangeError(`limit multiple must be an integer 1–9: ${multiple}`);
   }
-  const pct = 10 * multiple;
+  return priceLimitsForPercent(referenceMinor, kind, 10 * multiple);
+}
+
+/**
+ * Daily limits of ±`percent` % around the reference, rounded as priceLimitsMinor (up rounded down
+ * to a tick, down rounded up). `percent` an integer 1–99 (dated-rules.ts dailyLimitPercent: 7,
+ * 10, 14, 20 …). @throws RangeError on a non-positive reference or a percent outside 1–99.
+ */
+export function priceLimitsForPercent(
+  referenceMinor: Minor,
+  kind: InstrumentKind,
+  percent: number,
+): PriceLimits {
+  if (!Number.isSafeInteger(referenceMinor) || referenceMinor <= 0) {
+    throw new RangeError(`reference price must be a positive integer: ${referenceMinor}`);
+  }
+  if (!Number.isInteger(percent) || percent < 1 || percent > 99) {
+    throw new RangeError(`limit percent must be an integer 1–99: ${percent}`);
+  }
   return {
-    upMinor: floorToTick(Math.floor((referenceMinor * (100 + pct)) / 100), kind),
-    downMinor: ceilToTick(Math.ceil((referenceMinor * (100 - pct)) / 100), kind),
+    upMinor: floorToTick(Math.floor((referenceMinor * (100 + percent)) / 100), kind),
+    downMinor: ceilToTick(Math.ceil((referenceMinor * (100 - percent)) / 100), kind),
   };
 }
 
-/** New listings trade without daily limits for this many trading days (TW-MARKET-RULES "Daily price limit"). */
-export const NEW_LISTING_NO_LIMIT_DAYS = 5;
+/**
+ * New listings trade without daily limits for this many trading days (TW-MARKET-RULES "Daily
+ * price limit, new listings"; contract/dated-rules.ts NEW_LISTING_DAYS).
+ */
+export const NEW_LISTING_NO_LIMIT_DAYS = NEW_LISTING_DAYS;
 
 const ISO_DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
 
@@ -168,7 +196,8 @@ export function listingTradingDayNumber(args: {
  * the first NEW_LISTING_NO_LIMIT_DAYS (5) trading days of a new listing, counting the listing day
  * as day 1 (TW-MARKET-RULES "Daily price limit": "new listings none for the first 5 trading
  * days"). Day 5 → false, day 6 → true. Throws RangeError when `today` is before the listing's
- * first trading day. Foreign-index ETFs (no limits ever) are not represented by InstrumentKind.
+ * first trading day. The other classes without limits (foreign-index ETFs) and which listings
+ * count (a first listing's common shares only): contract/dated-rules.ts limitClassOf.
  */
 export function hasPriceLimits(args: {
   listingDate: string;
@@ -195,7 +224,7 @@ export type PriceRejection =
  * valid tick whatever the typed price. Limits are skipped when `referenceMinor` is null/absent or
  * `hasPriceLimits` is false (new listing, see hasPriceLimits). `limitMultiple` as in priceLimitsMinor.
  * `limits`: the day's own band when the source knows it (the replay feed's quote.limitUpMinor /
- * limitDownMinor: a widened band on a leveraged ETF or a capital-change day, server/market/
+ * limitDownMinor: the instrument's class band, e.g. ±20 % on a domestic 2× ETF, server/market/
  * reference.ts); it takes precedence over the band computed from `referenceMinor`.
  */
 export function priceRejection(
@@ -228,30 +257,36 @@ export function priceRejection(
 }
 
 /**
- * Fee schedule in ppm; defaults from TW-MARKET-RULES ("Commission", "Securities transaction tax").
- * The day-trade and clearing-fee fields are optional so existing schedules keep working; an absent
- * field takes the DEFAULT_FEES value.
+ * Fee schedule in ppm; defaults from TW-MARKET-RULES ("Commission", "Securities transaction tax"
+ * and its day-trade and bond-ETF rows; the dated rows are contract/dated-rules.ts
+ * SALE_TAX_RULES, these fields their rates). The day-trade, bond-ETF and clearing-fee fields are
+ * optional so existing schedules keep working; an absent field takes the DEFAULT_FEES value.
  */
 export interface FeeSchedule {
   /** Commission rate on each side: 0.1425 % = 1,425 ppm. */
   commissionPpm: number;
   /** Minimum commission per order: NT$20 (⚠ broker practice). */
   commissionMinMinor: Minor;
-  /** Seller's securities transaction tax: stocks 0.3 %. */
+  /** Seller's securities transaction tax: stocks 0.3 % (Securities Transaction Tax Act Art. 2 item 1). */
   taxStockPpm: number;
-  /** Seller's securities transaction tax: ETFs 0.1 %. */
+  /** Seller's securities transaction tax: ETFs, ETNs, REITs 0.1 % (Art. 2 item 2). */
   taxEtfPpm: number;
   /**
    * Seller's tax on a same-day day trade of a stock (現股當沖): 0.15 % = 1,500 ppm
-   * (TW-MARKET-RULES "Securities transaction tax": ⚠ configuration, default 1,500).
+   * (TW-MARKET-RULES "Securities transaction tax, day trades": Art. 2-2, from 2017-04-28).
    */
   dayTradeTaxPpm?: number;
   /**
    * Last trade date (inclusive, ISO `YYYY-MM-DD`, Asia/Taipei) of the reduced day-trade rate; after
    * it the stock rate applies again. Default '2027-12-31' (TW-MARKET-RULES "Securities transaction
-   * tax": ⚠ "until 2027-12-31", Executive Yuan extension — configuration). null: no end date.
+   * tax, day trades": Art. 2-2 as amended 2024-12). null: no end date.
    */
   dayTradeTaxUntil?: string | null;
+  /**
+   * Seller's tax on a bond ETF while its suspension runs (TW-MARKET-RULES "Securities transaction
+   * tax, bond ETFs": Art. 2-1 §2, 2017-01-01 → 2026-12-31): default 0; outside it the ETF rate.
+   */
+  bondEtfTaxPpm?: number;
   /**
    * Clearing fee on each trade, ppm of the traded value, both sides, truncated to whole NT$ like
    * commission. ⚠ Default 0: TW-MARKET-RULES has no clearing-fee row, so there is no sourced
@@ -261,10 +296,10 @@ export interface FeeSchedule {
   clearingFeePpm?: number;
 }
 
-/** Default reduced day-trade tax rate (⚠ TW-MARKET-RULES "Securities transaction tax"). */
+/** Default reduced day-trade tax rate (TW-MARKET-RULES "Securities transaction tax, day trades"). */
 export const DEFAULT_DAY_TRADE_TAX_PPM = 1_500;
-/** Default last date of the reduced day-trade rate (⚠ TW-MARKET-RULES "Securities transaction tax"). */
-export const DEFAULT_DAY_TRADE_TAX_UNTIL = '2027-12-31';
+/** Default last date of the reduced day-trade rate (TW-MARKET-RULES "Securities transaction tax, day trades"). */
+export const DEFAULT_DAY_TRADE_TAX_UNTIL = DAY_TRADE_REDUCED_RATE.to;
 
 export const DEFAULT_FEES: FeeSchedule = {
   commissionPpm: 1_425,
@@ -273,6 +308,7 @@ export const DEFAULT_FEES: FeeSchedule = {
   taxEtfPpm: 1_000,
   dayTradeTaxPpm: DEFAULT_DAY_TRADE_TAX_PPM,
   dayTradeTaxUntil: DEFAULT_DAY_TRADE_TAX_UNTIL,
+  bondEtfTaxPpm: 0,
   clearingFeePpm: 0,
 };
 
@@ -282,36 +318,61 @@ export function commissionMinor(valueMinor: Minor, fees: FeeSchedule = DEFAULT_F
 }
 
 /**
- * Seller's tax rate in ppm (TW-MARKET-RULES "Securities transaction tax"): stocks 0.3 %, ETFs
- * 0.1 %; a stock sale that is part of a same-day day trade on `dayTradeOn` (ISO trade date) pays
- * `dayTradeTaxPpm` (0.15 % ⚠) while `dayTradeOn` ≤ `dayTradeTaxUntil` (⚠ 2027-12-31), the stock
- * rate after. ETFs keep 0.1 % on day trades: the reduced rate is a stock rate (half of 0.3 %), and
- * the rules document gives no separate ETF day-trade rate (this module's reading).
+ * What a sale's tax depends on besides the instrument's tick kind: its tax kind (stock, etf,
+ * bondEtf: contract/dated-rules.ts taxKindOf, from reference/etf_classes.csv) and its trade date
+ * (ISO; the replayed date on the replay), so the row in force on that date applies.
+ */
+export interface SaleContext {
+  taxKind: TaxKind;
+  date: string;
+}
+
+/**
+ * Seller's tax rate in ppm (TW-MARKET-RULES "Securities transaction tax" and its day-trade and
+ * bond-ETF rows; the dated rows: contract/dated-rules.ts SALE_TAX_RULES, whose choice this
+ * reproduces with the schedule's rates): stocks 0.3 %, ETFs 0.1 %; a bond ETF (`sale.taxKind`)
+ * sold on a date inside the suspension (2017-01-01 → 2026-12-31) pays `bondEtfTaxPpm` (0), the
+ * ETF rate outside it or when no date is known; a stock sale that is part of a same-day day
+ * trade on `dayTradeOn` (ISO trade date) pays `dayTradeTaxPpm` (0.15 %) from 2017-04-28 while
+ * `dayTradeOn` ≤ `dayTradeTaxUntil` (2027-12-31), the stock rate otherwise. ETFs keep their rate
+ * on day trades: Art. 2-2 reduces the rate on shares only.
+ * @throws RangeError on a malformed date.
  */
 export function sellTaxPpm(
   kind: InstrumentKind,
   fees: FeeSchedule = DEFAULT_FEES,
   dayTradeOn?: string,
+  sale?: SaleContext,
 ): number {
   if (dayTradeOn !== undefined) assertIsoDate(dayTradeOn, 'dayTradeOn');
+  if (sale) assertIsoDate(sale.date, 'sale.date');
+  const taxKind = sale?.taxKind ?? kind;
+  const date = dayTradeOn ?? sale?.date;
+  if (taxKind === 'bondEtf' && kind === 'etf') {
+    return date !== undefined && inForce(BOND_ETF_TAX_SUSPENDED, date)
+      ? (fees.bondEtfTaxPpm ?? 0)
+      : fees.taxEtfPpm;
+  }
   if (kind === 'etf') return fees.taxEtfPpm;
   if (dayTradeOn === undefined) return fees.taxStockPpm;
   const until = fees.dayTradeTaxUntil === undefined ? DEFAULT_DAY_TRADE_TAX_UNTIL : fees.dayTradeTaxUntil;
-  if (until !== null && dayTradeOn > until) return fees.taxStockPpm;
+  if (!inForce({ from: DAY_TRADE_REDUCED_RATE.from, to: until }, dayTradeOn)) return fees.taxStockPpm;
   return fees.dayTradeTaxPpm ?? DEFAULT_DAY_TRADE_TAX_PPM;
 }
 
 /**
  * Securities transaction tax, charged on the selling side only, truncated to whole NT$.
- * `dayTradeOn` (optional, ISO trade date): the sale is part of a same-day day trade (sellTaxPpm).
+ * `dayTradeOn` (optional, ISO trade date): the sale is part of a same-day day trade; `sale`: the
+ * instrument's tax kind and the trade date (sellTaxPpm).
  */
 export function sellTaxMinor(
   valueMinor: Minor,
   kind: InstrumentKind,
   fees: FeeSchedule = DEFAULT_FEES,
   dayTradeOn?: string,
+  sale?: SaleContext,
 ): Minor {
-  return ppmFloorToMajor(valueMinor, sellTaxPpm(kind, fees, dayTradeOn));
+  return ppmFloorToMajor(valueMinor, sellTaxPpm(kind, fees, dayTradeOn, sale));
 }
 
 /** Clearing fee on one trade's value (FeeSchedule.clearingFeePpm, ⚠ default 0: no source). */
@@ -374,11 +435,12 @@ function legCharges(
   dayTradeOn: string | undefined,
   discount: FeeDiscount = NO_DISCOUNT,
   opening = true,
+  sale?: SaleContext,
 ): { feeMinor: Minor; taxMinor: Minor } {
   return {
     feeMinor:
       discountedCommissionMinor(valueMinor, fees, discount, opening) + clearingFeeMinor(valueMinor, fees),
-    taxMinor: isSale ? sellTaxMinor(valueMinor, kind, fees, dayTradeOn) : 0,
+    taxMinor: isSale ? sellTaxMinor(valueMinor, kind, fees, dayTradeOn, sale) : 0,
   };
 }
 
@@ -410,6 +472,8 @@ export function openCosts(args: {
   dayTradeOn?: string;
   /** The member's level discount and coupon (FeeDiscount; default none). */
   discount?: FeeDiscount;
+  /** The instrument's tax kind and the trade date (SaleContext; default: the kind's base rate). */
+  sale?: SaleContext;
 }): OpenCosts {
   const fees = args.fees ?? DEFAULT_FEES;
   const notional = notionalMinor(args.priceMinor, args.lots * SHARES_PER_LOT);
@@ -422,6 +486,7 @@ export function openCosts(args: {
     args.dayTradeOn,
     args.discount,
     true,
+    args.sale,
   );
   return {
     notionalMinor: notional,
@@ -459,6 +524,8 @@ export function closeResult(args: {
   dayTradeOn?: string;
   /** The member's discount; a closing leg takes the level discount only (FeeDiscount). */
   discount?: FeeDiscount;
+  /** The instrument's tax kind and the trade date (SaleContext; default: the kind's base rate). */
+  sale?: SaleContext;
 }): CloseResult {
   const fees = args.fees ?? DEFAULT_FEES;
   const notional = notionalMinor(args.closePriceMinor, args.shares);
@@ -472,6 +539,7 @@ export function closeResult(args: {
     args.dayTradeOn,
     args.discount,
     false,
+    args.sale,
   );
   return { notionalMinor: notional, pnlMinor: pnl, feeMinor: fee, taxMinor: tax };
 }
@@ -498,15 +566,17 @@ export function breakEvenPriceMinor(args: {
   fees?: FeeSchedule;
   dayTradeOn?: string;
   discount?: FeeDiscount;
+  /** The instrument's tax kind and the trade date (SaleContext). */
+  sale?: SaleContext;
 }): Minor | null {
   const fees = args.fees ?? DEFAULT_FEES;
-  const { openPriceMinor: p0, shares, side, kind, dayTradeOn, discount } = args;
+  const { openPriceMinor: p0, shares, side, kind, dayTradeOn, discount, sale } = args;
   if (!Number.isSafeInteger(p0) || p0 <= 0) throw new RangeError(`open price must be positive: ${p0}`);
   if (!Number.isSafeInteger(shares) || shares <= 0) {
     throw new RangeError(`shares must be positive: ${shares}`);
   }
   const openValue = notionalMinor(p0, shares);
-  const open = legCharges(openValue, side === 'short', kind, fees, dayTradeOn, discount);
+  const open = legCharges(openValue, side === 'short', kind, fees, dayTradeOn, discount, true, sale);
   const openCost = open.feeMinor + open.taxMinor;
   const net = (p: Minor): Minor => {
     const r = closeResult({
@@ -518,6 +588,7 @@ export function breakEvenPriceMinor(args: {
       fees,
       dayTradeOn,
       discount,
+      sale,
     });
     return r.pnlMinor - r.feeMinor - r.taxMinor - openCost;
   };
@@ -530,7 +601,7 @@ export function breakEvenPriceMinor(args: {
     if (++steps > BREAK_EVEN_MAX_STEPS) throw new RangeError('break-even search did not converge');
   };
   if (side === 'long') {
-    const taxRate = sellTaxPpm(kind, fees, dayTradeOn) / 1e6;
+    const taxRate = sellTaxPpm(kind, fees, dayTradeOn, sale) / 1e6;
     const est = (p0 * shares + openCost) / (shares * (1 - feeRate - taxRate));
     let p = ceilToTick(Math.max(1, Math.ceil(est)), kind);
     if (net(p) >= 0) {
@@ -604,9 +675,11 @@ export function orderPreview(args: {
   availableMinor?: Minor;
   /** The member's level discount and chosen coupon (FeeDiscount; default none). */
   discount?: FeeDiscount;
+  /** The instrument's tax kind and the trade date (SaleContext; default: the kind's base rate). */
+  sale?: SaleContext;
 }): OrderPreview {
   const fees = args.fees ?? DEFAULT_FEES;
-  const { priceMinor, side, kind, dayTradeOn } = args;
+  const { priceMinor, side, kind, dayTradeOn, sale } = args;
   const discount = args.discount ?? NO_DISCOUNT;
   const shares = args.lots * SHARES_PER_LOT;
   const open = openCosts({
@@ -618,6 +691,7 @@ export function orderPreview(args: {
     fees,
     dayTradeOn,
     discount,
+    sale,
   });
   const close = closeResult({
     openValueMinor: open.notionalMinor,
@@ -628,6 +702,7 @@ export function orderPreview(args: {
     fees,
     dayTradeOn,
     discount,
+    sale,
   });
   const commission = discountedCommissionMinor(open.notionalMinor, fees, discount, true);
   return {
@@ -648,6 +723,7 @@ export function orderPreview(args: {
       fees,
       dayTradeOn,
       discount,
+      sale,
     }),
     totalRequiredMinor: open.requiredMinor,
     availableAfterMinor: args.availableMinor === undefined ? null : args.availableMinor - open.requiredMinor,

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { CANDLE_PERIODS, MARKET_SORTS } from './constants';
+import { TAX_KINDS } from './dated-rules';
 import { pageQuery, paged } from './envelope';
 import { TRADING_PHASES } from './trading-session';
 
@@ -24,6 +25,9 @@ export const symbolSchema = z
  */
 export const INSTRUMENT_KINDS = ['stock', 'etf'] as const;
 export const instrumentKindSchema = z.enum(INSTRUMENT_KINDS);
+
+/** The seller's tax kind of a quote (contract/dated-rules.ts TAX_KINDS). */
+export const taxKindSchema = z.enum(TAX_KINDS);
 
 /**
  * What a security is (instruments.security_type), as the exchanges list them: common shares
@@ -106,8 +110,12 @@ export const quoteSchema = z.object({
   openMinor: minor,
   highMinor: minor,
   lowMinor: minor,
-  /** Reference price for the day: the previous session's close. */
+  /**
+   * Reference price for the day: the previous session's close, or the exchange's reference on an
+   * ex-rights or split day (server/market/reference.ts).
+   */
   prevCloseMinor: minor,
+  /** The day's limit-up and limit-down; both 0 when `priceLimits` is false. */
   limitUpMinor: minor,
   limitDownMinor: minor,
   bidMinor: minor,
@@ -125,8 +133,32 @@ export const quoteSchema = z.object({
    * (`notTradedToday`). The stress feed's quotes are always traded.
    */
   traded: z.boolean(),
+  /**
+   * Whether daily price limits apply today (contract/dated-rules.ts: false for a foreign-index
+   * ETF and in a first listing's first 5 trading days; TW-MARKET-RULES "Daily price limit").
+   * Absent: true (a source that does not say, e.g. a test's quote).
+   */
+  priceLimits: z.boolean().optional(),
+  /**
+   * True when the reference price is an estimate, not the exchange's (a new listing's first day,
+   * a day after a capital change or an ETF split whose published reference the data lack):
+   * change % is shown marked and the instrument is kept out of the gainers and losers lists.
+   * Absent: false.
+   */
+  referenceEstimated: z.boolean().optional(),
+  /**
+   * Which securities-transaction-tax row its sale pays (contract/dated-rules.ts TaxKind). Absent:
+   * `kind` (quoteTaxKind).
+   */
+  taxKind: taxKindSchema.optional(),
 });
 export type Quote = z.infer<typeof quoteSchema>;
+
+/** Whether daily price limits apply to the quote's day (Quote.priceLimits, absent: true). */
+export const quoteHasLimits = (q: Pick<Quote, 'priceLimits'>): boolean => q.priceLimits !== false;
+/** The quote's sale tax kind (Quote.taxKind, absent: its tick/tax kind). */
+export const quoteTaxKind = (q: Pick<Quote, 'kind' | 'taxKind'>): 'stock' | 'etf' | 'bondEtf' =>
+  q.taxKind ?? q.kind;
 
 export const depthLevelSchema = z.object({ priceMinor: minor, volumeLots: z.number().int() });
 export type DepthLevel = z.infer<typeof depthLevelSchema>;
@@ -211,6 +243,12 @@ export const marketListRes = paged(quoteSchema).extend({
   rankedAt: z.number().int(),
   /** The real day every quote replays, or null when they do not share one. */
   replayDate: z.string().nullable(),
+  /**
+   * True once that day's session has closed: the order and figures are the real day's (close,
+   * volume, turnover from the exchange's file); false while it runs (the practice venue's own
+   * simulated intraday figures, labelled as today's).
+   */
+  final: z.boolean(),
 });
 
 export const symbolReq = z.object({ symbol: symbolSchema });
@@ -285,6 +323,8 @@ export type BreadthCounts = z.infer<typeof breadthCountsSchema>;
 export const breadthRes = z.object({
   replayDate: z.string().nullable(),
   rankedAt: z.number().int(),
+  /** As marketListRes.final: the counts are the finished real day's. */
+  final: z.boolean(),
   all: breadthCountsSchema,
   byMarket: z.object({ TWSE: breadthCountsSchema, TPEx: breadthCountsSchema }),
 });

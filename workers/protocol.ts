@@ -137,6 +137,9 @@ export type QuoteDef = [
   replayDate: string | null,
   phase: Quote['phase'],
   traded: boolean,
+  priceLimits: Quote['priceLimits'],
+  referenceEstimated: Quote['referenceEstimated'],
+  taxKind: Quote['taxKind'],
 ];
 
 /**

@@ -138,10 +138,24 @@ export function createQuotePacker(): (
         def[3] !== q.kind ||
         def[4] !== q.replayDate ||
         def[5] !== q.phase ||
-        def[6] !== q.traded
+        def[6] !== q.traded ||
+        def[7] !== q.priceLimits ||
+        def[8] !== q.referenceEstimated ||
+        def[9] !== q.taxKind
       ) {
         // A fresh slot even for a known symbol: rows earlier in this batch keep the old def.
-        def = [nextSlot++, q.symbol, q.name, q.kind, q.replayDate, q.phase, q.traded];
+        def = [
+          nextSlot++,
+          q.symbol,
+          q.name,
+          q.kind,
+          q.replayDate,
+          q.phase,
+          q.traded,
+          q.priceLimits,
+          q.referenceEstimated,
+          q.taxKind,
+        ];
         sent.set(q.symbol, def);
         defs.push(def);
       }
@@ -201,6 +215,9 @@ export function createQuoteUnpacker(): (p: PackedQuotes) => { items: Quote[]; re
         replayDate: d[4],
         phase: d[5],
         traded: d[6],
+        priceLimits: d[7],
+        referenceEstimated: d[8],
+        taxKind: d[9],
       };
     }
     return { items, receivedAt };

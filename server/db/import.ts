@@ -11,7 +11,8 @@
  *   (PROVENANCE §9 "official §2.1 > §2.2 > §2.4"; §11 the full-market window, official too,
  *   first so that a replayed day equals the exchanges' own row for every instrument):
  *     0. full-market/tw_daily_2025-04-02_2025-07-18.csv.gz  source 'twse_mi_index' or
- *        'tpex_quotes' by the code's market (official, with turnover; gzip)
+ *        'tpex_quotes' by the code's market on that date (codes_*.csv; official, with turnover;
+ *        gzip)
  *     1. twse_stock_day_full_2015_2025.csv  source 'twse_stock_day' (official, with turnover)
  *     2. twse_ohlcv_2015_2025.csv           source 'twse_ohlcv'     (official OHLCV, no turnover)
  *     3. twse_stock_day_2330_2026.csv       source 'twse_stock_day' (official, with turnover)
@@ -199,17 +200,28 @@ export async function readSeedMarketData(opts?: { symbols?: string[] }): Promise
     .filter((r) => !only || only.has(r.code!))
     .map(toInstrument);
   const listed = new Set(instRows.map((r) => r.symbol));
-  for (const r of await readCsvRecords(seedDataPath(...FULL_MARKET.codes))) {
+  const windowCodes = await readCsvRecords(seedDataPath(...FULL_MARKET.codes));
+  for (const r of windowCodes) {
     if (listed.has(r.code!) || (only && !only.has(r.code!))) continue;
+    listed.add(r.code!);
     instRows.push(toWindowInstrument(r));
   }
   const known = new Map(instRows.map((r) => [r.symbol, r.market]));
+  // The exchange a window row was published by is the one of that date (codes file rows), not
+  // today's listing (6589 traded on TPEx in the window, is listed on TWSE since 2025-07-21).
+  const spans = new Map<string, CsvRecord[]>();
+  for (const r of windowCodes) spans.set(r.code!, [...(spans.get(r.code!) ?? []), r]);
+  const windowMarket = (code: string, date: string): 'TWSE' | 'TPEx' | undefined => {
+    const r = spans.get(code)?.find((c) => c.first_date! <= date && date <= c.last_date!);
+    return r ? marketOf(r.market!) : undefined;
+  };
 
   const merged = new Map<string, CandleRow>();
   for (const r of await readFullMarketDaily()) {
     const market = known.get(r.code!);
     if (!market) continue;
-    const row = toCandle(r, market === 'TWSE' ? 'twse_mi_index' : 'tpex_quotes');
+    const publisher = windowMarket(r.code!, r.date!) ?? market;
+    const row = toCandle(r, publisher === 'TWSE' ? 'twse_mi_index' : 'tpex_quotes');
     if (row) merged.set(`${r.code}|${r.date}`, row);
   }
   for (const { file, source } of DAILY_SOURCES) {

@@ -11,7 +11,15 @@
  *   price, volume 0, bid/ask 0 and `traded: false`; no prints, no depth. An instrument with no
  *   earlier row in the window and none that day is not listed yet: no quote, not tradable.
  * - Reference price and limits of each day: reference.ts dayReference (previous traded close,
- *   the exchange's ex-rights reference, a split's reference; classes for days that do not fit).
+ *   the exchange's ex-rights reference, a split's reference) with the instrument's price-limit
+ *   class on that date (contract/dated-rules.ts: reference/etf_classes.csv via rule-classes.ts,
+ *   and a first listing's first 5 days); the quote says whether limits apply (`priceLimits`),
+ *   whether the reference is an estimate (`referenceEstimated`) and the sale's tax kind.
+ * - Figures: while the session runs the quote's volume and turnover are the simulated prints'
+ *   running sums; from the 13:30 closing print the volume is the real day's (by construction)
+ *   and the turnover the real day's from daily_candles.
+ * - Exchange: marketOf gives the exchange as of the replayed date (codes_*.csv's dated rows),
+ *   which breadth() and the rankings use.
  * - Print timing: trade i prints once market time has passed its offset (offset < offsetMs), so
  *   at offsetMs 0 (before 09:00, the pre-open) every instrument shows its cursor-0 quote; the
  *   09:00:00 print (the opening call) goes out just after 09:00, and the 13:30:00 closing-call
@@ -61,6 +69,7 @@ import type {
   Quote,
   Trade,
 } from '../../contract/market';
+import { limitClassOf, taxKindOf, type EtfClass } from '../../contract/dated-rules';
 import { listingTradingDayNumber, type InstrumentKind } from '../../contract/market-rules';
 import { yieldToEventLoop, type Db } from '../db/client';
 import { dailyCandles } from '../db/schema';
@@ -97,6 +106,7 @@ import {
   type ReplayDay,
   type ReplaySession,
 } from './replay';
+import { loadEtfClasses, loadMarketHistory, type MarketOn } from './rule-classes';
 import {
   loadWindowDates,
   replayWindow,
@@ -208,6 +218,12 @@ export interface MarketFeed {
    * the symbol never trades in the window. Sessions in the future work too (the window is data).
    */
   closeBefore?(symbol: string, session: number): { closeMinor: number; session: number } | null;
+  /**
+   * The exchange an instrument is listed on as of the day shown: the replayed date's market from
+   * the window's dated rows (rule-classes.ts loadMarketHistory; 6589 is TPEx in 2025's window,
+   * TWSE in the directory), else the directory's. undefined for an unknown symbol.
+   */
+  marketOf(symbol: string): Instrument['market'] | undefined;
 }
 
 /** createMarketFeed options. */
@@ -402,7 +418,15 @@ interface SymbolState {
   name: string;
   kind: InstrumentKind;
   market: Instrument['market'];
-  listingDate: string | null;
+  /**
+   * The listing date of a first listing of common shares (no row in the window before it), which
+   * has no daily limit in its first 5 trading days; null for other instruments and for a listing
+   * date that only records a move between boards or exchanges (6902 traded before its 2025-05-16
+   * main-board date).
+   */
+  firstListingDate: string | null;
+  /** reference/etf_classes.csv row (null: not an ETF/ETN/REIT, or a plain domestic one missing there). */
+  etf: EtfClass | null;
   /** Row of this instrument in WindowRows. */
   row: number;
   /** The clock session installed. */
@@ -458,6 +482,8 @@ export function createMarketFeed(opts: MarketFeedOptions): MarketFeed {
   let actions: CorporateActions = { exRights: new Map(), splits: new Map() };
   /** Symbols listed on a comparable's path (listing-proxies.ts). */
   let proxies = new Map<string, ListingProxy>();
+  let etfClasses = new Map<string, EtfClass>();
+  let marketOn: MarketOn = () => undefined;
   let started = false;
   let ticking = false;
   let timerOn = false;
@@ -539,8 +565,8 @@ export function createMarketFeed(opts: MarketFeedOptions): MarketFeed {
     const traded = R.close[base + d]! > 0;
     const date = win!.dates[d]!;
     let listingDay: number | null = null;
-    if (st.listingDate && st.listingDate <= date)
-      listingDay = listingTradingDayNumber({ listingDate: st.listingDate, today: date, isTradingDay });
+    if (st.firstListingDate && st.firstListingDate <= date)
+      listingDay = listingTradingDayNumber({ listingDate: st.firstListingDate, today: date, isTradingDay });
     const bar = traded
       ? {
           openMinor: R.open[base + d]!,
@@ -553,14 +579,26 @@ export function createMarketFeed(opts: MarketFeedOptions): MarketFeed {
       code: st.symbol,
       date,
       kind: st.kind,
+      limitClass: limitClassOf({ kind: st.kind, etf: st.etf, firstListingDay: listingDay }),
       bar,
       prevCloseMinor: j >= 0 ? R.close[base + j]! : null,
       afterGap: j >= 0 && j !== d - 1,
-      listingDay,
       actions,
     });
     if (!ref || !bar) return { ref, day: null };
-    return { ref, day: replayDayOf({ date, ...bar, volumeShares: R.volume[base + d]! }, ref) };
+    const turnover = R.turnover[base + d]!;
+    return {
+      ref,
+      day: replayDayOf(
+        {
+          date,
+          ...bar,
+          volumeShares: R.volume[base + d]!,
+          turnoverMinor: Number.isNaN(turnover) ? null : turnover,
+        },
+        ref,
+      ),
+    };
   }
 
   const buildFor = (st: SymbolState, day: ReplayDay) =>
@@ -600,6 +638,12 @@ export function createMarketFeed(opts: MarketFeedOptions): MarketFeed {
 
   // ---------- snapshots ----------
 
+  /** The exchange of `symbol` on the replayed date (MarketFeed.marketOf). */
+  function marketOnDay(symbol: string): Instrument['market'] | undefined {
+    const date = states.get(symbol)?.date || replayDate;
+    return (date ? marketOn(symbol, date) : undefined) ?? marketOf(symbol);
+  }
+
   function quoteAt(st: SymbolState): Quote {
     const ref = st.ref!;
     const s = st.session;
@@ -615,16 +659,19 @@ export function createMarketFeed(opts: MarketFeedOptions): MarketFeed {
       highMinor: printed ? st.high : ref.referenceMinor,
       lowMinor: printed ? st.low : ref.referenceMinor,
       prevCloseMinor: ref.referenceMinor,
-      limitUpMinor: ref.limitUpMinor,
-      limitDownMinor: ref.limitDownMinor,
+      limitUpMinor: ref.limitUpMinor ?? 0,
+      limitDownMinor: ref.limitDownMinor ?? 0,
       bidMinor: book.bidMinor,
       askMinor: book.askMinor,
       volumeShares: st.volume,
-      turnoverMinor: st.turnover,
+      turnoverMinor: s ? turnoverOf(st, s) : st.turnover,
       ts: printed ? st.baseMs + s.offsets[i]! : st.baseMs,
       replayDate: st.date,
       phase: pos?.phase ?? 'closed',
       traded: st.day !== null,
+      priceLimits: ref.limitUpMinor !== null,
+      referenceEstimated: ref.referenceEstimated,
+      taxKind: taxKindOf(st.kind, st.etf),
     };
   }
 
@@ -650,6 +697,15 @@ export function createMarketFeed(opts: MarketFeedOptions): MarketFeed {
     return { symbol: st.symbol, bids, asks, ts: st.baseMs + s.offsets[i]! };
   }
 
+  /**
+   * Turnover so far (TWD minor): the simulated prints' running sum while the session runs, the
+   * exchange's own figure (daily_candles) once the closing print is out (the volume is the real
+   * one by construction, replay.ts); the running sum when the source has no turnover.
+   */
+  function turnoverOf(st: SymbolState, s: ReplaySession): number {
+    return st.cursor === s.count ? (s.day.turnoverMinor ?? st.turnover) : st.turnover;
+  }
+
   /** The in-progress replayed day as a daily row (after `cursor` trades). */
   function todayRow(st: SymbolState, s: ReplaySession): DailyRow {
     return {
@@ -659,7 +715,7 @@ export function createMarketFeed(opts: MarketFeedOptions): MarketFeed {
       lowMinor: st.low,
       closeMinor: s.prices[st.cursor - 1]!,
       volumeShares: st.volume,
-      turnoverMinor: st.turnover,
+      turnoverMinor: turnoverOf(st, s),
     };
   }
 
@@ -911,6 +967,8 @@ export function createMarketFeed(opts: MarketFeedOptions): MarketFeed {
         dates,
       );
       actions = await loadCorporateActions();
+      etfClasses = await loadEtfClasses();
+      marketOn = await loadMarketHistory();
       taiex = await loadTaiexCloses();
       proxies = fillListingProxies(
         loaded,
@@ -925,12 +983,19 @@ export function createMarketFeed(opts: MarketFeedOptions): MarketFeed {
         let any = false;
         for (let d = 0; d < loaded.days && !any; d++) any = loaded.close[row * loaded.days + d]! > 0;
         if (!any) return;
+        // A listing date with trades before it in the window records a move between boards or
+        // exchanges, not a first listing: no limit-free first days.
+        let tradedBefore = false;
+        const listed = proxies.get(inst.symbol)?.listingDate ?? inst.listingDate;
+        for (let d = 0; d < loaded.days && listed && dates[d]! < listed && !tradedBefore; d++)
+          tradedBefore = loaded.close[row * loaded.days + d]! > 0;
         states.set(inst.symbol, {
           symbol: inst.symbol,
           name: inst.name,
           kind: inst.kind,
           market: inst.market,
-          listingDate: proxies.get(inst.symbol)?.listingDate ?? inst.listingDate,
+          firstListingDate: inst.securityType === 'stock' && listed && !tradedBefore ? listed : null,
+          etf: etfClasses.get(inst.symbol) ?? null,
           row,
           sessionIndex: Number.NaN,
           date: '',
@@ -1041,7 +1106,7 @@ export function createMarketFeed(opts: MarketFeedOptions): MarketFeed {
       return currentTaiex();
     },
     breadth() {
-      return breadthOf(order.filter((st) => st.ref && !proxies.has(st.symbol)).map(quoteAt), marketOf);
+      return breadthOf(order.filter((st) => st.ref && !proxies.has(st.symbol)).map(quoteAt), marketOnDay);
     },
     instruments() {
       return directory;
@@ -1059,6 +1124,7 @@ export function createMarketFeed(opts: MarketFeedOptions): MarketFeed {
       }
       return null;
     },
+    marketOf: marketOnDay,
   };
 }
 

@@ -73,9 +73,12 @@ export interface DailyBar {
 
 /**
  * A bar chosen for replay, with its reference price (`prevCloseMinor`: reference.ts dayReference,
- * the previous close or the exchange's adjusted reference) and the published limits.
+ * the previous close or the exchange's adjusted reference) and the published limits (a day
+ * without daily limits: reference.ts NO_LIMIT_BAND).
  */
 export interface ReplayDay extends DailyBar {
+  /** The day's real turnover (TWD minor; daily_candles), null where the source has none. */
+  turnoverMinor: number | null;
   prevCloseMinor: number;
   limitUpMinor: number;
   limitDownMinor: number;

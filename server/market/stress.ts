@@ -185,6 +185,7 @@ export function createStressFeed(opts: StressFeedOptions): MarketFeed {
   let order: Sym[] = [];
   const loadHistory = dailyRowsCache(db);
   let directory: Instrument[] = [];
+  let marketOfDirectory: (symbol: string) => Instrument['market'] | undefined = () => undefined;
   let indexItems: IndexItem[] = [];
   let started = false;
   const timer = feedTimer(tick, STRESS_SLICE_MS);
@@ -217,6 +218,10 @@ export function createStressFeed(opts: StressFeedOptions): MarketFeed {
       replayDate: null,
       phase: 'open',
       traded: true,
+      // Synthetic instruments: the ±10 % rule band around a reference of their own, no bond ETFs.
+      priceLimits: true,
+      referenceEstimated: false,
+      taxKind: s.kind,
     };
   }
 
@@ -435,6 +440,7 @@ export function createStressFeed(opts: StressFeedOptions): MarketFeed {
       directory = [...rows, ...synth.map(({ isin: _isin, ...r }) => r as Instrument)].sort((a, b) =>
         a.symbol < b.symbol ? -1 : a.symbol > b.symbol ? 1 : 0,
       );
+      marketOfDirectory = marketLookup(directory);
       indexItems = await loadIndices();
       lastMs = t0;
       started = true;
@@ -503,11 +509,14 @@ export function createStressFeed(opts: StressFeedOptions): MarketFeed {
     breadth() {
       return breadthOf(
         order.map((s) => s.quote),
-        marketLookup(directory),
+        marketOfDirectory,
       );
     },
     instruments() {
       return directory;
+    },
+    marketOf(symbol) {
+      return marketOfDirectory(symbol);
     },
   };
 }

@@ -145,5 +145,8 @@ function templateQuote(): Quote {
     replayDate: TEMPLATE_DATE,
     phase: 'open',
     traded: true,
+    priceLimits: true,
+    referenceEstimated: false,
+    taxKind: 'stock',
   };
 }

@@ -17,6 +17,8 @@
  * maintenance where the next minutes fall further. Near the end of a session it waits for the next.
  * Nothing on the server is changed for the test.
  */
+import { limitClassOf } from '../../contract/dated-rules';
+import { loadEtfClasses } from '../../server/market/rule-classes';
 import { randomInt } from 'node:crypto';
 import { desc, eq, lte, and } from 'drizzle-orm';
 import { expect, test, type Page } from '@playwright/test';
@@ -106,10 +108,14 @@ class ReplayOracle {
       code: symbol,
       date,
       kind,
+      limitClass: limitClassOf({
+        kind,
+        etf: (await loadEtfClasses()).get(symbol) ?? null,
+        firstListingDay: null,
+      }),
       bar,
       prevCloseMinor: prev?.closeMinor ?? null,
       afterGap: !!prev && prev.date !== previousTradingDay(date),
-      listingDay: null,
       actions: await loadCorporateActions(),
     });
     if (!ref) return null;

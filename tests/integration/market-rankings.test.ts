@@ -2,24 +2,13 @@
  * The market screen's server side over the API: market/list ranks the whole
  * market with the filters applied server-side (exchange, security type, ETF category, industry),
  * pages through one snapshot that is refreshed once a second, market/industries and
- * market/breadth. Then the acceptance "the gainers list of a finished session equals the ranking
- * computed from the real file for that day": the whole market imported, the feed's clock placed
- * after a session's close, the gainers order compared with the one computed directly from
- * server/db/seed-data/full-market/tw_daily_2025-04-02_2025-07-18.csv.gz (change % = (close −
- * reference) / reference; reference = the previous real close, or the exchange's ex-rights
- * reference price on an ex-rights day).
+ * market/breadth. The finished real day against the exchange files (gainers, losers, turnover,
+ * volume, estimated references, the exchange by date): market-rankings-real-day.test.ts.
  */
-import { gunzipSync } from 'node:zlib';
-import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { toMinor } from '../../contract/money';
 import type { Quote } from '../../contract/market';
-import { importMarketData } from '../../server/db/import';
-import { parseCsv, readCsvRecordsSync, seedDataPath, toRecords } from '../../server/market/csv';
-import { createClock } from '../../server/market/clock';
-import { createMarketFeed, type MarketFeed } from '../../server/market/feed';
-import { createRankings, rankQuotes } from '../../server/modules/market/rankings';
-import { freshDatabase, startHarness, type Harness } from './harness';
+import { rankQuotes } from '../../server/modules/market/rankings';
+import { startHarness, type Harness } from './harness';
 
 /** TWSE and TPEx stocks of two industries, and ETFs of both exchanges (equity and bond). */
 const SYMBOLS = ['2330', '2454', '2317', '6488', '6547', '8069', '0050', '00878', '00679B'];
@@ -124,70 +113,4 @@ describe('market/list over the whole market', () => {
       quotes.filter((q) => q.volumeShares > 0 && q.lastMinor > q.prevCloseMinor).length,
     );
   });
-});
-
-// ---- the real day ----
-
-const DAILY = seedDataPath('full-market', 'tw_daily_2025-04-02_2025-07-18.csv.gz');
-const EX_RIGHTS = seedDataPath('full-market', 'ex_rights_2025-04-01_2025-07-22.csv');
-
-/** The gainers order of `day` from the file: traded codes with a reference, change % desc, ties by code. */
-function gainersFromFile(day: string): string[] {
-  const rows = toRecords(parseCsv(gunzipSync(readFileSync(DAILY)).toString('utf8')), DAILY);
-  const prevClose = new Map<string, number>();
-  const closeOn = new Map<string, number>();
-  for (const r of [...rows].sort((a, b) => (a.date! < b.date! ? -1 : a.date! > b.date! ? 1 : 0))) {
-    if (r.date! < day) prevClose.set(r.code!, toMinor(r.close!));
-    else if (r.date === day && Number(r.volume_shares) > 0) closeOn.set(r.code!, toMinor(r.close!));
-  }
-  for (const x of readCsvRecordsSync(EX_RIGHTS))
-    if (x.ex_date === day && x.reference_price) prevClose.set(x.code!, toMinor(x.reference_price));
-  const ranked: Array<{ code: string; r: number }> = [];
-  for (const [code, close] of closeOn) {
-    const ref = prevClose.get(code);
-    if (ref && ref > 0) ranked.push({ code, r: (close - ref) / ref });
-  }
-  ranked.sort((a, b) => b.r - a.r || (a.code < b.code ? -1 : a.code > b.code ? 1 : 0));
-  return ranked.map((x) => x.code);
-}
-
-describe('a finished session over the whole market', () => {
-  let feed: MarketFeed | null = null;
-  let drop: (() => Promise<void>) | null = null;
-  afterAll(async () => {
-    feed?.stop();
-    await drop?.();
-  });
-
-  it('ranks gainers as the real file does for the replayed day', async () => {
-    const fresh = await freshDatabase();
-    drop = fresh.drop;
-    await importMarketData(fresh.database.db);
-    // Exchange clock at 15:00 Taipei on a trading day: the session shown is complete.
-    const clock = createClock({ mode: 'exchange', now: () => Date.parse('2026-01-06T15:00:00+08:00') });
-    feed = createMarketFeed({
-      db: fresh.database.db,
-      clock,
-      seed: 1,
-      buildTradesPerTick: Number.MAX_SAFE_INTEGER,
-    });
-    await feed.start({ timer: false });
-    feed.tick();
-    const quotes = feed.listQuotes();
-    expect(quotes.length).toBeGreaterThan(2000);
-    const days = new Set(quotes.map((q) => q.replayDate));
-    expect([...days], 'every instrument replays the same real day').toHaveLength(1);
-    const day = [...days][0]!;
-    const expected = gainersFromFile(day);
-    const have = new Set(quotes.map((q) => q.symbol));
-    const ranked = createRankings({ feed, now: () => 0 }).list('gainers', {}).symbols;
-    const expectedHere = expected.filter((s) => have.has(s));
-    expect(expectedHere.length).toBeGreaterThan(1500);
-    // Instruments with no earlier close in the file (first day of the window, new listings) have
-    // no real reference to rank by: the feed ranks them on their opening price; they are left
-    // out of the comparison, every other traded instrument keeps the file's exact order.
-    const comparable = new Set(expectedHere);
-    expect(ranked.filter((s) => comparable.has(s))).toEqual(expectedHere);
-    expect(ranked.length - expectedHere.length).toBeLessThan(100);
-  }, 600_000);
 });

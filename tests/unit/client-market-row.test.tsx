@@ -263,6 +263,33 @@ describe('RankingRow draws its quotes without re-rendering', () => {
   });
 });
 
+describe('RankingRow marks an estimated reference', () => {
+  it('from the first render and when a quote turns it on or off, without re-rendering', () => {
+    const store = makeStore();
+    store.dispatch(quotesReceived([{ ...quote('6918', 13_500, 1), referenceEstimated: true }]));
+    let renders = 0;
+    render(
+      <Provider store={store}>
+        <Profiler id="row" onRender={() => renders++}>
+          <Row symbol="6918" />
+        </Profiler>
+      </Provider>,
+    );
+    const row = screen.getByTestId('market-row-6918');
+    expect(row.dataset.refEstimated).toBe('true');
+    expect(screen.getByTestId('ref-est-6918').textContent).toBe(en.ranking.refEstimated);
+    act(() => {
+      store.dispatch(quotesReceived([quote('6918', 13_600, 2)]));
+    });
+    expect(row.dataset.refEstimated).toBeUndefined();
+    act(() => {
+      store.dispatch(quotesReceived([{ ...quote('6918', 13_700, 3), referenceEstimated: true }]));
+    });
+    expect(row.dataset.refEstimated).toBe('true');
+    expect(renders).toBe(1);
+  });
+});
+
 describe('DepthBook render isolation', () => {
   it('shows five levels a side with bars, and re-renders only for its own symbol', () => {
     const store = makeStore();

@@ -66,6 +66,7 @@ const page: ResOf<'market/list'> = {
   pageSize: 50,
   rankedAt: 1_745_370_000_000,
   replayDate: '2025-04-23',
+  final: false,
   clock: replayClock('2025-04-23', 1_745_370_000_000),
 };
 const ok = { httpStatus: 200, body: { status: 1, msg: 'ok', data: page } };

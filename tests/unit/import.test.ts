@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq, sql } from 'drizzle-orm';
 import { openDatabase, type Database } from '../../server/db/client';
-import { importMarketData } from '../../server/db/import';
+import { importMarketData, readSeedMarketData } from '../../server/db/import';
 import { dailyCandles, instruments } from '../../server/db/schema';
 import { parseCsv, toRecords } from '../../server/market/csv';
 
@@ -201,6 +201,22 @@ describe('full-market window', () => {
     } finally {
       await db.close();
     }
+  });
+});
+
+describe('the exchange by date', () => {
+  it("tags a window row with the exchange of its date: 6589's 2025 rows are TPEx quotes", async () => {
+    const { candles, instruments: inst } = await readSeedMarketData({ symbols: ['6589', '6423'] });
+    // securities.csv is a 2026 listing: 6589 on TWSE (from 2025-07-21), 6423 on TPEx (from 2026-01-22).
+    expect(inst.map((r) => [r.symbol, r.market])).toEqual(
+      expect.arrayContaining([
+        ['6589', 'TWSE'],
+        ['6423', 'TPEx'],
+      ]),
+    );
+    const on = (symbol: string) =>
+      candles.find((c) => c.symbol === symbol && c.date === '2025-07-10')?.source;
+    expect([on('6589'), on('6423')]).toEqual(['tpex_quotes', 'twse_mi_index']);
   });
 });
 

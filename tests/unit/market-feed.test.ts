@@ -100,10 +100,10 @@ function expectedSession(symbol: string, k: number): ReplaySession {
     code: symbol,
     date,
     kind: KIND[symbol]!,
+    limitClass: { cls: KIND[symbol]!, multiple: 1 },
     bar,
     prevCloseMinor: prev.closeMinor,
     afterGap: prev.date !== win.dates[d - 1],
-    listingDay: null,
     actions,
   })!;
   return buildSession({ seed: SEED, symbol, kind: KIND[symbol]!, day: replayDayOf(bar, ref) });

@@ -5,13 +5,14 @@
  * and the snapshot's refresh: never more than once a second, always within a second of a change.
  */
 import { describe, expect, it } from 'vitest';
-import type { Instrument, Quote } from '../../contract/market';
+import type { ClockState, Instrument, Quote } from '../../contract/market';
 import type { MarketFeed } from '../../server/market/feed';
 import {
   computeBreadth,
   createRankings,
   matchesFilter,
   rankQuotes,
+  sessionFinished,
 } from '../../server/modules/market/rankings';
 import { replayClock } from './support/replay-clock';
 
@@ -135,6 +136,31 @@ describe('filters and breadth', () => {
   });
 });
 
+describe('estimated references and finished days', () => {
+  it('an estimated reference is not ranked among gainers or losers, but in volume and turnover', () => {
+    const quotes = [
+      quote('6918', 13_500, 11_500, { referenceEstimated: true, volumeShares: 9_000 }),
+      quote('2330', 10_200, 10_000),
+      quote('2317', 9_900, 10_000),
+    ];
+    expect(rankQuotes(quotes, 'gainers')).toEqual(['2330', '2317', '6918']);
+    expect(rankQuotes(quotes, 'losers')).toEqual(['2317', '2330', '6918']);
+    expect(rankQuotes(quotes, 'volume')[0]).toBe('6918');
+  });
+
+  it('a session is finished after 13:30 on the replay clock, in the closed phase of the exchange clock', () => {
+    const at = (c: Partial<ClockState>) => sessionFinished({ ...replayClock('2025-06-10'), ...c });
+    expect(at({ tradingPhase: 'continuous' })).toBe(false);
+    expect(at({ tradingPhase: 'closingCall' })).toBe(false);
+    expect(at({ tradingPhase: 'intermission' })).toBe(true);
+    expect(at({ tradingPhase: 'afterHoursEntry' })).toBe(true);
+    expect(at({ tradingPhase: 'preOpen' })).toBe(false);
+    expect(at({ mode: 'exchange', tradingPhase: 'closed' })).toBe(true);
+    expect(at({ source: 'stress', tradingPhase: 'closed' })).toBe(false);
+    expect(at({ replayDate: null, tradingPhase: 'intermission' })).toBe(false);
+  });
+});
+
 describe('the snapshot', () => {
   /** A feed double whose quotes the test changes; counts listQuotes calls (one per recompute). */
   function fakeFeed(quotes: Map<string, Quote>, dir: Instrument[]) {
@@ -148,6 +174,7 @@ describe('the snapshot', () => {
       },
       quote: (s: string) => quotes.get(s),
       instruments: () => dir,
+      marketOf: (s: string) => dir.find((i) => i.symbol === s)?.market,
       clock: () => clock,
       settled: () => state.settled,
     } as unknown as MarketFeed;

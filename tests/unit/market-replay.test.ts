@@ -18,6 +18,7 @@ import { previousTradingDay, SESSION_MS } from '../../server/market/calendar';
 import {
   dayReference,
   loadCorporateActions,
+  NO_LIMIT_BAND,
   replayDayOf,
   type CorporateActions,
 } from '../../server/market/reference';
@@ -60,13 +61,13 @@ function replayDays(symbol: string, kind: 'stock' | 'etf'): ReplayDay[] {
       code: symbol,
       date: bar.date,
       kind,
+      limitClass: { cls: kind, multiple: 1 },
       bar,
       prevCloseMinor: prev.closeMinor,
       afterGap: prev.date !== previousTradingDay(bar.date),
-      listingDay: null,
       actions,
     })!;
-    if (ref.limitClass === 'rule') out.push(replayDayOf(bar, ref));
+    if (ref.fit === 'rule') out.push(replayDayOf(bar, ref));
   }
   return out.slice(-20);
 }
@@ -130,7 +131,8 @@ describe('reference prices (reference.ts)', () => {
     lowMinor: l,
     closeMinor: c,
   });
-  const base = { kind: 'stock' as const, afterGap: false, listingDay: null };
+  const stock = { cls: 'stock', multiple: 1 } as const;
+  const base = { kind: 'stock' as const, afterGap: false, limitClass: stock };
 
   it('previous close; an ex-dividend day opens on the exchange reference (2330 2025-06-12: 1,065 → 1,060.49)', () => {
     const normal = dayReference({
@@ -142,7 +144,7 @@ describe('reference prices (reference.ts)', () => {
       actions,
     });
     expect(normal).toMatchObject({ referenceMinor: 8_900, limitUpMinor: 9_790, limitDownMinor: 8_010 });
-    expect(normal).toMatchObject({ basis: 'previousClose', limitClass: 'rule' });
+    expect(normal).toMatchObject({ basis: 'previousClose', fit: 'rule', referenceEstimated: false });
     const jun12 = bars['2330']!.find((b) => b.date === '2025-06-12')!;
     const ex = dayReference({
       ...base,
@@ -152,15 +154,21 @@ describe('reference prices (reference.ts)', () => {
       prevCloseMinor: 106_500,
       actions,
     })!;
-    expect(ex).toMatchObject({ referenceMinor: 106_049, basis: 'exRights', limitClass: 'rule' });
+    expect(ex).toMatchObject({
+      referenceMinor: 106_049,
+      basis: 'exRights',
+      fit: 'rule',
+      referenceEstimated: false,
+    });
     expect([ex.limitUpMinor, ex.limitDownMinor]).toEqual([limitUpMinor(106_049), limitDownMinor(106_049)]);
   });
 
-  it('a split day (0050 2025-06-18, 1:4) takes last close ÷ 4, not a band around 188.65', () => {
+  it('a split day (0050 2025-06-18, 1:4) takes last close ÷ 4, flagged as an estimate (no published reference)', () => {
     const jun18 = bars['0050']!.find((b) => b.date === '2025-06-18')!;
     const r = dayReference({
       ...base,
       kind: 'etf',
+      limitClass: { cls: 'etf', multiple: 1 },
       afterGap: true,
       code: '0050',
       date: '2025-06-18',
@@ -168,12 +176,12 @@ describe('reference prices (reference.ts)', () => {
       prevCloseMinor: 18_865,
       actions,
     })!;
-    expect(r).toMatchObject({ referenceMinor: 4_716, basis: 'split', limitClass: 'rule' });
+    expect(r).toMatchObject({ referenceMinor: 4_716, basis: 'split', fit: 'rule', referenceEstimated: true });
     expect([r.limitUpMinor, r.limitDownMinor]).toEqual([
       limitUpMinor(4_716, 'etf'),
       limitDownMinor(4_716, 'etf'),
     ]);
-    expect(jun18.openMinor).toBeGreaterThanOrEqual(r.limitDownMinor);
+    expect(jun18.openMinor).toBeGreaterThanOrEqual(r.limitDownMinor!);
   });
 
   it('a face-value change (4763 2025-06-30, NT$10 → NT$1: 1 → 10) takes last close × 1 ÷ 10', () => {
@@ -181,6 +189,7 @@ describe('reference prices (reference.ts)', () => {
       lastTradeDate: '2025-06-18',
       oldShares: 1,
       newShares: 10,
+      referenceMinor: null,
     });
     const r = dayReference({
       ...base,
@@ -191,10 +200,10 @@ describe('reference prices (reference.ts)', () => {
       prevCloseMinor: 88_500,
       actions,
     })!;
-    expect(r).toMatchObject({ referenceMinor: 8_850, basis: 'split', limitClass: 'rule' });
+    expect(r).toMatchObject({ referenceMinor: 8_850, basis: 'split', referenceEstimated: true });
   });
 
-  it('classes of days outside ±10 %: capital change after a gap, product limits, new listings; never a clamp', () => {
+  it('days outside their band: capital change after a gap (open, estimated), otherwise widened and flagged; never a clamp', () => {
     const after = dayReference({
       ...base,
       afterGap: true,
@@ -204,32 +213,84 @@ describe('reference prices (reference.ts)', () => {
       prevCloseMinor: 317,
       actions,
     })!;
-    expect(after).toMatchObject({ referenceMinor: 1_165, basis: 'open', limitClass: 'capitalChange' });
-    const etf = dayReference({
+    expect(after).toMatchObject({
+      referenceMinor: 1_165,
+      basis: 'open',
+      fit: 'capitalChange',
+      referenceEstimated: true,
+    });
+    const odd = dayReference({
       ...base,
       kind: 'etf',
+      limitClass: { cls: 'etf', multiple: 1 },
+      code: '020027',
+      date: '2025-04-08',
+      bar: bar(450, 450, 450, 450),
+      prevCloseMinor: 503,
+      actions,
+    })!;
+    expect(odd).toMatchObject({ referenceMinor: 503, fit: 'unexplained', referenceEstimated: true });
+    expect([odd.limitUpMinor, odd.limitDownMinor]).toEqual([limitUpMinor(503, 'etf'), 450]);
+    expect(
+      dayReference({ ...base, code: '9999', date: '2026-07-09', bar: null, prevCloseMinor: null, actions }),
+    ).toBeNull();
+  });
+
+  it('the class, not the day, sets the band: a 2× ETF ±20 %, a foreign-index ETF and a new listing none', () => {
+    const lev = dayReference({
+      ...base,
+      kind: 'etf',
+      limitClass: { cls: 'leveragedEtf', multiple: 2 },
       code: '00631L',
-      date: '2026-07-09',
+      date: '2025-04-07',
       bar: bar(16_025, 16_025, 16_025, 16_025),
       prevCloseMinor: 20_030,
       actions,
     })!;
-    expect(etf).toMatchObject({ referenceMinor: 20_030, limitClass: 'productLimit', limitMultiple: 2 });
-    expect(etf.limitDownMinor).toBeLessThanOrEqual(16_025);
-    const listing = dayReference({
+    expect(lev).toMatchObject({ referenceMinor: 20_030, limitClass: 'leveragedEtf', fit: 'rule' });
+    expect([lev.limitUpMinor, lev.limitDownMinor]).toEqual([24_035, 16_025]);
+    const foreign = dayReference({
       ...base,
-      listingDay: 2,
-      code: '9999',
-      date: '2026-07-09',
-      bar: bar(1_500, 1_700, 1_450, 1_650),
-      prevCloseMinor: 1_200,
+      kind: 'etf',
+      limitClass: { cls: 'foreignIndexEtf', multiple: 1 },
+      code: '00941',
+      date: '2025-04-07',
+      bar: bar(1_000, 1_123, 1_000, 1_111),
+      prevCloseMinor: 1_297,
       actions,
     })!;
-    expect(listing.limitClass).toBe('newListing');
-    expect(listing.limitUpMinor).toBeGreaterThanOrEqual(1_700);
+    expect(foreign).toMatchObject({
+      limitUpMinor: null,
+      limitDownMinor: null,
+      fit: 'rule',
+      referenceEstimated: false,
+    });
+    const listing = dayReference({
+      ...base,
+      limitClass: { cls: 'newListing', multiple: 1 },
+      code: '6918',
+      date: '2025-06-10',
+      bar: bar(11_500, 13_600, 11_500, 13_500),
+      prevCloseMinor: null,
+      actions,
+    })!;
+    expect(listing).toMatchObject({
+      referenceMinor: 11_500,
+      basis: 'open',
+      limitClass: 'newListing',
+      limitUpMinor: null,
+      referenceEstimated: true,
+    });
     expect(
-      dayReference({ ...base, code: '9999', date: '2026-07-09', bar: null, prevCloseMinor: null, actions }),
-    ).toBeNull();
+      replayDayOf(
+        { date: '2025-06-10', ...listing, ...bar(11_500, 13_600, 11_500, 13_500), volumeShares: 9_000 },
+        listing,
+      ),
+    ).toMatchObject({
+      limitUpMinor: NO_LIMIT_BAND.upMinor,
+      limitDownMinor: NO_LIMIT_BAND.downMinor,
+      turnoverMinor: null,
+    });
   });
 });
 
@@ -259,6 +320,7 @@ describe('buildSession', () => {
       lowMinor: 1_990,
       closeMinor: 2_010,
       volumeShares: 3_100,
+      turnoverMinor: null,
       prevCloseMinor: 2_000,
       limitUpMinor: limitUpMinor(2_000),
       limitDownMinor: limitDownMinor(2_000),
@@ -276,6 +338,7 @@ describe('buildSession', () => {
       lowMinor: 1_990,
       closeMinor: 2_010,
       volumeShares: 57_321, // 57 lots + 321 odd shares
+      turnoverMinor: null,
       prevCloseMinor: 2_000,
       limitUpMinor: limitUpMinor(2_000),
       limitDownMinor: limitDownMinor(2_000),
@@ -381,6 +444,7 @@ describe('depth', () => {
       lowMinor: 9_000,
       closeMinor: 9_000,
       volumeShares: 2_000_000,
+      turnoverMinor: null,
       prevCloseMinor: 10_000,
       limitUpMinor: 11_000,
       limitDownMinor: 9_000,

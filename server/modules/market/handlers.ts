@@ -47,6 +47,7 @@ export const marketHandlers: Pick<
       clock: ctx.feed.clock(),
       rankedAt: snapshot.computedAt,
       replayDate: snapshot.replayDate,
+      final: snapshot.final,
     };
   },
   async 'market/industries'(_body, ctx) {
@@ -55,7 +56,7 @@ export const marketHandlers: Pick<
   /** Breadth of the replayed day from the same snapshot as the rankings. */
   async 'market/breadth'(_body, ctx) {
     const snap = rankingsFor(ctx.feed, ctx.now).snapshot();
-    return { replayDate: snap.replayDate, rankedAt: snap.computedAt, ...snap.breadth };
+    return { replayDate: snap.replayDate, rankedAt: snap.computedAt, final: snap.final, ...snap.breadth };
   },
   async 'market/detail'(body, ctx) {
     const quote = quoteOr404(ctx, body.symbol);
@@ -65,7 +66,8 @@ export const marketHandlers: Pick<
     return {
       quote,
       industry: inst?.industry ?? null,
-      market: inst?.market ?? 'TWSE',
+      // The exchange as of the day shown (6589: TPEx in the 2025 window, TWSE today).
+      market: ctx.feed.marketOf(body.symbol) ?? inst?.market ?? 'TWSE',
       isin: inst?.isin ?? null,
       listingDate: inst?.listingDate ?? null,
       clock: ctx.feed.clock(),

@@ -18,13 +18,23 @@
  * - `volume` (成交量): shares traded, descending;
  * - `turnover` (成交值): TWD traded, descending.
  * Ties are broken by symbol (ascending), so equal rows never swap between snapshots. Instruments
- * that have no trade in the replayed day (Quote.traded false) and instruments without a reference price go last in every ranking, in symbol order.
+ * that have no trade in the replayed day (Quote.traded false) and instruments without a reference
+ * price go last in every ranking, in symbol order; so do, in the gainers and losers lists, those
+ * whose reference is an estimate (Quote.referenceEstimated: a new listing's first day, a capital
+ * change, an ETF split whose published reference the data lack; server/market/reference.ts).
+ *
+ * Figures: while a replayed session runs they are the practice venue's own (the simulated
+ * intraday prints: last, volume, turnover so far, labelled as today's); once it has closed
+ * (`final`) every quote carries the real day's close, volume and turnover (the feed replaces the
+ * simulated turnover with daily_candles' figure at the closing print), so the lists of a finished
+ * day are the exchange's. Exchange filters and breadth use the exchange as of the replayed date
+ * (MarketFeed.marketOf).
  * Change % is compared as the exact quotient of two integers (IEEE division rounds correctly, so
  * equal fractions compare equal and distinct fractions of prices below 10^7 minor never collide).
  *
  * Units: prices and turnover TWD minor (1 NT$ = 100), volumes shares, times wall epoch ms.
  */
-import type { Instrument, Quote } from '../../../contract/market';
+import type { ClockState, Instrument, Quote } from '../../../contract/market';
 import { etfCategoryOf, type EtfCategory, type SecurityType } from '../../../contract/market';
 import type { MarketSort } from '../../../contract/constants';
 import type { MarketFeed } from '../../market/feed';
@@ -61,6 +71,11 @@ export interface Breadth {
 export interface RankingSnapshot {
   /** Wall epoch ms at which it was computed. */
   computedAt: number;
+  /**
+   * True when the day's session has closed (sessionFinished): the figures are the real day's.
+   * False while it runs (simulated intraday figures) and for a source without sessions (stress).
+   */
+  final: boolean;
   /** The one real day every quote replays, or null when there is none (no quotes, or mixed days). */
   replayDate: string | null;
   /** Symbols per sort, over the whole market. */
@@ -73,10 +88,24 @@ export function isTraded(q: Quote): boolean {
   return q.traded;
 }
 
-/** Change as a fraction of the reference price, or null when unranked (not traded, no reference). */
+/**
+ * Change as a fraction of the reference price, or null when unranked (not traded, no reference,
+ * or a reference that is an estimate: Quote.referenceEstimated).
+ */
 export function changeRatio(q: Quote): number | null {
-  if (!isTraded(q) || q.prevCloseMinor <= 0) return null;
+  if (!isTraded(q) || q.prevCloseMinor <= 0 || q.referenceEstimated === true) return null;
   return (q.lastMinor - q.prevCloseMinor) / q.prevCloseMinor;
+}
+
+/**
+ * Whether the day shown has closed: the replay clock after 13:30 (intermission, after-hours
+ * entry), or the exchange clock's closed phase once a session has run (it shows the last session
+ * complete). The stress source trades continuously: never.
+ */
+export function sessionFinished(c: ClockState): boolean {
+  if (c.source === 'stress' || c.replayDate === null) return false;
+  if (c.tradingPhase === 'intermission' || c.tradingPhase === 'afterHoursEntry') return true;
+  return c.mode === 'exchange' && c.tradingPhase === 'closed';
 }
 
 /** Filtered lists kept per snapshot before the cache is emptied. */
@@ -109,11 +138,18 @@ export function rankQuotes(quotes: readonly Quote[], sort: MarketSort): string[]
   return out;
 }
 
-/** Whether a directory entry passes the filter (an unknown instrument passes only an empty one). */
-export function matchesFilter(inst: Instrument | undefined, f: RankingFilter): boolean {
+/**
+ * Whether a directory entry passes the filter (an unknown instrument passes only an empty one).
+ * `marketOf`: the exchange as of the day shown (MarketFeed.marketOf), default the directory's.
+ */
+export function matchesFilter(
+  inst: Instrument | undefined,
+  f: RankingFilter,
+  marketOf?: (symbol: string) => string | undefined,
+): boolean {
   if (!f.market && !f.securityType && !f.etfCategory && !f.industry) return true;
   if (!inst) return false;
-  if (f.market && inst.market !== f.market) return false;
+  if (f.market && (marketOf?.(inst.symbol) ?? inst.market) !== f.market) return false;
   if (f.securityType && inst.securityType !== f.securityType) return false;
   if (f.etfCategory && (inst.securityType !== 'etf' || etfCategoryOf(inst.symbol) !== f.etfCategory))
     return false;
@@ -210,10 +246,11 @@ export function createRankings({ feed, now, maxAgeMs = 1000 }: RankingsOptions):
     // A listing on a comparable's path (feed.listingProxy) trades another stock's figures: it is
     // listed, never ranked or counted.
     const real = feed.listingProxy ? quotes.filter((q) => !feed.listingProxy!(q.symbol)) : quotes;
-    const d = dir();
+    const clock = feed.clock();
     return {
       computedAt: t,
-      replayDate: feed.clock().replayDate,
+      final: sessionFinished(clock),
+      replayDate: clock.replayDate,
       orders: {
         all: rankQuotes(quotes, 'all'),
         gainers: rankQuotes(real, 'gainers'),
@@ -221,7 +258,7 @@ export function createRankings({ feed, now, maxAgeMs = 1000 }: RankingsOptions):
         volume: rankQuotes(real, 'volume'),
         turnover: rankQuotes(real, 'turnover'),
       },
-      breadth: computeBreadth(real, (s) => d.get(s)?.market),
+      breadth: computeBreadth(real, feed.marketOf),
     };
   };
 
@@ -247,7 +284,7 @@ export function createRankings({ feed, now, maxAgeMs = 1000 }: RankingsOptions):
       if (!symbols) {
         const d = dir();
         const base = snap.orders[sort];
-        symbols = base.filter((s) => matchesFilter(d.get(s), filter));
+        symbols = base.filter((s) => matchesFilter(d.get(s), filter, feed.marketOf));
         // Any industry text is a key: bound the cache (it is dropped with each snapshot anyway).
         if (filtered.size >= MAX_CACHED_FILTERS) filtered.clear();
         filtered.set(key, symbols);

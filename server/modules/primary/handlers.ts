@@ -10,6 +10,7 @@ import {
   type AuctionBidDto,
   type PrimaryApplicationDto,
 } from '../../../contract/primary';
+import { quoteHasLimits } from '../../../contract/market';
 import type { Db } from '../../db/client';
 import { auctionBids, primaryApplications, primaryOfferings, users } from '../../db/schema';
 import { requireUser, type Ctx, type Handlers } from '../common/context';
@@ -149,9 +150,10 @@ async function applicationsPage(
   };
 }
 
+/** The day's limits of `symbol`; null when unknown or when the day has none (Quote.priceLimits). */
 const limitsOf = (ctx: Ctx) => (symbol: string) => {
   const q = ctx.feed.quote(symbol);
-  return q ? { limitUpMinor: q.limitUpMinor, limitDownMinor: q.limitDownMinor } : null;
+  return q && quoteHasLimits(q) ? { limitUpMinor: q.limitUpMinor, limitDownMinor: q.limitDownMinor } : null;
 };
 
 async function withOffering(db: Db, a: PrimaryApplicationRow): Promise<PrimaryApplicationDto> {

@@ -16,9 +16,12 @@
  *   window; the stress source does not.
  * - prices: on the tick table and within the day's limits (priceRejection: the nearest valid
  *   prices, or the limit price, as the fix) — the quote's own limitUpMinor/limitDownMinor (the
- *   feed's band of the day, widened where reference.ts says so); no limits in a new listing's first
- *   five trading days (hasPriceLimits). In pre-open before the new day shows, the reference is the
- *   last close the feed shows and the band is ±10 % of it.
+ *   feed's band of the day for the instrument's class, reference.ts) and its `priceLimits` (none
+ *   for a foreign-index ETF and in a first listing's first five trading days); a source that does
+ *   not say falls back to the listing rule (hasPriceLimits). In pre-open before the new day shows,
+ *   the reference is the last close the feed shows and the band is ±10 % of it.
+ * - the sale's tax: the row in force on the quote's date for its tax kind (contract/dated-rules.ts;
+ *   a bond ETF's sale untaxed through 2026-12-31), FillEnv.saleOf.
  * - configurable rules (config.ts, all off by default: the spec gives no values): most lots per
  *   order (`exceedsOrderShares`), orders per member per trading day (`dailyPurchaseLimit`),
  *   instruments closed to trading (`tradeClosed`); delisted instruments (`productDelisted`).
@@ -55,7 +58,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { and, count, eq, inArray } from 'drizzle-orm';
-import type { Quote } from '../../../contract/market';
+import { quoteTaxKind, type Quote } from '../../../contract/market';
 import {
   DEFAULT_FEES,
   hasPriceLimits,
@@ -64,6 +67,7 @@ import {
   type FeeSchedule,
   type InstrumentKind,
   type PriceLimits,
+  type SaleContext,
 } from '../../../contract/market-rules';
 import type { CloseReason, OrderFix, PlaceOrderInput, PlaceOrderReq } from '../../../contract/trading';
 import { nextOpen, type IsTradingDay } from '../../../contract/trading-session';
@@ -324,7 +328,23 @@ export function createTradingEngine(opts: TradingEngineOptions): TradingEngine {
   const wallNow = opts.now ?? Date.now;
   const isTradingDay = opts.isTradingDay ?? calendarIsTradingDay;
   const kindOf = (symbol: string): InstrumentKind => feed.kind(symbol) ?? 'stock';
-  const env: FillEnv = { fees, kindOf, now: () => new Date(wallNow()) };
+  /**
+   * A sale's tax kind and trade date (contract/dated-rules.ts): the quote's tax kind, the
+   * replayed date on the replay (the rule in force that day), else the market date.
+   */
+  const saleOf = (symbol: string): SaleContext => {
+    const q = feed.quote(symbol);
+    return {
+      taxKind: q ? quoteTaxKind(q) : kindOf(symbol),
+      date: q?.replayDate ?? marketDate(wallNow()),
+    };
+  };
+  const env: FillEnv = {
+    fees,
+    kindOf,
+    saleOf,
+    now: () => new Date(wallNow()),
+  };
   const lanes = openLanes(db, env);
   const opening = createOpeningChecker(env, feed, opts.openingMarginBps ?? BPS);
 
@@ -407,6 +427,15 @@ export function createTradingEngine(opts: TradingEngineOptions): TradingEngine {
     if (!v.shaped) return false;
     if (q.volumeShares === 0) return true;
     return v.phase === 'preOpen' && q.ts < dayTimes(marketDate(q.ts)).regularCloseMs;
+  }
+
+  /**
+   * Whether daily price limits apply to an order on `symbol` for `date`: the quote's own flag when
+   * its source gives one (the replay: none for foreign-index ETFs and a first listing's first 5
+   * days, contract/dated-rules.ts), else the listing rule (limitsApply).
+   */
+  function limitsFor(q: Quote, symbol: string, date: string): boolean {
+    return q.priceLimits ?? limitsApply(symbol, date);
   }
 
   /** Whether daily price limits apply to `symbol` on `date` (none in a new listing's first 5 days). */
@@ -852,7 +881,7 @@ export function createTradingEngine(opts: TradingEngineOptions): TradingEngine {
       if (!st || st.date !== tradeDate || q.ts >= st.closeMs) throw fail('priceUnavailable');
     }
     const best = req.side === 'long' ? q.askMinor : q.bidMinor;
-    const limits = limitsApply(req.symbol, tradeDate);
+    const limits = limitsFor(q, req.symbol, tradeDate);
     if (best <= 0) throw fail('priceUnavailable');
     if (limits && (best < q.limitDownMinor || best > q.limitUpMinor)) throw fail('exceedsPriceLimit');
     await checkDailyLimit(tx, user.id, tradeDate);
@@ -889,7 +918,7 @@ export function createTradingEngine(opts: TradingEngineOptions): TradingEngine {
       const st = dayOf(req.symbol);
       if (!st || st.date !== tradeDate || q.ts >= st.closeMs) throw fail('priceUnavailable');
     }
-    const limits = limitsApply(req.symbol, tradeDate);
+    const limits = limitsFor(q, req.symbol, tradeDate);
     // Pre-open: today's reference is the last close the feed shows (the exchange clock shows the
     // finished previous day), or the new day's own reference price when the feed already shows it.
     const finished = q.ts >= dayTimes(marketDate(q.ts)).regularCloseMs;
@@ -904,7 +933,7 @@ export function createTradingEngine(opts: TradingEngineOptions): TradingEngine {
       else if (req.timeInForce === 'ROD') throw fail(best > 0 ? 'exceedsPriceLimit' : 'priceUnavailable');
       else kill = true;
     } else {
-      // The day's own band from the feed (widened on leveraged ETFs and capital-change days,
+      // The day's own band from the feed (its class's band: ±20 % on a domestic 2× ETF,
       // server/market/reference.ts) unless the reference is the finished previous day's close.
       const band =
         reference === q.prevCloseMinor && q.limitUpMinor > 0 && q.limitDownMinor > 0

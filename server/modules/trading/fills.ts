@@ -29,6 +29,7 @@ import {
   type FeeDiscount,
   type FeeSchedule,
   type InstrumentKind,
+  type SaleContext,
   type Side,
 } from '../../../contract/market-rules';
 import { notionalMinor } from '../../../contract/money';
@@ -52,6 +53,11 @@ export type OrderRow = typeof orders.$inferSelect;
 export interface FillEnv {
   fees: FeeSchedule;
   kindOf(symbol: string): InstrumentKind;
+  /**
+   * A sale's tax kind and trade date (contract/market-rules.ts SaleContext: a bond ETF's sale is
+   * untaxed while its suspension runs); absent: the kind's base rate.
+   */
+  saleOf?(symbol: string): SaleContext;
   /** Wall-clock instant for opened_at / closed_at. */
   now(): Date;
 }
@@ -99,6 +105,7 @@ export function costsAt(
     kind: env.kindOf(order.symbol),
     fees: env.fees,
     discount: orderDiscount(order),
+    sale: env.saleOf?.(order.symbol),
   });
 }
 
@@ -457,6 +464,7 @@ export async function closeAt(
     fees: env.fees,
     dayTradeOn: opts.dayTradeOn,
     discount: { levelBps: order.feeDiscountBps },
+    sale: env.saleOf?.(order.symbol),
   });
   const me = (purpose: 'available' | 'margin' | 'debt') => member(order.userId, purpose);
   const ref = orderRef(order);

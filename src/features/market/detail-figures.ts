@@ -7,7 +7,7 @@
  * against the reference price (the previous close), the open, high, low and limits by their own
  * difference to it.
  */
-import type { Quote } from '../../../contract/market';
+import { quoteHasLimits, type Quote } from '../../../contract/market';
 import { changeColor } from '../../lib/colors';
 import {
   formatCompactMinor,
@@ -41,19 +41,33 @@ export function detailFigures(quote: Quote | undefined, lang: Lang): DetailFigur
   const change = quote ? quote.lastMinor - quote.prevCloseMinor : 0;
   const ref = quote?.prevCloseMinor ?? 0;
   const colorOf = (v: number | undefined) => (v !== undefined ? changeColor(v - ref) : undefined);
+  const limited = !quote || quoteHasLimits(quote);
   return {
     last: quote ? formatMinor(quote.lastMinor) : '',
     change: `${formatSignedMinor(change)} (${formatPercent(change, ref)})`,
     color: changeColor(change),
     stats: [
       { key: 'open', value: formatMinor(quote?.openMinor), color: colorOf(quote?.openMinor) },
-      { key: 'prevClose', value: formatMinor(quote?.prevCloseMinor) },
+      {
+        key: 'prevClose',
+        // An estimated reference (Quote.referenceEstimated) is marked ≈.
+        value: `${quote?.referenceEstimated ? '≈' : ''}${formatMinor(quote?.prevCloseMinor)}`,
+      },
       { key: 'high', value: formatMinor(quote?.highMinor), color: colorOf(quote?.highMinor) },
       { key: 'low', value: formatMinor(quote?.lowMinor), color: colorOf(quote?.lowMinor) },
       { key: 'volume', value: formatLots(quote?.volumeShares, lang) },
       { key: 'turnover', value: formatCompactMinor(quote?.turnoverMinor, lang) },
-      { key: 'limitUp', value: formatMinor(quote?.limitUpMinor), color: colorOf(quote?.limitUpMinor) },
-      { key: 'limitDown', value: formatMinor(quote?.limitDownMinor), color: colorOf(quote?.limitDownMinor) },
+      // No daily limit today (a foreign-index ETF, a new listing's first 5 days): '--'.
+      limited
+        ? { key: 'limitUp', value: formatMinor(quote?.limitUpMinor), color: colorOf(quote?.limitUpMinor) }
+        : { key: 'limitUp', value: '--' },
+      limited
+        ? {
+            key: 'limitDown',
+            value: formatMinor(quote?.limitDownMinor),
+            color: colorOf(quote?.limitDownMinor),
+          }
+        : { key: 'limitDown', value: '--' },
     ],
   };
 }

@@ -4,7 +4,10 @@
  * app has loaded (src/app/shell-fill.ts) both draw these, so the two never differ.
  *
  * TWD colours (up red, down green; product-spec §9); an instrument with no trade in the replayed
- * day shows its reference price in grey and "No trade" (`notTradedLabel`) instead of 0 %.
+ * day shows its reference price in grey and "No trade" (`notTradedLabel`) instead of 0 %; one
+ * whose reference price is an estimate (a new listing's first day, a capital change, an ETF split
+ * whose published reference the data lack) carries a mark, and is not ranked among gainers or
+ * losers (server/modules/market/rankings.ts).
  */
 import type { MarketSort } from '../../../contract/constants';
 import type { Quote } from '../../../contract/market';
@@ -32,6 +35,8 @@ export const NOT_TRADED_GREY = '#6b6b6b';
 /** A row's texts (prices in TWD, formatted) and its colour (CSS). */
 export interface RankingFigures {
   traded: boolean;
+  /** The reference is an estimate (Quote.referenceEstimated): the row is marked, its change % too. */
+  estimated: boolean;
   color: string;
   /** Last price, or '--' while the quote is unknown. */
   last: string;
@@ -54,6 +59,7 @@ export function rankingFigures(
   const change = q ? q.lastMinor - q.prevCloseMinor : 0;
   return {
     traded,
+    estimated: q?.referenceEstimated === true,
     color: traded ? changeColor(change) : NOT_TRADED_GREY,
     last: q ? formatMinor(q.lastMinor) : '--',
     change: columns === 'change' ? (q && traded ? formatSignedMinor(change) : '--') : '',
@@ -87,7 +93,8 @@ function setText(el: Element | null, value: string): void {
  * Draws `f` into a ranking row's DOM: the app's row (components/ranking-row.tsx, for each new
  * quote after its render) or a copy of the shell's prerendered row (src/app/shell-fill.ts).
  * Sets the name (`title`), the last price and the change in `f.color`, the change % on a pill of
- * that colour, the volume or turnover, and `data-traded="false"` for an instrument not traded.
+ * that colour, the volume or turnover, `data-traded="false"` for an instrument not traded and
+ * `data-ref-estimated="true"` for one whose reference is an estimate (its mark shows, CSS).
  * Only the figures that differ from `shown` (what the row shows now) are written; all of them
  * without it.
  */
@@ -113,5 +120,9 @@ export function paintRankingFigures(
   if (f.traded !== shown?.traded) {
     if (f.traded) delete row.dataset.traded;
     else row.dataset.traded = 'false';
+  }
+  if (f.estimated !== shown?.estimated) {
+    if (f.estimated) row.dataset.refEstimated = 'true';
+    else delete row.dataset.refEstimated;
   }
 }

@@ -57,6 +57,11 @@ export interface RankingView {
   symbols: ReadonlyArray<string | undefined>;
   /** The replayed day of the snapshot (null: none shared). */
   replayDate: string | null;
+  /**
+   * The day's session has closed: the order and figures are the real day's (market/list
+   * `final`); false while it runs (the practice venue's simulated figures). Absent: false.
+   */
+  final?: boolean;
 }
 
 /** Touch or pointer down, scrolling, or either ended less than RELEASE_MS ago (wall clock). */
@@ -89,7 +94,12 @@ export function pagesKnown(
 
 /** Whether two views show the same rows: the same length, symbols and replayed day. Pure. */
 function sameView(a: RankingView, b: RankingView): boolean {
-  if (a.total !== b.total || a.replayDate !== b.replayDate || a.symbols.length !== b.symbols.length)
+  if (
+    a.total !== b.total ||
+    a.replayDate !== b.replayDate ||
+    a.final !== b.final ||
+    a.symbols.length !== b.symbols.length
+  )
     return false;
   for (let i = 0; i < a.symbols.length; i++) if (a.symbols[i] !== b.symbols[i]) return false;
   return true;
@@ -121,7 +131,12 @@ export function mergePages(
       if (!fillOnly || symbols[i] === undefined) symbols[i] = q.symbol;
     });
   }
-  const next = { total, symbols, replayDate: latest?.replayDate ?? prev?.replayDate ?? null };
+  const next = {
+    total,
+    symbols,
+    replayDate: latest?.replayDate ?? prev?.replayDate ?? null,
+    final: latest?.final ?? prev?.final ?? false,
+  };
   return prev && sameView(prev, next) ? prev : next;
 }
 

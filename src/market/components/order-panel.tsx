@@ -33,7 +33,8 @@ import { memo, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from
 import { useTranslation } from 'react-i18next';
 import { useSelector } from 'react-redux';
 import { useLocation, useNavigate } from 'react-router-dom';
-import type { Quote } from '../../../contract/market';
+import { quoteHasLimits, quoteTaxKind, type Quote } from '../../../contract/market';
+import { taipeiIsoDate } from '../../../contract/trading-session';
 import {
   DEFAULT_LEVERAGES,
   MAX_LOTS_PER_ORDER,
@@ -380,10 +381,24 @@ export function OrderPanel({ symbol, quote, dayTrade, children }: OrderPanelProp
   const fixedMinor = afterHours && quote && quote.lastMinor > 0 ? quote.lastMinor : null;
   const limitMinor = afterHours ? fixedMinor : orderType === 'limit' ? parsePrice(priceText) : null;
   const referenceMinor = quote && quote.prevCloseMinor > 0 ? quote.prevCloseMinor : null;
+  // The day's own band from the quote (a 2× ETF's ±20 %; none for a foreign-index ETF or a new
+  // listing's first days: contract/dated-rules.ts), as the server checks it.
+  const hasLimits = quote ? quoteHasLimits(quote) : true;
+  const bandUp = hasLimits && quote && quote.limitUpMinor > 0 ? quote.limitUpMinor : null;
+  const bandDown = hasLimits && quote && quote.limitDownMinor > 0 ? quote.limitDownMinor : null;
   // Memoized: its fix arrays go to the memoized controls, and a quote tick changes neither input.
   const rejection = useMemo(
-    () => (!afterHours && limitMinor !== null ? priceRejection(limitMinor, { kind, referenceMinor }) : null),
-    [afterHours, limitMinor, kind, referenceMinor],
+    () =>
+      !afterHours && limitMinor !== null
+        ? priceRejection(limitMinor, {
+            kind,
+            referenceMinor,
+            hasPriceLimits: hasLimits,
+            limits:
+              bandUp !== null && bandDown !== null ? { upMinor: bandUp, downMinor: bandDown } : undefined,
+          })
+        : null,
+    [afterHours, limitMinor, kind, referenceMinor, hasLimits, bandUp, bandDown],
   );
   const offTick = rejection?.rule === 'offTick' ? rejection.nearestMinor : null;
   const limitFix =
@@ -398,6 +413,10 @@ export function OrderPanel({ symbol, quote, dayTrade, children }: OrderPanelProp
   const validLots = Number.isInteger(lots) && lots >= 1 && lots <= MAX_LOTS_PER_ORDER;
   const available = account?.availableMinor;
   const tradeDate = dayTrade?.tradeDate;
+  // The sale's tax row is the one in force on the quote's day (a bond ETF's suspension ends
+  // 2026-12-31): the replayed date, else the date of the quote's market time.
+  const taxKind = quote ? quoteTaxKind(quote) : kind;
+  const saleDate = quote ? (quote.replayDate ?? taipeiIsoDate(quote.ts)) : undefined;
   // The account level's fee discount and the coupon chosen here (rewards): in the preview and the order.
   const fee = useFeeDiscount(loggedIn);
   const { discount } = fee;
@@ -407,7 +426,17 @@ export function OrderPanel({ symbol, quote, dayTrade, children }: OrderPanelProp
   const { preview, dayTradePreview } = useMemo(() => {
     if (price === null || !validLots || rejected) return NO_PREVIEW;
     try {
-      const args = { priceMinor: price, lots, leverage, side, kind, availableMinor: available, discount };
+      const sale = saleDate !== undefined ? { taxKind, date: saleDate } : undefined;
+      const args = {
+        priceMinor: price,
+        lots,
+        leverage,
+        side,
+        kind,
+        availableMinor: available,
+        discount,
+        sale,
+      };
       return {
         preview: orderPreview(args),
         dayTradePreview: tradeDate !== undefined ? orderPreview({ ...args, dayTradeOn: tradeDate }) : null,
@@ -415,7 +444,20 @@ export function OrderPanel({ symbol, quote, dayTrade, children }: OrderPanelProp
     } catch {
       return NO_PREVIEW;
     }
-  }, [price, lots, leverage, side, kind, validLots, rejected, available, tradeDate, discount]);
+  }, [
+    price,
+    lots,
+    leverage,
+    side,
+    kind,
+    validLots,
+    rejected,
+    available,
+    tradeDate,
+    discount,
+    taxKind,
+    saleDate,
+  ]);
   /** The offset's figures: at the day-trade rate in day-trade mode. */
   const offset = dayTradePreview ?? preview;
   const taxRefund = preview && dayTradePreview ? preview.openTaxMinor - dayTradePreview.openTaxMinor : 0;

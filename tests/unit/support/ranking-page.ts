@@ -21,4 +21,5 @@ export const rankingPage = (
   clock: replayClock('2025-05-02'),
   rankedAt,
   replayDate: '2025-05-02',
+  final: false,
 });

@@ -1,6 +1,7 @@
 /**
  * A whole-market ranking, virtualized with react-virtuoso over the list's full length (~2,300
- * rows): the order comes from `useRankingWindow` (pages around the visible rows, polled every
+ * rows), under a line saying whose figures it ranks (today's simulated intraday figures while the
+ * replayed session runs, the real day's once it has closed: market/list `final`): the order comes from `useRankingWindow` (pages around the visible rows, polled every
  * second, held while touched or scrolling), and only the visible rows plus OVERSCAN_ROWS either
  * side are subscribed to the worker's quote stream (re-subscribed 200 ms after the range settles,
  * so rows that scrolled out are unsubscribed). Rows are keyed by index: a re-sort updates rows in
@@ -83,6 +84,17 @@ export function RankingList({ args }: { args: RankingArgs }) {
 
   return (
     <div {...holdHandlers} data-testid="ranking-list" data-total={view.total}>
+      {view.replayDate && (
+        <div
+          className="ranking-figures-note"
+          data-testid="ranking-figures"
+          data-final={view.final ? 'true' : 'false'}
+        >
+          {view.final
+            ? t('ranking.figuresFinal', { date: view.replayDate })
+            : t('ranking.figuresIntraday', { date: view.replayDate })}
+        </div>
+      )}
       <Virtuoso
         useWindowScroll
         totalCount={view.total}

@@ -37,6 +37,9 @@ export interface RankingRowText {
   notTraded: string;
   /** "Replay of {date}" for a YYYY-MM-DD date. */
   replayOf: (date: string) => string;
+  /** The mark of an estimated reference price, and what it means (the mark's title). */
+  refEstimated: string;
+  refEstimatedHint: string;
 }
 
 /** The words of the ranking rows, the same object until the language changes. */
@@ -44,7 +47,13 @@ export function useRankingRowText(): RankingRowText {
   const { t, i18n } = useTranslation();
   const lang = langOf(i18n.language);
   return useMemo(
-    () => ({ lang, notTraded: t('ranking.notTraded'), replayOf: (date) => t('market.replayOf', { date }) }),
+    () => ({
+      lang,
+      notTraded: t('ranking.notTraded'),
+      replayOf: (date) => t('market.replayOf', { date }),
+      refEstimated: t('ranking.refEstimated'),
+      refEstimatedHint: t('ranking.refEstimatedHint'),
+    }),
     [t, lang],
   );
 }
@@ -75,7 +84,12 @@ export const RankingRow = memo(function RankingRow({
   const q = usePaintedQuote(symbol, paint);
   const clock = useClock();
   const date = clock?.replayDate ?? q?.replayDate ?? null;
-  const { traded, color, last, change, pct, amount } = rankingFigures(q, columns, text.lang, text.notTraded);
+  const { traded, estimated, color, last, change, pct, amount } = rankingFigures(
+    q,
+    columns,
+    text.lang,
+    text.notTraded,
+  );
   return (
     <div
       ref={rowRef}
@@ -83,6 +97,7 @@ export const RankingRow = memo(function RankingRow({
       style={rowStyle}
       data-testid={`market-row-${symbol}`}
       data-traded={traded ? undefined : 'false'}
+      data-ref-estimated={estimated ? 'true' : undefined}
       role="button"
       tabIndex={0}
       onClick={() => onOpen(symbol)}
@@ -94,6 +109,9 @@ export const RankingRow = memo(function RankingRow({
         <div className="quote-title">{q?.name ?? symbol}</div>
         <div className="quote-code">
           {symbol}
+          <span className="ref-est" title={text.refEstimatedHint} data-testid={`ref-est-${symbol}`}>
+            {text.refEstimated}
+          </span>
           {date && (
             <span className="row-date" data-testid="row-replay-date">
               {text.replayOf(date)}
