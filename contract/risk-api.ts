@@ -79,6 +79,10 @@ export const riskSummaryRes = z.object({
   maintenanceEquityMinor: minor,
   /** A margin call was raised and has not been cleared yet. */
   marginCallActive: z.boolean(),
+  /** The open call's deadline: the trading date its forced sales start (null: none or unknown). */
+  marginCallSaleDate: z.string().nullable(),
+  /** The open call's order of sales (symbols), as its notice named it. */
+  marginCallSaleOrder: z.array(z.string()),
   /** Risk notices not yet marked read. */
   unreadEvents: z.number().int(),
   /** Id of the newest risk notice (null: none); a client refreshes its positions when it grows. */

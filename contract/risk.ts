@@ -64,15 +64,6 @@ export function isCashHolding(p: { side: Side; leverage: number }): boolean {
   return p.side === 'long' && p.leverage === 1;
 }
 
-/**
- * Kept available besides an opening's costs under the former per-order rule: margin ×
- * (openingMarginBps − 100 %). Superseded by openingCheck (the whole account); still used by copy
- * trading's own cash check.
- */
-export function openingReserveMinor(marginMinor: Minor, openingMarginBps: number): Minor {
-  return openingMarginBps <= BPS ? 0 : mulDivCeil(marginMinor, openingMarginBps - BPS, BPS);
-}
-
 /** The two thresholds, in basis points of equity ÷ used margin. */
 export interface RiskThresholds {
   marginCallBps: number;
@@ -412,7 +403,8 @@ export function openingCheck(account: OpeningAccount, order: OpeningOrder, openi
   const usedAfter = account.usedMarginMinor + account.restingMarginMinor + stays;
   const line = Math.max(openingBps, BPS);
   const required = usedAfter > 0 && openingBps > BPS ? requiredEquityMinor(usedAfter, line) : 0;
-  const shortfall = Math.max(0, required - equityAfter);
+  // No line with nothing margined after the order: whether it can be paid is the ledger's to say.
+  const shortfall = required > 0 ? Math.max(0, required - equityAfter) : 0;
   return {
     equityAfterMinor: equityAfter,
     usedAfterMinor: usedAfter,

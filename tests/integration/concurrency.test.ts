@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { openCosts } from '../../contract/market-rules';
-import { openingReserveMinor } from '../../contract/risk';
+import { openingCheck } from '../../contract/risk';
 import { isClean, memberBalances, reconcile } from '../../server/modules/ledger/ledger';
 import { startHarness, type Harness } from './harness';
 
@@ -28,11 +28,27 @@ it('20 concurrent orders: exactly those that fit succeed, no balance goes negati
     kind: 'stock',
   });
   const each = c.requiredMinor;
-  // Each order must also leave its reserve available (contract/risk.ts openingReserveMinor):
-  // order k fits when k × each + reserve ≤ balance.
-  const reserve = openingReserveMinor(c.marginMinor, h.config.openingMarginBps);
-  expect(reserve).toBeGreaterThan(0);
-  const fit = Math.floor((balance - reserve) / each);
+  // Order k is accepted when the account with k − 1 positions (each marked at the last price, the
+  // fill at the ask) and this one stays at the opening line (contract/risk.ts openingCheck).
+  const fee = c.requiredMinor - c.marginMinor - c.taxMinor;
+  const pnlEach = (q.lastMinor - q.askMinor) * 1000;
+  let fit = 0;
+  for (let k = 1; k <= 20; k++) {
+    const held = k - 1;
+    const r = openingCheck(
+      {
+        availableMinor: balance - held * each,
+        debtMinor: 0,
+        usedMarginMinor: held * c.marginMinor,
+        unrealisedPnlMinor: held * pnlEach,
+        restingMarginMinor: 0,
+      },
+      { cash: false, marginMinor: c.marginMinor, feeMinor: fee, taxMinor: c.taxMinor },
+      h.config.openingMarginBps,
+    );
+    if (!r.ok || balance - k * each < 0) break;
+    fit = k;
+  }
   expect(fit).toBeGreaterThan(0);
   expect(fit).toBeLessThan(20);
 
@@ -54,7 +70,7 @@ it('20 concurrent orders: exactly those that fit succeed, no balance goes negati
   const ok = results.filter((r) => r.body.status === 1);
   const refused = results.filter((r) => r.body.status === 0);
   expect(ok).toHaveLength(fit);
-  expect(refused.every((r) => r.http === 422 && r.body.msg === 'insufficientBalance')).toBe(true);
+  expect(refused.every((r) => r.http === 422 && r.body.msg === 'belowOpeningLine')).toBe(true);
 
   const me = (await h.call('admin/users', { q: '0955555555' }, await h.operatorToken())).body.data.items[0];
   const bal = await memberBalances(h.database.db, me.id);

@@ -8,12 +8,20 @@
  *   as the condition holds, so a passing test is no slower; the longer bound keeps a test that
  *   renders on a starved CPU (two cores shared by vitest's workers and the PGlite suites) from
  *   failing on time alone.
+ * - antd-mobile's imperative components (Toast, Dialog) render through React 19's root API, as
+ *   src/ui/antd-render.ts sets it up in the app (here on the copy of antd-mobile tests load).
  */
 if (typeof document !== 'undefined') {
   const { configure } = await import('@testing-library/react');
   configure({ asyncUtilTimeout: 5_000 });
-  const { reduceMotion } = await import('antd-mobile');
+  const { reduceMotion, unstableSetRender } = await import('antd-mobile');
   reduceMotion();
+  const { createRoot } = await import('react-dom/client');
+  unstableSetRender((node, container) => {
+    const root = createRoot(container);
+    root.render(node);
+    return async () => root.unmount();
+  });
 }
 
 export {};

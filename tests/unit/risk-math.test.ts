@@ -469,6 +469,9 @@ describe('openingCheck: the whole account after the order and its resting orders
       requiredEquityMinor: 0,
       availableFloorMinor: 0,
     });
+    // Nothing margined and not enough cash: not a question of the line (the ledger refuses it).
+    const unpaid = openingCheck({ ...afterFirst, usedMarginMinor: 0, availableMinor: 1_000 }, cash, 13_000);
+    expect(unpaid).toMatchObject({ ok: true, shortfallMinor: 0 });
     const beside = openingCheck(afterFirst, cash, 13_000);
     expect(beside.ok).toBe(false);
     expect(beside.equityAfterMinor).toBe(99_854_000 - 62_338_700);

@@ -22,6 +22,7 @@ import { Provider } from 'react-redux';
 import { MemoryRouter, Route, Routes } from 'react-router-dom';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ClockState, Quote } from '../../contract/market';
+import { openingCheck } from '../../contract/risk';
 import { orderPreview } from '../../contract/market-rules';
 import { CONFIRM_ABOVE_MAX_MINOR } from '../../contract/account';
 import { en } from './support/strings';
@@ -192,6 +193,73 @@ describe('order ticket', () => {
     expect(screen.queryByTestId('order-fixed-price')).toBeNull();
     expect(text('order-phase-note')).toContain(en.order.phaseNote.continuous);
     expect(screen.getByTestId('trading-phase').getAttribute('data-phase')).toBe('continuous');
+  });
+
+  it('judges the whole account after the order: the ratio after it, and no send below the line', async () => {
+    // One 2× long of 2330 at 1,000 (margin NT$500,000) and NT$150,000 available.
+    handlers['risk/summary'] = () => ({
+      data: {
+        marginCallBps: 13_000,
+        maintenanceBps: 11_000,
+        openingBps: 13_000,
+        availableMinor: 15_000_000,
+        frozenMinor: 0,
+        frozenForOrdersMinor: 0,
+        restingMarginMinor: 0,
+        debtMinor: 0,
+        usedMarginMinor: 50_000_000,
+        unrealisedPnlMinor: 0,
+        equityMinor: 65_000_000,
+        ratioBps: 13_000,
+        level: 'ok',
+        marginCallEquityMinor: 65_000_000,
+        maintenanceEquityMinor: 55_000_000,
+        marginCallActive: false,
+        marginCallSaleDate: null,
+        marginCallSaleOrder: [],
+        unreadEvents: 0,
+        lastEventId: null,
+        positions: [
+          {
+            orderId: 1,
+            symbol: '2330',
+            side: 'long',
+            kind: 'stock',
+            leverage: 2,
+            cash: false,
+            followId: null,
+            openPriceMinor: 100_000,
+            openValueMinor: 100_000_000,
+            shares: 1_000,
+            marginMinor: 50_000_000,
+            markMinor: 100_000,
+            unrealisedPnlMinor: 0,
+            equityMinor: 50_000_000,
+            ratioBps: 10_000,
+            liquidationPriceMinor: 55_000,
+          },
+        ],
+        pools: [],
+      },
+    });
+    renderTicket();
+    // A 5× long (margin NT$200,000) would leave 650,000 − 1,425 on 700,000: 92.65 %.
+    fireEvent.click(screen.getByTestId('leverage-5'));
+    const after = openingCheck(
+      {
+        availableMinor: 15_000_000,
+        debtMinor: 0,
+        usedMarginMinor: 50_000_000,
+        unrealisedPnlMinor: 0,
+        restingMarginMinor: 0,
+      },
+      { cash: false, marginMinor: 20_000_000, feeMinor: 142_500, taxMinor: 0 },
+      13_000,
+    );
+    expect(after.ok).toBe(false);
+    await waitFor(() => expect(text('order-preview-ratio-after')).toBe('92.65%'));
+    expect(text('order-below-line')).toContain(formatMinor(after.shortfallMinor));
+    expect(submitButton().disabled).toBe(true);
   });
 
   it('opens on a limit order in the pre-open (a call phase takes limit ROD only)', async () => {

@@ -5,7 +5,7 @@
  *
  * Orders: the mentor's filled orders opened in the last MIN_FOLLOW_WINDOW_DAYS days, newest first,
  * at most MIN_FOLLOW_MAX_ORDERS. The mentor's equity for an order is the one the copier would have
- * used had it run right after the order opened: available + frozen + margin − debt after the
+ * used had it run right after the order opened: available + frozen + margin + debt (≤ 0) after the
  * order's last opening ledger transaction (every transaction referencing the order before its
  * close's `stockSale`), i.e. the equity now less every posting on those accounts since.
  */
@@ -23,7 +23,7 @@ import { equityOf } from './stats';
 
 const DAY_MS = 86_400_000;
 /** The accounts of a member's equity and the sign each counts with (equityOf). */
-const EQUITY_SIGN: Record<string, number> = { available: 1, frozen: 1, margin: 1, debt: -1 };
+const EQUITY_SIGN: Record<string, number> = { available: 1, frozen: 1, margin: 1, debt: 1 };
 
 /**
  * The minimum follow amounts of approved mentor `mentorId` at `nowMs`.

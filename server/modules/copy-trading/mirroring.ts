@@ -8,7 +8,7 @@
  * the copy would cost (with its opening reserve) more than the follow's cash, the transaction
  * rolls back and the copy is recorded `skipped/margin`: the member's own wallet never pays for a
  * copy. Lots: floor(mentor lots × follow amount ÷ mentor equity) (rules.ts copyLots), mentor
- * equity = available + frozen + margin − debt when the pass runs.
+ * equity = available + frozen + margin + debt (≤ 0) when the pass runs.
  *
  * Every mentor order a follow does not copy is recorded `skipped` with its reason (zeroLots,
  * margin, refused with the engine's refusal key, paused, mentorClosedFirst) and, in the same

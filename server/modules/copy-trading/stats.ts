@@ -92,10 +92,10 @@ export function statsFromOrders(
   };
 }
 
-/** A member's equity now: available + frozen + margin − debt (TWD minor, cached ledger balances). */
+/** A member's equity now: available + frozen + margin + debt (debt ≤ 0: what is owed; TWD minor, cached ledger balances). */
 export async function equityOf(db: Db | Tx, userId: number): Promise<number> {
   const b = await memberBalances(db, userId);
-  return b.available + b.frozen + b.margin - b.debt;
+  return b.available + b.frozen + b.margin + b.debt;
 }
 
 /** Followers' allocated amounts of `mentorId`'s running follows (TWD minor). */

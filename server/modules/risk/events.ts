@@ -40,6 +40,9 @@ export interface OpenMarginCall {
   id: number;
   calledSession: number | null;
   saleSession: number | null;
+  /** The trading date of `saleSession` (null: unknown) and the symbols in their order of sale. */
+  saleDate: string | null;
+  saleOrder: string[];
 }
 
 /** A risk event to record. */
@@ -68,20 +71,6 @@ export async function recordRiskEvent(db: Db | Tx, e: NewRiskEvent): Promise<num
   return row!.id;
 }
 
-/**
- * Whether the member's latest call event is an open margin call (a `marginCall` not followed by
- * a `marginCallCleared`). Liquidation events do not change it.
- */
-export async function marginCallActive(db: Db | Tx, userId: number): Promise<boolean> {
-  const [last] = await db
-    .select({ kind: riskEvents.kind })
-    .from(riskEvents)
-    .where(and(eq(riskEvents.userId, userId), inArray(riskEvents.kind, ['marginCall', 'marginCallCleared'])))
-    .orderBy(desc(riskEvents.id))
-    .limit(1);
-  return last?.kind === 'marginCall';
-}
-
 /** The member's open margin call (latest call event a `marginCall`), or null. */
 export async function openMarginCall(db: Db | Tx, userId: number): Promise<OpenMarginCall | null> {
   const [last] = await db
@@ -92,7 +81,13 @@ export async function openMarginCall(db: Db | Tx, userId: number): Promise<OpenM
     .limit(1);
   if (last?.kind !== 'marginCall') return null;
   const d = parseDetail(last.detail);
-  return { id: last.id, calledSession: intOrNull(d.calledSession), saleSession: intOrNull(d.saleSession) };
+  return {
+    id: last.id,
+    calledSession: intOrNull(d.calledSession),
+    saleSession: intOrNull(d.saleSession),
+    saleDate: typeof d.saleDate === 'string' ? d.saleDate : null,
+    saleOrder: Array.isArray(d.saleOrder) ? d.saleOrder.map((x) => String(x.symbol)) : [],
+  };
 }
 
 /** Id of the member's newest event, null without any. */

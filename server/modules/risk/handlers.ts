@@ -9,7 +9,7 @@ import { orders } from '../../db/schema';
 import { fail } from '../common/errors';
 import { requireUser, type Handlers } from '../common/context';
 import { loadAccountRisk } from './account-risk';
-import { lastEventId, listRiskEvents, marginCallActive, markRiskEventsRead, unreadCount } from './events';
+import { lastEventId, listRiskEvents, markRiskEventsRead, openMarginCall, unreadCount } from './events';
 
 /** risk/* handlers. risk/events with another member's orderId answers 404 orderNotFound. */
 export const riskHandlers: Pick<Handlers, 'risk/summary' | 'risk/events' | 'risk/markRead'> = {
@@ -22,6 +22,7 @@ export const riskHandlers: Pick<Handlers, 'risk/summary' | 'risk/events' | 'risk
     const snap = await loadAccountRisk(ctx.db, ctx.feed, user.id, thresholds);
     const byId = new Map(snap.holdings.map((h) => [h.id, h]));
     const r = snap.risk;
+    const call = await openMarginCall(ctx.db, user.id);
     return {
       ...thresholds,
       openingBps: ctx.config.openingMarginBps,
@@ -37,7 +38,9 @@ export const riskHandlers: Pick<Handlers, 'risk/summary' | 'risk/events' | 'risk
       level: r.level,
       marginCallEquityMinor: r.marginCallEquityMinor,
       maintenanceEquityMinor: r.maintenanceEquityMinor,
-      marginCallActive: await marginCallActive(ctx.db, user.id),
+      marginCallActive: call !== null,
+      marginCallSaleDate: call?.saleDate ?? null,
+      marginCallSaleOrder: call?.saleOrder ?? [],
       unreadEvents: await unreadCount(ctx.db, user.id),
       lastEventId: await lastEventId(ctx.db, user.id),
       // Every pool's positions, each with its liquidation price in its own pool (account-risk.ts).

@@ -173,7 +173,13 @@ export function createMarginCalls(deps: MarginCallDeps): MarginCalls {
       });
       return eventId;
     });
-    calls.set(userId, { id, calledSession, saleSession });
+    calls.set(userId, {
+      id,
+      calledSession,
+      saleSession,
+      saleDate,
+      saleOrder: saleOrder.map((o) => o.symbol),
+    });
     return { marginCall: true, cleared: false, immediate };
   }
 

@@ -218,6 +218,8 @@ const OPEN_COLUMNS = [
   'couponId',
   'couponBps',
   'couponOffMinor',
+  // The risk pool a copy opens in (orders.follow_id; null: the member's own).
+  'followId',
 ] as const;
 /** Values of OPEN_COLUMNS that are NOT NULL with a default, for rows that leave them out. */
 const OPEN_DEFAULTS: Partial<Record<(typeof OPEN_COLUMNS)[number], number>> = {

@@ -41,7 +41,8 @@ export interface OpeningChecker {
    * Judges the opening in `q` (a transaction, or the database for a read of its own).
    * @returns the available floor for the order's postings (0: none; always 0 for a follow's pool,
    *   whose cash is not the member's available balance)
-   * @throws AppError belowOpeningLine with its fix (contract/trading.ts `openingLine`)
+   * @throws AppError insufficientBalance when the pool cannot pay the order's costs;
+   *   belowOpeningLine with its fix (contract/trading.ts `openingLine`)
    */
   check(q: Db | Tx, input: OpeningInput): Promise<number>;
 }
@@ -74,6 +75,8 @@ export function createOpeningChecker(
       const side = input.values.side as 'long' | 'short';
       const c = costsAt(env, { ...input.values, side }, input.priceMinor);
       const account = await loadOpeningAccount(q as Tx, feed, input.userId, input.followId);
+      // An order its pool cannot pay is refused as such, before any line is judged.
+      if (account.availableMinor < c.requiredMinor) throw fail('insufficientBalance');
       const r = openingCheck(
         account,
         {

@@ -46,7 +46,9 @@ import {
 } from '../../../contract/market-rules';
 import { toMinor } from '../../../contract/money';
 import type { Order, OrderFix, PlaceOrderInput } from '../../../contract/trading';
-import { BPS, openingReserveMinor } from '../../../contract/risk';
+import { isCashHolding, openingCheck } from '../../../contract/risk';
+import { useLiveRisk } from '../../risk/hooks/use-live-risk';
+import { formatBps } from '../../risk/format';
 import { parseLeverages, useConfigQuery, usePlaceOrderMutation, useUserInfoQuery } from '../../api/api';
 import type { ApiError } from '../../api/base-query';
 import { sendTap, type CallResult, type KeyedCall } from '../../api/idempotency';
@@ -462,14 +464,36 @@ export function OrderPanel({ symbol, quote, dayTrade, children }: OrderPanelProp
   const offset = dayTradePreview ?? preview;
   const taxRefund = preview && dayTradePreview ? preview.openTaxMinor - dayTradePreview.openTaxMinor : 0;
 
-  // What must stay available besides the costs (contract/risk.ts openingReserveMinor; the server's
-  // OPENING_MARGIN_BPS, from common/config): the server refuses an order that leaves less.
-  const openingMarginBps = Number(config?.openingMarginBps ?? BPS);
-  const reserve = preview ? openingReserveMinor(preview.marginMinor, openingMarginBps) : 0;
+  // The whole account after this order and its resting orders, as order entry judges it
+  // (contract/risk.ts openingCheck, the server's OPENING_MARGIN_BPS): the server refuses an order
+  // that leaves it below the line, so the ticket says so before it is sent.
+  const live = useLiveRisk({ skip: !loggedIn });
+  const opening = useMemo(() => {
+    if (!preview || !live) return null;
+    const s = live.summary;
+    return openingCheck(
+      {
+        availableMinor: s.availableMinor,
+        debtMinor: s.debtMinor,
+        usedMarginMinor: live.risk.usedMarginMinor,
+        unrealisedPnlMinor: live.risk.unrealisedPnlMinor,
+        restingMarginMinor: s.restingMarginMinor,
+      },
+      {
+        cash: isCashHolding({ side, leverage }),
+        marginMinor: preview.marginMinor,
+        feeMinor: preview.totalRequiredMinor - preview.marginMinor - preview.openTaxMinor,
+        taxMinor: preview.openTaxMinor,
+      },
+      s.openingBps,
+    );
+  }, [preview, live, side, leverage]);
+  const belowLine = opening !== null && !opening.ok;
   const insufficient =
-    preview !== null && preview.availableAfterMinor !== null && preview.availableAfterMinor < reserve;
+    preview !== null && preview.availableAfterMinor !== null && preview.availableAfterMinor < 0;
   const priceMissing = orderType === 'limit' && limitMinor === null;
-  const canSubmit = !!quote && preview !== null && !priceMissing && !rejection && !insufficient;
+  const canSubmit =
+    !!quote && preview !== null && !priceMissing && !rejection && !insufficient && !belowLine;
 
   // The latest quote for handlers that read it when tapped (a limit order's price prefill), so the
   // handlers keep their identity across ticks.
@@ -667,12 +691,13 @@ export function OrderPanel({ symbol, quote, dayTrade, children }: OrderPanelProp
           testId={tid('preview-available')}
           color={insufficient ? RED : undefined}
         />
-        {reserve > 0 && (
+        {opening !== null && opening.usedAfterMinor > 0 && (
           <LabeledValue
             layout="line"
-            label={t('order.reserve', { pct: (openingMarginBps - BPS) / 100 })}
-            value={formatMinor(reserve)}
-            testId={tid('preview-reserve')}
+            label={t('order.ratioAfter', { line: formatBps(live!.summary.openingBps) })}
+            value={formatBps(opening.ratioAfterBps)}
+            testId={tid('preview-ratio-after')}
+            color={belowLine ? RED : undefined}
           />
         )}
         {loggedIn && (
@@ -685,6 +710,11 @@ export function OrderPanel({ symbol, quote, dayTrade, children }: OrderPanelProp
           />
         )}
         {insufficient && <div className="field-error">{t('errors.insufficientBalance')}</div>}
+        {!insufficient && belowLine && (
+          <div className="field-error" data-testid={tid('below-line')}>
+            {t('order.belowLine', { amount: formatMinor(opening.shortfallMinor) })}
+          </div>
+        )}
       </div>
 
       <OrderSubmitButton

@@ -53,6 +53,8 @@ export function RiskBanner() {
     ratio: formatBps(risk.ratioBps),
     call: formatBps(summary.marginCallBps),
     maintenance: formatBps(summary.maintenanceBps),
+    deadline: summary.marginCallSaleDate ?? '',
+    order: summary.marginCallSaleOrder.join(', '),
   };
   const called = summary.marginCallActive || risk.level === 'marginCall' || risk.level === 'liquidation';
   const liquidations = (events?.items ?? []).filter((e) => e.kind === 'liquidation');
@@ -67,7 +69,11 @@ export function RiskBanner() {
       )}
       {called && risk.ratioBps !== null && (
         <div data-testid="risk-margin-call">
-          <NoticeBar color="alert" wrap content={t('risk.marginCallNotice', pct)} />
+          <NoticeBar
+            color="alert"
+            wrap
+            content={t(summary.marginCallSaleDate ? 'risk.marginCallDeadline' : 'risk.marginCallNotice', pct)}
+          />
         </div>
       )}
       {liquidations.map((e) => (
