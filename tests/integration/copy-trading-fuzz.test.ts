@@ -59,7 +59,7 @@ describe('copy trading against a model', () => {
       (await h.call(name, body, token, headers)).body;
     const equityOf = async (id: number) => {
       const b = await memberBalances(db, id);
-      return b.available + b.frozen + b.margin - b.debt;
+      return b.available + b.frozen + b.margin + b.debt;
     };
 
     const mentorToken = await h.fundedMember('0921000001', 2_000_000 * NT);

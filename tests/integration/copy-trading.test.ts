@@ -204,7 +204,7 @@ describe('mentors', () => {
     );
     const total = nets.reduce((s, n) => s + n, 0);
     const b = await memberBalances(h.database.db, mentor.id);
-    const equity = b.available + b.frozen + b.margin - b.debt;
+    const equity = b.available + b.frozen + b.margin + b.debt;
     // Realised-equity curve from equity − total, peak-to-trough in bps of the peak.
     let level = equity - total;
     let peak = level;
@@ -305,7 +305,7 @@ describe('mirroring', () => {
 
   it('copies a mentor order to three followers in lots by hand, and records the one too small', async () => {
     const b = await memberBalances(h.database.db, mentor.id);
-    equity = b.available + b.frozen + b.margin - b.debt;
+    equity = b.available + b.frozen + b.margin + b.debt;
     // 1,000,000 NT$ less five round trips' fees and taxes: a little under NT$1,000,000.
     expect(equity).toBeLessThan(1_000_000 * NT);
     expect(equity).toBeGreaterThan(990_000 * NT);
@@ -315,7 +315,7 @@ describe('mirroring', () => {
       mentor.token,
     );
     const after = await memberBalances(h.database.db, mentor.id);
-    const equityAfter = after.available + after.frozen + after.margin - after.debt;
+    const equityAfter = after.available + after.frozen + after.margin + after.debt;
     await h.copyTrading.runOnce();
     const copies = await h.database.db.select().from(followCopies).orderBy(followCopies.followId);
     // By hand: equity E ≈ NT$99x,xxx, so 10 × 500,000 ÷ E = 5.0x → 5; 10 × 300,000 ÷ E → 3;
