@@ -2,7 +2,7 @@
  * Corporate actions on open positions and resting orders: the pure arithmetic (the server's
  * server/modules/corporate-actions applies it to the database; the account-risk fuzz calls it
  * directly). Rules: docs/tw-market-rules.md "Split and face-value change on open positions",
- * "Stock dividend on open positions"; docs/adr/0001-corporate-actions-on-open-positions.md.
+ * "Stock dividend on open positions"; docs/adr/0002-corporate-actions-on-open-positions.md.
  *
  * A unit change is a rational `ShareRatio`: `newShares` new shares for every `oldShares` held
  * (a 1:4 split 4/1, a NT$10 → NT$1 face-value change 10/1, a capital reduction 7/10). It changes

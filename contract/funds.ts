@@ -106,7 +106,7 @@ export const withdrawalSchema = z.object({
 export type Withdrawal = z.infer<typeof withdrawalSchema>;
 
 /**
- * How much a member may withdraw (server/modules/funds/practice.ts; docs/adr/0001-practice-venue-withdrawals.md).
+ * How much a member may withdraw (server/modules/funds/practice.ts; docs/adr/0003-practice-venue-withdrawals.md).
  * `netDeposits`: the market is a replay (MARKET_SOURCE=replay), a practice venue, so a member takes
  * back at most their own money: deposits approved less withdrawals requested (pending or paid),
  * per currency, an exchange moving it with the converted amount; gains made on the replay stay in

@@ -81,7 +81,7 @@ export function ipoUnits(sharesOffered: number, sharesPerApplication: number): n
 // ---------- the offer price on the replay ----------
 
 /**
- * How an offering's price was set (ipo_offerings.pricing; docs/adr/ipo-offers-on-the-replay.md):
+ * How an offering's price was set (ipo_offerings.pricing; docs/adr/0004-ipo-offers-on-the-replay.md):
  * - `announcement`: the real announcement's own ratio of offer to market (its price ÷ the real
  *   close of the last trading day before its subscription opened, where the repository's data
  *   have that close: 3037 欣興 116 ÷ 220.00 on 2025-12-31) applied to the replayed reference;

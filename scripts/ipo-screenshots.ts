@@ -5,7 +5,7 @@
  *
  * It starts the server in-process on the integration harness (PGlite in memory, the manual market
  * clock at 10:00 of replayed 2025-04-14) with every announced code and the window's comparables, so
- * the seeded offerings are priced on the replay (docs/adr/ipo-offers-on-the-replay.md): the list,
+ * the seeded offerings are priced on the replay (docs/adr/0004-ipo-offers-on-the-replay.md): the list,
  * the detail of a seasoned offering priced by the rule and of a first listing. It creates two
  * demonstration offerings of 3037 欣興 priced as its announcement prices it on the replay, with 2
  * and 3 units, has four members (the screenshot member among them) apply to both, and moves the

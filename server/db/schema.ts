@@ -834,7 +834,7 @@ export const ipoOfferings = pgTable(
     /** contract/ipo.ts IPO_STAGES */
     stage: text('stage', { enum: IPO_STAGES }).notNull().default('scheduled'),
     seed: text('seed').notNull(),
-    // How the price was placed on the replay (docs/adr/ipo-offers-on-the-replay.md).
+    // How the price was placed on the replay (docs/adr/0004-ipo-offers-on-the-replay.md).
     /** contract/ipo.ts IPO_PRICINGS */
     pricing: text('pricing', { enum: IPO_PRICINGS }).notNull().default('asAnnounced'),
     /** The real announcement's price; its real close before its subscription (`announcement`). */

@@ -1,5 +1,5 @@
 /**
- * Listings the replay has no market data for (docs/adr/ipo-offers-on-the-replay.md): a code of a
+ * Listings the replay has no market data for (docs/adr/0004-ipo-offers-on-the-replay.md): a code of a
  * real 2026 public-subscription announcement that never trades in the replay window (a first
  * listing such as 6722 輝創, or a stock absent from the window such as 3717) is listed on the replay
  * along the real path of a comparable: a stock of the same exchange that listed inside the window

@@ -1,5 +1,5 @@
 /**
- * Public-subscription offers placed on the replayed market (docs/adr/ipo-offers-on-the-replay.md),
+ * Public-subscription offers placed on the replayed market (docs/adr/0004-ipo-offers-on-the-replay.md),
  * through the HTTP API on the harness's manual clock, on PGlite and PostgreSQL:
  * - on several replayed days, every open offering whose stock trades in the replay is priced at the
  *   lowest tick at or above (replayed close before its first apply day) × ratio, the ratio being

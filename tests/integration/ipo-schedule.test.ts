@@ -1,6 +1,6 @@
 /**
  * The real announcements on the market clock (server/modules/ipo/schedule.ts,
- * docs/adr/ipo-offers-on-the-replay.md), on PGlite and PostgreSQL:
+ * docs/adr/0004-ipo-offers-on-the-replay.md), on PGlite and PostgreSQL:
  * - the 94 announcements are read as they are; a code without an instrument (a first listing)
  *   becomes one with no price history; the import is idempotent;
  * - the distinct real first apply dates open on consecutive business days in their real order, so

@@ -1,6 +1,6 @@
 /**
  * A replayed market is a practice venue (server/modules/funds/practice.ts,
- * docs/adr/0001-practice-venue-withdrawals.md), end to end through the HTTP API on the harness's
+ * docs/adr/0003-practice-venue-withdrawals.md), end to end through the HTTP API on the harness's
  * replayed market (MARKET_SOURCE=replay; PGlite by default, PostgreSQL with TEST_DB=postgres):
  *
  * - NT$100,000 deposited, a short of 2317 opened at 10:00 of 2025-04-14 and closed at 12:00 for a

@@ -1,5 +1,5 @@
 /**
- * The pure parts of placing subscriptions on the replay (docs/adr/ipo-offers-on-the-replay.md):
+ * The pure parts of placing subscriptions on the replay (docs/adr/0004-ipo-offers-on-the-replay.md):
  * - ipoOfferPriceMinor: the lowest tick at or above reference × ratio, across tick bands, exact;
  *   ipoDiscountBps of 3037's real ratio (116 ÷ 220.00) is 47.27 %;
  * - announcedClose: the last real close before the subscription, only when at most 7 days old;

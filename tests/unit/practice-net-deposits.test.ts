@@ -1,6 +1,6 @@
 /**
  * Net deposits, the practice venue's withdrawal cap (server/modules/funds/practice.ts
- * foldNetDeposits; docs/adr/0001-practice-venue-withdrawals.md), by hand: per currency, deposits
+ * foldNetDeposits; docs/adr/0003-practice-venue-withdrawals.md), by hand: per currency, deposits
  * in, withdrawals out (never below zero), an exchange moving the own part of what it sells with
  * the converted amount, rounded down; events applied in ledger order whatever order they come in.
  */

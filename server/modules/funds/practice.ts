@@ -1,5 +1,5 @@
 /**
- * A replayed market is a practice venue (docs/adr/0001-practice-venue-withdrawals.md): its future
+ * A replayed market is a practice venue (docs/adr/0003-practice-venue-withdrawals.md): its future
  * is public (each real day's O/H/L/C is in the repository), so gains made on it are not earned
  * money. While MARKET_SOURCE is `replay` a member withdraws at most their **net deposits**, their
  * own money back, unless the operator opts in with REPLAY_WITHDRAWALS=all (config.ts).

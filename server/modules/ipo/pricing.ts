@@ -1,6 +1,6 @@
 /**
  * The offer prices of the seeded public subscriptions on the replay
- * (docs/adr/ipo-offers-on-the-replay.md; contract/ipo.ts IPO_PRICINGS).
+ * (docs/adr/0004-ipo-offers-on-the-replay.md; contract/ipo.ts IPO_PRICINGS).
  *
  * The real announcements (2026) price a seasoned offering against the 2026 market; the replay
  * trades 2025. So an offering keeps the real announcement's ratio of offer to market and applies it

@@ -1,5 +1,5 @@
 /**
- * Public subscriptions on the market clock's business days (docs/adr/ipo-offers-on-the-replay.md).
+ * Public subscriptions on the market clock's business days (docs/adr/0004-ipo-offers-on-the-replay.md).
  *
  * A business day is a market-clock session number (server/market/clock.ts `session`: replay day k
  * counted from the anchor 2026-01-01, or, on the exchange clock, trading days since that date);

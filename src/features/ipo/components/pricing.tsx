@@ -1,6 +1,6 @@
 /**
  * How an offering's price sits on the replayed market (contract/ipo.ts IPO_PRICINGS;
- * docs/adr/ipo-offers-on-the-replay.md): the short label a list row carries and the detail's
+ * docs/adr/0004-ipo-offers-on-the-replay.md): the short label a list row carries and the detail's
  * lines — the replayed close the price was set from, the discount and where it comes from (the
  * real announcement's own, or the rule where the data cannot give it), and the source
  * announcement once, labelled as such.
