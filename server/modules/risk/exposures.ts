@@ -54,8 +54,7 @@ export async function exposureDrift(db: Db): Promise<ExposureDrift[]> {
           s.resting_frozen_minor, s.resting_margin_minor)
          is distinct from (r.open_count, r.open_shares, r.open_value_minor, r.open_margin_minor,
           r.resting_count, r.resting_frozen_minor, r.resting_margin_minor)`)) as unknown as
-    | { rows: Array<Record<string, unknown>> }
-    | Array<Record<string, unknown>>;
+    { rows: Array<Record<string, unknown>> } | Array<Record<string, unknown>>;
   const rows = Array.isArray(res) ? res : res.rows;
   return rows.map((r) => ({
     userId: Number(r.user_id),

@@ -492,8 +492,7 @@ export function OrderPanel({ symbol, quote, dayTrade, children }: OrderPanelProp
   const insufficient =
     preview !== null && preview.availableAfterMinor !== null && preview.availableAfterMinor < 0;
   const priceMissing = orderType === 'limit' && limitMinor === null;
-  const canSubmit =
-    !!quote && preview !== null && !priceMissing && !rejection && !insufficient && !belowLine;
+  const canSubmit = !!quote && preview !== null && !priceMissing && !rejection && !insufficient && !belowLine;
 
   // The latest quote for handlers that read it when tapped (a limit order's price prefill), so the
   // handlers keep their identity across ticks.
