@@ -5,7 +5,7 @@
  */
 
 /** Base path of the REST API (product-spec §7). */
-export const API_BASE = '/api/vue/';
+export { API_BASE } from './api-path';
 /** Client request timeout in ms (product-spec §9). */
 export const REQUEST_TIMEOUT_MS = 10_000;
 /** Default page size of paged lists. */
