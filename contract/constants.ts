@@ -4,8 +4,8 @@
  * enums from these arrays; there is one copy of each value.
  */
 
-/** Base path of the REST API (product-spec §7). */
-export { API_BASE } from './api-path';
+/** Base path of the REST API (product-spec §7): contract/entry-constants.ts. */
+export { API_BASE } from './entry-constants';
 /** Client request timeout in ms (product-spec §9). */
 export const REQUEST_TIMEOUT_MS = 10_000;
 /** Default page size of paged lists. */
@@ -17,9 +17,10 @@ export type CandlePeriod = (typeof CANDLE_PERIODS)[number];
 /**
  * Market list sorts (product-spec §2 "Market: lists: all, rise and fall, loss list, trading
  * volume"): all (code order), gainers (漲幅榜), losers (跌幅榜, the "loss list"), volume (成交量,
- * shares) and turnover (成交值, TWD), as Taiwan apps show both.
+ * shares) and turnover (成交值, TWD), as Taiwan apps show both (contract/entry-constants.ts).
  */
-export const MARKET_SORTS = ['all', 'gainers', 'losers', 'volume', 'turnover'] as const;
+import { MARKET_SORTS } from './entry-constants';
+export { MARKET_SORTS };
 export type MarketSort = (typeof MARKET_SORTS)[number];
 /**
  * Positions tabs built so far (product-spec §2 "Positions tabs"): holdings, orders (pending),

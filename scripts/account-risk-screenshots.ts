@@ -11,11 +11,12 @@
  * clock at 10:00 of replayed 2025-04-14, when 2330 falls from about 895 to 865).
  */
 import { mkdirSync } from 'node:fs';
-import { chromium, type Page } from 'playwright';
+import type { Page } from 'playwright';
 import { openCosts } from '../contract/market-rules';
 import { requiredEquityMinor } from '../contract/risk';
 import { idem, startHarness } from '../tests/integration/harness';
 import { advanceMarket } from '../tests/integration/trading-support';
+import { openScreens } from './support/screens';
 
 const OUT = process.env.OUT ?? '/tmp/risk-shots';
 const PORT = Number(process.env.PORT ?? 3206);
@@ -66,52 +67,31 @@ async function main() {
   }
 
   await h.app.listen({ port: PORT, host: '127.0.0.1' });
-  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium' });
-  const shot = async (
-    token: string,
-    account: string,
-    lang: 'tw' | 'en',
-    hash: string,
-    name: string,
-    act?: (p: Page) => Promise<void>,
-  ) => {
-    const ctx = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 1 });
-    await ctx.addInitScript(
-      ([t, acct, l]) => {
-        localStorage.setItem('tokend', t!);
-        localStorage.setItem('account', acct!);
-        localStorage.setItem('lang', l!);
-      },
-      [token, account, lang],
-    );
-    const page = await ctx.newPage();
-    page.on('pageerror', (e) => console.error(`[${name}] page error:`, e.message));
-    await page.goto(`http://127.0.0.1:${PORT}/#${hash}`);
-    await page.waitForLoadState('networkidle');
-    await page.waitForTimeout(1_000);
-    if (act) await act(page);
-    await page.screenshot({ path: `${OUT}/${name}-${lang}.png` });
-    await ctx.close();
+  const screens = await openScreens({ port: PORT, out: OUT });
+  const A = { token: a, account: '0911000001' };
+  const B = { token: b, account: '0911000002' };
+  const C = { token: c, account: '0911000003' };
+  const D = { token: d, account: '0911000004' };
+  const myAccountTab = (lang: 'tw' | 'en') => async (p: Page) => {
+    await p
+      .getByText(lang === 'tw' ? '我的帳戶' : 'My account')
+      .first()
+      .click();
+    await p.waitForTimeout(500);
   };
   for (const lang of ['tw', 'en'] as const) {
-    await shot(a, '0911000001', lang, '/position/position', 'cash-holdings');
-    await shot(b, '0911000002', lang, '/position/position', 'frozen-in-ratio');
-    await shot(b, '0911000002', lang, '/market/marketDetail?symbol=2330', 'ticket-below-line', async (p) => {
+    await screens.shot(A, lang, '/position/position', 'cash-holdings');
+    await screens.shot(B, lang, '/position/position', 'frozen-in-ratio');
+    await screens.shot(B, lang, '/market/marketDetail?symbol=2330', 'ticket-below-line', async (p) => {
       await p.getByTestId('leverage-5').click();
       await p.getByTestId('order-below-line').scrollIntoViewIfNeeded();
       await p.waitForTimeout(300);
     });
-    await shot(c, '0911000003', lang, '/position/position', 'margin-call-banner');
-    await shot(c, '0911000003', lang, '/home/notice?tab=account', 'margin-call-notice', async (p) => {
-      await p.getByText(lang === 'tw' ? '我的帳戶' : 'My account').first().click();
-      await p.waitForTimeout(500);
-    });
-    await shot(d, '0911000004', lang, '/home/notice?tab=account', 'gap-sale-notices', async (p) => {
-      await p.getByText(lang === 'tw' ? '我的帳戶' : 'My account').first().click();
-      await p.waitForTimeout(500);
-    });
+    await screens.shot(C, lang, '/position/position', 'margin-call-banner');
+    await screens.shot(C, lang, '/home/notice?tab=account', 'margin-call-notice', myAccountTab(lang));
+    await screens.shot(D, lang, '/home/notice?tab=account', 'gap-sale-notices', myAccountTab(lang));
   }
-  await browser.close();
+  await screens.close();
   await h.close();
 }
 

@@ -473,7 +473,7 @@ export const orders = pgTable(
 /**
  * Open positions and resting orders summed per member, risk pool (0: own; else the follow id),
  * instrument, side and kind (`cash`: a long at 1×, contract/risk.ts isCashHolding). Written only
- * by the `orders_position_exposure` trigger (migration 0024) in the same statement as the order
+ * by the `orders_position_exposure` trigger (migration 0027) in the same statement as the order
  * row, read by order entry's whole-account check and the risk monitor
  * (server/modules/risk/exposures.ts). Money in TWD minor units; `openValueMinor` Σ fill price ×
  * shares; resting figures are pending orders' frozen funds and the margin their fills will use.

@@ -10,7 +10,7 @@
  * than EARLY_MAX_AGE_MS (wall ms since it was asked) is dropped and the app asks again.
  */
 import type { EndpointName } from '../../contract/api';
-import { API_BASE } from '../../contract/api-path';
+import { API_BASE } from '../../contract/entry-constants';
 
 /** Wall ms an early answer stays usable by the app (the market list is polled every second). */
 export const EARLY_MAX_AGE_MS = 5_000;

@@ -13,7 +13,7 @@
 // antd-mobile's global styles (its CSS variables) first: styles.css overrides some of them.
 import 'antd-mobile/es/global';
 import './styles.css';
-import { MARKET_SORTS } from '../../contract/constants';
+import { MARKET_SORTS } from '../../contract/entry-constants';
 import { drawingEarly, earlyDrawn, startEarly } from '../api/early';
 import { firstPageBody, rankingArgsOf } from '../features/market/ranking-args';
 

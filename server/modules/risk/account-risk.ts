@@ -14,7 +14,7 @@
  *
  * Two reads: loadAccountRisk reads every open position (the screens and a forced sale need each
  * one); loadAccountExposure and loadOpeningAccount read the summed rows of `position_exposures`
- * (a few rows whatever the number of positions; kept by a trigger on orders, migration 0024).
+ * (a few rows whatever the number of positions; kept by a trigger on orders, migration 0027).
  * Units: minor units, basis points, shares.
  */
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';

@@ -1,5 +1,5 @@
 /**
- * `position_exposures` (migration 0024) against its source: the open positions and resting orders
+ * `position_exposures` (migration 0027) against its source: the open positions and resting orders
  * of `orders` summed again from scratch. The table is kept by a trigger in the same statement as
  * every order write, so any difference is a bug; tests and `npm run ledger:check` assert none.
  * Units: minor units, shares.

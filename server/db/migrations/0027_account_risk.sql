@@ -4,7 +4,8 @@
 -- * position_exposures: per member, pool, instrument, side and kind (cash holding = a long at
 --   1×), the open positions and the resting orders summed. Kept by the trigger below in the same
 --   statement as every write to orders, so order entry's whole-account check and the risk
---   monitor read a few rows instead of every open order. open_value is Σ fill price × shares.
+--   monitor read a few rows instead of every open order. open_value is orders.open_value_minor
+--   (Σ fill price × shares, kept through corporate actions, migration 0025).
 --   server/modules/risk/exposures.ts exposureDrift recomputes it from orders (tests, ledger:check).
 ALTER TABLE "orders" ADD COLUMN "follow_id" integer;--> statement-breakpoint
 ALTER TABLE "orders" ADD CONSTRAINT "orders_follow_id_follows_id_fk" FOREIGN KEY ("follow_id") REFERENCES "public"."follows"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
@@ -53,16 +54,16 @@ DECLARE
   n_rest boolean := false;
 BEGIN
   IF TG_OP <> 'INSERT' THEN
-    o_open := OLD.status IN ('holding', 'closing') AND OLD.open_price_minor IS NOT NULL;
+    o_open := OLD.status IN ('holding', 'closing') AND OLD.open_value_minor IS NOT NULL;
     o_rest := OLD.status = 'pending';
   END IF;
   IF TG_OP <> 'DELETE' THEN
-    n_open := NEW.status IN ('holding', 'closing') AND NEW.open_price_minor IS NOT NULL;
+    n_open := NEW.status IN ('holding', 'closing') AND NEW.open_value_minor IS NOT NULL;
     n_rest := NEW.status = 'pending';
   END IF;
   IF TG_OP = 'UPDATE' AND o_open = n_open AND o_rest = n_rest
      AND OLD.shares = NEW.shares AND OLD.leverage = NEW.leverage
-     AND OLD.open_price_minor IS NOT DISTINCT FROM NEW.open_price_minor
+     AND OLD.open_value_minor IS NOT DISTINCT FROM NEW.open_value_minor
      AND OLD.margin_minor = NEW.margin_minor AND OLD.frozen_minor = NEW.frozen_minor
      AND OLD.follow_id IS NOT DISTINCT FROM NEW.follow_id THEN
     RETURN NULL;
@@ -72,7 +73,7 @@ BEGIN
       OLD.side = 'long' AND OLD.leverage = 1,
       CASE WHEN o_open THEN -1 ELSE 0 END,
       CASE WHEN o_open THEN -OLD.shares::bigint ELSE 0 END,
-      CASE WHEN o_open THEN -(OLD.open_price_minor * OLD.shares) ELSE 0 END,
+      CASE WHEN o_open THEN -(OLD.open_value_minor) ELSE 0 END,
       CASE WHEN o_open THEN -OLD.margin_minor ELSE 0 END,
       CASE WHEN o_rest THEN -1 ELSE 0 END,
       CASE WHEN o_rest THEN -OLD.frozen_minor ELSE 0 END,
@@ -83,7 +84,7 @@ BEGIN
       NEW.side = 'long' AND NEW.leverage = 1,
       CASE WHEN n_open THEN 1 ELSE 0 END,
       CASE WHEN n_open THEN NEW.shares::bigint ELSE 0 END,
-      CASE WHEN n_open THEN NEW.open_price_minor * NEW.shares ELSE 0 END,
+      CASE WHEN n_open THEN NEW.open_value_minor ELSE 0 END,
       CASE WHEN n_open THEN NEW.margin_minor ELSE 0 END,
       CASE WHEN n_rest THEN 1 ELSE 0 END,
       CASE WHEN n_rest THEN NEW.frozen_minor ELSE 0 END,
@@ -99,13 +100,13 @@ INSERT INTO position_exposures (user_id, pool, symbol, side, cash, open_count, o
 SELECT user_id, coalesce(follow_id, 0), symbol, side, side = 'long' AND leverage = 1,
   count(*) FILTER (WHERE status <> 'pending'),
   coalesce(sum(shares) FILTER (WHERE status <> 'pending'), 0),
-  coalesce(sum(open_price_minor * shares) FILTER (WHERE status <> 'pending'), 0),
+  coalesce(sum(open_value_minor) FILTER (WHERE status <> 'pending'), 0),
   coalesce(sum(margin_minor) FILTER (WHERE status <> 'pending'), 0),
   count(*) FILTER (WHERE status = 'pending'),
   coalesce(sum(frozen_minor) FILTER (WHERE status = 'pending'), 0),
   coalesce(sum(margin_minor) FILTER (WHERE status = 'pending'), 0)
 FROM orders
-WHERE status = 'pending' OR (status IN ('holding', 'closing') AND open_price_minor IS NOT NULL)
+WHERE status = 'pending' OR (status IN ('holding', 'closing') AND open_value_minor IS NOT NULL)
 GROUP BY user_id, coalesce(follow_id, 0), symbol, side, side = 'long' AND leverage = 1;
 --> statement-breakpoint
 ALTER TABLE "member_notices" DROP CONSTRAINT "member_notices_kind_check";--> statement-breakpoint
