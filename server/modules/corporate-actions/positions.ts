@@ -15,7 +15,7 @@
  *
  * Units: TWD minor, shares.
  */
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import {
   adjustLentShares,
   adjustPosition,
@@ -262,10 +262,19 @@ export async function settleExRights(
   });
 }
 
-/** Open positions of `symbol` not yet adjusted for (session, kind): id, trade date, opened at. */
-export async function openPositionsOf(db: Db, symbol: string, session: number, kind: string) {
+/**
+ * Orders of `symbol` matching `which` and not yet adjusted for (session, kind): id, trade date and
+ * the instant that dates them (`at`, opened at or created at), in id order.
+ */
+export async function unadjustedOrders(
+  db: Db,
+  symbol: string,
+  session: number,
+  kind: string,
+  which: { where: SQL; at: typeof orders.openedAt | typeof orders.createdAt },
+) {
   return db
-    .select({ id: orders.id, tradeDate: orders.tradeDate, at: orders.openedAt })
+    .select({ id: orders.id, tradeDate: orders.tradeDate, at: which.at })
     .from(orders)
     .leftJoin(
       corporateActionAdjustments,
@@ -275,13 +284,13 @@ export async function openPositionsOf(db: Db, symbol: string, session: number, k
         sql`${corporateActionAdjustments.kind} = ${kind}`,
       ),
     )
-    .where(
-      and(
-        eq(orders.symbol, symbol),
-        inArray(orders.status, ['holding', 'closing']),
-        sql`${orders.openValueMinor} is not null`,
-        sql`${corporateActionAdjustments.id} is null`,
-      ),
-    )
+    .where(and(eq(orders.symbol, symbol), which.where, sql`${corporateActionAdjustments.id} is null`))
     .orderBy(orders.id);
 }
+
+/** Open positions of `symbol` not yet adjusted for (session, kind). */
+export const openPositionsOf = (db: Db, symbol: string, session: number, kind: string) =>
+  unadjustedOrders(db, symbol, session, kind, {
+    where: and(inArray(orders.status, ['holding', 'closing']), sql`${orders.openValueMinor} is not null`)!,
+    at: orders.openedAt,
+  });

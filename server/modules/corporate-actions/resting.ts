@@ -17,7 +17,7 @@ import type { Db } from '../../db/client';
 import { corporateActionAdjustments, orders } from '../../db/schema';
 import { notifyMember } from '../notices/notify';
 import { releaseOrder, type OrderRow } from '../trading/fills';
-import type { ActionDay } from './positions';
+import { unadjustedOrders, type ActionDay } from './positions';
 
 /**
  * Applies `ratio` of `day` (kind `split` or `windowRestart`) to resting order `orderId`; returns
@@ -103,26 +103,12 @@ export async function adjustRestingLimit(
 }
 
 /** Resting regular-session limit orders of `symbol` not yet adjusted for (session, kind). */
-export async function restingOrdersOf(db: Db, symbol: string, session: number, kind: string) {
-  return db
-    .select({ id: orders.id, tradeDate: orders.tradeDate, at: orders.createdAt })
-    .from(orders)
-    .leftJoin(
-      corporateActionAdjustments,
-      and(
-        eq(corporateActionAdjustments.orderId, orders.id),
-        eq(corporateActionAdjustments.session, session),
-        sql`${corporateActionAdjustments.kind} = ${kind}`,
-      ),
-    )
-    .where(
-      and(
-        eq(orders.symbol, symbol),
-        eq(orders.status, 'pending'),
-        eq(orders.entrySession, 'regular'),
-        sql`${orders.limitPriceMinor} is not null`,
-        sql`${corporateActionAdjustments.id} is null`,
-      ),
-    )
-    .orderBy(orders.id);
-}
+export const restingOrdersOf = (db: Db, symbol: string, session: number, kind: string) =>
+  unadjustedOrders(db, symbol, session, kind, {
+    where: and(
+      eq(orders.status, 'pending'),
+      eq(orders.entrySession, 'regular'),
+      sql`${orders.limitPriceMinor} is not null`,
+    )!,
+    at: orders.createdAt,
+  });

@@ -12,7 +12,8 @@
  *   refund included), ≤ 0;
  * - income: the cash dividends it received or, short, paid (`dividend`), the borrow fees a short
  *   paid on lent shares (`stockLending`, via lending_allocations.short_order_id) and the rebates a
- *   lent long earned (`lendingRebate`, via lending_orders.order_id); signed.
+ *   lent long earned (`lendingRebate`, via lending_orders.order_id), and a corporate action's
+ *   cash (`corporateAction`: a stock dividend's ex-rights value, a fraction of a share); signed.
  * net = gross + costs + income. TWD minor units. A position still open contributes nothing yet.
  */
 import { DateTime } from 'luxon';
@@ -63,7 +64,7 @@ export async function realisedByPosition(
       join ledger_transactions t on t.ref_type = 'order' and t.ref_id = c.id::text
       join ledger_postings p on p.transaction_id = t.id
       join ledger_accounts a on a.id = p.account_id and a.user_id = ${userId}
-      where t.type in ('realisedPnl', 'tradeFee', 'transactionTax', 'dividend')
+      where t.type in ('realisedPnl', 'tradeFee', 'transactionTax', 'dividend', 'corporateAction')
       union all
       select c.id, t.type, p.amount_minor
       from closed c
@@ -84,7 +85,7 @@ export async function realisedByPosition(
     select c.id, c.closed_at,
       coalesce(sum(l.amount_minor) filter (where l.type = 'realisedPnl'), 0) as gross,
       coalesce(sum(l.amount_minor) filter (where l.type in ('tradeFee', 'transactionTax')), 0) as costs,
-      coalesce(sum(l.amount_minor) filter (where l.type in ('dividend', 'stockLending', 'lendingRebate')), 0)
+      coalesce(sum(l.amount_minor) filter (where l.type in ('dividend', 'corporateAction', 'stockLending', 'lendingRebate')), 0)
         as income
     from closed c left join legs l on l.order_id = c.id
     group by c.id, c.closed_at`);
