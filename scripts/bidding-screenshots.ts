@@ -9,8 +9,8 @@
  * once and applies to the block trade and the placement; then the four tabs, the home shortcut and
  * the positions tabs auction and placement, and the block-trade password screen (one set: "change").
  */
-import { chromium, type Page } from 'playwright';
 import { startHarness, idem } from '../tests/integration/harness';
+import { openScreens } from './support/screens';
 
 const OUT = 'docs/screenshots';
 const PORT = 4392;
@@ -80,36 +80,19 @@ async function main() {
   await must('admin/approvePrimary', { id: pa.id }, op);
 
   await h.app.listen({ port: PORT, host: '127.0.0.1' });
-  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium' });
-  const shot = async (lang: 'tw' | 'en', hash: string, name: string, act?: (p: Page) => Promise<void>) => {
-    const ctx = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 1 });
-    await ctx.addInitScript(
-      ([token, l]) => {
-        localStorage.setItem('tokend', token!);
-        localStorage.setItem('account', '0912345678');
-        localStorage.setItem('lang', l!);
-      },
-      [me.token, lang],
-    );
-    const page = await ctx.newPage();
-    await page.goto(`http://127.0.0.1:${PORT}/#${hash}`);
-    await page.waitForLoadState('networkidle');
-    await page.waitForTimeout(600);
-    if (act) await act(page);
-    await page.screenshot({ path: `${OUT}/bidding-${name}-${lang}.png` });
-    await ctx.close();
-  };
+  const screens = await openScreens({ port: PORT, out: OUT, settleMs: 600 });
+  const ME = { token: me.token, account: '0912345678' };
   for (const lang of ['tw', 'en'] as const) {
-    await shot(lang, '/home/index', 'home');
-    await shot(lang, '/market/bidding?tab=auction', 'auction');
-    await shot(lang, '/market/bidding?tab=blockTrade', 'block-trade');
-    await shot(lang, '/market/bidding?tab=placement', 'placement');
-    await shot(lang, '/market/bidding?tab=records', 'records');
-    await shot(lang, '/user/blockTradePassword', 'password');
-    await shot(lang, '/position/position?tab=auction', 'position-auction');
-    await shot(lang, '/position/position?tab=placement', 'position-placement');
+    await screens.shot(ME, lang, '/home/index', 'bidding-home');
+    await screens.shot(ME, lang, '/market/bidding?tab=auction', 'bidding-auction');
+    await screens.shot(ME, lang, '/market/bidding?tab=blockTrade', 'bidding-block-trade');
+    await screens.shot(ME, lang, '/market/bidding?tab=placement', 'bidding-placement');
+    await screens.shot(ME, lang, '/market/bidding?tab=records', 'bidding-records');
+    await screens.shot(ME, lang, '/user/blockTradePassword', 'bidding-password');
+    await screens.shot(ME, lang, '/position/position?tab=auction', 'bidding-position-auction');
+    await screens.shot(ME, lang, '/position/position?tab=placement', 'bidding-position-placement');
   }
-  await browser.close();
+  await screens.close();
   await h.close();
 }
 

@@ -11,13 +11,14 @@
  * /tmp/copy-shots)
  */
 import { mkdirSync } from 'node:fs';
-import { chromium } from '@playwright/test';
+import type { Page } from 'playwright';
 import { and, eq } from 'drizzle-orm';
 import { followCopies, users } from '../server/db/schema';
 import { createRiskMonitor } from '../server/modules/risk/monitor';
 import type { MarketFeed } from '../server/market/feed';
 import { idem, startHarness } from '../tests/integration/harness';
 import { advanceMarket } from '../tests/integration/trading-support';
+import { openScreens, type ScreenMember } from './support/screens';
 
 const PORT = Number(process.env.SHOT_PORT ?? 3202);
 const DIR = process.env.SHOT_DIR ?? '/tmp/copy-shots';
@@ -114,117 +115,103 @@ async function main(): Promise<void> {
   }
 
   await h.app.listen({ port: PORT, host: '127.0.0.1' });
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox'] });
+  const screens = await openScreens({ port: PORT, out: DIR, settleMs: 500 });
+  const asF = { token: F, account: '0987654321' };
+  const asS = { token: S, account: '0987000001' };
+  const asG = { token: G, account: '0987000002' };
+  const asFresh = { token: fresh, account: '0955555555' };
   const noticeId = (await call('notice/list', { tab: 'account' }, S)).items[0].id as string;
-  const shots: Array<{ name: string; token: string; account: string; route: string; testId: string }> = [
+  const shots: Array<{ name: string; member: ScreenMember; route: string; testId: string }> = [
     {
       name: 'form-minimum',
-      token: F,
-      account: '0987654321',
-      route: `gdindex/dsFllow?id=${m.id}`,
+      member: asF,
+      route: `/gdindex/dsFllow?id=${m.id}`,
       testId: 'ds-minimum',
     },
     {
       name: 'records-liquidation',
-      token: G,
-      account: '0987000002',
-      route: `gdindex/dsFllowRecord?id=${fG.id}`,
+      member: asG,
+      route: `/gdindex/dsFllowRecord?id=${fG.id}`,
       testId: 'ds-record-list',
     },
     {
       name: 'position-liquidation',
-      token: G,
-      account: '0987000002',
-      route: `position/positionDetail?id=${gCopy.orderId}`,
+      member: asG,
+      route: `/position/positionDetail?id=${gCopy.orderId}`,
       testId: 'pd-close-reason',
     },
     {
       name: 'records-by-hand',
-      token: F,
-      account: '0987654321',
-      route: 'gdindex/dsFllowRecord',
+      member: asF,
+      route: '/gdindex/dsFllowRecord',
       testId: 'ds-record-list',
     },
     {
       name: 'positions-copy-tag',
-      token: F,
-      account: '0987654321',
-      route: 'position/position?tab=holdings',
+      member: asF,
+      route: '/position/position?tab=holdings',
       testId: `copy-tag-${(await copyOf(fF.id, long.id)).orderId}`,
     },
     {
       name: 'positions-closed-copy',
-      token: G,
-      account: '0987000002',
-      route: 'position/position?tab=terminated',
+      member: asG,
+      route: '/position/position?tab=terminated',
       testId: `copy-tag-${gCopy.orderId}`,
     },
     {
       name: 'follows',
-      token: F,
-      account: '0987654321',
-      route: 'gdindex/dsFllowInfo',
+      member: asF,
+      route: '/gdindex/dsFllowInfo',
       testId: `ds-follow-${fF.id}`,
     },
     {
       name: 'skip-notice',
-      token: S,
-      account: '0987000001',
-      route: `home/noticeDetail?id=${noticeId}`,
+      member: asS,
+      route: `/home/noticeDetail?id=${noticeId}`,
       testId: 'notice-detail',
     },
     {
       name: 'skip-notices',
-      token: S,
-      account: '0987000001',
-      route: 'home/notice?tab=account',
+      member: asS,
+      route: '/home/notice?tab=account',
       testId: 'notice-list-account',
     },
     {
       name: 'skip-records',
-      token: S,
-      account: '0987000001',
-      route: `gdindex/dsFllowRecord?id=${fS.id}`,
+      member: asS,
+      route: `/gdindex/dsFllowRecord?id=${fS.id}`,
       testId: 'ds-record-list',
     },
     {
       name: 'mentors-empty',
-      token: fresh,
-      account: '0955555555',
-      route: 'gdindex/gdindex?level=senior',
+      member: asFresh,
+      route: '/gdindex/gdindex?level=senior',
       testId: 'gd-empty',
     },
     {
       name: 'mentor-apply',
-      token: fresh,
-      account: '0955555555',
-      route: 'gdindex/mentorApply',
+      member: asFresh,
+      route: '/gdindex/mentorApply',
       testId: 'gd-apply',
     },
   ];
-  for (const lang of ['tw', 'en']) {
+  // The form with an amount under the minimum, as seen and as a whole page.
+  const fillAmount = async (p: Page) => {
+    await p.getByTestId('ds-amount').locator('input').fill('200000');
+    await p.waitForTimeout(500);
+  };
+  for (const lang of ['tw', 'en'] as const) {
     for (const s of shots) {
-      const ctx = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 1 });
-      await ctx.addInitScript(
-        ([token, account, l]) => {
-          localStorage.setItem('tokend', token!);
-          localStorage.setItem('account', account!);
-          localStorage.setItem('lang', l!);
-        },
-        [s.token, s.account, lang],
-      );
-      const page = await ctx.newPage();
-      await page.goto(`http://127.0.0.1:${PORT}/?lang=${lang}#/${s.route}`);
-      await page.getByTestId(s.testId).waitFor({ timeout: 30_000 });
-      if (s.name === 'form-minimum') await page.getByTestId('ds-amount').locator('input').fill('200000');
-      await page.waitForTimeout(500);
-      await page.screenshot({ path: `${DIR}/${s.name}-${lang}.png` });
-      if (s.name === 'form-minimum')
-        await page.screenshot({ path: `${DIR}/${s.name}-full-${lang}.png`, fullPage: true });
-      await ctx.close();
+      const act = s.name === 'form-minimum' ? fillAmount : undefined;
+      await screens.shot(s.member, lang, s.route, s.name, act, { ready: s.testId });
+      if (act)
+        await screens.shot(s.member, lang, s.route, `${s.name}-full`, act, {
+          ready: s.testId,
+          fullPage: true,
+        });
     }
   }
-  await browser.close();
+  await screens.close();
   await h.close();
 }
 

@@ -9,10 +9,10 @@
  * opens 00663L, 0050 (long and short) and 4763 on 2025-06-03, the clock moves to 2025-06-18.
  */
 import { mkdirSync } from 'node:fs';
-import { chromium, type Page } from 'playwright';
 import { REPLAY_DAY_MS } from '../server/market/clock';
 import { HARNESS_SESSION, idem, startHarness } from '../tests/integration/harness';
 import { advanceMarket } from '../tests/integration/trading-support';
+import { openScreens } from './support/screens';
 
 const OUT = process.env.OUT ?? '/tmp/corp-shots';
 const PORT = Number(process.env.PORT ?? 3201);
@@ -55,35 +55,17 @@ async function main() {
   await place('00663L', 'long', 1);
 
   await h.app.listen({ port: PORT, host: '127.0.0.1' });
-  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium' });
-  const shot = async (lang: 'tw' | 'en', hash: string, name: string, act?: (p: Page) => Promise<void>) => {
-    const ctx = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 1 });
-    await ctx.addInitScript(
-      ([t, acct, l]) => {
-        localStorage.setItem('tokend', t!);
-        localStorage.setItem('account', acct!);
-        localStorage.setItem('lang', l!);
-      },
-      [token, me, lang],
-    );
-    const page = await ctx.newPage();
-    page.on('pageerror', (e) => console.error(`[${name}] page error:`, e.message));
-    await page.goto(`http://127.0.0.1:${PORT}/#${hash}`);
-    await page.waitForLoadState('networkidle');
-    await page.waitForTimeout(1_000);
-    if (act) await act(page);
-    await page.screenshot({ path: `${OUT}/${name}-${lang}.png` });
-    await ctx.close();
-  };
+  const screens = await openScreens({ port: PORT, out: OUT });
+  const ME = { token, account: me };
   for (const lang of ['tw', 'en'] as const) {
-    await shot(lang, '/position/position', 'positions-after-split');
-    await shot(lang, '/position/position', 'positions-after-split-more', async (p) => {
+    await screens.shot(ME, lang, '/position/position', 'positions-after-split');
+    await screens.shot(ME, lang, '/position/position', 'positions-after-split-more', async (p) => {
       await p.mouse.wheel(0, 700);
       await p.waitForTimeout(600);
     });
-    await shot(lang, `/position/positionDetail?id=${etf}`, 'position-detail-after-split');
-    await shot(lang, '/home/notice?tab=account', 'notices-after-split');
-    await shot(lang, '/home/notice?tab=account', 'notice-detail-after-split', async (p) => {
+    await screens.shot(ME, lang, `/position/positionDetail?id=${etf}`, 'position-detail-after-split');
+    await screens.shot(ME, lang, '/home/notice?tab=account', 'notices-after-split');
+    await screens.shot(ME, lang, '/home/notice?tab=account', 'notice-detail-after-split', async (p) => {
       await p
         .getByText(lang === 'tw' ? '公司行動持倉調整' : 'Position adjusted')
         .first()
@@ -92,8 +74,9 @@ async function main() {
     });
   }
   await at('2025-04-07');
-  for (const lang of ['tw', 'en'] as const) await shot(lang, '/position/position', 'positions-after-restart');
-  await browser.close();
+  for (const lang of ['tw', 'en'] as const)
+    await screens.shot(ME, lang, '/position/position', 'positions-after-restart');
+  await screens.close();
   await h.close();
 }
 

@@ -9,10 +9,11 @@
  * (3324: NT$9,998.65 charged on the short), publishes an operator article and lets the news
  * runner write the generated items (ex-dividend notices, the market summary at the 13:30 close).
  */
-import { chromium, type Page } from 'playwright';
+import type { Page } from 'playwright';
 import { REPLAY_DAY_MS } from '../server/market/clock';
 import { HARNESS_SESSION, startHarness, TEST_SYMBOLS } from '../tests/integration/harness';
 import { advanceMarket } from '../tests/integration/trading-support';
+import { openScreens } from './support/screens';
 
 const OUT = 'docs/screenshots';
 const PORT = Number(process.env.PORT ?? 3404);
@@ -72,44 +73,39 @@ async function main() {
   )!;
 
   await h.app.listen({ port: PORT, host: '127.0.0.1' });
-  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium' });
-  const shot = async (lang: 'tw' | 'en', hash: string, name: string, act?: (p: Page) => Promise<void>) => {
-    const ctx = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 1 });
-    await ctx.addInitScript(
-      ([t, account, l]) => {
-        localStorage.setItem('tokend', t!);
-        localStorage.setItem('account', account!);
-        localStorage.setItem('lang', l!);
-      },
-      [token, me, lang],
-    );
-    const page = await ctx.newPage();
-    await page.goto(`http://127.0.0.1:${PORT}/#${hash}`);
-    await page.waitForLoadState('networkidle');
-    if (hash.startsWith('/common/')) await page.locator('.dividend-row').first().waitFor({ timeout: 30_000 });
-    await page.waitForTimeout(1500);
-    if (act) await act(page);
-    await page.screenshot({ path: `${OUT}/${name}-${lang}.png` });
-    await ctx.close();
+  const screens = await openScreens({ port: PORT, out: OUT, settleMs: 1500 });
+  const ME = { token, account: me };
+  // The dividend screens count as open once their first row shows as well.
+  const rows = {
+    ready: async (p: Page) => {
+      await p.waitForLoadState('networkidle');
+      await p.locator('.dividend-row').first().waitFor({ timeout: 30_000 });
+    },
   };
   const scrollTo = (testId: string) => async (p: Page) => {
     await p.getByTestId(testId).scrollIntoViewIfNeeded();
     await p.waitForTimeout(300);
   };
   for (const lang of ['tw', 'en'] as const) {
-    await shot(lang, '/common/dividend', 'dividend-calendar');
-    await shot(lang, '/common/dividend?tab=recent', 'dividend-recent');
-    await shot(lang, '/common/dividend2', 'dividend-stocks');
-    await shot(lang, '/common/dividend3?symbol=2330', 'dividend-history');
-    await shot(lang, '/common/dividend3?symbol=3324', 'dividend-history-short');
-    await shot(lang, '/home/index', 'news-home', scrollTo('home-news'));
-    await shot(lang, '/home/moreNews', 'news-list');
-    await shot(lang, `/home/DetailsPage?id=${exItem.id}`, 'news-exdividend');
-    await shot(lang, `/home/DetailsPage?id=${summary.id}`, 'news-summary');
-    await shot(lang, `/home/DetailsPage?id=${saved.body.data.id}`, 'news-article');
-    await shot(lang, '/market/marketDetail?symbol=2330', 'news-stock-detail', scrollTo('detail-news'));
+    await screens.shot(ME, lang, '/common/dividend', 'dividend-calendar', undefined, rows);
+    await screens.shot(ME, lang, '/common/dividend?tab=recent', 'dividend-recent', undefined, rows);
+    await screens.shot(ME, lang, '/common/dividend2', 'dividend-stocks', undefined, rows);
+    await screens.shot(ME, lang, '/common/dividend3?symbol=2330', 'dividend-history', undefined, rows);
+    await screens.shot(ME, lang, '/common/dividend3?symbol=3324', 'dividend-history-short', undefined, rows);
+    await screens.shot(ME, lang, '/home/index', 'news-home', scrollTo('home-news'));
+    await screens.shot(ME, lang, '/home/moreNews', 'news-list');
+    await screens.shot(ME, lang, `/home/DetailsPage?id=${exItem.id}`, 'news-exdividend');
+    await screens.shot(ME, lang, `/home/DetailsPage?id=${summary.id}`, 'news-summary');
+    await screens.shot(ME, lang, `/home/DetailsPage?id=${saved.body.data.id}`, 'news-article');
+    await screens.shot(
+      ME,
+      lang,
+      '/market/marketDetail?symbol=2330',
+      'news-stock-detail',
+      scrollTo('detail-news'),
+    );
   }
-  await browser.close();
+  await screens.close();
   await h.close();
 }
 

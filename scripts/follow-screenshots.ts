@@ -4,14 +4,16 @@
  * session at 10:00, three instruments). Data made through the API: a mentor with five round trips,
  * applied and approved by the operator; a follower following NT$500,000, one mentor order copied
  * and one skipped while paused; a second applicant under review for the operator console's
- * mentor queue. Writes docs/screenshots/follow-*-{tw,en}.png and admin-mentors-{tw,en}.png.
+ * mentor queue. Writes docs/screenshots/follow-*-{tw,en}.png and admin-mentors-{tw,en}.png (the
+ * console at desktop width, 1280×720).
  *
  * Run: npx tsx scripts/follow-screenshots.ts
  */
-import { chromium } from '@playwright/test';
 import { eq } from 'drizzle-orm';
+import type { Page } from 'playwright';
 import { users } from '../server/db/schema';
 import { idem, startHarness } from '../tests/integration/harness';
+import { openScreens } from './support/screens';
 
 const PORT = Number(process.env.SHOT_PORT ?? 3217);
 const DAY_MS = 86_400_000;
@@ -78,56 +80,32 @@ async function main(): Promise<void> {
   await call('mentor/apply', {}, applicant);
 
   await h.app.listen({ port: PORT, host: '127.0.0.1' });
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox'] });
+  const screens = await openScreens({ port: PORT, out: 'docs/screenshots', settleMs: 300 });
+  const FOLLOWER = { token: follower, account: '0987654321' };
   const shots: Array<[string, string, string]> = [
-    ['gdindex', `gdindex/gdindex?level=junior`, 'gd-list'],
-    ['gdList', `gdindex/gdList?id=${m.id}`, 'gd-info'],
-    ['dsFllow', `gdindex/dsFllow?id=${m.id}`, 'ds-form'],
-    ['dsFllowInfo', `gdindex/dsFllowInfo`, `ds-follow-${f.id}`],
-    ['dsFllowRecord', `gdindex/dsFllowRecord?id=${f.id}`, 'ds-record-list'],
+    ['gdindex', `/gdindex/gdindex?level=junior`, 'gd-list'],
+    ['gdList', `/gdindex/gdList?id=${m.id}`, 'gd-info'],
+    ['dsFllow', `/gdindex/dsFllow?id=${m.id}`, 'ds-form'],
+    ['dsFllowInfo', `/gdindex/dsFllowInfo`, `ds-follow-${f.id}`],
+    ['dsFllowRecord', `/gdindex/dsFllowRecord?id=${f.id}`, 'ds-record-list'],
   ];
-  for (const lang of ['tw', 'en']) {
-    const ctx = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 1 });
-    await ctx.addInitScript(
-      ([token, l]) => {
-        localStorage.setItem('tokend', token!);
-        localStorage.setItem('account', '0987654321');
-        localStorage.setItem('lang', l!);
-      },
-      [follower, lang],
-    );
-    const page = await ctx.newPage();
-    for (const [name, route, testId] of shots) {
-      await page.goto(`http://127.0.0.1:${PORT}/?lang=${lang}#/${route}`);
-      await page.getByTestId(testId).waitFor({ timeout: 30_000 });
-      if (name === 'dsFllow') await page.getByTestId('ds-amount').locator('input').fill('200000');
-      await page.waitForTimeout(300);
-      await page.screenshot({ path: `docs/screenshots/follow-${name}-${lang}.png` });
+  const fillAmount = async (p: Page) => {
+    await p.getByTestId('ds-amount').locator('input').fill('200000');
+    await p.waitForTimeout(300);
+  };
+  for (const lang of ['tw', 'en'] as const) {
+    for (const [name, hash, testId] of shots) {
+      const act = name === 'dsFllow' ? fillAmount : undefined;
+      await screens.shot(FOLLOWER, lang, hash, `follow-${name}`, act, { ready: testId });
     }
-    await ctx.close();
     // The operator console's mentor queue (desktop width).
-    const adm = await browser.newContext({ viewport: { width: 1280, height: 720 }, deviceScaleFactor: 1 });
-    await adm.addInitScript(
-      ([token, l]) => {
-        localStorage.setItem('admin_tokend', token!);
-        localStorage.setItem('admin_account', 'admin');
-        localStorage.setItem('admin_is_admin', 'true');
-        localStorage.setItem('admin_lang', l!);
-        localStorage.setItem('lang', l!);
-      },
-      [op, lang],
-    );
-    const ap = await adm.newPage();
-    await ap.goto(`http://127.0.0.1:${PORT}/admin.html?lang=${lang}#mentors`);
-    await ap
-      .getByTestId(/^mentor-row-/)
-      .first()
-      .waitFor({ timeout: 30_000 });
-    await ap.waitForTimeout(300);
-    await ap.screenshot({ path: `docs/screenshots/admin-mentors-${lang}.png` });
-    await adm.close();
+    await screens.shot({ token: op, account: 'admin' }, lang, 'mentors', 'admin-mentors', undefined, {
+      console: true,
+      viewport: { width: 1280, height: 720 },
+      ready: /^mentor-row-/,
+    });
   }
-  await browser.close();
+  await screens.close();
   await h.close();
 }
 

@@ -13,7 +13,7 @@
  * holding); then to 3037's own seeded offering (the announcement's discount beside the market).
  */
 import { and, eq } from 'drizzle-orm';
-import { chromium, type Page } from 'playwright';
+import type { Page } from 'playwright';
 import { readIpoAnnouncements } from '../server/db/import';
 import { ipoOfferings } from '../server/db/schema';
 import { REPLAY_DAY_MS } from '../server/market/clock';
@@ -21,6 +21,7 @@ import { announcedClose, loadAnnouncementCloses, seasonedPrice } from '../server
 import { createOffering } from '../server/modules/ipo/schedule';
 import { startHarness, idem } from '../tests/integration/harness';
 import { ipoTestSymbols } from '../tests/integration/support/ipo';
+import { openScreens } from './support/screens';
 
 const OUT = process.env.OUT ?? 'docs/screenshots';
 const PORT = 4390;
@@ -58,25 +59,8 @@ async function main() {
     }
   }
   await h.app.listen({ port: PORT, host: '127.0.0.1' });
-  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium' });
-  const shot = async (lang: 'tw' | 'en', hash: string, name: string, act?: (p: Page) => Promise<void>) => {
-    const ctx = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 1 });
-    await ctx.addInitScript(
-      ([token, account, l]) => {
-        localStorage.setItem('tokend', token!);
-        localStorage.setItem('account', account!);
-        localStorage.setItem('lang', l!);
-      },
-      [tokens[0]!, me, lang],
-    );
-    const page = await ctx.newPage();
-    await page.goto(`http://127.0.0.1:${PORT}/#${hash}`);
-    await page.waitForLoadState('networkidle');
-    await page.waitForTimeout(600);
-    if (act) await act(page);
-    await page.screenshot({ path: `${OUT}/ipo-${name}-${lang}.png` });
-    await ctx.close();
-  };
+  const screens = await openScreens({ port: PORT, out: OUT, settleMs: 600 });
+  const ME = { token: tokens[0]!, account: me };
   const advance = async (days: number) => {
     h.wall.now += days * REPLAY_DAY_MS;
     h.feed.tick();
@@ -91,12 +75,12 @@ async function main() {
     )[0] ?? (await h.database.db.select().from(ipoOfferings).where(eq(ipoOfferings.pricing, pricing)))[0]!;
   const [rule, listing] = [await seeded('rule'), await seeded('listing')];
   for (const lang of ['tw', 'en'] as const) {
-    await shot(lang, '/home/index', 'home');
-    await shot(lang, '/market/subscribe?tab=open', 'list');
-    await shot(lang, '/market/subscribe?tab=upcoming', 'upcoming');
-    await shot(lang, `/market/subscribeDetail?id=${a}`, 'detail');
-    await shot(lang, `/market/subscribeDetail?id=${rule.id}`, 'detail-rule');
-    await shot(lang, `/market/subscribeDetail?id=${listing.id}`, 'detail-listing');
+    await screens.shot(ME, lang, '/home/index', 'ipo-home');
+    await screens.shot(ME, lang, '/market/subscribe?tab=open', 'ipo-list');
+    await screens.shot(ME, lang, '/market/subscribe?tab=upcoming', 'ipo-upcoming');
+    await screens.shot(ME, lang, `/market/subscribeDetail?id=${a}`, 'ipo-detail');
+    await screens.shot(ME, lang, `/market/subscribeDetail?id=${rule.id}`, 'ipo-detail-rule');
+    await screens.shot(ME, lang, `/market/subscribeDetail?id=${listing.id}`, 'ipo-detail-listing');
   }
   await advance(4); // draw day
   const draw = async (id: number) => (await h.call('ipo/draw', { id }, tokens[0]!)).body.data;
@@ -112,13 +96,14 @@ async function main() {
     await p.getByTestId('ipo-draw').scrollIntoViewIfNeeded();
   };
   for (const lang of ['tw', 'en'] as const) {
-    await shot(lang, `/market/subscribeDetail?id=${wonA ? a : b}`, 'drawn-won', verify);
-    if (!wonA || !wonB) await shot(lang, `/market/subscribeDetail?id=${wonA ? b : a}`, 'drawn-lost', verify);
+    await screens.shot(ME, lang, `/market/subscribeDetail?id=${wonA ? a : b}`, 'ipo-drawn-won', verify);
+    if (!wonA || !wonB)
+      await screens.shot(ME, lang, `/market/subscribeDetail?id=${wonA ? b : a}`, 'ipo-drawn-lost', verify);
   }
   await advance(5); // listing day
   for (const lang of ['tw', 'en'] as const) {
-    await shot(lang, '/market/subscribeRecord', 'records');
-    await shot(lang, '/position/position', 'holdings');
+    await screens.shot(ME, lang, '/market/subscribeRecord', 'ipo-records');
+    await screens.shot(ME, lang, '/position/position', 'ipo-holdings');
   }
   // 3037's own seeded offering (round 1): the announcement's discount beside the replayed market.
   const ownRow = () =>
@@ -134,10 +119,10 @@ async function main() {
     `3037 on ${d.applyStart}: reference ${d.referenceMinor} (${d.referenceDate}), offer ${d.priceMinor}, market ${d.marketPriceMinor}`,
   );
   for (const lang of ['tw', 'en'] as const) {
-    await shot(lang, '/market/subscribe?tab=open', 'list-3037');
-    await shot(lang, `/market/subscribeDetail?id=${own!.id}`, 'detail-3037');
+    await screens.shot(ME, lang, '/market/subscribe?tab=open', 'ipo-list-3037');
+    await screens.shot(ME, lang, `/market/subscribeDetail?id=${own!.id}`, 'ipo-detail-3037');
   }
-  await browser.close();
+  await screens.close();
   await h.close();
 }
 

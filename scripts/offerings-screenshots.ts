@@ -9,9 +9,9 @@
  * then opens admin.html#offerings as the operator: the auction list, the new-offering form, and
  * the block-trade list with the review queue.
  */
-import { chromium, type Page } from 'playwright';
 import { REPLAY_DAY_MS } from '../server/market/clock';
 import { startHarness, idem } from '../tests/integration/harness';
+import { openScreens } from './support/screens';
 
 const OUT = 'docs/screenshots';
 const PORT = 4391;
@@ -85,41 +85,23 @@ async function main() {
   );
 
   await h.app.listen({ port: PORT, host: '127.0.0.1' });
-  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium' });
-  const shot = async (lang: 'tw' | 'en', name: string, act?: (p: Page) => Promise<void>) => {
-    const ctx = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 1 });
-    await ctx.addInitScript(
-      ([token, l]) => {
-        localStorage.setItem('admin_tokend', token!);
-        localStorage.setItem('admin_account', 'admin');
-        localStorage.setItem('admin_is_admin', '1');
-        localStorage.setItem('admin_lang', l!);
-        localStorage.setItem('lang', l!);
-      },
-      [op, lang],
-    );
-    const page = await ctx.newPage();
-    await page.goto(`http://127.0.0.1:${PORT}/admin.html#offerings`);
-    await page.waitForLoadState('networkidle');
-    await page.waitForTimeout(500);
-    if (act) await act(page);
-    await page.waitForTimeout(300);
-    await page.screenshot({ path: `${OUT}/admin-offerings-${name}-${lang}.png` });
-    await ctx.close();
-  };
+  const screens = await openScreens({ port: PORT, out: OUT, console: true, settleMs: 500 });
+  const OP = { token: op, account: 'admin' };
   for (const lang of ['tw', 'en'] as const) {
-    await shot(lang, 'auctions');
-    await shot(lang, 'form', async (p) => {
+    await screens.shot(OP, lang, 'offerings', 'admin-offerings-auctions', (p) => p.waitForTimeout(300));
+    await screens.shot(OP, lang, 'offerings', 'admin-offerings-form', async (p) => {
       await p.getByTestId('offering-new').click();
       await p.getByTestId('offering-form').waitFor();
+      await p.waitForTimeout(300);
     });
-    await shot(lang, 'block-trades', async (p) => {
+    await screens.shot(OP, lang, 'offerings', 'admin-offerings-block-trades', async (p) => {
       await p.getByTestId('offering-kind-blockTrade').click();
       await p.waitForLoadState('networkidle');
       await p.getByTestId('primary-row-1').scrollIntoViewIfNeeded();
+      await p.waitForTimeout(300);
     });
   }
-  await browser.close();
+  await screens.close();
   await h.close();
 }
 

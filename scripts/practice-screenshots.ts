@@ -10,9 +10,9 @@
  * short closed at 12:00, and borrows NT$10,000 on credit.
  */
 import { mkdirSync } from 'node:fs';
-import { chromium, type Page } from 'playwright';
 import { idem, startHarness } from '../tests/integration/harness';
 import { replayTo } from '../tests/integration/trading-support';
+import { openScreens } from './support/screens';
 
 const OUT = process.env.OUT ?? '/tmp/practice-shots';
 const PORT = Number(process.env.PORT ?? 3204);
@@ -41,45 +41,27 @@ async function main() {
   await ok('admin/approveCreditLoan', { id: loan.id }, op);
 
   await h.app.listen({ port: PORT, host: '127.0.0.1' });
-  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium' });
-  const shot = async (lang: 'tw' | 'en', hash: string, name: string, act?: (p: Page) => Promise<void>) => {
-    const ctx = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 1 });
-    await ctx.addInitScript(
-      ([t, acct, l]) => {
-        localStorage.setItem('tokend', t!);
-        localStorage.setItem('account', acct!);
-        localStorage.setItem('lang', l!);
-      },
-      [who.token, me, lang],
-    );
-    const page = await ctx.newPage();
-    page.on('pageerror', (e) => console.error(`[${name}] page error:`, e.message));
-    await page.goto(`http://127.0.0.1:${PORT}/#${hash}`);
-    await page.waitForLoadState('networkidle');
-    await page.waitForTimeout(800);
-    if (act) await act(page);
-    await page.screenshot({ path: `${OUT}/${name}-${lang}.png` });
-    await ctx.close();
-  };
+  const screens = await openScreens({ port: PORT, out: OUT, settleMs: 800 });
+  const ME = { token: who.token, account: me };
   for (const lang of ['tw', 'en'] as const) {
-    await shot(lang, '/user/withdraw', 'withdraw', async (p) => {
+    await screens.shot(ME, lang, '/user/withdraw', 'withdraw', async (p) => {
       await p.getByTestId('withdraw-withdrawable').waitFor();
     });
-    await shot(lang, '/user/withdraw', 'withdraw-above', async (p) => {
+    await screens.shot(ME, lang, '/user/withdraw', 'withdraw-above', async (p) => {
       await p.getByTestId('withdraw-amount').fill('100000.01');
       await p.getByTestId('withdraw-funds-password').fill('246810');
       await p.getByTestId('withdraw-submit').click();
       await p.waitForTimeout(500);
     });
-    await shot(lang, '/wallet/index', 'wallet', async (p) => {
+    await screens.shot(ME, lang, '/wallet/index', 'wallet', async (p) => {
       await p.getByTestId('wallet-debt-total').waitFor();
       await p.waitForTimeout(400);
     });
-    await shot(lang, '/market/market', 'status-bar', async (p) => {
+    await screens.shot(ME, lang, '/market/market', 'status-bar', async (p) => {
       await p.getByTestId('replay-label').waitFor();
     });
   }
-  await browser.close();
+  await screens.close();
   await h.close();
 }
 

@@ -11,10 +11,10 @@
  * then 10:30 of 2025-06-11 for the intraday label.
  */
 import { mkdirSync } from 'node:fs';
-import { chromium } from 'playwright';
 import { REPLAY_DAY_MS } from '../server/market/clock';
 import { HARNESS_SESSION, startHarness } from '../tests/integration/harness';
 import { advanceMarket } from '../tests/integration/trading-support';
+import { openScreens, type Lang } from './support/screens';
 
 const OUT = process.env.OUT ?? '/tmp/rules-shots';
 const PORT = Number(process.env.PORT ?? 3203);
@@ -64,20 +64,20 @@ async function main() {
   const cal = h.dividends.calendar;
   const k0610 = Array.from({ length: 73 }, (_, k) => k).find((k) => cal.dateOf(k) === '2025-06-10')!;
   await h.app.listen({ port: PORT, host: '127.0.0.1' });
-  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium' });
-  /** Screenshot of `hash`; `row` must be on screen, marked as estimated when `marked`. */
-  const shot = async (lang: 'tw' | 'en', hash: string, name: string, row: string, marked = true) => {
-    const ctx = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 1 });
-    await ctx.addInitScript((l) => localStorage.setItem('lang', l), lang);
-    const page = await ctx.newPage();
-    await page.goto(`http://127.0.0.1:${PORT}/#${hash}`);
-    await page.getByTestId(`market-row-${row}`).waitFor({ timeout: 30_000 });
-    await page.waitForTimeout(1500);
-    const mark = await page.getByTestId(`ref-est-${row}`).isVisible();
-    if (mark !== marked) throw new Error(`${name} ${lang}: ${row} marked ${mark}`);
-    await page.screenshot({ path: `${OUT}/${name}-${lang}.png` });
-    await ctx.close();
-  };
+  const screens = await openScreens({ port: PORT, out: OUT, settleMs: 1500 });
+  /** Screenshot of `hash` for a guest; `row` must be on screen, marked as estimated when `marked`. */
+  const shot = (lang: Lang, hash: string, name: string, row: string, marked = true) =>
+    screens.shot(
+      null,
+      lang,
+      hash,
+      name,
+      async (p) => {
+        const mark = await p.getByTestId(`ref-est-${row}`).isVisible();
+        if (mark !== marked) throw new Error(`${name} ${lang}: ${row} marked ${mark}`);
+      },
+      { ready: `market-row-${row}` },
+    );
   await goTo(k0610, 4 * 60 + 40);
   for (const lang of ['tw', 'en'] as const)
     await shot(
@@ -92,7 +92,7 @@ async function main() {
   await goTo(k0610 + 2, 90);
   for (const lang of ['tw', 'en'] as const)
     await shot(lang, '/market/market?sort=all&type=etf', 'market-list-etf-0612-intraday', '0050', false);
-  await browser.close();
+  await screens.close();
   await h.close();
 }
 

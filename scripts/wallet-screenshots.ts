@@ -8,10 +8,10 @@
  * opens two positions and closes one, and the clock runs through four trading-day closes (one
  * equity snapshot each); two friends register with the member's invitation code.
  */
-import { chromium, type Page } from 'playwright';
 import { REPLAY_DAY_MS } from '../server/market/clock';
 import { equitySnapshotterOf } from '../server/modules/wallet/snapshots';
 import { idem, startHarness } from '../tests/integration/harness';
+import { openScreens } from './support/screens';
 
 const OUT = 'docs/screenshots';
 const PORT = Number(process.env.PORT ?? 3406);
@@ -58,52 +58,28 @@ async function main() {
     });
 
   await h.app.listen({ port: PORT, host: '127.0.0.1' });
-  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium' });
-  const shot = async (
-    lang: 'tw' | 'en',
-    hash: string,
-    name: string,
-    token: string,
-    account: string,
-    act?: (p: Page) => Promise<void>,
-  ) => {
-    const ctx = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 1 });
-    await ctx.addInitScript(
-      ([t, acct, l]) => {
-        localStorage.setItem('tokend', t!);
-        localStorage.setItem('account', acct!);
-        localStorage.setItem('lang', l!);
-      },
-      [token, account, lang],
-    );
-    const page = await ctx.newPage();
-    page.on('pageerror', (e) => console.error(`[${name}] page error:`, e.message));
-    await page.goto(`http://127.0.0.1:${PORT}/#${hash}`);
-    await page.waitForLoadState('networkidle');
-    await page.waitForTimeout(800);
-    if (act) await act(page);
-    await page.screenshot({ path: `${OUT}/${name}-${lang}.png` });
-    await ctx.close();
-  };
+  const screens = await openScreens({ port: PORT, out: OUT, settleMs: 800 });
+  const ME = { token: who.token, account: me };
+  const UNVERIFIED = { token: unverified, account: '0912000009' };
   for (const lang of ['tw', 'en'] as const) {
-    await shot(lang, '/wallet/index', 'wallet-overview', who.token, me, async (p) => {
+    await screens.shot(ME, lang, '/wallet/index', 'wallet-overview', async (p) => {
       await p.getByTestId('wallet-total').waitFor();
       await p.waitForTimeout(400);
     });
-    await shot(lang, '/wallet/index', 'wallet-history', who.token, me, async (p) => {
+    await screens.shot(ME, lang, '/wallet/index', 'wallet-history', async (p) => {
       await p.getByTestId('wallet-total').waitFor();
       await p.getByTestId('wallet-monthly').scrollIntoViewIfNeeded();
       await p.waitForTimeout(400);
     });
-    await shot(lang, '/user/invite', 'invite-code', who.token, me, async (p) => {
+    await screens.shot(ME, lang, '/user/invite', 'invite-code', async (p) => {
       await p.getByTestId('invite-qr').waitFor();
     });
-    await shot(lang, '/user/invite', 'invite-list', who.token, me, async (p) => {
+    await screens.shot(ME, lang, '/user/invite', 'invite-list', async (p) => {
       await p.getByTestId('invite-list').scrollIntoViewIfNeeded();
     });
-    await shot(lang, '/user/invite', 'invite-unverified', unverified, '0912000009');
+    await screens.shot(UNVERIFIED, lang, '/user/invite', 'invite-unverified');
   }
-  await browser.close();
+  await screens.close();
   await h.close();
 }
 
