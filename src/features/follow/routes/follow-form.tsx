@@ -8,7 +8,7 @@
 import { Button, Input } from 'antd-mobile';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Navigate, useNavigate } from 'react-router-dom';
+import { useNavigate } from 'react-router-dom';
 import { sendWithKey, useIdempotencyKeys } from '../../../api/idempotency';
 import { formatMinor } from '../../../lib/format';
 import { Page } from '../../../ui/page';
@@ -18,6 +18,7 @@ import { Guard, MentorTerms, useIdParam, useRouteMentor } from '../components/fo
 import { MinFollowCard } from '../components/min-follow';
 import '../follow.css';
 import { bpsPercent } from '../format';
+import { MentorListPage } from './mentor-list';
 
 /** /gdindex/dsFllow: the follow form. */
 export function FollowFormPage() {
@@ -56,7 +57,8 @@ export function FollowFormPage() {
       navigate('/gdindex/dsFllowInfo');
     }
   };
-  if (!(id > 0)) return <Navigate to="/gdindex/gdindex" replace />;
+  // Without a mentor id the route shows the mentor list to choose from (its own route, not a redirect).
+  if (!(id > 0)) return <MentorListPage />;
   return (
     <Page title={t('follow.followTitle')}>
       <Guard>

@@ -5,7 +5,7 @@
  */
 import { Button } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
-import { Navigate, useNavigate } from 'react-router-dom';
+import { useNavigate } from 'react-router-dom';
 import { changeColor } from '../../../lib/colors';
 import { formatMinor, formatSignedMinor } from '../../../lib/format';
 import { LabeledValue } from '../../../ui/labeled-value';
@@ -13,6 +13,7 @@ import { Page } from '../../../ui/page';
 import { Guard, MentorTerms, MentorTitle, useIdParam, useRouteMentor } from '../components/follow-shared';
 import '../follow.css';
 import { bpsPercent } from '../format';
+import { MentorListPage } from './mentor-list';
 
 const hours = (ms: number) => (ms / 3_600_000).toFixed(1);
 
@@ -27,7 +28,8 @@ export function MentorInfoPage() {
     value: v === undefined ? '' : formatSignedMinor(v),
     color: changeColor(v),
   });
-  if (!(id > 0)) return <Navigate to="/gdindex/gdindex" replace />;
+  // Without a mentor id the route shows the mentor list to choose from (its own route, not a redirect).
+  if (!(id > 0)) return <MentorListPage />;
   return (
     <Page title={t('follow.mentorInfo')}>
       <Guard>
