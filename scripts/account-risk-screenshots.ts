@@ -3,8 +3,8 @@
  * /tmp/risk-shots): the positions screen with cash holdings (1×: liquidation price "--") beside a
  * margined position, the ratio counting funds frozen for a resting order, the order ticket
  * refusing an order below the line (the ratio after it), a margin call's banner and notice with
- * its deadline and order of sales, and the notices of a gap sold at once (the notice before the
- * sale). Build the client first (`npx vite build`), then
+ * its deadline and order of sales, and the notices of a member called, then sold below
+ * maintenance (each notice before the sale). Build the client first (`npx vite build`), then
  * `PORT=3206 npx tsx scripts/account-risk-screenshots.ts`.
  *
  * It runs the server in-process on the integration harness (PGlite in memory, the manual market
@@ -58,12 +58,15 @@ async function main() {
   await ok('trade/placeOrder', order({ leverage: 10 }), c);
   const d = await h.fundedMember('0911000004', at(13_000));
   await ok('trade/placeOrder', order({ leverage: 10 }), d);
-  // Let the replay fall until C is called (and D, on the way, sold).
+  // Let the replay fall until C is called and D, further down, is sold.
+  const sold = async () =>
+    (await h.call('risk/events', { page: 1, pageSize: 10 }, d)).body.data.items.some(
+      (e: { kind: string }) => e.kind === 'liquidation',
+    );
   for (let i = 0; i < 240; i++) {
     await advanceMarket(h, 60_000);
     await h.risk.idle();
-    const s = (await h.call('risk/summary', {}, c)).body.data;
-    if (s.marginCallActive) break;
+    if ((await h.call('risk/summary', {}, c)).body.data.marginCallActive && (await sold())) break;
   }
 
   await h.app.listen({ port: PORT, host: '127.0.0.1' });
@@ -74,7 +77,7 @@ async function main() {
   const D = { token: d, account: '0911000004' };
   const myAccountTab = (lang: 'tw' | 'en') => async (p: Page) => {
     await p
-      .getByText(lang === 'tw' ? '我的帳戶' : 'My account')
+      .getByText(lang === 'tw' ? '帳戶通知' : 'My account')
       .first()
       .click();
     await p.waitForTimeout(500);

@@ -254,6 +254,23 @@ describe('3. a call gives its grace days; a notice always precedes a sale', () =
     await m.quote('2330', 102_500);
   });
 
+  it('a bounce above the clearing band and back keeps the deadline and sends no second notice', async () => {
+    m.session.n = 250;
+    const { u, p2330 } = await called();
+    await m.quote('2330', 101_000); // called: deadline session 253
+    await m.quote('2330', 103_500); // back above 135 %: cleared
+    m.session.n = 251;
+    await m.quote('2330', 101_000); // called again
+    const ev = await events(u.id);
+    expect(ev.map((e) => e.kind)).toEqual(['marginCall', 'marginCallCleared', 'marginCall']);
+    expect(JSON.parse(ev[2]!.detail!)).toMatchObject({ calledSession: 250, saleSession: 253 });
+    expect((await notices(u.id)).filter((n) => n.kind === 'marginCall')).toHaveLength(1);
+    m.session.n = 253;
+    await m.quote('2330', 101_000);
+    expect(await status(p2330.id)).toBe('closed');
+    await m.quote('2330', 102_500);
+  });
+
   it('a call met by a deposit within its grace days clears; no sale', async () => {
     m.session.n = 300;
     const { u, p2330 } = await called();

@@ -73,13 +73,27 @@ export async function recordRiskEvent(db: Db | Tx, e: NewRiskEvent): Promise<num
 
 /** The member's open margin call (latest call event a `marginCall`), or null. */
 export async function openMarginCall(db: Db | Tx, userId: number): Promise<OpenMarginCall | null> {
+  const last = await latestCallEvent(db, userId, ['marginCall', 'marginCallCleared']);
+  return last?.kind === 'marginCall' ? toOpenCall(last) : null;
+}
+
+/** The member's latest margin call, open or since cleared, or null. */
+export async function lastMarginCall(db: Db | Tx, userId: number): Promise<OpenMarginCall | null> {
+  const last = await latestCallEvent(db, userId, ['marginCall']);
+  return last ? toOpenCall(last) : null;
+}
+
+async function latestCallEvent(db: Db | Tx, userId: number, kinds: RiskEventKind[]) {
   const [last] = await db
     .select({ id: riskEvents.id, kind: riskEvents.kind, detail: riskEvents.detail })
     .from(riskEvents)
-    .where(and(eq(riskEvents.userId, userId), inArray(riskEvents.kind, ['marginCall', 'marginCallCleared'])))
+    .where(and(eq(riskEvents.userId, userId), inArray(riskEvents.kind, kinds)))
     .orderBy(desc(riskEvents.id))
     .limit(1);
-  if (last?.kind !== 'marginCall') return null;
+  return last;
+}
+
+function toOpenCall(last: { id: number; detail: string | null }): OpenMarginCall {
   const d = parseDetail(last.detail);
   return {
     id: last.id,

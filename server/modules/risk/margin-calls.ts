@@ -31,7 +31,7 @@ import type { MarketFeed } from '../../market/feed';
 import { AppError } from '../common/errors';
 import { notifyMember } from '../notices/notify';
 import { loadAccountRisk, type LoadedAccountRisk, type OpenOrder, type PoolRisk } from './account-risk';
-import { openMarginCall, recordRiskEvent, type OpenMarginCall } from './events';
+import { lastMarginCall, openMarginCall, recordRiskEvent, type OpenMarginCall } from './events';
 
 /** Positions closed per account and run at most (a bound on the loop, far above any account's). */
 const MAX_CLOSES_PER_RUN = 10_000;
@@ -143,10 +143,16 @@ export function createMarginCalls(deps: MarginCallDeps): MarginCalls {
     }
     const snap = await loadAccountRisk(db, feed, userId, thresholds);
     const saleOrder = saleOrderOf(snap, snap.pools[0]!);
-    const calledSession = deps.session();
-    const saleSession = marginCallSaleSession(calledSession, deps.graceDays);
-    const saleDate = deps.sessionDate(saleSession);
     const immediate = r.ratioBps !== null && r.ratioBps < thresholds.maintenanceBps;
+    // A call raised again before its predecessor's deadline (the ratio bounced above the clearing
+    // band and fell back) keeps that deadline, and the notice already sent stands: a bounce
+    // neither restarts the grace days nor repeats the notice.
+    const prev = await lastMarginCall(db, userId);
+    const now = deps.session();
+    const again = prev?.saleSession != null && prev.calledSession != null && now < prev.saleSession;
+    const calledSession = again ? prev.calledSession! : now;
+    const saleSession = again ? prev.saleSession! : marginCallSaleSession(calledSession, deps.graceDays);
+    const saleDate = deps.sessionDate(saleSession);
     const id = await db.transaction(async (tx) => {
       const eventId = await recordRiskEvent(tx, {
         userId,
@@ -163,14 +169,15 @@ export function createMarginCalls(deps: MarginCallDeps): MarginCalls {
           immediate,
         },
       });
-      await notifyMember(tx, userId, 'marginCall', {
-        ratioBps: r.ratioBps ?? 0,
-        thresholdBps: thresholds.marginCallBps,
-        maintenanceBps: thresholds.maintenanceBps,
-        saleDate: saleDate ?? '',
-        saleOrder: saleOrder.map((o) => o.symbol).join(', '),
-        immediate: immediate ? 1 : 0,
-      });
+      if (!again || immediate)
+        await notifyMember(tx, userId, 'marginCall', {
+          ratioBps: r.ratioBps ?? 0,
+          thresholdBps: thresholds.marginCallBps,
+          maintenanceBps: thresholds.maintenanceBps,
+          saleDate: saleDate ?? '',
+          saleOrder: saleOrder.map((o) => o.symbol).join(', '),
+          immediate: immediate ? 1 : 0,
+        });
       return eventId;
     });
     calls.set(userId, {
