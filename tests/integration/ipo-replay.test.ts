@@ -15,7 +15,7 @@
  *   comparable's real path scaled to it; the winner holds it at the offer price.
  */
 import { readFileSync } from 'node:fs';
-import { and, between, eq, inArray } from 'drizzle-orm';
+import { and, asc, between, eq, gte, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { drawCommitment, drawWinners, ipoDiscountBps, type IpoOffering } from '../../contract/ipo';
 import { ceilToTick, floorToTick, isOnTick } from '../../contract/market-rules';
@@ -182,10 +182,13 @@ describe('offers on the replayed market', () => {
     const FUNDS = 30_000_000;
 
     it('is offered below its replayed price at the real announcement discount (116 ÷ 220.00)', async () => {
+      // Its next round that has not opened yet (the rounds repeat every pass of the schedule).
       const [first] = await h.database.db
         .select()
         .from(ipoOfferings)
-        .where(and(eq(ipoOfferings.symbol, '3037'), eq(ipoOfferings.round, 1)));
+        .where(and(eq(ipoOfferings.symbol, '3037'), gte(ipoOfferings.applyStartDay, today())))
+        .orderBy(asc(ipoOfferings.applyStartDay))
+        .limit(1);
       expect(first).toBeDefined();
       await goTo(first!.applyStartDay);
       token = await h.fundedMember('0930000002', FUNDS);

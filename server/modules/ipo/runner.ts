@@ -99,7 +99,12 @@ export function createIpoRunner(opts: {
     calendar,
     ...job,
     start(o) {
-      if (clock && opts.announcements.length) schedule = seedSchedule(opts.announcements);
+      if (clock && opts.announcements.length)
+        schedule = seedSchedule(
+          opts.announcements,
+          (code) =>
+            !opts.feed.listingProxy?.(code) && opts.feed.closeBefore?.(code, calendar.today()) != null,
+        );
       return job.start(o);
     },
   };

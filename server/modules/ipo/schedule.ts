@@ -99,15 +99,22 @@ export interface SeedSchedule {
   period: number;
 }
 
-/** Places the announcements on business days (see the module docstring). */
-export function seedSchedule(announcements: readonly IpoAnnouncement[]): SeedSchedule {
+/**
+ * Places the announcements on business days (see the module docstring): only the seasoned ones
+ * (`seasoned`: the code trades in the replay) take the consecutive days, so one opens every day;
+ * any other is placed by its comparable's listing, or not at all (its startDay is unused).
+ */
+export function seedSchedule(
+  announcements: readonly IpoAnnouncement[],
+  seasoned: (code: string) => boolean = () => true,
+): SeedSchedule {
   const usable = announcements.filter(
     (a) => a.sharesOffered >= (a.sharesPerApplication ?? IPO_DEFAULT_SHARES_PER_APPLICATION),
   );
-  const dates = [...new Set(usable.map((a) => a.applyStart))].sort();
+  const dates = [...new Set(usable.filter((a) => seasoned(a.code)).map((a) => a.applyStart))].sort();
   const rank = new Map(dates.map((d, i) => [d, i]));
   return {
-    items: usable.map((a) => ({ a, startDay: rank.get(a.applyStart)! })),
+    items: usable.map((a) => ({ a, startDay: rank.get(a.applyStart) ?? 0 })),
     period: Math.max(1, dates.length),
   };
 }
