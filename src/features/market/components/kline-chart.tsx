@@ -336,7 +336,7 @@ function mountChart(
  * The chart is created once the first bars of the symbol and period shown are in, so klinecharts
  * lays it out and draws it once with them. Created empty, it drew three times: empty, again when
  * the bars came, and once more when the wider price axis resized its canvases (75–110 ms each on a
- * desktop CPU, docs/decisions.md "Rows before the app"). Until then the container keeps its height.
+ * desktop CPU, docs/adr/0028-candle-chart.md). Until then the container keeps its height.
  */
 export const KlineChart = memo(function KlineChart({
   symbol,
