@@ -90,7 +90,7 @@ export function SubscribePage() {
             data-testid="ipo-records-link"
             onClick={() => navigate('/market/subscribeRecord')}
           >
-            {t('ipo.records')}
+            {t('ipo.recordsLink')}
           </span>
         ) : undefined
       }
