@@ -12,6 +12,7 @@ import { eq } from 'drizzle-orm';
 import type { Page } from 'playwright';
 import { users } from '../server/db/schema';
 import { idem, startHarness } from '../tests/integration/harness';
+import { ipoTestSymbols } from '../tests/integration/support/ipo';
 import { openScreens } from './support/screens';
 
 const PORT = Number(process.env.SHOT_PORT ?? 3306);
@@ -19,7 +20,8 @@ const OUT = process.env.SHOT_OUT ?? '/tmp/ux-english-shots';
 const DAY_MS = 86_400_000;
 
 async function main(): Promise<void> {
-  const h = await startHarness();
+  const h = await startHarness({ importSymbols: await ipoTestSymbols() });
+  await h.ipo.run();
   const call = async (name: Parameters<typeof h.call>[0], body: unknown, token: string, headers = {}) => {
     const r = await h.call(name, body, token, headers);
     if (r.body.status !== 1) throw new Error(`${name}: ${JSON.stringify(r.body)}`);
@@ -44,7 +46,8 @@ async function main(): Promise<void> {
     ['funds', '/user/FundingDetails', undefined],
     ['chart-1m', '/market/marketDetail?symbol=2330', 'kline-chart', period('1m')],
     ['chart-1d', '/market/marketDetail?symbol=2330', 'kline-chart', period('1d')],
-    ['subscribe', '/market/subscribe?tab=ended', undefined],
+    ['subscribe', '/market/subscribe?tab=upcoming', undefined],
+    ['subscribe-open', '/market/subscribe?tab=open', undefined],
     ['dividend', '/common/dividend', undefined],
     ['gdindex-empty', '/gdindex/gdindex', 'gd-empty'],
     ['mentorApply', '/gdindex/mentorApply', 'gd-apply'],
