@@ -46,3 +46,19 @@ describe('exchange labels in both languages', () => {
     expect(exRightsKindLabel('息', tOf(en))).toBe('Ex-dividend (cash)');
   });
 });
+
+describe('signed figures are named profit and loss', () => {
+  // Each can be negative (docs/glossary.md "Realised P&L"; a mentor's figures from the ledger).
+  const signed = [
+    ['uc', 'profit'],
+    ['follow', 'totalProfit'],
+    ['follow', 'yesterdayProfit'],
+    ['follow', 'historicalProfit'],
+  ] as const;
+  it.each(signed)('%s.%s', (group, key) => {
+    const strings = { en, tw } as unknown as Record<string, Record<string, Record<string, string>>>;
+    expect(strings.en![group]![key]).toContain('P&L');
+    expect(strings.en![group]![key]).not.toMatch(/profit/i);
+    expect(strings.tw![group]![key]).toContain('損益');
+  });
+});
