@@ -105,7 +105,9 @@ function IndexCard() {
       <div style={{ color }}>
         {formatSignedMinor(change)} ({formatPercent(change, ix.prevCloseMinor)})
       </div>
-      <div className="muted small">{t('market.indexOfficial')}</div>
+      <div className="muted small" data-testid="home-index-basis">
+        {t(ix.estimate ? 'market.indexEstimate' : 'market.indexOfficial')}
+      </div>
     </section>
   );
 }
