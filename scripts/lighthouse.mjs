@@ -32,7 +32,7 @@
  * throttling multiplies the time the page really takes), so read performance next to the load
  * average printed with the table.
  */
-/* global process, console, fetch, setTimeout, URL */
+/* global process, console, fetch, setTimeout, URL, localStorage */
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';

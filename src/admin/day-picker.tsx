@@ -18,6 +18,15 @@ export interface BusinessDay {
   date: string;
 }
 
+/** A replayed date (YYYY-MM-DD) as the console writes it in `lang`; '' when there is none. */
+export function formatReplayDate(date: string, lang: string): string {
+  const dt = date ? DateTime.fromISO(date) : null;
+  if (!dt?.isValid) return '';
+  return lang === 'en'
+    ? dt.setLocale('en-GB').toFormat('ccc d LLL yyyy')
+    : dt.setLocale('zh-TW').toFormat('yyyy/MM/dd（ccc）');
+}
+
 /**
  * "2025/04/14 (週一) · 3 個營業日後" / "Mon 14 Apr 2025 · in 3 business days": the date in the
  * language `lang` ('en' or the Chinese default), then its distance from business day `today`.
@@ -31,13 +40,8 @@ export function formatBusinessDay(d: BusinessDay, today: number, lang: string, t
       : offset > 0
         ? t('admin.offerings.dayAhead', { count: offset })
         : t('admin.offerings.dayBehind', { count: -offset });
-  const dt = d.date ? DateTime.fromISO(d.date) : null;
-  if (!dt?.isValid) return rel;
-  const date =
-    lang === 'en'
-      ? dt.setLocale('en-GB').toFormat('ccc d LLL yyyy')
-      : dt.setLocale('zh-TW').toFormat('yyyy/MM/dd（ccc）');
-  return `${date} · ${rel}`;
+  const date = formatReplayDate(d.date, lang);
+  return date ? `${date} · ${rel}` : rel;
 }
 
 /**

@@ -24,7 +24,7 @@ import { TestIdInput } from '../ui/testid-input';
 import { ADMIN_PAGE_SIZE, adminApi, type QueueStatus } from './admin-api';
 import { AdminTable, Money, Pager, type Column } from './admin-ui';
 import { amountToMinor, minorToAmount } from './decimal';
-import { DayField, formatBusinessDay, type BusinessDay } from './day-picker';
+import { DayField, formatReplayDate, type BusinessDay } from './day-picker';
 import { ReviewQueue } from './review-queue';
 
 type AdminOffering = ResOf<'admin/offerings'>['items'][number];
@@ -201,7 +201,7 @@ function OfferingForm({
       </h3>
       <p className="muted">
         {t('admin.offerings.today', {
-          date: formatBusinessDay({ day: today.day, date: today.date }, today.day, i18n.language, t),
+          date: formatReplayDate(today.date, i18n.language) || String(today.day),
         })}
       </p>
       <Form
