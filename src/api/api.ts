@@ -213,6 +213,11 @@ export const api = createApi({
      * long with shares among them cannot be sold until they are recalled (server
      * lending/service.ts refuseCloseInLoan). Fetched on the tap, never cached for a screen.
      */
+    /** The privacy agreement (common/page), for its version: the login form remembers acceptance of it. */
+    agreementPage: b.query<ResOf<'common/page'>, void>({
+      query: () => ({ name: 'common/page', body: { name: 'agreement' } }),
+      keepUnusedDataFor: 600,
+    }),
     loansInLoan: b.query<ResOf<'lending/orders'>, void>({
       query: () => ({ name: 'lending/orders', body: { status: 'inLoan', page: 1, pageSize: 200 } }),
     }),
@@ -264,6 +269,7 @@ export const {
   usePlaceOrderMutation,
   useCancelOrderMutation,
   useClosePositionMutation,
+  useAgreementPageQuery,
   useOrdersInfiniteQuery,
   useOrderDetailQuery,
 } = api;
