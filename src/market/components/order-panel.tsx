@@ -135,8 +135,11 @@ export interface OrderPanelProps {
 }
 
 const NO_PREVIEW = { preview: null, dayTradePreview: null } as const;
-/** A preview line: its label's string key, its test id's suffix, the amount (TWD minor units). */
-type PreviewRow = readonly [labelKey: string, testId: string, minor: number | null | undefined];
+/**
+ * A preview line: its label's string key, its test id's suffix, the amount (TWD minor units) and
+ * a note shown after it.
+ */
+type PreviewRow = readonly [labelKey: string, testId: string, minor: number | null | undefined, note?: string];
 
 /** What OrderControls calls on a change; each clears the last refusal. Stable for a ticket. */
 interface ControlHandlers {
@@ -629,10 +632,16 @@ export function OrderPanel({ symbol, quote, dayTrade, children }: OrderPanelProp
   const rows: PreviewRow[] = [
     ['order.marketValue', 'value', preview?.marketValueMinor],
     ['order.margin', 'margin', preview?.marginMinor],
-    ['order.fee', 'fee', preview ? preview.commissionMinor + preview.clearingFeeMinor : undefined],
-    ...(preview && preview.commissionDiscountMinor > 0
-      ? [['rewards.levelDiscount', 'fee-discount', -preview.commissionDiscountMinor] as const]
-      : []),
+    // The fee is already after the level's and the coupon's discount: the discount is a note on
+    // it ("1,163（已折 145）"), not a row of its own that reads as a second deduction.
+    [
+      'order.fee',
+      'fee',
+      preview ? preview.commissionMinor + preview.clearingFeeMinor : undefined,
+      preview && preview.commissionDiscountMinor > 0
+        ? t('order.feeDiscounted', { amount: formatMinor(preview.commissionDiscountMinor) })
+        : undefined,
+    ],
     ['order.tax', 'tax', preview?.openTaxMinor],
     ...(taxRefund > 0 ? [['dayTrading.taxRefund', 'tax-refund', taxRefund] as const] : []),
     [
@@ -695,12 +704,12 @@ export function OrderPanel({ symbol, quote, dayTrade, children }: OrderPanelProp
             value={price !== null ? formatMinor(price) : ''}
           />
         )}
-        {rows.map(([key, id, minor]) => (
+        {rows.map(([key, id, minor, note]) => (
           <LabeledValue
             key={key}
             layout="line"
             label={t(key)}
-            value={minor != null ? formatMinor(minor) : ''}
+            value={minor != null ? formatMinor(minor) + (note ?? '') : ''}
             testId={tid(`preview-${id}`)}
           />
         ))}
