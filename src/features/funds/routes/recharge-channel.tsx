@@ -43,7 +43,7 @@ function ChannelInfo({ channel }: { channel: DepositChannel }) {
   // The receiving bank's FISC code, which a transfer from another bank asks for first
   // (contract/banks.ts, read from the channel's bank name).
   const bankCode = bankByName(channel.bankName)?.code ?? null;
-  const rows: [key: string, value: string, testId: string, copy: boolean][] = [
+  const rows: (readonly [key: string, value: string, testId: string, copy: boolean])[] = [
     ['recharge.accountName', channel.accountName, 'channel-account-name', false],
     ...(bankCode ? [['recharge.bankCode', bankCode, 'channel-bank-code', true] as const] : []),
     ['recharge.accountNumber', channel.accountNumber, 'channel-account-number', true],
