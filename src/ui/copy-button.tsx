@@ -25,6 +25,7 @@ export function CopyButton({ text, label, testId }: { text: string; label: strin
       size="mini"
       fill="outline"
       className="copy-button"
+      style={{ marginLeft: 8 }}
       aria-label={t('clipboard.copyWhat', { what: label })}
       data-testid={testId}
       onClick={async () => {
