@@ -92,10 +92,7 @@ function nameKey(name: string): string {
 }
 
 const byName: ReadonlyMap<string, TaiwanBank> = new Map(
-  TAIWAN_BANKS.flatMap((b) => [
-    [nameKey(b.tw), b] as const,
-    [nameKey(b.en), b] as const,
-  ]),
+  TAIWAN_BANKS.flatMap((b) => [[nameKey(b.tw), b] as const, [nameKey(b.en), b] as const]),
 );
 
 /**

@@ -109,7 +109,10 @@ export type AmountIssue = 'required' | 'format' | 'decimals' | 'notPositive';
  * Full-width digits are read as digits (NFKC); U+2212 (minus sign) as "-". Exact: no float.
  */
 export function parseAmountInput(text: string | undefined): { minor: Minor } | { issue: AmountIssue } {
-  const s = (text ?? '').normalize('NFKC').replace(/[,\s]/g, '').replace(/\u2212/g, '-');
+  const s = (text ?? '')
+    .normalize('NFKC')
+    .replace(/[,\s]/g, '')
+    .replace(/\u2212/g, '-');
   if (!s) return { issue: 'required' };
   const m = /^([-+])?(\d*)(?:\.(\d*))?$/.exec(s);
   if (!m || (m[2] === '' && (m[3] ?? '') === '')) return { issue: 'format' };
@@ -122,7 +125,6 @@ export function parseAmountInput(text: string | undefined): { minor: Minor } | {
     return { issue: 'format' };
   }
 }
-
 
 /** Minor units → fixed 2-decimal string without grouping ("1005.50"). */
 export function minorToDecimal(minor: Minor): string {

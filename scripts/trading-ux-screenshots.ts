@@ -78,9 +78,16 @@ async function main() {
     await p.waitForTimeout(400);
   };
   for (const lang of ['tw', 'en'] as const) {
-    await screens.shot(ME, lang, '/market/marketDetail?symbol=2330', 'ticket-lots-600', (p) => ticket(p, '600'), {
-      ready: 'order-lots',
-    });
+    await screens.shot(
+      ME,
+      lang,
+      '/market/marketDetail?symbol=2330',
+      'ticket-lots-600',
+      (p) => ticket(p, '600'),
+      {
+        ready: 'order-lots',
+      },
+    );
     await screens.shot(ME, lang, '/market/marketDetail?symbol=2330', 'ticket-lots-0', (p) => ticket(p, '0'), {
       ready: 'order-lots',
     });
@@ -167,9 +174,16 @@ async function main() {
       await p.getByTestId('channel-account-number-copy').click();
       await p.waitForTimeout(300);
     });
-    await screens.shot(ME, lang, '/common/dayTrading?tab=transactions', 'day-trading-transactions', undefined, {
-      ready: async (p) => p.locator('[data-testid^="dt-tx-pnl-"]').first().waitFor({ timeout: 30_000 }),
-    });
+    await screens.shot(
+      ME,
+      lang,
+      '/common/dayTrading?tab=transactions',
+      'day-trading-transactions',
+      undefined,
+      {
+        ready: async (p) => p.locator('[data-testid^="dt-tx-pnl-"]').first().waitFor({ timeout: 30_000 }),
+      },
+    );
   }
   await screens.close();
   await h.close();

@@ -12,10 +12,7 @@ import { MemoryRouter, Route, Routes } from 'react-router-dom';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { setupI18n } from '../../src/app/i18n';
 import { createAppStore } from '../../src/app/store';
-import {
-  AGREEMENT_ACCEPTED_KEY,
-  agreementVersion,
-} from '../../src/features/auth/components/agreement';
+import { AGREEMENT_ACCEPTED_KEY, agreementVersion } from '../../src/features/auth/components/agreement';
 import { LoginPage } from '../../src/features/auth/routes/login';
 import { en, tw } from './support/strings';
 
@@ -100,7 +97,9 @@ describe('login privacy box', () => {
     fireEvent.click(box());
     fireEvent.click(screen.getByTestId('login-submit'));
     await screen.findByTestId('home');
-    await waitFor(() => expect(localStorage.getItem(AGREEMENT_ACCEPTED_KEY)).toBe('2026-03-01T00:00:00.000Z'));
+    await waitFor(() =>
+      expect(localStorage.getItem(AGREEMENT_ACCEPTED_KEY)).toBe('2026-03-01T00:00:00.000Z'),
+    );
   });
 
   it('starts ticked on a device that accepted this version', async () => {

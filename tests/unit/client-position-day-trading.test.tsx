@@ -370,7 +370,9 @@ describe('day-trading screen', () => {
       createdAt: T0,
       marketAt: MARKET_T0,
     };
-    handlers['dayTrade/transactions'] = () => ({ data: { items: [holding], total: 1, page: 1, pageSize: 20 } });
+    handlers['dayTrade/transactions'] = () => ({
+      data: { items: [holding], total: 1, page: 1, pageSize: 20 },
+    });
     // The feed's price: 1,010 → (1,010 − 1,000) × 1,000 = +10,000.00.
     handlers['market/quotes'] = () => ({ data: { items: [{ ...quote, lastMinor: 101_000 }] } });
     renderAt('/common/dayTrading?tab=transactions');

@@ -44,7 +44,14 @@ describe('marketTimeOfWall', () => {
   it('is the wall time on the exchange clock', () => {
     const w = Date.UTC(2026, 2, 2, 3);
     expect(
-      marketTimeOfWall({ wallMs: w, nowWallMs: w + 5_000, nowMarketMs: w + 5_000, speed: 1, replay: false, date: null }),
+      marketTimeOfWall({
+        wallMs: w,
+        nowWallMs: w + 5_000,
+        nowMarketMs: w + 5_000,
+        speed: 1,
+        replay: false,
+        date: null,
+      }),
     ).toBe(w);
   });
 });

@@ -4,12 +4,7 @@
  */
 import { CURRENCIES, type Currency } from '../../../contract/constants';
 import type { FxRate } from '../../../contract/funds';
-import {
-  convertMinorFloor,
-  convertMinorFloorInRange,
-  parseAmountInput,
-  PPM,
-} from '../../../contract/money';
+import { convertMinorFloor, convertMinorFloorInRange, parseAmountInput, PPM } from '../../../contract/money';
 import { AMOUNT_ISSUE_KEYS } from '../../lib/amount-messages';
 
 export interface AmountLimits {

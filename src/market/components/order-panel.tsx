@@ -139,7 +139,12 @@ const NO_PREVIEW = { preview: null, dayTradePreview: null } as const;
  * A preview line: its label's string key, its test id's suffix, the amount (TWD minor units) and
  * a note shown after it.
  */
-type PreviewRow = readonly [labelKey: string, testId: string, minor: number | null | undefined, note?: string];
+type PreviewRow = readonly [
+  labelKey: string,
+  testId: string,
+  minor: number | null | undefined,
+  note?: string,
+];
 
 /** What OrderControls calls on a change; each clears the last refusal. Stable for a ticket. */
 interface ControlHandlers {

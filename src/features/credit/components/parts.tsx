@@ -94,5 +94,7 @@ export function FactorRow({ f }: { f: CreditFactor }) {
 export function loanAmount(text: string): { minor: number } | { errorKey: string } {
   const parsed = parseAmountInput(text);
   if ('minor' in parsed) return parsed;
-  return { errorKey: parsed.issue === 'required' ? 'errors.loanAmountRequired' : AMOUNT_ISSUE_KEYS[parsed.issue] };
+  return {
+    errorKey: parsed.issue === 'required' ? 'errors.loanAmountRequired' : AMOUNT_ISSUE_KEYS[parsed.issue],
+  };
 }

@@ -60,7 +60,9 @@ export function DividendHistoryPage() {
                       {formatSignedMinor(c.amountMinor)}
                     </span>
                   </div>
-                  <div className="muted small">{t('dividend.perShare', { cash: formatDividend(c.cashDividend) })}</div>
+                  <div className="muted small">
+                    {t('dividend.perShare', { cash: formatDividend(c.cashDividend) })}
+                  </div>
                 </div>
               ))
             )}

@@ -17,7 +17,10 @@ export type CloseRefusal = 'lendingSharesInLoan' | null;
  * The refusal of closing `order` given the member's loans (any status; only `inLoan` ones count):
  * a long with any shares in loan. Pure.
  */
-export function closeRefusal(order: Pick<Order, 'id' | 'side'>, loans: readonly LendingOrder[]): CloseRefusal {
+export function closeRefusal(
+  order: Pick<Order, 'id' | 'side'>,
+  loans: readonly LendingOrder[],
+): CloseRefusal {
   if (order.side !== 'long') return null;
   return loans.some((l) => l.orderId === order.id && l.status === 'inLoan' && l.shares > 0)
     ? 'lendingSharesInLoan'
