@@ -81,3 +81,29 @@ export function bankByCode(code: string | null | undefined): TaiwanBank | undefi
 export function bankDisplayName(bankCode: string | null, boundName: string, lang: 'tw' | 'en'): string {
   return bankByCode(bankCode)?.[lang] ?? boundName;
 }
+
+/** A bank name compared loosely: NFKC, 台 → 臺, no spaces, brackets, 股份有限公司 or 商業, lower case. */
+function nameKey(name: string): string {
+  return name
+    .normalize('NFKC')
+    .replace(/台/g, '臺')
+    .replace(/股份有限公司|商業|[\s()（）]/g, '')
+    .toLowerCase();
+}
+
+const byName: ReadonlyMap<string, TaiwanBank> = new Map(
+  TAIWAN_BANKS.flatMap((b) => [[nameKey(b.tw), b] as const, [nameKey(b.en), b] as const]),
+);
+
+/**
+ * The listed bank a free-text bank name (a deposit channel's, typed by the operator) refers to:
+ * a leading 3-digit code ("004 臺灣銀行", "(004)"), else its FISC name or English name compared
+ * loosely (台/臺, with or without 商業 or 股份有限公司, any case: "第一銀行", "bank of taiwan").
+ * Undefined when it is none of the listed banks.
+ */
+export function bankByName(name: string | null | undefined): TaiwanBank | undefined {
+  if (!name) return undefined;
+  const code = /^\s*[(（]?(\d{3})(?!\d)/.exec(name.normalize('NFKC'));
+  if (code) return bankByCode(code[1]);
+  return byName.get(nameKey(name));
+}

@@ -19,13 +19,14 @@ const id = z.number().int().positive().max(2_147_483_647);
 export const CREDIT_AMOUNT_MAX_MINOR = 1_000_000_000_000;
 
 /**
- * A positive amount in TWD minor units; a missing, zero or non-integer one is `loanAmountRequired`
- * (product-spec §5 "Loan: amount required").
+ * A positive amount in TWD minor units, each rule its own key: a missing one is
+ * `loanAmountRequired` (product-spec §5 "Loan: amount required"), a fraction of a minor unit
+ * (more than 2 decimals) `amountTooManyDecimals`, zero or negative `amountNotPositive`.
  */
 const loanAmount = z
   .number({ error: 'loanAmountRequired' })
-  .int({ error: 'loanAmountRequired' })
-  .positive({ error: 'loanAmountRequired' })
+  .int({ error: 'amountTooManyDecimals' })
+  .positive({ error: 'amountNotPositive' })
   .max(CREDIT_AMOUNT_MAX_MINOR);
 
 /**

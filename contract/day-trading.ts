@@ -96,8 +96,12 @@ export const dayTradeDetailSchema = z.object({
   tradeDate: z.string().nullable(),
   buyPriceMinor: minor,
   buyAt: z.number().int(),
+  /** Market time of the buy (contract/trading-session.ts marketTimeOfWall): what the list shows. */
+  buyMarketAt: z.number().int(),
   sellPriceMinor: minor,
   sellAt: z.number().int(),
+  /** Market time of the sale. */
+  sellMarketAt: z.number().int(),
   /** Gross P&L (price difference × shares). */
   pnlMinor: minor,
   /** Commission (+ clearing fee) of both legs. */

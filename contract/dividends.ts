@@ -50,6 +50,17 @@ export function microsToDecimal(micros: number): string {
 }
 
 /**
+ * A per-share cash dividend (the exact decimal text, ≤ 6 decimals, or micros) in TWD minor units
+ * for display, rounded half away from zero to the currency's 2 decimals (contract/money.ts
+ * mulDivRound): "4.500020" → 450, "2.99999963" is not accepted (RangeError, > 6 decimals).
+ * Amounts paid are computed from the exact micros (dividendAmountMinor), never from this.
+ */
+export function dividendPerShareMinor(cash: string | number): number {
+  const micros = typeof cash === 'number' ? cash : parseDividendMicros(cash);
+  return mulDivRound(micros, 1, MICROS_PER_MINOR);
+}
+
+/**
  * Yield of a cash dividend at a price, in basis points (floor): (micros ÷ 10⁶) ÷ (minor ÷ 100)
  * × 10⁴ = micros ÷ price minor. 0 without a price.
  */

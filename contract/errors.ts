@@ -136,6 +136,9 @@ export const ERROR_KEYS = [
   'unpaidCreditLoan',
   'repaymentExceedsLoan',
   'loanAmountRequired',
+  // typed amounts (contract/money.ts parseAmountInput)
+  'amountNotPositive',
+  'amountTooManyDecimals',
   // stock lending
   'lendingUnavailable',
   'lendingNotEligible',
@@ -288,6 +291,8 @@ export const ERROR_STATUS: Record<ErrorKey, ErrorStatus> = {
   unpaidCreditLoan: 422,
   repaymentExceedsLoan: 422,
   loanAmountRequired: 400,
+  amountNotPositive: 400,
+  amountTooManyDecimals: 400,
   parameterError: 400,
   operationFailed: 409,
   systemBusy: 500,

@@ -96,6 +96,36 @@ export function toMinor(value: string | number): Minor {
   return m[1] ? -minor : minor;
 }
 
+/** Why a typed amount is not a payable amount: each rule its own message (see parseAmountInput). */
+export type AmountIssue = 'required' | 'format' | 'decimals' | 'notPositive';
+
+/**
+ * A typed amount → minor units, or the one rule it breaks, checked in this order so each input
+ * gets the message that fits it:
+ * - `required`: empty (after removing thousands separators and spaces);
+ * - `format`: not a plain decimal number ("12a", "1.2.3");
+ * - `notPositive`: zero or negative ("0", "-5", "−5", "0.00"), whatever its decimals;
+ * - `decimals`: more than 2 decimals ("10000.555"; TWD and the other currencies here have 2).
+ * Full-width digits are read as digits (NFKC); U+2212 (minus sign) as "-". Exact: no float.
+ */
+export function parseAmountInput(text: string | undefined): { minor: Minor } | { issue: AmountIssue } {
+  const s = (text ?? '')
+    .normalize('NFKC')
+    .replace(/[,\s]/g, '')
+    .replace(/\u2212/g, '-');
+  if (!s) return { issue: 'required' };
+  const m = /^([-+])?(\d*)(?:\.(\d*))?$/.exec(s);
+  if (!m || (m[2] === '' && (m[3] ?? '') === '')) return { issue: 'format' };
+  const digits = `${m[2]}${m[3] ?? ''}`;
+  if (m[1] === '-' || /^0*$/.test(digits)) return { issue: 'notPositive' };
+  if ((m[3] ?? '').length > 2) return { issue: 'decimals' };
+  try {
+    return { minor: toMinor(`${m[2] || '0'}${m[3] ? `.${m[3]}` : ''}`) };
+  } catch {
+    return { issue: 'format' };
+  }
+}
+
 /** Minor units → fixed 2-decimal string without grouping ("1005.50"). */
 export function minorToDecimal(minor: Minor): string {
   const neg = minor < 0;

@@ -50,6 +50,21 @@ export function formatCode(code: string): string {
 }
 
 /**
+ * A code field as the member types or pastes it, shown in the printed form: upper-cased, anything
+ * but letters and digits dropped (dashes, spaces), at most POINTS_CODE_LENGTH characters, grouped
+ * by four ("abcd efgh-ijkl" → "ABCD-EFGH-IJKL"). The server normalises again (normaliseCode).
+ */
+export function groupCodeInput(input: string): string {
+  return formatCode(
+    input
+      .normalize('NFKC')
+      .toUpperCase()
+      .replace(/[^0-9A-Z]/g, '')
+      .slice(0, POINTS_CODE_LENGTH),
+  );
+}
+
+/**
  * Coupons sold for points (the catalogue; docs/levels.md). `validDays` from the purchase.
  * NT$20 off equals the minimum commission, so it covers a small order's whole commission.
  */

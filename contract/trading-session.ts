@@ -285,3 +285,34 @@ export function createTradingSession(isTradingDay: IsTradingDay) {
       orderEntryRejection(epochMs, isTradingDay, market),
   };
 }
+
+/**
+ * The market time (epoch ms) of a past wall instant, for screens that list what a member did
+ * "today" in market time, not the server's wall clock.
+ *
+ * - `replay` clock: each replayed day runs 08:30 → 14:30 market time, one after another with no
+ *   gap, at `speed` market ms per wall ms (server/market/clock.ts). Going back `nowWallMs −
+ *   wallMs` wall ms from the clock's market time now (`nowMarketMs`) is going back that many ×
+ *   `speed` market ms through that cycle; the result is that time of day on `date`, the replayed
+ *   date the event belongs to (an order's trade date). Accurate to the time between the feed's
+ *   ticks × speed.
+ * - any other clock (exchange, stress): the wall time is the market time; `wallMs` itself.
+ */
+export function marketTimeOfWall(p: {
+  wallMs: number;
+  nowWallMs: number;
+  nowMarketMs: number;
+  speed: number;
+  replay: boolean;
+  /** The replayed date (YYYY-MM-DD) of the event; without one, the date of `nowMarketMs`. */
+  date: string | null;
+}): number {
+  if (!p.replay) return p.wallMs;
+  const dayStart = SESSION_BOUNDARIES.preOpen;
+  const dayLength = SESSION_BOUNDARIES.afterHoursMatch - SESSION_BOUNDARIES.preOpen;
+  const todayMidnight = localMidnight(taipeiIsoDate(p.nowMarketMs)).toMillis();
+  const intoCycle = p.nowMarketMs - todayMidnight - dayStart - (p.nowWallMs - p.wallMs) * p.speed;
+  const timeOfDay = dayStart + (((intoCycle % dayLength) + dayLength) % dayLength);
+  const date = p.date ?? taipeiIsoDate(p.nowMarketMs);
+  return localMidnight(date).toMillis() + Math.round(timeOfDay);
+}

@@ -151,6 +151,12 @@ export const orderSchema = z.object({
    */
   realisedMinor: minor.nullable().optional(),
   createdAt: z.number().int(),
+  /**
+   * Market time (epoch ms) of `openedAt`, else `createdAt`: on the replay clock the replayed
+   * date's time of day (contract/trading-session.ts marketTimeOfWall), else the wall time. Set by
+   * dayTrade/transactions; absent elsewhere.
+   */
+  marketAt: z.number().int().optional(),
 });
 export type Order = z.infer<typeof orderSchema>;
 

@@ -12,7 +12,7 @@ import { Button, Selector } from 'antd-mobile';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ReqOf, ResOf } from '../../contract/api';
-import type { Level } from '../../contract/rewards';
+import { groupCodeInput, type Level } from '../../contract/rewards';
 import { formatDateTime, formatMinor } from '../lib/format';
 import { TestIdInput } from '../ui/testid-input';
 import { adminApi } from './admin-api';
@@ -150,14 +150,15 @@ function CodesForm() {
               onClick={() =>
                 downloadCsv(`points-codes-${created.batch.id}.csv`, [
                   ['code'],
-                  ...created.codes.map((c) => [c]),
+                  ...created.codes.map((c) => [groupCodeInput(c)]),
                 ])
               }
             >
               {t('admin.rewards.downloadCsv')}
             </Button>
           </div>
-          <pre className="mono">{created.codes.join('\n')}</pre>
+          {/* Printed as the member types them: XXXX-XXXX-XXXX-XXXX (accepted with or without dashes). */}
+          <pre className="mono">{created.codes.map(groupCodeInput).join('\n')}</pre>
         </div>
       )}
     </>

@@ -208,6 +208,19 @@ export const api = createApi({
       }),
       invalidatesTags: ['Orders', 'Account', 'Funds'],
     }),
+    /**
+     * The member's stock loans still in loan (up to 200, the page limit), asked before a close: a
+     * long with shares among them cannot be sold until they are recalled (server
+     * lending/service.ts refuseCloseInLoan). Fetched on the tap, never cached for a screen.
+     */
+    /** The privacy agreement (common/page), for its version: the login form remembers acceptance of it. */
+    agreementPage: b.query<ResOf<'common/page'>, void>({
+      query: () => ({ name: 'common/page', body: { name: 'agreement' } }),
+      keepUnusedDataFor: 600,
+    }),
+    loansInLoan: b.query<ResOf<'lending/orders'>, void>({
+      query: () => ({ name: 'lending/orders', body: { status: 'inLoan', page: 1, pageSize: 200 } }),
+    }),
     orders: b.infiniteQuery<ResOf<'trade/orders'>, { tab: PositionTab }, number>({
       infiniteQueryOptions: { initialPageParam: 1, getNextPageParam: (last) => nextPage(last) },
       query: ({ queryArg, pageParam }) => ({
@@ -256,6 +269,7 @@ export const {
   usePlaceOrderMutation,
   useCancelOrderMutation,
   useClosePositionMutation,
+  useAgreementPageQuery,
   useOrdersInfiniteQuery,
   useOrderDetailQuery,
 } = api;

@@ -5,16 +5,18 @@
  * chosen file is previewed from a local object URL (revoked when replaced or unmounted) and sent
  * with `uploadImage` (src/api/upload.ts). The field's value is the upload id, set only once the
  * server has accepted the file; while uploading or after a refusal it is null. Refusals show the
- * translated message under the box (fileTooLarge and unsupportedFileType are checked here first,
- * the server checks the content again). Works as an antd-mobile Form.Item child (value/onChange).
+ * translated message under the box (unsupportedFileType is checked here first, the server checks
+ * the content again). A photo over UPLOAD_MAX_BYTES is made smaller here first
+ * (./downscale-image.ts) rather than refused; fileTooLarge only when that fails. Works as an antd-mobile Form.Item child (value/onChange).
  */
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSelector } from 'react-redux';
-import { UPLOAD_MAX_BYTES, UPLOAD_MIME_TYPES, type UploadPurpose } from '../../contract/constants';
+import { UPLOAD_MIME_TYPES, type UploadPurpose } from '../../contract/constants';
 import { selectSession } from '../api/session';
 import { UploadError, uploadImage } from '../api/upload';
 import { errorMessageKey } from '../lib/messages';
+import { fitUnderLimit } from './downscale-image';
 import './image-picker.css';
 
 /** The `accept` attribute: the image types the server takes. */
@@ -24,10 +26,10 @@ export type PickerStatus = 'idle' | 'uploading' | 'done' | 'error';
 
 /**
  * Why a file cannot be sent, checked before uploading: an error key (contract/errors.ts) or null.
- * An empty type (some browsers give HEIC none) is left to the server's content check.
+ * An empty type is left to the server's content check. Size is not checked here: a file over the
+ * limit is downscaled first (fitUnderLimit).
  */
-export function preUploadError(file: { size: number; type: string }): string | null {
-  if (file.size > UPLOAD_MAX_BYTES) return 'fileTooLarge';
+export function preUploadError(file: { type: string }): string | null {
   if (file.type && !(UPLOAD_MIME_TYPES as readonly string[]).includes(file.type))
     return 'unsupportedFileType';
   return null;
@@ -90,8 +92,15 @@ export function ImagePicker({
       return;
     }
     report('uploading');
+    const fitted = await fitUnderLimit(file);
+    if (mine !== seq.current) return;
+    if (!fitted) {
+      setError('fileTooLarge');
+      report('error');
+      return;
+    }
     try {
-      const res = await uploadImage(token, purpose, file);
+      const res = await uploadImage(token, purpose, fitted);
       if (mine !== seq.current) return;
       onChangeRef.current?.(res.id);
       report('done');

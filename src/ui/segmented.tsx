@@ -8,6 +8,8 @@ export interface SegmentOption<V extends string | number> {
   testId: string;
   /** Colour when selected (defaults to primary). */
   activeColor?: string;
+  /** Not selectable now (say why next to the row). */
+  disabled?: boolean;
 }
 
 export function Segmented<V extends string | number>({
@@ -36,6 +38,7 @@ export function Segmented<V extends string | number>({
                 ? { '--background-color': o.activeColor, '--border-color': o.activeColor }
                 : undefined
             }
+            disabled={o.disabled}
             onClick={() => onChange(o.value)}
             data-testid={o.testId}
             aria-pressed={active}

@@ -1699,7 +1699,16 @@ const creditCases = (): Case[] => {
       body: { amountMinor: 0 },
       token: m,
       http: 400,
-      msg: 'loanAmountRequired',
+      msg: 'amountNotPositive',
+    },
+    {
+      name: 'credit/apply',
+      freshKey: true,
+      label: 'amount with 3 decimals (a fraction of a minor unit)',
+      body: { amountMinor: 1_000_055.5 },
+      token: m,
+      http: 400,
+      msg: 'amountTooManyDecimals',
     },
     {
       name: 'credit/repay',

@@ -3,7 +3,8 @@
  * default, PostgreSQL with TEST_DB=postgres), docs/credit.md:
  * - the score is computed from the member's record (KYC verified, deposits …) with its factors,
  *   the limit from the score's band; an application above the available limit is refused
- *   (insufficientCredit), a missing amount is loanAmountRequired, a retried application with the
+ *   (insufficientCredit), a missing amount is loanAmountRequired (zero or negative
+ *   amountNotPositive, a fraction of a minor unit amountTooManyDecimals), a retried application with the
  *   same idempotency key is answered with the first loan;
  * - four eyes: the applicant, as an operator, cannot review their own loan (audited);
  * - approval disburses the principal into the TWD wallet; interest accrues per replayed trading
@@ -88,8 +89,15 @@ describe('a credit loan from application to full repayment', () => {
       'insufficientCredit',
     );
     expect(await refused('credit/apply', {}, m.token, 'apply-no-amount-1')).toBe('loanAmountRequired');
+    // Each rule its own key: zero or negative, and more than 2 decimals, are not "enter an amount".
     expect(await refused('credit/apply', { amountMinor: 0 }, m.token, 'apply-zero-amount-1')).toBe(
-      'loanAmountRequired',
+      'amountNotPositive',
+    );
+    expect(await refused('credit/apply', { amountMinor: -500 }, m.token, 'apply-negative-1')).toBe(
+      'amountNotPositive',
+    );
+    expect(await refused('credit/apply', { amountMinor: 1_000_055.5 }, m.token, 'apply-decimals-1')).toBe(
+      'amountTooManyDecimals',
     );
   });
 

@@ -11,6 +11,7 @@
  *   day-trade rate (0.15 %: a long's closing sale; a short's opening sale refunded down to it),
  *   a member without approval pays 0.3 %; the ledger stays balanced and every tax posting of an
  *   order adds up to the order's taxes;
+ * - lists: transactions and details carry the market time (the replayed day's), not the wall's;
  * - positions: the ETF tab lists ETF holdings only;
  * - closing call: a day trade still holding at the 13:30 closing match is closed at the match's
  *   price with close reason dayTradeClose and the day-trade tax; an ordinary position is not; with
@@ -21,6 +22,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_FEES, sellTaxMinor, type InstrumentKind } from '../../contract/market-rules';
 import { notionalMinor, ppmFloorToMajor } from '../../contract/money';
 import { dayTimes, quoteDate } from '../../server/modules/trading/market-session';
+import { taipeiIsoDate } from '../../contract/trading-session';
 import { auditLog, ledgerPostings, ledgerTransactions, orders, users } from '../../server/db/schema';
 import { isClean, memberBalances, reconcile } from '../../server/modules/ledger/ledger';
 import type { MatchEvent } from '../../server/modules/trading/engine';
@@ -237,6 +239,13 @@ describe('day-trade tax', () => {
     expect(open).toMatchObject({ status: 'holding', dayTrade: true, tradeDate: h.trading.tradeDate(SYMBOL) });
     const today = await ok('dayTrade/transactions', {}, approved.token);
     expect(today.items.map((o: { id: number }) => o.id)).toContain(open.id);
+    // Listed at the replayed day's market time (the clock's 10:00 on the trade date), not at the
+    // server's wall clock (harness wall: 2026-01-01 ~02:00 Taipei).
+    const row = today.items.find((o: { id: number }) => o.id === open.id);
+    const marketNow = h.feed.clock().now;
+    expect(taipeiIsoDate(row.marketAt)).toBe(open.tradeDate);
+    expect(row.marketAt).toBe(marketNow);
+    expect(row.marketAt).not.toBe(open.openedAt);
 
     const closed = await ok('trade/closePosition', { orderId: open.id }, approved.token);
     const notional = notionalMinor(closed.closePriceMinor, closed.shares);
@@ -261,6 +270,8 @@ describe('day-trade tax', () => {
       taxMinor: closed.closeTaxMinor,
       feeMinor: closed.openFeeMinor + closed.closeFeeMinor,
       netMinor: closed.pnlMinor - costs,
+      buyMarketAt: marketNow,
+      sellMarketAt: marketNow,
     });
   });
 

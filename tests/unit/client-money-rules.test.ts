@@ -1,6 +1,7 @@
 /**
  * The member money screens' pure rules: amount fields parse to exact minor units and name what is
- * wrong (empty, more than 2 decimals, limits, balance); the exchange preview is exactly what the
+ * wrong, each rule its own key (empty, not a number, zero or negative, more than 2 decimals,
+ * limits, balance); the loan form's amount the same, with the loan's own empty message; the exchange preview is exactly what the
  * server pays (BigInt, rounded down, the sell rate buying USD and the buy rate selling it); the
  * pair rules (one side USD, never the same currency); rates display without a float; the
  * identity forms check what the contract checks; configured withdrawal limits fall back safely.
@@ -29,22 +30,46 @@ import {
   realNameError,
   upiError,
 } from '../../src/features/identity/validation';
+import { loanAmount } from '../../src/features/credit/components/parts';
 
 const RATES: FxRate[] = [
   { currency: 'TWD', buyPpm: 31_840_000, sellPpm: 31_990_000, source: 'test', asOf: '2026-03-13' },
   { currency: 'JPY', buyPpm: 148_123_456, sellPpm: 150_000_001, source: 'test', asOf: '2026-03-13' },
 ];
 
+describe('loanAmount', () => {
+  it.each([
+    ['', 'errors.loanAmountRequired'],
+    ['10000.555', 'errors.amountTooManyDecimals'],
+    ['0', 'errors.amountNotPositive'],
+    ['-5', 'errors.amountNotPositive'],
+    ['abc', 'money.amountInvalid'],
+  ])('%j → %s', (text, key) => {
+    expect(loanAmount(text)).toEqual({ errorKey: key });
+  });
+  it('parses a valid amount', () => {
+    expect(loanAmount('10,000.55')).toEqual({ minor: 1_000_055 });
+  });
+});
+
 describe('parseAmount', () => {
   it.each([
     ['', 'money.amountRequired'],
     ['   ', 'money.amountRequired'],
     ['abc', 'money.amountInvalid'],
-    ['1.234', 'money.amountInvalid'],
-    ['-5', 'money.amountInvalid'],
-    ['0', 'money.amountInvalid'],
-    ['0.00', 'money.amountInvalid'],
+    ['1.2.3', 'money.amountInvalid'],
     ['1e3', 'money.amountInvalid'],
+    ['.', 'money.amountInvalid'],
+    // Each rule its own message: zero or negative is never "at most 2 decimals", and too many
+    // decimals is never "please enter an amount".
+    ['1.234', 'errors.amountTooManyDecimals'],
+    ['10000.555', 'errors.amountTooManyDecimals'],
+    ['-5', 'errors.amountNotPositive'],
+    ['−5', 'errors.amountNotPositive'],
+    ['-5.555', 'errors.amountNotPositive'],
+    ['0', 'errors.amountNotPositive'],
+    ['0.00', 'errors.amountNotPositive'],
+    ['0.000', 'errors.amountNotPositive'],
   ])('%j → %s', (text, key) => {
     expect(parseAmount(text)).toEqual({ error: key });
   });
@@ -53,6 +78,8 @@ describe('parseAmount', () => {
     expect(parseAmount('1,000,000.05')).toEqual({ minor: 100_000_005 });
     expect(parseAmount('0.1')).toEqual({ minor: 10 });
     expect(parseAmount(' 12.3 ')).toEqual({ minor: 1_230 });
+    expect(parseAmount('.5')).toEqual({ minor: 50 });
+    expect(parseAmount('１２')).toEqual({ minor: 1_200 });
   });
 
   it('checks the limits, then the balance, with the given keys', () => {

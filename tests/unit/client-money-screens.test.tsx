@@ -102,14 +102,41 @@ describe('ImagePicker', () => {
     expect(input.accept).toBe('image/jpeg,image/png,image/webp');
   });
 
-  it('refuses a file over the limit without sending it', async () => {
+  it('refuses a file over the limit it cannot make smaller, without sending it', async () => {
+    // jsdom decodes no images (no createImageBitmap): the downscale fails, the refusal stands.
     const { input, onChange } = mount();
     const big = png();
     Object.defineProperty(big, 'size', { value: UPLOAD_MAX_BYTES + 1 });
     fireEvent.change(input, { target: { files: [big] } });
-    expect((await screen.findByTestId('pick-error')).textContent).toBe('File too large (5 MB at most)');
+    expect((await screen.findByTestId('pick-error')).textContent).toBe(en.errors.fileTooLarge);
     expect(calls.filter((c) => c.name === 'upload')).toHaveLength(0);
     expect(onChange).not.toHaveBeenCalledWith(expect.any(String));
+  });
+
+  it('sends a photo over the limit as a smaller JPEG instead of refusing it', async () => {
+    vi.stubGlobal('createImageBitmap', async () => ({ width: 4_032, height: 3_024, close: () => undefined }));
+    const ctx = { fillStyle: '', fillRect: () => undefined, drawImage: () => undefined };
+    const getContext = vi
+      .spyOn(HTMLCanvasElement.prototype, 'getContext')
+      .mockReturnValue(ctx as unknown as CanvasRenderingContext2D);
+    const toBlob = vi
+      .spyOn(HTMLCanvasElement.prototype, 'toBlob')
+      .mockImplementation((cb) => cb(new Blob([new Uint8Array(1_000)], { type: 'image/jpeg' })));
+    try {
+      const { input, onChange } = mount();
+      const big = png();
+      Object.defineProperty(big, 'size', { value: UPLOAD_MAX_BYTES * 2 });
+      fireEvent.change(input, { target: { files: [big] } });
+      await waitFor(() => expect(onChange).toHaveBeenLastCalledWith('a'.repeat(32)));
+      const sent = (calls.find((c) => c.name === 'upload')!.body as FormData).get('file') as File;
+      expect(sent.type).toBe('image/jpeg');
+      expect(sent.size).toBe(1_000);
+      expect(sent.name).toBe('x.jpg');
+      expect(screen.queryByTestId('pick-error')).toBeNull();
+    } finally {
+      getContext.mockRestore();
+      toBlob.mockRestore();
+    }
   });
 
   it('refuses a declared non-image type without sending it', async () => {
@@ -117,7 +144,7 @@ describe('ImagePicker', () => {
     fireEvent.change(input, {
       target: { files: [new File(['%PDF'], 'a.pdf', { type: 'application/pdf' })] },
     });
-    expect((await screen.findByTestId('pick-error')).textContent).toBe('Only JPEG, PNG, WebP or HEIC images');
+    expect((await screen.findByTestId('pick-error')).textContent).toBe('Only JPEG, PNG or WebP images');
     expect(calls.filter((c) => c.name === 'upload')).toHaveLength(0);
   });
 
@@ -125,7 +152,7 @@ describe('ImagePicker', () => {
     handlers.upload = () => ({ status: 0, msg: 'unsupportedFileType', data: null });
     const { input, onChange } = mount();
     fireEvent.change(input, { target: { files: [png()] } });
-    expect((await screen.findByTestId('pick-error')).textContent).toBe('Only JPEG, PNG, WebP or HEIC images');
+    expect((await screen.findByTestId('pick-error')).textContent).toBe('Only JPEG, PNG or WebP images');
     expect(screen.getByTestId('pick-status').dataset.status).toBe('error');
     expect(onChange).toHaveBeenLastCalledWith(null);
   });

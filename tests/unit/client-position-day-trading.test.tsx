@@ -26,7 +26,7 @@ import { loggedIn } from '../../src/api/session';
 import { setupI18n } from '../../src/app/i18n';
 import { createAppStore } from '../../src/app/store';
 import { DayTradingPage } from '../../src/features/day-trading/routes/day-trading';
-import { formatMinor } from '../../src/lib/format';
+import { formatDateTime, formatMinor } from '../../src/lib/format';
 
 vi.mock('../../src/market/worker-bridge', async () => {
   const { NEVER } = await import('rxjs');
@@ -60,6 +60,8 @@ function stubServer() {
 }
 
 const T0 = Date.UTC(2026, 2, 2, 2, 0);
+/** 10:00 Taipei on the replayed day 2025-04-14: the market time of T0. */
+const MARKET_T0 = Date.UTC(2025, 3, 14, 2, 0);
 const eligibility = {
   accountDays: 120,
   minAccountDays: 90,
@@ -114,8 +116,11 @@ const pair: DayTradeDetail = {
   tradeDate: '2026-03-02',
   buyPriceMinor: 100_000,
   buyAt: T0,
+  // Market times of the replayed day (10:00 and 10:01 Taipei), not the wall times above.
+  buyMarketAt: MARKET_T0,
   sellPriceMinor: 101_000,
   sellAt: T0 + 60_000,
+  sellMarketAt: MARKET_T0 + 60_000,
   pnlMinor: 1_000_000,
   feeMinor: 287_900,
   taxMinor: 151_500,
@@ -322,6 +327,57 @@ describe('day-trading screen', () => {
     await i18next.changeLanguage('tw');
     await waitFor(() => expect(screen.getByText('當沖稅')).toBeTruthy());
     expect(screen.getByTestId('dt-tab-details').textContent).toBe('明細');
+  });
+
+  it('details show the legs at market time, not the wall clock', async () => {
+    renderAt('/common/dayTrading?tab=details');
+    const row = await screen.findByTestId('dt-pair-7');
+    expect(row.textContent).toContain(formatDateTime(MARKET_T0));
+    expect(row.textContent).toContain(formatDateTime(MARKET_T0 + 60_000));
+    expect(row.textContent).not.toContain(formatDateTime(T0));
+  });
+
+  it('transactions mark a live day trade to the market feed, at market time', async () => {
+    const holding = {
+      id: 41,
+      orderNo: 'T41',
+      symbol: '2330',
+      name: 'TSMC',
+      side: 'long',
+      orderType: 'market',
+      limitPriceMinor: null,
+      lots: 1,
+      shares: 1_000,
+      leverage: 5,
+      status: 'holding',
+      timeInForce: 'ROD',
+      entrySession: 'regular',
+      tradeDate: '2025-04-14',
+      dayTrade: true,
+      closeReason: null,
+      frozenMinor: 0,
+      openPriceMinor: 100_000,
+      openValueMinor: 100_000_000,
+      openedAt: T0,
+      marginMinor: 20_000_000,
+      openFeeMinor: 142_500,
+      openTaxMinor: 0,
+      closePriceMinor: null,
+      closedAt: null,
+      closeFeeMinor: 0,
+      closeTaxMinor: 0,
+      pnlMinor: null,
+      createdAt: T0,
+      marketAt: MARKET_T0,
+    };
+    handlers['dayTrade/transactions'] = () => ({
+      data: { items: [holding], total: 1, page: 1, pageSize: 20 },
+    });
+    // The feed's price: 1,010 → (1,010 − 1,000) × 1,000 = +10,000.00.
+    handlers['market/quotes'] = () => ({ data: { items: [{ ...quote, lastMinor: 101_000 }] } });
+    renderAt('/common/dayTrading?tab=transactions');
+    await waitFor(() => expect(screen.getByTestId('dt-tx-pnl-41').textContent).toBe('+10,000.00'));
+    expect(screen.getByTestId('dt-tx-time-41').textContent).toBe(formatDateTime(MARKET_T0));
   });
 
   it('already applied lists the applications with a rejection reason', async () => {

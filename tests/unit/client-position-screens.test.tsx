@@ -10,6 +10,7 @@
  *   session, trade date, day trade and close reason, in tw and en.
  */
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { Dialog } from 'antd-mobile';
 import i18next from 'i18next';
 import type { ReactNode } from 'react';
 import { Provider } from 'react-redux';
@@ -211,6 +212,7 @@ beforeEach(async () => {
   stubServer();
 });
 afterEach(() => {
+  Dialog.clear();
   cleanup();
   vi.unstubAllGlobals();
 });
@@ -243,6 +245,40 @@ describe('positions tabs', () => {
     expect(screen.getByTestId('position-close-12')).toBeTruthy();
     // (the summary above the tabs reads the holdings for the live P&L)
     expect(calls.filter((c) => c.name === 'trade/orders').map((c) => c.body.tab)).toContain('etf');
+  });
+
+  it('a holding with shares in loan says why it cannot close before asking to confirm', async () => {
+    handlers['lending/orders'] = () => ({
+      data: {
+        items: [{ id: 5, orderId: 11, status: 'inLoan', shares: 1_000 }],
+        total: 1,
+        page: 1,
+        pageSize: 200,
+      },
+    });
+    renderAt('/position/position?tab=holdings', '/position/position', <PositionPage />);
+    fireEvent.click(await screen.findByTestId('position-close-11'));
+    expect((await screen.findByTestId('close-refusal')).textContent).toBe(en.errors.lendingSharesInLoan);
+    expect(screen.getByText(en.position.toRecall)).toBeTruthy();
+    // Asked for the loans in loan now; no "close?" question, no close sent.
+    expect(calls.find((c) => c.name === 'lending/orders')?.body.status).toBe('inLoan');
+    expect(screen.queryByText('Close TSMC (2 lots) at market?')).toBeNull();
+    expect(calls.some((c) => c.name === 'trade/closePosition')).toBe(false);
+  });
+
+  it('a holding without loans goes straight to the confirmation', async () => {
+    handlers['lending/orders'] = () => ({
+      data: {
+        items: [{ id: 6, orderId: 99, status: 'inLoan', shares: 1_000 }],
+        total: 1,
+        page: 1,
+        pageSize: 200,
+      },
+    });
+    renderAt('/position/position?tab=holdings', '/position/position', <PositionPage />);
+    fireEvent.click(await screen.findByTestId('position-close-11'));
+    expect(await screen.findByText('Close TSMC (2 lots) at market?')).toBeTruthy();
+    expect(screen.queryByTestId('close-refusal')).toBeNull();
   });
 
   it('a pending order shows its time in force and entry session', async () => {

@@ -2,11 +2,13 @@
 import { describe, expect, it } from 'vitest';
 import {
   dividendAmountMinor,
+  dividendPerShareMinor,
   dividendYieldBps,
   microsToDecimal,
   parseDividendMicros,
 } from '../../contract/dividends';
 import { mulDivRound } from '../../contract/money';
+import { formatDividend } from '../../src/features/dividends/components/parts';
 
 describe('dividend arithmetic', () => {
   it('parses up to 6 decimals exactly and prints them back', () => {
@@ -38,5 +40,20 @@ describe('dividend arithmetic', () => {
     // 4.50002 / 1,065.00 = 0.4225 % → 42 bps.
     expect(dividendYieldBps(4_500_020, 106_500)).toBe(42);
     expect(dividendYieldBps(2_000_000, 0)).toBe(0);
+  });
+});
+
+describe('dividend per share for display', () => {
+  it('rounds to the currency’s 2 decimals, half away from zero', () => {
+    expect(dividendPerShareMinor('4.500020')).toBe(450);
+    expect(dividendPerShareMinor('16.461228')).toBe(1_646);
+    expect(dividendPerShareMinor('0.005')).toBe(1);
+    expect(dividendPerShareMinor('0.004999')).toBe(0);
+    expect(dividendPerShareMinor(2_000_000)).toBe(200);
+  });
+  it('shows 2 decimals, never the data’s 6', () => {
+    expect(formatDividend('16.461228')).toBe('16.46');
+    expect(formatDividend('2')).toBe('2.00');
+    expect(formatDividend(null)).toBe('--');
   });
 });

@@ -136,7 +136,7 @@ function renderTicket(
   const r = render(tree(quote));
   /** Re-renders the ticket with another quote (a tick). */
   const tick = (q: Quote) => r.rerender(tree(q));
-  return Object.assign(r, { tick });
+  return Object.assign(r, { tick, store });
 }
 
 const placed = () => calls.filter((c) => c.name === 'trade/placeOrder').map((c) => c.body);
@@ -406,8 +406,30 @@ describe('order ticket', () => {
     expect(screen.queryByTestId('order-price-limits')).toBeNull();
   });
 
+  it('during the regular session, after hours cannot be chosen and says when it opens', async () => {
+    renderTicket('exchange', 'continuous');
+    await waitFor(() => expect(submitButton().disabled).toBe(false));
+    const choice = screen.getByTestId('order-session-afterHours') as HTMLButtonElement;
+    expect(choice.disabled).toBe(true);
+    expect(text('order-afterHours-closed')).toBe(en.order.afterHoursClosed);
+    fireEvent.click(choice);
+    expect(screen.queryByTestId('order-fixed-price')).toBeNull();
+    expect(submitButton().disabled).toBe(false);
+  });
+
+  it('an after-hours choice sends nothing once its window has shut', async () => {
+    const r = renderTicket('exchange', 'afterHoursEntry');
+    expect(screen.queryByTestId('order-afterHours-closed')).toBeNull();
+    fireEvent.click(screen.getByTestId('order-session-afterHours'));
+    await waitFor(() => expect(submitButton().disabled).toBe(false));
+    r.store.dispatch(clockSeen(clock('exchange', 'closed')));
+    await waitFor(() => expect(submitButton().disabled).toBe(true));
+    expect(text('order-afterHours-closed')).toBe(en.order.afterHoursClosed);
+  });
+
   it('on the exchange clock, offers after hours at the day’s close as a limit ROD order', async () => {
-    renderTicket('exchange');
+    renderTicket('exchange', 'afterHoursEntry');
+    fireEvent.click(screen.getByTestId('order-session-regular'));
     fireEvent.click(screen.getByTestId('order-session-afterHours'));
     expect(text('order-fixed-price')).toBe(formatMinor(quote.lastMinor));
     expect(screen.queryByTestId('order-tif-IOC')).toBeNull();

@@ -9,7 +9,8 @@ import { and, count, desc, eq } from 'drizzle-orm';
 import type { DayTradeDetail } from '../../../contract/day-trading';
 import { DEFAULT_FEES, DEFAULT_DAY_TRADE_TAX_UNTIL, sellTaxPpm } from '../../../contract/market-rules';
 import { instruments, orders } from '../../db/schema';
-import { requireUser, type Handlers } from '../common/context';
+import { requireUser, type Ctx, type Handlers } from '../common/context';
+import { marketTimeOfWall } from '../../../contract/trading-session';
 import { fail } from '../common/errors';
 import { orderWithName, toOrderDto, type OrderRow } from '../trading/engine';
 import {
@@ -25,8 +26,24 @@ import { dayTradeCloserOf } from './auto-close';
 import { eligibilityOf } from './eligibility';
 import { currentTradeDate } from './trade-date';
 
+/**
+ * Market time of a wall instant of an event on the replayed date `date` (an order's trade date),
+ * from the market clock now (contract/trading-session.ts marketTimeOfWall): what the day-trading
+ * lists show instead of the server's wall clock.
+ */
+export type MarketTimeOf = (wallMs: number, date: string | null) => number;
+
+/** The request's MarketTimeOf: the feed's clock and the services' wall clock now. */
+export function marketTimeOf(ctx: Pick<Ctx, 'feed' | 'now'>): MarketTimeOf {
+  const clock = ctx.feed.clock();
+  const nowWallMs = ctx.now();
+  const replay = clock.source === 'replay' && clock.mode === 'replay';
+  return (wallMs, date) =>
+    marketTimeOfWall({ wallMs, nowWallMs, nowMarketMs: clock.now, speed: clock.speed, replay, date });
+}
+
 /** An offset pair of a closed day-trade order (contract dayTradeDetailSchema). */
-export function toDayTradeDetail(row: OrderRow, name: string): DayTradeDetail {
+export function toDayTradeDetail(row: OrderRow, name: string, marketAt: MarketTimeOf): DayTradeDetail {
   const open = { price: row.openPriceMinor ?? 0, at: row.openedAt?.getTime() ?? row.createdAt.getTime() };
   const close = { price: row.closePriceMinor ?? 0, at: row.closedAt?.getTime() ?? open.at };
   const [buy, sell] = row.side === 'long' ? [open, close] : [close, open];
@@ -45,8 +62,10 @@ export function toDayTradeDetail(row: OrderRow, name: string): DayTradeDetail {
     tradeDate: row.tradeDate,
     buyPriceMinor: buy.price,
     buyAt: buy.at,
+    buyMarketAt: marketAt(buy.at, row.tradeDate),
     sellPriceMinor: sell.price,
     sellAt: sell.at,
+    sellMarketAt: marketAt(sell.at, row.tradeDate),
     pnlMinor: pnl,
     feeMinor: fee,
     taxMinor: tax,
@@ -134,8 +153,12 @@ export const dayTradingHandlers: Pick<Handlers, DayTradeEndpoints> = {
       .limit(TODAY_SCAN_LIMIT);
     const today = rows.filter((r) => r.order.tradeDate === ctx.trading.tradeDate(r.order.symbol));
     const start = (body.page - 1) * body.pageSize;
+    const marketAt = marketTimeOf(ctx);
     return {
-      items: today.slice(start, start + body.pageSize).map((r) => toOrderDto(r.order, r.name)),
+      items: today.slice(start, start + body.pageSize).map((r) => ({
+        ...toOrderDto(r.order, r.name),
+        marketAt: marketAt((r.order.openedAt ?? r.order.createdAt).getTime(), r.order.tradeDate),
+      })),
       total: today.length,
       page: body.page,
       pageSize: body.pageSize,
@@ -155,8 +178,9 @@ export const dayTradingHandlers: Pick<Handlers, DayTradeEndpoints> = {
       .limit(body.pageSize)
       .offset((body.page - 1) * body.pageSize);
     const [total] = await ctx.db.select({ n: count() }).from(orders).where(where);
+    const marketAt = marketTimeOf(ctx);
     return {
-      items: rows.map((r) => toDayTradeDetail(r.order, r.name)),
+      items: rows.map((r) => toDayTradeDetail(r.order, r.name, marketAt)),
       total: total!.n,
       page: body.page,
       pageSize: body.pageSize,

@@ -4,7 +4,8 @@
  */
 import { CURRENCIES, type Currency } from '../../../contract/constants';
 import type { FxRate } from '../../../contract/funds';
-import { convertMinorFloor, convertMinorFloorInRange, PPM, toMinor } from '../../../contract/money';
+import { convertMinorFloor, convertMinorFloorInRange, parseAmountInput, PPM } from '../../../contract/money';
+import { AMOUNT_ISSUE_KEYS } from '../../lib/amount-messages';
 
 export interface AmountLimits {
   minMinor?: number;
@@ -17,22 +18,17 @@ export interface AmountLimits {
 }
 
 /**
- * An amount field → minor units, or the translation key of what is wrong with it: empty, not a
- * money value with at most two decimals, zero, outside the limits, above the balance.
+ * An amount field → minor units, or the translation key of what is wrong with it, each rule its own
+ * key (contract/money.ts parseAmountInput, src/lib/amount-messages.ts): empty, not a number, zero
+ * or negative, more than two decimals; then outside the limits, above the balance.
  */
 export function parseAmount(
   text: string | undefined,
   limits: AmountLimits = {},
 ): { minor: number } | { error: string } {
-  const s = (text ?? '').replace(/,/g, '').trim();
-  if (!s) return { error: 'money.amountRequired' };
-  let minor: number;
-  try {
-    minor = toMinor(s);
-  } catch {
-    return { error: 'money.amountInvalid' };
-  }
-  if (minor <= 0) return { error: 'money.amountInvalid' };
+  const parsed = parseAmountInput(text);
+  if ('issue' in parsed) return { error: AMOUNT_ISSUE_KEYS[parsed.issue] };
+  const minor = parsed.minor;
   if (limits.minMinor !== undefined && minor < limits.minMinor)
     return { error: limits.belowKey ?? 'money.belowMin' };
   if (limits.maxMinor !== undefined && minor > limits.maxMinor)

@@ -34,7 +34,7 @@ import { useTranslation } from 'react-i18next';
 import { useSelector } from 'react-redux';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { quoteHasLimits, quoteTaxKind, type Quote } from '../../../contract/market';
-import { taipeiIsoDate } from '../../../contract/trading-session';
+import { PHASE_RULES, taipeiIsoDate } from '../../../contract/trading-session';
 import {
   DEFAULT_LEVERAGES,
   MAX_LOTS_PER_ORDER,
@@ -58,7 +58,8 @@ import { formatMinor, minorToInput } from '../../lib/format';
 import { TradingPhaseTag } from './trading-phase';
 import { useClock, useQuote } from '../hooks';
 import { Segmented } from '../../ui/segmented';
-import { TestIdInput, TestIdStepper } from '../../ui/testid-input';
+import { TestIdInput } from '../../ui/testid-input';
+import { LotsField } from './lots-field';
 import { CouponPicker, useFeeDiscount } from '../../rewards/fee-discount';
 import { useConfirmAbove } from '../../account/confirm-above';
 import { orderConfirmRequest } from './order-confirm';
@@ -134,8 +135,16 @@ export interface OrderPanelProps {
 }
 
 const NO_PREVIEW = { preview: null, dayTradePreview: null } as const;
-/** A preview line: its label's string key, its test id's suffix, the amount (TWD minor units). */
-type PreviewRow = readonly [labelKey: string, testId: string, minor: number | null | undefined];
+/**
+ * A preview line: its label's string key, its test id's suffix, the amount (TWD minor units) and
+ * a note shown after it.
+ */
+type PreviewRow = readonly [
+  labelKey: string,
+  testId: string,
+  minor: number | null | undefined,
+  note?: string,
+];
 
 /** What OrderControls calls on a change; each clears the last refusal. Stable for a ticket. */
 interface ControlHandlers {
@@ -159,6 +168,7 @@ const OrderControls = memo(function OrderControls({
   regular,
   side,
   afterHoursOffered,
+  afterHoursOpen,
   session,
   orderType,
   tif,
@@ -178,6 +188,8 @@ const OrderControls = memo(function OrderControls({
   regular: boolean;
   side: Side;
   afterHoursOffered: boolean;
+  /** The after-hours fixed-price market takes orders now (its 14:00–14:30 window). */
+  afterHoursOpen: boolean;
   session: EntrySession;
   orderType: OrderType;
   tif: TimeInForce;
@@ -226,9 +238,15 @@ const OrderControls = memo(function OrderControls({
                 value: 'afterHours',
                 label: t('order.sessionAfterHours'),
                 testId: 'order-session-afterHours',
+                disabled: !afterHoursOpen && !afterHours,
               },
             ]}
           />
+          {!afterHoursOpen && (
+            <span className="muted small" data-testid="order-afterHours-closed">
+              {t('order.afterHoursClosed')}
+            </span>
+          )}
         </div>
       )}
       {afterHours ? (
@@ -306,14 +324,12 @@ const OrderControls = memo(function OrderControls({
       )}
       <div className="order-row">
         <span className="order-label">{t('order.lots')}</span>
-        <TestIdStepper
+        <LotsField
           testId={tid('lots')}
           ariaLabel={t('order.lots')}
           value={lots}
           min={1}
           max={MAX_LOTS_PER_ORDER}
-          step={1}
-          digits={0}
           onChange={on.lots}
         />
         <span className="muted small">{t('order.shares', { n: lots * SHARES_PER_LOT })}</span>
@@ -374,6 +390,10 @@ export function OrderPanel({ symbol, quote, dayTrade, children }: OrderPanelProp
   const phaseSession: EntrySession = clock?.tradingPhase === 'afterHoursEntry' ? 'afterHours' : 'regular';
   const session: EntrySession = afterHoursOffered ? (sessionChoice ?? phaseSession) : 'regular';
   const afterHours = session === 'afterHours';
+  // After-hours orders are taken 14:00–14:30 only (contract/trading-session.ts PHASE_RULES):
+  // outside it the choice is disabled and, if chosen before the window shut, nothing is sent.
+  const afterHoursOpen = !!clock && PHASE_RULES[clock.tradingPhase].afterHoursOrders;
+  const afterHoursShut = afterHours && !afterHoursOpen;
   // Until the member picks: limit in a call phase (pre-open, closing call: limit ROD only), else market.
   const callPhase = clock?.tradingPhase === 'preOpen' || clock?.tradingPhase === 'closingCall';
   const orderType: OrderType = afterHours ? 'limit' : (orderTypeChoice ?? (callPhase ? 'limit' : 'market'));
@@ -492,7 +512,14 @@ export function OrderPanel({ symbol, quote, dayTrade, children }: OrderPanelProp
   const insufficient =
     preview !== null && preview.availableAfterMinor !== null && preview.availableAfterMinor < 0;
   const priceMissing = orderType === 'limit' && limitMinor === null;
-  const canSubmit = !!quote && preview !== null && !priceMissing && !rejection && !insufficient && !belowLine;
+  const canSubmit =
+    !!quote &&
+    preview !== null &&
+    !priceMissing &&
+    !rejection &&
+    !insufficient &&
+    !belowLine &&
+    !afterHoursShut;
 
   // The latest quote for handlers that read it when tapped (a limit order's price prefill), so the
   // handlers keep their identity across ticks.
@@ -521,7 +548,8 @@ export function OrderPanel({ symbol, quote, dayTrade, children }: OrderPanelProp
         }),
         tif: changed(setTif),
         price: changed(setPriceText),
-        lots: changed((v: number | null) => setLots(Number(v) || 1)),
+        // null while the field is empty: 0 lots, nothing computed or sent until it has a number.
+        lots: changed((v: number | null) => setLots(v ?? 0)),
         leverage: changed(setLeverage),
       },
       act: {
@@ -609,10 +637,16 @@ export function OrderPanel({ symbol, quote, dayTrade, children }: OrderPanelProp
   const rows: PreviewRow[] = [
     ['order.marketValue', 'value', preview?.marketValueMinor],
     ['order.margin', 'margin', preview?.marginMinor],
-    ['order.fee', 'fee', preview ? preview.commissionMinor + preview.clearingFeeMinor : undefined],
-    ...(preview && preview.commissionDiscountMinor > 0
-      ? [['rewards.levelDiscount', 'fee-discount', -preview.commissionDiscountMinor] as const]
-      : []),
+    // The fee is already after the level's and the coupon's discount: the discount is a note on
+    // it ("1,163（已折 145）"), not a row of its own that reads as a second deduction.
+    [
+      'order.fee',
+      'fee',
+      preview ? preview.commissionMinor + preview.clearingFeeMinor : undefined,
+      preview && preview.commissionDiscountMinor > 0
+        ? t('order.feeDiscounted', { amount: formatMinor(preview.commissionDiscountMinor) })
+        : undefined,
+    ],
     ['order.tax', 'tax', preview?.openTaxMinor],
     ...(taxRefund > 0 ? [['dayTrading.taxRefund', 'tax-refund', taxRefund] as const] : []),
     [
@@ -638,6 +672,7 @@ export function OrderPanel({ symbol, quote, dayTrade, children }: OrderPanelProp
         regular={regular}
         side={side}
         afterHoursOffered={afterHoursOffered}
+        afterHoursOpen={afterHoursOpen}
         session={session}
         orderType={orderType}
         tif={tif}
@@ -674,12 +709,12 @@ export function OrderPanel({ symbol, quote, dayTrade, children }: OrderPanelProp
             value={price !== null ? formatMinor(price) : ''}
           />
         )}
-        {rows.map(([key, id, minor]) => (
+        {rows.map(([key, id, minor, note]) => (
           <LabeledValue
             key={key}
             layout="line"
             label={t(key)}
-            value={minor != null ? formatMinor(minor) : ''}
+            value={minor != null ? formatMinor(minor) + (note ?? '') : ''}
             testId={tid(`preview-${id}`)}
           />
         ))}

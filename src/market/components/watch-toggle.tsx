@@ -6,6 +6,7 @@ import { useLocation, useNavigate } from 'react-router-dom';
 import { useAddOptionalMutation, useDelOptionalMutation, useWatchlistQuery } from '../../api/api';
 import { selectLoggedIn } from '../../api/session';
 import { StarIcon } from '../../ui/icons';
+import { showToast } from '../../ui/toast';
 
 export function WatchToggle({ symbol }: { symbol: string }) {
   const { t } = useTranslation();
@@ -29,8 +30,9 @@ export function WatchToggle({ symbol }: { symbol: string }) {
       return;
     }
     if (busy) return;
-    if (inList) await del({ symbol });
-    else await add({ symbol });
+    const res = inList ? await del({ symbol }) : await add({ symbol });
+    // Say what changed (a refusal has its own toast from the base query).
+    if (!('error' in res)) showToast({ content: t(inList ? 'detail.unwatched' : 'detail.watched') });
   };
 
   return (

@@ -1,4 +1,5 @@
 import { Form } from 'antd-mobile';
+import { useEffect, useRef } from 'react';
 import { SubmitButton } from '../../../ui/submit-button';
 import { useTranslation } from 'react-i18next';
 import { useDispatch } from 'react-redux';
@@ -7,7 +8,7 @@ import { useLoginMutation } from '../../../api/api';
 import { loggedIn } from '../../../api/session';
 import { Page } from '../../../ui/page';
 import { TestIdInput } from '../../../ui/testid-input';
-import { AgreementField } from '../components/agreement';
+import { AgreementField, useAgreementMemory } from '../components/agreement';
 import { loginAccountError, passwordError } from '../validation';
 
 interface LoginForm {
@@ -28,10 +29,20 @@ export function LoginPage() {
   const dispatch = useDispatch();
   const navigate = useNavigate();
   const [params] = useSearchParams();
+  // Accepted once on this device (for this version of the agreement): the box starts ticked.
+  const agreement = useAgreementMemory();
+  const ticked = useRef(false);
+  useEffect(() => {
+    if (agreement.accepted && !ticked.current && !form.isFieldTouched('agree')) {
+      ticked.current = true;
+      form.setFieldsValue({ agree: true });
+    }
+  }, [agreement.accepted, form]);
 
   const onFinish = async (v: LoginForm) => {
     const res = await login({ account: v.account.trim(), password: v.password });
     if ('data' in res && res.data) {
+      agreement.remember();
       dispatch(loggedIn(res.data));
       navigate(safeRedirect(params.get('redirect')), { replace: true });
     }

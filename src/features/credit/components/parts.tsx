@@ -6,7 +6,8 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
 import type { CreditFactor, CreditLoanStatus } from '../../../../contract/credit';
-import { toMinor } from '../../../../contract/money';
+import { parseAmountInput } from '../../../../contract/money';
+import { AMOUNT_ISSUE_KEYS } from '../../../lib/amount-messages';
 import { formatMinor } from '../../../lib/format';
 
 const STATUS_COLORS: Record<CreditLoanStatus, string> = {
@@ -85,12 +86,15 @@ export function FactorRow({ f }: { f: CreditFactor }) {
   );
 }
 
-/** A typed NT$ amount → minor units; null when empty, malformed or not positive. */
-export function amountMinor(text: string): number | null {
-  try {
-    const m = toMinor(text.replace(/,/g, '').trim());
-    return m > 0 ? m : null;
-  } catch {
-    return null;
-  }
+/**
+ * A typed NT$ amount → minor units, or the translation key of the one rule it breaks
+ * (contract/money.ts parseAmountInput): empty is `errors.loanAmountRequired` (product-spec §5),
+ * zero or negative `errors.amountNotPositive`, more than 2 decimals `errors.amountTooManyDecimals`.
+ */
+export function loanAmount(text: string): { minor: number } | { errorKey: string } {
+  const parsed = parseAmountInput(text);
+  if ('minor' in parsed) return parsed;
+  return {
+    errorKey: parsed.issue === 'required' ? 'errors.loanAmountRequired' : AMOUNT_ISSUE_KEYS[parsed.issue],
+  };
 }

@@ -12,7 +12,7 @@ import { sendWithKey, useIdempotencyKeys } from '../../../api/idempotency';
 import { formatMinor, minorToInput } from '../../../lib/format';
 import { showToast } from '../../../ui/toast';
 import { TestIdInput } from '../../../ui/testid-input';
-import { amountMinor } from './parts';
+import { loanAmount } from './parts';
 
 export function RepayPopup({ loan, onClose }: { loan: CreditLoan | null; onClose: () => void }) {
   const { t } = useTranslation();
@@ -25,8 +25,9 @@ export function RepayPopup({ loan, onClose }: { loan: CreditLoan | null; onClose
   };
   const onRepay = async () => {
     if (!loan) return;
-    const minor = amountMinor(text);
-    if (minor === null) return showToast({ content: t('errors.loanAmountRequired') });
+    const amount = loanAmount(text);
+    if ('errorKey' in amount) return showToast({ content: t(amount.errorKey) });
+    const minor = amount.minor;
     if (await sendWithKey(keys, { loanId: loan.id, amountMinor: minor }, repay)) {
       showToast({ content: t('credit.repaid') });
       close();

@@ -26,7 +26,7 @@ import { showToast } from '../../../ui/toast';
 import { TestIdInput } from '../../../ui/testid-input';
 import { NoData } from '../../../ui/no-data';
 import { PullRefresh } from '../../../ui/pull-refresh';
-import { amountMinor, LoanStatusTag, Line } from '../components/parts';
+import { loanAmount, LoanStatusTag, Line } from '../components/parts';
 import { RepayPopup } from '../components/repay-popup';
 import '../credit.css';
 
@@ -78,8 +78,9 @@ function ApplyForm({ availableMinor }: { availableMinor: number }) {
   const [apply, applying] = useCreditApplyMutation();
   const keys = useIdempotencyKeys();
   const onApply = async () => {
-    const minor = amountMinor(text);
-    if (minor === null) return showToast({ content: t('errors.loanAmountRequired') });
+    const amount = loanAmount(text);
+    if ('errorKey' in amount) return showToast({ content: t(amount.errorKey) });
+    const minor = amount.minor;
     const ok = await Dialog.confirm({
       content: t('credit.applyConfirm', { amount: formatMinor(minor) }),
       confirmText: t('credit.apply'),

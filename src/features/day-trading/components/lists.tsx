@@ -1,13 +1,17 @@
 /**
  * The three list tabs of /common/dayTrading: transactions (today's day-trade orders with their
- * state and, once offset, the realised P&L), details (each offset pair: buy and sell legs, fees,
- * the day-trade tax and the net result) and already applied (the member's applications). Each is
+ * state, the P&L marked to the live quote while holding and the realised P&L once offset, and the
+ * market time they were entered: the replayed day's, never the server's wall clock), details (each offset pair: buy and sell legs, fees,
+ * the day-trade tax and the net result, at market times) and already applied (the member's applications). Each is
  * an infinite list with pull-to-refresh and the spec's no-data placeholder.
  */
-import type { ReactNode } from 'react';
+import { useMemo, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { DayTradeApplication, DayTradeDetail } from '../../../../contract/day-trading';
 import type { Order } from '../../../../contract/trading';
+import { unrealisedPnlMinor } from '../../../../contract/market-rules';
+import { useQuotesQuery } from '../../../api/api';
+import { useQuote, useQuoteStream, useSeedQuotes } from '../../../market/hooks';
 import { changeColor, GREEN, RED } from '../../../lib/colors';
 import { formatDateTime, formatMinor, formatMinorOrDash, formatSignedMinor } from '../../../lib/format';
 import {
@@ -38,8 +42,23 @@ function Cell({ label, children, testId }: { label: string; children: ReactNode;
   );
 }
 
+/**
+ * A live day trade's P&L marked to the live quote (contract/market-rules.ts unrealisedPnlMinor,
+ * the server's formula, before fees and tax); a closed one's realised gross P&L; null before a
+ * fill or a price.
+ */
+export function dayTradePnl(o: Order, lastMinor: number | undefined): number | null {
+  const live = o.status === 'holding' || o.status === 'closing';
+  if (!live) return o.pnlMinor;
+  if (o.openValueMinor === null || lastMinor === undefined || lastMinor <= 0) return null;
+  return unrealisedPnlMinor(o.side, o.openValueMinor, lastMinor, o.shares);
+}
+
 function TransactionRow({ o, onOpen }: { o: Order; onOpen: (id: number) => void }) {
   const { t } = useTranslation();
+  // Live rows follow the market feed; closed ones need no quote.
+  const quote = useQuote(o.status === 'holding' || o.status === 'closing' ? o.symbol : '');
+  const pnl = dayTradePnl(o, quote?.lastMinor);
   return (
     <div className="pos-row" data-testid={`dt-tx-${o.id}`} role="button" onClick={() => onOpen(o.id)}>
       <div className="pos-head">
@@ -52,14 +71,18 @@ function TransactionRow({ o, onOpen }: { o: Order; onOpen: (id: number) => void 
         <Cell label={t('position.openPrice')}>{formatMinorOrDash(o.openPriceMinor)}</Cell>
         <Cell label={t('position.closePrice')}>{formatMinorOrDash(o.closePriceMinor)}</Cell>
         <Cell label={t('order.lots')}>{o.lots}</Cell>
-        <Cell label={t('position.pnl')}>
-          <span style={{ color: changeColor(o.pnlMinor) }}>
-            {o.pnlMinor === null ? '--' : formatSignedMinor(o.pnlMinor)}
-          </span>
+        <Cell
+          label={t(o.pnlMinor === null ? 'position.unrealisedPnl' : 'position.pnl')}
+          testId={`dt-tx-pnl-${o.id}`}
+        >
+          <span style={{ color: changeColor(pnl) }}>{pnl === null ? '--' : formatSignedMinor(pnl)}</span>
         </Cell>
       </div>
       <div className="pos-foot">
-        <span className="muted small">{formatDateTime(o.openedAt ?? o.createdAt)}</span>
+        {/* Market time (the replayed day's), never the server's wall clock. */}
+        <span className="muted small" data-testid={`dt-tx-time-${o.id}`}>
+          {formatDateTime(o.marketAt ?? o.openedAt ?? o.createdAt)}
+        </span>
       </div>
     </div>
   );
@@ -68,6 +91,22 @@ function TransactionRow({ o, onOpen }: { o: Order; onOpen: (id: number) => void 
 /** Today's day-trade orders; a tap opens the position detail. */
 export function TransactionsList({ onOpen }: { onOpen: (id: number) => void }) {
   const q = useDayTradeTransactionsInfiniteQuery();
+  // The live rows' quotes from the market feed: their P&L follows the price.
+  const liveSymbols = useMemo(
+    () =>
+      Array.from(
+        new Set(
+          (q.data?.pages ?? [])
+            .flatMap((p) => p.items)
+            .filter((o) => o.status === 'holding' || o.status === 'closing')
+            .map((o) => o.symbol),
+        ),
+      ),
+    [q.data],
+  );
+  const { data: snap } = useQuotesQuery(liveSymbols, { skip: liveSymbols.length === 0 });
+  useSeedQuotes(snap?.items);
+  useQuoteStream(liveSymbols);
   return (
     <InfiniteList<Order>
       q={q}
@@ -92,11 +131,11 @@ function DetailRow({ d }: { d: DayTradeDetail }) {
       <div className="dt-legs">
         <div>
           <span className="pos-k">{t('dayTrading.buy')}</span> {formatMinor(d.buyPriceMinor)}
-          <div className="muted small">{formatDateTime(d.buyAt)}</div>
+          <div className="muted small">{formatDateTime(d.buyMarketAt)}</div>
         </div>
         <div>
           <span className="pos-k">{t('dayTrading.sell')}</span> {formatMinor(d.sellPriceMinor)}
-          <div className="muted small">{formatDateTime(d.sellAt)}</div>
+          <div className="muted small">{formatDateTime(d.sellMarketAt)}</div>
         </div>
       </div>
       <div className="pos-grid">

@@ -7,6 +7,20 @@ import { useNavigate } from 'react-router-dom';
 import type { ExRightsEvent } from '../../../../contract/dividends';
 import { formatMinor } from '../../../lib/format';
 import { exRightsKindLabel } from './kind';
+import { dividendPerShareMinor } from '../../../../contract/dividends';
+
+/**
+ * A per-share cash dividend as money: the currency's 2 decimals with separators ("4.50"), not the
+ * data's 6 ("4.500020"); the exact text stays in the element's title. `--` without one.
+ */
+export function formatDividend(cash: string | null | undefined): string {
+  if (cash === null || cash === undefined || cash === '') return '--';
+  try {
+    return formatMinor(dividendPerShareMinor(cash));
+  } catch {
+    return cash;
+  }
+}
 
 /** The three dividend screens as a segmented link row (the current one highlighted). */
 export function DividendNav({ current }: { current: 'calendar' | 'stocks' | 'history' }) {
@@ -74,7 +88,9 @@ export function EventRow({ e, showDate = true }: { e: ExRightsEvent; showDate?: 
       <div className="dividend-grid">
         <div>
           <div className="muted small">{t('dividend.cash')}</div>
-          <div data-testid="dividend-cash">{e.cashDividend ?? '--'}</div>
+          <div data-testid="dividend-cash" title={e.cashDividend ?? undefined}>
+            {formatDividend(e.cashDividend)}
+          </div>
         </div>
         <div>
           <div className="muted small">{t('dividend.closeBefore')}</div>

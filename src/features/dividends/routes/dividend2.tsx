@@ -10,7 +10,7 @@ import { formatMinor } from '../../../lib/format';
 import { Page } from '../../../ui/page';
 import { useDividendStocksInfiniteQuery } from '../api/dividends-api';
 import { InfiniteList } from '../../../ui/infinite-list';
-import { DividendNav } from '../components/parts';
+import { DividendNav, formatDividend } from '../components/parts';
 import '../dividends.css';
 
 /** Basis points → "4.22%". */
@@ -37,7 +37,7 @@ function StockRow({ s }: { s: DividendStock }) {
       <div className="dividend-grid">
         <div>
           <div className="muted small">{t('dividend.cash')}</div>
-          <div>{s.cashDividend}</div>
+          <div title={s.cashDividend}>{formatDividend(s.cashDividend)}</div>
         </div>
         <div>
           <div className="muted small">{t('dividend.price')}</div>

@@ -13,7 +13,7 @@ import { LoginPrompt } from '../../../ui/login-prompt';
 import { NoData } from '../../../ui/no-data';
 import { Page } from '../../../ui/page';
 import { useDividendHistoryQuery } from '../api/dividends-api';
-import { DividendNav, EventRow } from '../components/parts';
+import { DividendNav, EventRow, formatDividend } from '../components/parts';
 import '../dividends.css';
 
 const SYMBOL = /^[0-9A-Z]{4,6}$/;
@@ -60,7 +60,9 @@ export function DividendHistoryPage() {
                       {formatSignedMinor(c.amountMinor)}
                     </span>
                   </div>
-                  <div className="muted small">{t('dividend.perShare', { cash: c.cashDividend })}</div>
+                  <div className="muted small">
+                    {t('dividend.perShare', { cash: formatDividend(c.cashDividend) })}
+                  </div>
                 </div>
               ))
             )}

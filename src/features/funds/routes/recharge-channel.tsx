@@ -19,6 +19,8 @@ import { selectLoggedIn } from '../../../api/session';
 import { formatDateTime, formatMinor } from '../../../lib/format';
 import { keyRule } from '../../../ui/form-rule';
 import { ImagePicker } from '../../../ui/image-picker';
+import { CopyButton } from '../../../ui/copy-button';
+import { bankByName } from '../../../../contract/banks';
 import { Loading } from '../../../ui/loading';
 import { LoginPrompt } from '../../../ui/login-prompt';
 import { NoData } from '../../../ui/no-data';
@@ -38,20 +40,25 @@ const currencyLabel = (c: string, t: (k: string) => string) => (c === 'TWD' ? t(
 
 function ChannelInfo({ channel }: { channel: DepositChannel }) {
   const { t } = useTranslation();
-  const rows: [string, string, string][] = [
-    ['recharge.accountName', channel.accountName, 'channel-account-name'],
-    ['recharge.accountNumber', channel.accountNumber, 'channel-account-number'],
-    ['recharge.bank', channel.bankName, 'channel-bank'],
-    ['recharge.branch', channel.branch, 'channel-branch'],
+  // The receiving bank's FISC code, which a transfer from another bank asks for first
+  // (contract/banks.ts, read from the channel's bank name).
+  const bankCode = bankByName(channel.bankName)?.code ?? null;
+  const rows: (readonly [key: string, value: string, testId: string, copy: boolean])[] = [
+    ['recharge.accountName', channel.accountName, 'channel-account-name', false],
+    ...(bankCode ? [['recharge.bankCode', bankCode, 'channel-bank-code', true] as const] : []),
+    ['recharge.accountNumber', channel.accountNumber, 'channel-account-number', true],
+    ['recharge.bank', channel.bankName, 'channel-bank', false],
+    ['recharge.branch', channel.branch, 'channel-branch', false],
   ];
   return (
     <section className="card" data-testid="channel-info">
       <h3 className="card-title">{channel.name}</h3>
-      {rows.map(([k, v, id]) => (
+      {rows.map(([k, v, id, copy]) => (
         <div className="kv" key={k}>
           <span className="kv-k">{t(k)}</span>
-          <span className="kv-v" data-testid={id}>
-            {v}
+          <span className="kv-v">
+            <span data-testid={id}>{v}</span>
+            {copy && v && <CopyButton text={v} label={t(k)} testId={`${id}-copy`} />}
           </span>
         </div>
       ))}

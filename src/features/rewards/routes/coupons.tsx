@@ -7,7 +7,13 @@ import { Button, Input, Tabs } from 'antd-mobile';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSelector } from 'react-redux';
-import { COUPON_TABS, type Coupon, type CouponOfferId, type CouponTab } from '../../../../contract/rewards';
+import {
+  COUPON_TABS,
+  groupCodeInput,
+  type Coupon,
+  type CouponOfferId,
+  type CouponTab,
+} from '../../../../contract/rewards';
 import { sendWithKey, useIdempotencyKeys } from '../../../api/idempotency';
 import { selectLoggedIn } from '../../../api/session';
 import { formatDateTime, formatMinor } from '../../../lib/format';
@@ -64,9 +70,10 @@ function RedeemCard() {
       <div className="rw-redeem">
         <Input
           value={code}
-          onChange={setCode}
+          onChange={(v) => setCode(groupCodeInput(v))}
           placeholder={t('rewards.codePlaceholder')}
           maxLength={40}
+          autoCapitalize="characters"
           data-testid="redeem-code"
         />
         <Button
@@ -108,7 +115,10 @@ function ShopCard() {
             size="small"
             disabled={data.pointsBalance < o.pointsCost}
             loading={buying.isLoading}
-            onClick={() => void sendWithKey(keys, { offerId: o.id as CouponOfferId }, buy)}
+            onClick={async () => {
+              if (await sendWithKey(keys, { offerId: o.id as CouponOfferId }, buy))
+                showToast({ content: t('rewards.bought', { coupon: couponText(t, o) }) });
+            }}
             data-testid={`buy-${o.id}`}
           >
             {t('rewards.buyFor', { points: o.pointsCost })}

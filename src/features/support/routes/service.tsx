@@ -17,6 +17,7 @@ import { toastError } from '../../../api/base-query';
 import { formatDateTime } from '../../../lib/format';
 import { supportEvents$ } from '../../../market/support-events';
 import { IMAGE_ACCEPT } from '../../../ui/image-picker';
+import { fitUnderLimit } from '../../../ui/downscale-image';
 import { LoginPrompt } from '../../../ui/login-prompt';
 import { Page } from '../../../ui/page';
 import {
@@ -149,7 +150,10 @@ function Chat({ token }: { token: string }) {
     if (!f) return;
     setBusy(true);
     try {
-      const up = await uploadImage(token, 'support', f);
+      // A photo over the limit is made smaller first (src/ui/downscale-image.ts), not refused.
+      const fitted = await fitUnderLimit(f);
+      if (!fitted) throw new UploadError('fileTooLarge');
+      const up = await uploadImage(token, 'support', fitted);
       await post({ uploadId: up.id });
     } catch (e) {
       toastError(e instanceof UploadError ? e.msg : 'uploadFailed');
