@@ -1,11 +1,12 @@
 /**
  * First start: creates the operator account and an invitation code when none exist, prints both
  * and writes them to `${DATA_DIR}/first-run.txt` (mode 0600). OPERATOR_ACCOUNT, OPERATOR_PASSWORD
- * and INVITE_CODE set your own; otherwise the password and code are random. The code is owned by
+ * and INVITE_CODE set your own; otherwise all three are random: there is no default operator
+ * account name to guess (`op-` and eight random letters and digits, `generatedOperatorAccount`). The code is owned by
  * the operator and allows FIRST_RUN_INVITE_MAX_USES registrations (1000) for FIRST_RUN_INVITE_DAYS
  * (365) from the first start (modules/auth/config.ts); operators issue further codes in the console.
  */
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomInt } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { eq, ne } from 'drizzle-orm';
@@ -23,6 +24,12 @@ export interface FirstRunResult {
   inviteCode?: string;
 }
 
+/** A random operator account name: `op-` + 8 of [a-z0-9] (fits LOGIN_ACCOUNT_RE, contract/constants.ts). */
+export function generatedOperatorAccount(): string {
+  const alphabet = 'abcdefghijklmnopqrstuvwxyz0123456789';
+  return 'op-' + Array.from({ length: 8 }, () => alphabet[randomInt(alphabet.length)]).join('');
+}
+
 /** Creates the operator and an invitation code when no operator exists yet (idempotent). */
 export async function firstRun(db: Db, config: Config): Promise<FirstRunResult> {
   const operator = (
@@ -31,12 +38,13 @@ export async function firstRun(db: Db, config: Config): Promise<FirstRunResult> 
   if (operator) return { created: false };
   const operatorPassword =
     config.operatorPassword ?? randomBytes(9).toString('base64url').replace(/[-_]/g, 'x');
+  const operatorAccount = config.operatorAccount ?? generatedOperatorAccount();
   const inviteCode = config.inviteCode ?? randomBytes(4).toString('hex').toUpperCase();
   const passwordHash = await hashPassword(operatorPassword);
   await db.transaction(async (tx) => {
     const [op] = await tx
       .insert(users)
-      .values({ account: config.operatorAccount, passwordHash, role: 'admin' })
+      .values({ account: operatorAccount, passwordHash, role: 'admin' })
       .onConflictDoUpdate({ target: users.account, set: { role: 'admin', passwordHash } })
       .returning();
     await ensureMemberAccounts(tx, op!.id);
@@ -53,9 +61,9 @@ export async function firstRun(db: Db, config: Config): Promise<FirstRunResult> 
     await mkdir(config.dataDir, { recursive: true });
     await writeFile(
       path.join(config.dataDir, 'first-run.txt'),
-      `operator account: ${config.operatorAccount}\noperator password: ${operatorPassword}\ninvitation code: ${inviteCode}\n`,
+      `operator account: ${operatorAccount}\noperator password: ${operatorPassword}\ninvitation code: ${inviteCode}\n`,
       { mode: 0o600 },
     );
   }
-  return { created: true, operatorAccount: config.operatorAccount, operatorPassword, inviteCode };
+  return { created: true, operatorAccount, operatorPassword, inviteCode };
 }

@@ -5,6 +5,7 @@ import { useDispatch } from 'react-redux';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { useLoginMutation } from '../../../api/api';
 import { loggedIn } from '../../../api/session';
+import { readDeviceToken, writeDeviceToken } from '../../../lib/storage';
 import { Page } from '../../../ui/page';
 import { TestIdInput } from '../../../ui/testid-input';
 import { AgreementField } from '../components/agreement';
@@ -30,8 +31,10 @@ export function LoginPage() {
   const [params] = useSearchParams();
 
   const onFinish = async (v: LoginForm) => {
-    const res = await login({ account: v.account.trim(), password: v.password });
+    const account = v.account.trim();
+    const res = await login({ account, password: v.password, device: readDeviceToken(account) });
     if ('data' in res && res.data) {
+      writeDeviceToken(res.data.account, res.data.device);
       dispatch(loggedIn(res.data));
       navigate(safeRedirect(params.get('redirect')), { replace: true });
     }
