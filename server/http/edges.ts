@@ -114,9 +114,16 @@ const SECRET_TEXT = [/\$argon2(?:id|i|d)\$[^\s,'"\]]+/g, /scrypt\$\d+\$\d+\$\d+\
 /** A failed query's message and stack end with its parameters (drizzle's DrizzleQueryError). */
 const QUERY_PARAMS = /\nparams: [^]*?(?=\n\s+at |$)/g;
 
-/** `text` with query parameters and recognisable secrets replaced by `[redacted]`. */
+/**
+ * A value the database quotes back in its message: `value "…" is out of range`, `invalid input
+ * syntax for type integer: "…"`, `invalid input value for enum …: "…"`. Names of constraints and
+ * columns (`constraint "…"`, `column "…"`) are kept.
+ */
+const QUOTED_VALUE = /(value |: )"(?:[^"\\]|\\.)*"/g;
+
+/** `text` with query parameters, quoted values and recognisable secrets replaced by `[redacted]`. */
 export function scrubText(text: string): string {
-  let out = text.replace(QUERY_PARAMS, '\nparams: [redacted]');
+  let out = text.replace(QUERY_PARAMS, '\nparams: [redacted]').replace(QUOTED_VALUE, '$1"[redacted]"');
   for (const re of SECRET_TEXT) out = out.replace(re, '[redacted]');
   return out;
 }
