@@ -491,7 +491,7 @@ describe('security headers', () => {
     const policy = csp(app.headers['content-security-policy']);
     expect(policy.get('default-src')).toBe("'self'");
     expect(policy.get('worker-src')).toBe("'self' blob:");
-    expect(policy.get('connect-src')).toBe("'self' ws: wss:");
+    expect(policy.get('connect-src')).toBe("'self'");
     expect(policy.get('img-src')).toBe("'self' data: blob:");
     expect(policy.get('style-src')).toBe("'self'");
     const admin = await h.app.inject({ method: 'GET', url: '/admin.html' });
