@@ -128,6 +128,14 @@ export function scrubText(text: string): string {
   return out;
 }
 
+/** An error as the log holds it (pino's shape). */
+export interface SerializedError {
+  [key: string]: unknown;
+  type: string;
+  message: string;
+  stack: string;
+}
+
 /** Fields of an error kept in the log (others, e.g. `params`, `detail`, `where`, are dropped). */
 const ERROR_FIELDS = ['code', 'key', 'statusCode', 'severity', 'routine', 'table', 'constraint'] as const;
 
@@ -137,12 +145,12 @@ const ERROR_FIELDS = ['code', 'key', 'statusCode', 'severity', 'routine', 'table
  * at most three deep. A database error's parameters and detail (which hold the values of the
  * failed statement: hashes, names, ID numbers, codes) never reach the log.
  */
-export function serializeError(err: unknown, depth = 0): unknown {
-  if (!(err instanceof Error)) return typeof err === 'string' ? scrubText(err) : err;
-  const out: Record<string, unknown> = {
+export function serializeError(err: unknown, depth = 0): SerializedError {
+  if (!(err instanceof Error)) return { type: typeof err, message: scrubText(String(err)), stack: '' };
+  const out: SerializedError = {
     type: err.constructor?.name ?? 'Error',
     message: scrubText(err.message),
-    stack: err.stack ? scrubText(err.stack) : undefined,
+    stack: err.stack ? scrubText(err.stack) : '',
   };
   const fields = err as unknown as Record<string, unknown>;
   for (const f of ERROR_FIELDS) {
@@ -162,7 +170,7 @@ export function loggerOptions(level: string, stream?: NodeJS.WritableStream) {
   return {
     level,
     redact: { paths: redactPaths(), censor: '[redacted]' },
-    serializers: { err: serializeError, error: serializeError },
+    serializers: { err: (e: unknown) => serializeError(e), error: (e: unknown) => serializeError(e) },
     ...(stream ? { stream } : {}),
   };
 }
