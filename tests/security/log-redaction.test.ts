@@ -74,7 +74,11 @@ describe('the server log', () => {
     const big = await h.call('admin/issueResetCode', { id: 2 ** 31 }, op);
     expect(big.http).toBeGreaterThanOrEqual(400);
     // A wrong and the right code are both refused/used with the code in the body.
-    await h.call('user/resetPassword', { account: ACCOUNT, code: code === '000000' ? '000001' : '000000', password: 'newpass123' });
+    await h.call('user/resetPassword', {
+      account: ACCOUNT,
+      code: code === '000000' ? '000001' : '000000',
+      password: 'newpass123',
+    });
     expect(text()).toContain('request refused');
     expect(text()).not.toContain('$argon2');
     expect(text()).not.toMatch(/"code":"\d{6}"/);

@@ -147,14 +147,14 @@ describe('guessing spread over many addresses', () => {
       'tooFrequent',
     );
     // … the known device is not, from any address.
-    expect((await from(h, '10.9.0.1', 'user/login', { account, password: PASSWORD, device })).body.status).toBe(
-      1,
-    );
+    expect(
+      (await from(h, '10.9.0.1', 'user/login', { account, password: PASSWORD, device })).body.status,
+    ).toBe(1);
     // Another account is untouched.
     await h.register('0912400002');
-    expect((await from(h, '10.9.1.1', 'user/login', { account: '0912400002', password: PASSWORD })).body.status).toBe(
-      1,
-    );
+    expect(
+      (await from(h, '10.9.1.1', 'user/login', { account: '0912400002', password: PASSWORD })).body.status,
+    ).toBe(1);
   });
 });
 
@@ -171,9 +171,9 @@ describe('the first operator', () => {
     expect(name).toMatch(/^op-[a-z0-9]{8}$/);
     const op = await from(h, B, 'admin/login', { account: name, password: OPERATOR.password });
     expect(op.body.status).toBe(1);
-    expect((await from(h, B, 'admin/login', { account: 'admin', password: OPERATOR.password })).body.msg).toBe(
-      'wrongCredentials',
-    );
+    expect(
+      (await from(h, B, 'admin/login', { account: 'admin', password: OPERATOR.password })).body.msg,
+    ).toBe('wrongCredentials');
   });
 });
 
@@ -189,9 +189,22 @@ describe('user/loginPassword', () => {
     await h.register(account);
     const session = (await from(h, A, 'user/login', { account, password: PASSWORD })).body.data.token;
     const change = (oldPassword: string) =>
-      from(h, A, 'user/loginPassword', { oldPassword, password: 'newpass123', confirmPassword: 'newpass123' }, session);
-    await pacedFailures(AUTH_DEFAULTS.loginMaxFailures, (i) => change(`old-guess-${i}`), 'wrongOriginalPassword');
-    expect(await change(PASSWORD)).toEqual({ http: 429, body: { status: 0, msg: 'tooFrequent', data: null } });
+      from(
+        h,
+        A,
+        'user/loginPassword',
+        { oldPassword, password: 'newpass123', confirmPassword: 'newpass123' },
+        session,
+      );
+    await pacedFailures(
+      AUTH_DEFAULTS.loginMaxFailures,
+      (i) => change(`old-guess-${i}`),
+      'wrongOriginalPassword',
+    );
+    expect(await change(PASSWORD)).toEqual({
+      http: 429,
+      body: { status: 0, msg: 'tooFrequent', data: null },
+    });
     // Nothing changed, and the owner still logs in from elsewhere.
     expect((await from(h, B, 'user/login', { account, password: PASSWORD })).body.status).toBe(1);
   });

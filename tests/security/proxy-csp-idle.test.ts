@@ -113,7 +113,10 @@ describe('idle sessions', () => {
   it('defaults to 30 minutes for members and 15 for operators, set by the environment', () => {
     const d = loadConfig({} as NodeJS.ProcessEnv);
     expect([d.memberIdleMs, d.operatorIdleMs]).toEqual([30 * 60_000, 15 * 60_000]);
-    const c = loadConfig({ SESSION_IDLE_MINUTES: '10', OPERATOR_SESSION_IDLE_MINUTES: '5' } as NodeJS.ProcessEnv);
+    const c = loadConfig({
+      SESSION_IDLE_MINUTES: '10',
+      OPERATOR_SESSION_IDLE_MINUTES: '5',
+    } as NodeJS.ProcessEnv);
     expect([c.memberIdleMs, c.operatorIdleMs]).toEqual([10 * 60_000, 5 * 60_000]);
   });
 
@@ -128,7 +131,10 @@ describe('idle sessions', () => {
       http: 401,
       body: { status: 0, msg: 'sessionExpired', data: null },
     });
-    const gone = await h.database.db.select().from(sessions).where(eq(sessions.tokenHash, hashToken(op)));
+    const gone = await h.database.db
+      .select()
+      .from(sessions)
+      .where(eq(sessions.tokenHash, hashToken(op)));
     expect(gone).toEqual([]);
     // The member used theirs within its idle time: it lives past MEMBER_IDLE from login.
     expect((await post(h, 'user/security', {}, { token: member })).body.status).toBe(1);

@@ -24,7 +24,11 @@ export const KNOWN_DEVICE_MAX = 20;
  * The stored hash of `token` when it is a known device of `account` (used within
  * KNOWN_DEVICE_DAYS), else null. Never throws for a malformed token.
  */
-export async function knownDevice(db: Db, account: string, token: string | undefined): Promise<string | null> {
+export async function knownDevice(
+  db: Db,
+  account: string,
+  token: string | undefined,
+): Promise<string | null> {
   if (!token || token.length > 128) return null;
   const hash = hashToken(token);
   const since = new Date(Date.now() - KNOWN_DEVICE_DAYS * 86_400_000);
@@ -32,7 +36,9 @@ export async function knownDevice(db: Db, account: string, token: string | undef
     .select({ hash: knownDevices.tokenHash })
     .from(knownDevices)
     .innerJoin(users, eq(users.id, knownDevices.userId))
-    .where(and(eq(knownDevices.tokenHash, hash), eq(users.account, account), gt(knownDevices.lastUsedAt, since)))
+    .where(
+      and(eq(knownDevices.tokenHash, hash), eq(users.account, account), gt(knownDevices.lastUsedAt, since)),
+    )
     .limit(1);
   return row?.hash ?? null;
 }
@@ -47,7 +53,10 @@ export async function rememberDevice(
   known: { hash: string; token: string } | null,
 ): Promise<string> {
   if (known) {
-    await db.update(knownDevices).set({ lastUsedAt: new Date() }).where(eq(knownDevices.tokenHash, known.hash));
+    await db
+      .update(knownDevices)
+      .set({ lastUsedAt: new Date() })
+      .where(eq(knownDevices.tokenHash, known.hash));
     return known.token;
   }
   const token = randomBytes(32).toString('base64url');
