@@ -2,7 +2,7 @@
  * Login and registration throttling and invitation-code settings from the environment
  * (documented in README "Configuration"; the reasoning is in docs/decisions.md "Login and
  * registration under brute force"). Durations are milliseconds in the Config, given in seconds
- * (`*_SECONDS`), minutes (`*_MINUTES`) or days in the environment.
+ * (`*_SECONDS`) or days in the environment.
  *
  * Per guesser (the account name as typed, known or not, so a lock says nothing about existence,
  * with the client address or known device, see below):
@@ -26,8 +26,9 @@
  *   whole office behind NAT.
  * - REGISTER_IP_MAX (10) registrations tried within REGISTER_IP_WINDOW_SECONDS (3600); more are
  *   `tooFrequent` until the window ends.
- * Idle sessions: a member's session unused for SESSION_IDLE_MINUTES (30), an operator's for
- * OPERATOR_SESSION_IDLE_MINUTES (15), ends (modules/auth/sessions.ts).
+ * Idle sessions (given in minutes): a member's session unused for SESSION_IDLE_MINUTES (30), an
+ * operator's for OPERATOR_SESSION_IDLE_MINUTES (15), ends (modules/auth/sessions.ts; the reasoning
+ * of this and of the per-guesser counters is in docs/adr/0045-lock-the-guessing-not-the-owner.md).
  * Invitation codes: the first-run code allows FIRST_RUN_INVITE_MAX_USES (1000) registrations and
  * expires after FIRST_RUN_INVITE_DAYS (365); codes an operator creates default to
  * INVITE_DEFAULT_MAX_USES (1) and INVITE_DEFAULT_DAYS (30); a verified member's own code
