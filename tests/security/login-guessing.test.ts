@@ -10,6 +10,7 @@
  * - wrong old passwords on `user/loginPassword` are counted like failed logins.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../server/app';
 import { AUTH_DEFAULTS } from '../../server/modules/auth/config';
 import { OPERATOR, startHarness, type Harness } from '../integration/harness';
 
@@ -174,6 +175,38 @@ describe('the first operator', () => {
     expect(
       (await from(h, B, 'admin/login', { account: 'admin', password: OPERATOR.password })).body.msg,
     ).toBe('wrongCredentials');
+  });
+});
+
+describe('an install from before generated names', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness({ operatorAccount: 'admin' });
+  });
+  afterAll(() => h.close());
+
+  it('warns about an operator still named admin, and renames it when OPERATOR_ACCOUNT is set', async () => {
+    const restart = async (operatorAccount: string | undefined) => {
+      const again = await buildApp(
+        { ...h.config, operatorAccount },
+        { database: h.database, feedTimer: false, logger: false },
+      );
+      await again.app.close();
+      return again.firstRun;
+    };
+    expect(await restart(undefined)).toEqual({ created: false, defaultOperatorName: 'admin' });
+    expect(await restart('op-renamed')).toEqual({
+      created: false,
+      operatorAccount: 'op-renamed',
+      renamedFrom: 'admin',
+    });
+    expect(
+      (await from(h, B, 'admin/login', { account: 'admin', password: OPERATOR.password })).body.msg,
+    ).toBe('wrongCredentials');
+    expect(
+      (await from(h, B, 'admin/login', { account: 'op-renamed', password: OPERATOR.password })).body.status,
+    ).toBe(1);
+    expect(await restart('op-renamed')).toEqual({ created: false });
   });
 });
 
