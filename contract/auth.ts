@@ -21,6 +21,12 @@ export const loginReq = z.object({
   /** Operators may log in with a non-mobile account name; lowercase only (spec: no capitals). */
   account: z.string().trim().regex(LOGIN_ACCOUNT_RE, 'account'),
   password: z.string().min(1).max(64),
+  /**
+   * The token this device was handed at an earlier successful login of this account (kept on the
+   * device): a known device logs in even while guessing from other addresses has the account or
+   * the address throttled. Unknown or malformed tokens are ignored.
+   */
+  device: z.string().max(128).optional(),
 });
 
 /** Who a user is (users.role): roles live in the database, never in a request header. */
@@ -35,6 +41,8 @@ export const sessionRes = z.object({
   /** Kept for the spec's local-storage shape; it grants nothing on the server. */
   isAdmin: z.boolean(),
   expiresAt: z.number().int(),
+  /** Login only: the device token to keep and send with this account's next logins (see loginReq). */
+  device: z.string().optional(),
 });
 export type SessionRes = z.infer<typeof sessionRes>;
 

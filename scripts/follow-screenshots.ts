@@ -12,7 +12,7 @@
 import { eq } from 'drizzle-orm';
 import type { Page } from 'playwright';
 import { users } from '../server/db/schema';
-import { idem, startHarness } from '../tests/integration/harness';
+import { OPERATOR, idem, startHarness } from '../tests/integration/harness';
 import { openScreens } from './support/screens';
 
 const PORT = Number(process.env.SHOT_PORT ?? 3217);
@@ -99,11 +99,18 @@ async function main(): Promise<void> {
       await screens.shot(FOLLOWER, lang, hash, `follow-${name}`, act, { ready: testId });
     }
     // The operator console's mentor queue (desktop width).
-    await screens.shot({ token: op, account: 'admin' }, lang, 'mentors', 'admin-mentors', undefined, {
-      console: true,
-      viewport: { width: 1280, height: 720 },
-      ready: /^mentor-row-/,
-    });
+    await screens.shot(
+      { token: op, account: OPERATOR.account },
+      lang,
+      'mentors',
+      'admin-mentors',
+      undefined,
+      {
+        console: true,
+        viewport: { width: 1280, height: 720 },
+        ready: /^mentor-row-/,
+      },
+    );
   }
   await screens.close();
   await h.close();

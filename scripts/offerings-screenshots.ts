@@ -10,7 +10,7 @@
  * the block-trade list with the review queue.
  */
 import { REPLAY_DAY_MS } from '../server/market/clock';
-import { startHarness, idem } from '../tests/integration/harness';
+import { OPERATOR, startHarness, idem } from '../tests/integration/harness';
 import { openScreens } from './support/screens';
 
 const OUT = 'docs/screenshots';
@@ -86,7 +86,7 @@ async function main() {
 
   await h.app.listen({ port: PORT, host: '127.0.0.1' });
   const screens = await openScreens({ port: PORT, out: OUT, console: true, settleMs: 500 });
-  const OP = { token: op, account: 'admin' };
+  const OP = { token: op, account: OPERATOR.account };
   for (const lang of ['tw', 'en'] as const) {
     await screens.shot(OP, lang, 'offerings', 'admin-offerings-auctions', (p) => p.waitForTimeout(300));
     await screens.shot(OP, lang, 'offerings', 'admin-offerings-form', async (p) => {

@@ -38,6 +38,7 @@ import { adminHandlers } from './modules/admin/handlers';
 import { invitationHandlers } from './modules/admin/invitations';
 import { authHandlers } from './modules/auth/handlers';
 import { firstRun, type FirstRunResult } from './modules/auth/first-run';
+import { configureSessionIdle } from './modules/auth/sessions';
 import { commonHandlers } from './modules/common/handlers';
 import { pageHandlers } from './modules/common/pages';
 import { feedbackHandlers } from './modules/account/feedback';
@@ -137,6 +138,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   await ensurePlatformAccounts(db);
   await seedFxRates(db);
   const first = await firstRun(db, config);
+  configureSessionIdle(db, config);
 
   await importExRightsEvents(db);
   const ipoAnnouncements = await importIpoAnnouncements(
@@ -177,6 +179,8 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
         : loggerOptions(config.logLevel),
     ...timeoutOptions(),
     bodyLimit: 64 * 1024,
+    // X-Forwarded-For only from the configured proxies (server/http/client-address.ts).
+    trustProxy: config.trustProxy.length ? config.trustProxy : false,
   });
   const windowDates = await loadWindowDates(db);
   const window = windowDates.length >= 2 ? replayWindow(windowDates) : null;

@@ -10,7 +10,8 @@
  * practice venue and a member withdraws at most their net deposits, modules/funds/practice.ts;
  * `all`: the operator opts in to paying out replay gains) ·
  * LEVERAGES (1,2,5,10) · SESSION_TTL_HOURS (168) · OPERATOR_ACCOUNT / OPERATOR_PASSWORD /
- * INVITE_CODE (first-run credentials; random when unset) · IMPORT_SYMBOLS (comma list: import only
+ * INVITE_CODE (first-run credentials; random when unset, the account name too) · TRUST_PROXY
+ * (addresses of the reverse proxies whose X-Forwarded-For is honoured; none) · IMPORT_SYMBOLS (comma list: import only
  * these instruments, for tests) · LOG_LEVEL (info) · DAY_TRADE_MIN_ACCOUNT_DAYS (90) ·
  * DAY_TRADE_MIN_TRADES (10) · DAY_TRADE_AUTO_CLOSE (true) (modules/day-trading/config.ts) ·
  * TRADE_T1_SELL (false) · TRADE_LOCKUP_MINUTES (0) · TRADE_DAILY_ORDER_LIMIT (0 = none) ·
@@ -57,11 +58,18 @@ export interface Config extends DayTradeConfig, TradingConfig, RiskConfig, AuthC
   replayWithdrawals: 'netDeposits' | 'all';
   leverages: number[];
   sessionTtlMs: number;
-  operatorAccount: string;
+  /** OPERATOR_ACCOUNT; unset: the first start generates one (modules/auth/first-run.ts). */
+  operatorAccount: string | undefined;
   operatorPassword: string | undefined;
   inviteCode: string | undefined;
   importSymbols: string[] | undefined;
   logLevel: string;
+  /**
+   * TRUST_PROXY: addresses or CIDR ranges of the reverse proxies in front of the server (comma
+   * list; empty: none). Only a request from one of them has its `X-Forwarded-For` honoured for
+   * the client's address (server/http/client-address.ts).
+   */
+  trustProxy: string[];
   /** Directory of the built client (vite build); served when present. */
   clientDir: string;
 }
@@ -107,12 +115,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     replayWithdrawals,
     leverages: [...new Set(leverages)].sort((a, b) => a - b),
     sessionTtlMs: int(env.SESSION_TTL_HOURS, 168, 'SESSION_TTL_HOURS') * 3_600_000,
-    operatorAccount: env.OPERATOR_ACCOUNT || 'admin',
+    operatorAccount: env.OPERATOR_ACCOUNT || undefined,
     operatorPassword: env.OPERATOR_PASSWORD || undefined,
     inviteCode: env.INVITE_CODE || undefined,
     importSymbols: env.IMPORT_SYMBOLS ? env.IMPORT_SYMBOLS.split(',').map((s) => s.trim()) : undefined,
     logLevel: env.LOG_LEVEL || 'info',
     clientDir: path.resolve(env.CLIENT_DIR || './dist'),
+    trustProxy: (env.TRUST_PROXY ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
     ...loadDayTradeConfig(env),
     ...loadTradingConfig(env),
     ...loadRiskConfig(env),

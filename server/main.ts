@@ -20,6 +20,16 @@ if (firstRun.created) {
     `  invitation code for registering members: ${firstRun.inviteCode}`,
   );
 }
+if (firstRun.renamedFrom)
+  lines.push(
+    `Renamed the operator account "${firstRun.renamedFrom}" to "${firstRun.operatorAccount}" (OPERATOR_ACCOUNT).`,
+  );
+if (firstRun.defaultOperatorName) {
+  lines.push(
+    `Warning: an operator account is still named "${firstRun.defaultOperatorName}", the old default anyone can guess;` +
+      ' set OPERATOR_ACCOUNT to a name of your own and restart to rename it.',
+  );
+}
 console.log(lines.join('\n'));
 
 for (const sig of ['SIGINT', 'SIGTERM'] as const) {

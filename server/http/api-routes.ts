@@ -15,6 +15,7 @@ import type { SetBlockTradePasswordRes } from '../../contract/primary';
 import { envelope } from '../../contract/envelope';
 import { authenticate } from '../modules/auth/sessions';
 import { AppError } from '../modules/common/errors';
+import { clientAddress } from './client-address';
 import { rowKey, runIdempotent, type RowKey } from './idempotency';
 import type { Db } from '../db/client';
 import { IDEMPOTENCY_HEADER } from '../../contract/constants';
@@ -127,7 +128,7 @@ export function registerApiRoutes(app: FastifyInstance, handlers: Handlers, serv
             ...services,
             user,
             token: tokenOf(req),
-            ip: req.ip,
+            ip: clientAddress(req),
             idempotency,
           });
           return { status: 1, msg: successMsg(name, data), data };
@@ -151,7 +152,7 @@ export function registerApiRoutes(app: FastifyInstance, handlers: Handlers, serv
               db: tx as unknown as Db,
               user,
               token: tokenOf(req),
-              ip: req.ip,
+              ip: clientAddress(req),
             });
             return { status: 1, msg: successMsg(name, data), data };
           },

@@ -8,9 +8,10 @@
  *   never finishes its body or idles on a socket is cut off, so a handful of slow connections
  *   cannot hold the server's sockets (slowloris).
  * - Log (`loggerOptions`): pino `redact` replaces every field in REDACTED_FIELDS (passwords,
- *   funds and channel passwords, session tokens, real names, ID numbers, card and account
- *   numbers) with `[redacted]` wherever a request body, request headers or a database error's
- *   parameters are logged. A refused request is logged at `info` with its (redacted) body and
+ *   funds and channel passwords, session and device tokens, password hashes, real names, ID
+ *   numbers, card and account numbers) and a request body's `code` with `[redacted]` wherever a
+ *   request body or request headers are logged; errors go through `serializeError`, which drops
+ *   a failed query's parameters and detail and blanks password hashes in any message or stack. A refused request is logged at `info` with its (redacted) body and
  *   error key, so support can see what was sent without seeing who or which secret.
  * - Text (`registerTextGuard`): contract/common.ts `forbiddenTextPath` runs on every parsed JSON
  *   body before the zod schema; a control character or an unpaired surrogate anywhere is
@@ -74,8 +75,15 @@ export const REDACTED_FIELDS = [
   'confirmFundsPassword',
   'oldFundsPassword',
   'channelPassword',
+  'blockTradePassword',
   'token',
+  'device',
   'inviteCode',
+  'redeemCode',
+  'passwordHash',
+  'codeHash',
+  'tokenHash',
+  'fundsPasswordHash',
   'authorization',
   'cookie',
   'name',
@@ -96,6 +104,61 @@ function redactPaths(): string[] {
   }
   // A database error carries the statement's parameters (names, ID numbers): never logged.
   out.push('err.params', 'err.parameters', 'err.detail', 'err.cause.params', 'err.cause.detail');
+  // A request body's `code` is a one-time reset code or similar (not a database error's code).
+  out.push('body.code', '*.body.code');
+  return out;
+}
+
+/** Secrets recognisable in free text: password hashes (argon2, legacy scrypt). */
+const SECRET_TEXT = [/\$argon2(?:id|i|d)\$[^\s,'"\]]+/g, /scrypt\$\d+\$\d+\$\d+\$[^\s,'"\]]+/g];
+/** A failed query's message and stack end with its parameters (drizzle's DrizzleQueryError). */
+const QUERY_PARAMS = /\nparams: [^]*?(?=\n\s+at |$)/g;
+
+/**
+ * A value the database quotes back in its message: `value "…" is out of range`, `invalid input
+ * syntax for type integer: "…"`, `invalid input value for enum …: "…"`. Names of constraints and
+ * columns (`constraint "…"`, `column "…"`) are kept.
+ */
+const QUOTED_VALUE = /(value |: )"(?:[^"\\]|\\.)*"/g;
+
+/** `text` with query parameters, quoted values and recognisable secrets replaced by `[redacted]`. */
+export function scrubText(text: string): string {
+  let out = text.replace(QUERY_PARAMS, '\nparams: [redacted]').replace(QUOTED_VALUE, '$1"[redacted]"');
+  for (const re of SECRET_TEXT) out = out.replace(re, '[redacted]');
+  return out;
+}
+
+/** An error as the log holds it (pino's shape). */
+export interface SerializedError {
+  [key: string]: unknown;
+  type: string;
+  message: string;
+  stack: string;
+}
+
+/** Fields of an error kept in the log (others, e.g. `params`, `detail`, `where`, are dropped). */
+const ERROR_FIELDS = ['code', 'key', 'statusCode', 'severity', 'routine', 'table', 'constraint'] as const;
+
+/**
+ * The log's error serializer (pino `serializers.err`, also for Fastify's own error lines): type,
+ * scrubbed message and stack (scrubText), a few diagnostic fields (ERROR_FIELDS) and the cause,
+ * at most three deep. A database error's parameters and detail (which hold the values of the
+ * failed statement: hashes, names, ID numbers, codes) never reach the log.
+ */
+export function serializeError(err: unknown, depth = 0): SerializedError {
+  if (!(err instanceof Error)) return { type: typeof err, message: scrubText(String(err)), stack: '' };
+  const out: SerializedError = {
+    type: err.constructor?.name ?? 'Error',
+    message: scrubText(err.message),
+    stack: err.stack ? scrubText(err.stack) : '',
+  };
+  const fields = err as unknown as Record<string, unknown>;
+  for (const f of ERROR_FIELDS) {
+    const v = fields[f];
+    if (typeof v === 'string' || typeof v === 'number') out[f] = typeof v === 'string' ? scrubText(v) : v;
+  }
+  if (typeof fields.query === 'string') out.query = fields.query;
+  if (err.cause !== undefined && depth < 3) out.cause = serializeError(err.cause, depth + 1);
   return out;
 }
 
@@ -107,6 +170,7 @@ export function loggerOptions(level: string, stream?: NodeJS.WritableStream) {
   return {
     level,
     redact: { paths: redactPaths(), censor: '[redacted]' },
+    serializers: { err: (e: unknown) => serializeError(e), error: (e: unknown) => serializeError(e) },
     ...(stream ? { stream } : {}),
   };
 }
@@ -136,8 +200,9 @@ export function registerTextGuard(app: FastifyInstance): void {
  * The client's Content-Security-Policy (helmet directive names), each source and why:
  * - scripts and the market Web Worker only from this origin (Vite emits module files, no inline
  *   script); `blob:` for workers, the form some bundlers and dev servers instantiate them in;
- * - `connect-src 'self' ws: wss:`: the REST API and the market WebSocket (`/ws`), whose `ws:`
- *   scheme some browsers do not count as `'self'`;
+ * - `connect-src 'self'`: the REST API and the market WebSocket (`/ws`) on this origin only
+ *   (CSP Level 3 counts `ws:`/`wss:` to the page's own host as `'self'`, which Chromium, Firefox
+ *   and Safari do; a bare `ws: wss:` would let a script talk to any host);
  * - images from this origin plus `data:` (inline icons) and `blob:` (ID photo previews before
  *   upload); fonts from this origin and `data:`;
  * - styles from this origin plus inline style attributes (`style-src-attr 'unsafe-inline'`):
@@ -150,7 +215,7 @@ export const CSP_DIRECTIVES = {
   defaultSrc: ["'self'"],
   scriptSrc: ["'self'"],
   workerSrc: ["'self'", 'blob:'],
-  connectSrc: ["'self'", 'ws:', 'wss:'],
+  connectSrc: ["'self'"],
   imgSrc: ["'self'", 'data:', 'blob:'],
   fontSrc: ["'self'", 'data:'],
   styleSrc: ["'self'"],

@@ -14,6 +14,7 @@ import { useLogoutMutation } from '../api/api';
 import { toastError } from '../api/base-query';
 import { loggedIn, loggedOut, selectSession } from '../api/session';
 import { langOf, type Lang } from '../lib/format';
+import { readDeviceToken, writeDeviceToken } from '../lib/storage';
 import { changeLang, LANGS } from '../lib/lang';
 import { TestIdInput } from '../ui/testid-input';
 import { useAdminLoginMutation } from './admin-api';
@@ -87,8 +88,10 @@ function AdminLogin() {
   const dispatch = useDispatch();
   const [login, { isLoading }] = useAdminLoginMutation();
   const onFinish = async (v: { account: string; password: string }) => {
-    const res = await login({ account: v.account.trim(), password: v.password });
+    const account = v.account.trim();
+    const res = await login({ account, password: v.password, device: readDeviceToken(account) });
     if ('data' in res && res.data) {
+      writeDeviceToken(res.data.account, res.data.device);
       if (res.data.role === 'member') {
         toastError('forbidden');
         return;

@@ -60,3 +60,20 @@ export function writeSession(session: StoredSession, prefix = ''): void {
 export function clearSession(prefix = ''): void {
   writeSession({ token: null, account: null, isAdmin: false }, prefix);
 }
+
+/** Where this browser keeps the device token of `account` (server/modules/auth/devices.ts). */
+const deviceKey = (account: string) => `device:${account}`;
+
+/**
+ * The device token the server handed this browser at an earlier login of `account`, sent with the
+ * next login so this device is known (it logs in while someone guessing elsewhere is throttled).
+ * Kept across logouts; undefined when there is none.
+ */
+export function readDeviceToken(account: string): string | undefined {
+  return readItem(deviceKey(account)) || undefined;
+}
+
+/** Keeps the device token answered by a successful login of `account` (see readDeviceToken). */
+export function writeDeviceToken(account: string, token: string | undefined): void {
+  if (token) writeItem(deviceKey(account), token);
+}

@@ -44,7 +44,7 @@ import {
   wrongCheckDigit,
   type ReadyMember,
 } from './support/members';
-import { INVITE } from './harness';
+import { INVITE, OPERATOR } from './harness';
 
 let h: Harness;
 let c: ApiClient;
@@ -1921,7 +1921,7 @@ const rewardsCases = (): Case[] => {
     {
       name: 'admin/grantCoupon',
       label: 'a coupon for an operator',
-      body: { account: 'admin', kind: 'bps', offBps: 100, validDays: 1 },
+      body: { account: OPERATOR.account, kind: 'bps', offBps: 100, validDays: 1 },
       token: opTok,
       http: 404,
       msg: 'accountNotFound',

@@ -39,7 +39,7 @@ import { MENTOR_CRITERIA, MENTOR_DEFAULTS, levelOf } from '../../server/modules/
 import { taipeiDayStart } from '../../server/modules/copy-trading/stats';
 import { createRiskMonitor } from '../../server/modules/risk/monitor';
 import { liquidationPriceMinor } from '../../contract/risk';
-import { idem, startHarness, TEST_SYMBOLS, type Harness } from './harness';
+import { OPERATOR, idem, startHarness, TEST_SYMBOLS, type Harness } from './harness';
 import { advanceMarket, replayTo } from './trading-support';
 
 const DAY_MS = 86_400_000;
@@ -111,7 +111,7 @@ const follow: Record<string, number> = {};
 beforeAll(async () => {
   h = await startHarness();
   op = await h.operatorToken();
-  opId = await h.userId('admin');
+  opId = await h.userId(OPERATOR.account);
   mentor = await member('0911000001', 1_000_000 * NT, 40);
   A = await member('0911000002', 700_000 * NT);
   B = await member('0911000003', 400_000 * NT);

@@ -50,7 +50,7 @@ import { seeded } from './support/random';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const INVITE = 'CRASHTEST';
-const OPERATOR = { account: 'admin', password: 'crash-operator-1' };
+const OPERATOR = { account: 'op-crash', password: 'crash-operator-1' };
 const MEMBERS = 8;
 const CYCLES = 5;
 const SEED = 20260104;

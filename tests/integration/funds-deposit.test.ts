@@ -9,7 +9,7 @@ import { DateTime } from 'luxon';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, deposits, users } from '../../server/db/schema';
 import { isClean, memberBalances, reconcile } from '../../server/modules/ledger/ledger';
-import { idem, startHarness, type Harness } from './harness';
+import { OPERATOR, idem, startHarness, type Harness } from './harness';
 import { multipart } from './support/client';
 import { png } from './support/files';
 
@@ -351,7 +351,7 @@ describe('operator review', () => {
       .where(eq(auditLog.targetType, 'deposit'))
       .orderBy(asc(auditLog.id));
     const a = entries.find((e) => e.targetId === String(dep.body.data.id))!;
-    const [opRow] = await h.database.db.select().from(users).where(eq(users.account, 'admin'));
+    const [opRow] = await h.database.db.select().from(users).where(eq(users.account, OPERATOR.account));
     expect(a).toMatchObject({ action: 'deposit.approve', actorUserId: opRow!.id });
     expect(JSON.parse(a.before!)).toMatchObject({ status: 'pending' });
     expect(JSON.parse(a.after!)).toMatchObject({ status: 'approved' });

@@ -71,7 +71,8 @@ export const MONEY_TABLES = [
   'deposit_channels',
 ] as const;
 export const INVITE = 'TESTCODE';
-export const OPERATOR = { account: 'admin', password: 'operator-pass-1' };
+/** The test operator: named explicitly (OPERATOR_ACCOUNT), as no install has a default name. */
+export const OPERATOR = { account: 'op-harness', password: 'operator-pass-1' };
 
 /**
  * The harness's configuration: MARKET_SEED pinned (1 unless overridden), so every test file replays
@@ -165,6 +166,7 @@ export async function startHarness(
   const config: HarnessConfig = {
     ...loadConfig({
       DATA_DIR: '/tmp/tw-trade-test-unused',
+      OPERATOR_ACCOUNT: OPERATOR.account,
       OPERATOR_PASSWORD: OPERATOR.password,
       INVITE_CODE: INVITE,
       LOG_LEVEL: 'silent',

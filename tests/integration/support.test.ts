@@ -10,7 +10,7 @@ import { count } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { supportMessages } from '../../server/db/schema';
-import { startHarness, type Harness } from './harness';
+import { OPERATOR, startHarness, type Harness } from './harness';
 import { injectClient, uploadOk } from './support/client';
 import { png } from './support/files';
 
@@ -184,7 +184,7 @@ describe('support conversation over /ws', () => {
 
   it('assign to me and resolve; a new member message reopens it', async () => {
     expect(await ok('admin/supportAssign', { conversationId: aliceConv }, op)).toMatchObject({
-      assignedTo: 'admin',
+      assignedTo: OPERATOR.account,
     });
     const resolvedAtAlice = pa.next((m) => m.type === 'support' && m.conversation?.status === 'resolved');
     expect(await ok('admin/supportResolve', { conversationId: aliceConv }, op)).toMatchObject({
@@ -197,7 +197,7 @@ describe('support conversation over /ws', () => {
     pa.send({ op: 'say', text: 'One more question' });
     expect((await reopened).conversation).toMatchObject({
       status: 'open',
-      assignedTo: 'admin',
+      assignedTo: OPERATOR.account,
       operatorUnread: 1,
     });
   });

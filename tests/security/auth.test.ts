@@ -1,7 +1,8 @@
 /**
  * Login and registration under brute force, on the whole server (integration harness, PGlite or
- * PostgreSQL): consecutive failures lock an account (`tooFrequent`, the correct password refused
- * too) while other accounts still log in from the same client; the lock ends and grows; failures
+ * PostgreSQL): consecutive failures from one client lock the account for that client
+ * (`tooFrequent`, the correct password refused too; other clients and known devices are
+ * login-guessing.test.ts) while other accounts still log in from it; the lock ends and grows; failures
  * past the free ones wait a growing delay; failed logins and registrations per client address are
  * capped; registration does not reveal an existing account (same answer, same CPU time); legacy scrypt hashes are rehashed to argon2id; invitation codes have
  * an owner, a use limit, an expiry and can be disabled.

@@ -4,10 +4,10 @@
  * market Web Worker and the WebSocket frames it received. Not part of `npm test` (it needs a
  * built client and a server):
  *
- *   npx vite build && PORT=3105 DATA_DIR=/tmp/csp-data OPERATOR_PASSWORD=csp-op-pass-1 \
- *     INVITE_CODE=CSPCHECK npx tsx server/main.ts &
- *   BASE=http://127.0.0.1:3105 OPERATOR_PASSWORD=csp-op-pass-1 INVITE_CODE=CSPCHECK \
- *     npx tsx tests/security/csp-in-chromium.ts
+ *   npx vite build && PORT=3105 DATA_DIR=/tmp/csp-data OPERATOR_ACCOUNT=op-csp \
+ *     OPERATOR_PASSWORD=csp-op-pass-1 INVITE_CODE=CSPCHECK npx tsx server/main.ts &
+ *   BASE=http://127.0.0.1:3105 OPERATOR_ACCOUNT=op-csp OPERATOR_PASSWORD=csp-op-pass-1 \
+ *     INVITE_CODE=CSPCHECK npx tsx tests/security/csp-in-chromium.ts
  *
  * Pages: the login start, market list, a stock detail, home, the real-name screen with an ID
  * photo chosen (a `blob:` preview), the operator console and `/api/docs`. Exit code 1 when any
@@ -21,6 +21,7 @@ import sharp from 'sharp';
 
 const BASE = process.env.BASE ?? 'http://127.0.0.1:3105';
 const INVITE = process.env.INVITE_CODE ?? 'CSPCHECK';
+const OP_ACCOUNT = process.env.OPERATOR_ACCOUNT ?? 'op-csp';
 const OP_PASSWORD = process.env.OPERATOR_PASSWORD ?? 'csp-op-pass-1';
 const ACCOUNT = '0931000001';
 
@@ -57,9 +58,9 @@ let member = await api('user/register', {
   agree: true,
 });
 if (member.status !== 1) member = await api('user/login', { account: ACCOUNT, password: 'password123' });
-const op = await api('admin/login', { account: 'admin', password: OP_PASSWORD });
+const op = await api('admin/login', { account: OP_ACCOUNT, password: OP_PASSWORD });
 if (member.status !== 1 || op.status !== 1)
-  throw new Error('could not log in: check INVITE_CODE and OPERATOR_PASSWORD');
+  throw new Error('could not log in: check INVITE_CODE, OPERATOR_ACCOUNT and OPERATOR_PASSWORD');
 
 const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox'] });
 const reports: PageReport[] = [];
@@ -115,7 +116,7 @@ await visit('real name (ID photo preview)', '/#/user/bandCard', asMember, async 
   );
   if (!blobs.length) throw new Error('the ID photo preview did not render');
 });
-await visit('operator console', '/admin.html', { admin_tokend: op.data.token, admin_account: 'admin' });
+await visit('operator console', '/admin.html', { admin_tokend: op.data.token, admin_account: OP_ACCOUNT });
 await visit('API docs', '/api/docs', {});
 await browser.close();
 

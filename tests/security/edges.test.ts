@@ -25,7 +25,7 @@ import { api, type EndpointName } from '../../contract/api';
 import { convertMinorFloor, convertMinorFloorInRange } from '../../contract/money';
 import { forbiddenTextPath } from '../../contract/common';
 import { SERVER_TIMEOUTS } from '../../server/http/edges';
-import { INVITE, startHarness, type Harness } from '../integration/harness';
+import { INVITE, OPERATOR, startHarness, type Harness } from '../integration/harness';
 import { idem, injectClient, uploadOk, type ApiClient } from '../integration/support/client';
 import { PNG_BYTES, png } from '../integration/support/files';
 import { ALL_TABLES, filesUnder, fingerprint } from '../integration/support/fingerprint';
@@ -152,7 +152,7 @@ const SAMPLES: Partial<Record<EndpointName, Record<string, unknown>>> = {
   'trade/placeOrder': { symbol: '2330', side: 'long', orderType: 'market', lots: 1, leverage: 5 },
   'dayTrade/placeOrder': { symbol: '2330', side: 'long', orderType: 'market', lots: 1, leverage: 5 },
   'admin/rejectDayTrade': { id: 1, reason: 'not eligible' },
-  'admin/login': { account: 'admin', password: 'operator-pass-1' },
+  'admin/login': OPERATOR,
   'admin/rejectDeposit': { id: 1, reason: 'no receipt' },
   'admin/users': { q: '0921' },
   'admin/setUserFlags': { id: 1, frozen: true, reason: 'review' },
@@ -491,7 +491,7 @@ describe('security headers', () => {
     const policy = csp(app.headers['content-security-policy']);
     expect(policy.get('default-src')).toBe("'self'");
     expect(policy.get('worker-src')).toBe("'self' blob:");
-    expect(policy.get('connect-src')).toBe("'self' ws: wss:");
+    expect(policy.get('connect-src')).toBe("'self'");
     expect(policy.get('img-src')).toBe("'self' data: blob:");
     expect(policy.get('style-src')).toBe("'self'");
     const admin = await h.app.inject({ method: 'GET', url: '/admin.html' });

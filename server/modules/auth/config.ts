@@ -4,21 +4,31 @@
  * docs/adr/0021-login-registration-and-invitations.md). Durations are milliseconds in the Config, given in seconds
  * (`*_SECONDS`) or days in the environment.
  *
- * Per account (the account name as typed, known or not, so a lock says nothing about existence):
+ * Per guesser (the account name as typed, known or not, so a lock says nothing about existence,
+ * with the client address or known device, see below):
  * - LOGIN_FREE_FAILURES (3): consecutive failures answered at once.
- * - LOGIN_DELAY_SECONDS (1): after them, each failure makes the account wait before its next try,
+ * - LOGIN_DELAY_SECONDS (1): after them, each failure makes the guesser wait before its next try,
  *   doubling with every further failure (1 s, 2 s, 4 s, …); a try within the wait is `tooFrequent`.
  * - LOGIN_MAX_FAILURES (10): consecutive failures (within LOGIN_FAILURE_WINDOW_SECONDS, 86400)
- *   that lock the account for LOGIN_LOCK_SECONDS (900 = 15 min; the correct password is refused
+ *   that lock the guesser for LOGIN_LOCK_SECONDS (900 = 15 min; the correct password is refused
  *   too). Each further lock within a day doubles, capped at LOGIN_MAX_LOCK_SECONDS (86400).
  *   A successful login resets the count. OWASP Authentication Cheat Sheet, "Account lockout":
  *   lockout threshold, observation window and duration are the three settings.
- * Per client address (request IP):
+ * These count per guesser: the pair (account, client address), or (account, known device) for a
+ * login carrying a device token (modules/auth/devices.ts); another address or a known device is
+ * not held up by them.
+ * Per account across addresses (the slow guard; a known device is exempt):
+ * - LOGIN_ACCOUNT_MAX_FAILURES (50) failed logins within LOGIN_ACCOUNT_WINDOW_SECONDS (3600) refuse
+ *   the account to every unknown device for LOGIN_ACCOUNT_LOCK_SECONDS (3600).
+ * Per client address (request IP, behind TRUST_PROXY's proxies the forwarded one, server/config.ts):
  * - LOGIN_IP_MAX_FAILURES (100) failed logins within LOGIN_IP_WINDOW_SECONDS (3600) block the
  *   address for LOGIN_IP_LOCK_SECONDS (3600): higher than per account, since one address may be a
  *   whole office behind NAT.
  * - REGISTER_IP_MAX (10) registrations tried within REGISTER_IP_WINDOW_SECONDS (3600); more are
  *   `tooFrequent` until the window ends.
+ * Idle sessions (given in minutes): a member's session unused for SESSION_IDLE_MINUTES (30), an
+ * operator's for OPERATOR_SESSION_IDLE_MINUTES (15), ends (modules/auth/sessions.ts; the reasoning
+ * of this and of the per-guesser counters is in docs/adr/0045-lock-the-guessing-not-the-owner.md).
  * Invitation codes: the first-run code allows FIRST_RUN_INVITE_MAX_USES (1000) registrations and
  * expires after FIRST_RUN_INVITE_DAYS (365); codes an operator creates default to
  * INVITE_DEFAULT_MAX_USES (1) and INVITE_DEFAULT_DAYS (30); a verified member's own code
@@ -34,11 +44,18 @@ export interface AuthConfig {
   loginFailureWindowMs: number;
   loginLockMs: number;
   loginMaxLockMs: number;
+  loginAccountMaxFailures: number;
+  loginAccountWindowMs: number;
+  loginAccountLockMs: number;
   loginIpMaxFailures: number;
   loginIpWindowMs: number;
   loginIpLockMs: number;
   registerIpMax: number;
   registerIpWindowMs: number;
+  /** A member's session ends after this long without a request. */
+  memberIdleMs: number;
+  /** An operator's session ends after this long without a request. */
+  operatorIdleMs: number;
   firstRunInviteMaxUses: number;
   firstRunInviteDays: number;
   inviteDefaultMaxUses: number;
@@ -49,6 +66,7 @@ export interface AuthConfig {
 }
 
 const SECOND = 1_000;
+const MINUTE = 60 * SECOND;
 const DAY = 86_400_000;
 
 /** The defaults named in the module docstring. */
@@ -59,11 +77,16 @@ export const AUTH_DEFAULTS: AuthConfig = {
   loginFailureWindowMs: DAY,
   loginLockMs: 900 * SECOND,
   loginMaxLockMs: DAY,
+  loginAccountMaxFailures: 50,
+  loginAccountWindowMs: 3_600 * SECOND,
+  loginAccountLockMs: 3_600 * SECOND,
   loginIpMaxFailures: 100,
   loginIpWindowMs: 3_600 * SECOND,
   loginIpLockMs: 3_600 * SECOND,
   registerIpMax: 10,
   registerIpWindowMs: 3_600 * SECOND,
+  memberIdleMs: 30 * MINUTE,
+  operatorIdleMs: 15 * MINUTE,
   firstRunInviteMaxUses: 1_000,
   firstRunInviteDays: 365,
   inviteDefaultMaxUses: 1,
@@ -92,6 +115,9 @@ const count = (env: NodeJS.ProcessEnv, name: string, dflt: number, min = 1) =>
 const seconds = (env: NodeJS.ProcessEnv, name: string, dfltMs: number) =>
   num(env[name], dfltMs / SECOND, name, { min: 0.001, integer: false }) * SECOND;
 
+const minutes = (env: NodeJS.ProcessEnv, name: string, dfltMs: number) =>
+  num(env[name], dfltMs / MINUTE, name, { min: 0.001, integer: false }) * MINUTE;
+
 /** Reads the auth settings; throws naming the variable on an invalid value. */
 export function loadAuthConfig(env: NodeJS.ProcessEnv): AuthConfig {
   const d = AUTH_DEFAULTS;
@@ -102,11 +128,16 @@ export function loadAuthConfig(env: NodeJS.ProcessEnv): AuthConfig {
     loginFailureWindowMs: seconds(env, 'LOGIN_FAILURE_WINDOW_SECONDS', d.loginFailureWindowMs),
     loginLockMs: seconds(env, 'LOGIN_LOCK_SECONDS', d.loginLockMs),
     loginMaxLockMs: seconds(env, 'LOGIN_MAX_LOCK_SECONDS', d.loginMaxLockMs),
+    loginAccountMaxFailures: count(env, 'LOGIN_ACCOUNT_MAX_FAILURES', d.loginAccountMaxFailures),
+    loginAccountWindowMs: seconds(env, 'LOGIN_ACCOUNT_WINDOW_SECONDS', d.loginAccountWindowMs),
+    loginAccountLockMs: seconds(env, 'LOGIN_ACCOUNT_LOCK_SECONDS', d.loginAccountLockMs),
     loginIpMaxFailures: count(env, 'LOGIN_IP_MAX_FAILURES', d.loginIpMaxFailures),
     loginIpWindowMs: seconds(env, 'LOGIN_IP_WINDOW_SECONDS', d.loginIpWindowMs),
     loginIpLockMs: seconds(env, 'LOGIN_IP_LOCK_SECONDS', d.loginIpLockMs),
     registerIpMax: count(env, 'REGISTER_IP_MAX', d.registerIpMax),
     registerIpWindowMs: seconds(env, 'REGISTER_IP_WINDOW_SECONDS', d.registerIpWindowMs),
+    memberIdleMs: minutes(env, 'SESSION_IDLE_MINUTES', d.memberIdleMs),
+    operatorIdleMs: minutes(env, 'OPERATOR_SESSION_IDLE_MINUTES', d.operatorIdleMs),
     firstRunInviteMaxUses: count(env, 'FIRST_RUN_INVITE_MAX_USES', d.firstRunInviteMaxUses),
     firstRunInviteDays: count(env, 'FIRST_RUN_INVITE_DAYS', d.firstRunInviteDays),
     inviteDefaultMaxUses: count(env, 'INVITE_DEFAULT_MAX_USES', d.inviteDefaultMaxUses),

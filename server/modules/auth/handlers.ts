@@ -1,8 +1,9 @@
 /**
  * user/register, user/login, user/logout, admin/login.
  *
- * Login is throttled per account and per client address (./throttle.ts: growing delays, then a
- * temporary lock; `tooFrequent`). An unknown account and a wrong password get the same answer
+ * Login is throttled per guesser (account with client address, or with a known device), per client
+ * address and, slower, per account (./throttle.ts: growing delays, then a temporary lock;
+ * `tooFrequent`); a successful login hands the device a token that makes it known (./devices.ts). An unknown account and a wrong password get the same answer
  * (`wrongCredentials`) after the same work: the unknown one is verified against a dummy argon2id
  * hash. A right password stored in an older form (scrypt) is rehashed to argon2id.
  *
@@ -21,11 +22,17 @@ import type { Ctx, Handlers } from '../common/context';
 import { ensureMemberAccounts } from '../ledger/ledger';
 import { invitationUsable, useInvitation } from './invitations';
 import { hashPassword, needsRehash, verifyDummy, verifyPassword } from './passwords';
+import { knownDevice, rememberDevice } from './devices';
 import { createSession, deleteSession } from './sessions';
 import { authThrottleFor } from './throttle';
 
-async function login(body: { account: string; password: string }, ctx: Ctx, operatorOnly: boolean) {
-  const attempt = await authThrottleFor(ctx.db, ctx.config).beginLogin(body.account, ctx.ip);
+async function login(
+  body: { account: string; password: string; device?: string },
+  ctx: Ctx,
+  operatorOnly: boolean,
+) {
+  const device = await knownDevice(ctx.db, body.account, body.device);
+  const attempt = await authThrottleFor(ctx.db, ctx.config).beginLogin(body.account, ctx.ip, device);
   const user = (await ctx.db.select().from(users).where(eq(users.account, body.account)).limit(1))[0];
   const ok = user ? await verifyPassword(body.password, user.passwordHash) : await verifyDummy(body.password);
   if (!user || !ok) {
@@ -41,8 +48,20 @@ async function login(body: { account: string; password: string }, ctx: Ctx, oper
   if (user.loginBanned || user.frozen) throw fail('accountFrozen');
   if (operatorOnly && user.role === 'member') throw fail('forbidden');
   const s = await createSession(ctx.db, user.id, ctx.config.sessionTtlMs);
+  const deviceToken = await rememberDevice(
+    ctx.db,
+    user.id,
+    device && body.device ? { hash: device, token: body.device } : null,
+  );
   const role = user.role as Role;
-  return { token: s.token, account: user.account, role, isAdmin: role !== 'member', expiresAt: s.expiresAt };
+  return {
+    token: s.token,
+    account: user.account,
+    role,
+    isAdmin: role !== 'member',
+    expiresAt: s.expiresAt,
+    device: deviceToken,
+  };
 }
 
 /** Registration (invitation code required), member and operator login, logout. */

@@ -2,6 +2,12 @@
  * Session tokens: 32 random bytes (base64url) handed to the client; only their sha256 is stored,
  * with an expiry. `authenticate` resolves a token to the user, or 'expired', or null.
  *
+ * Idle timeout: a session unused for its role's idle time (`configureSessionIdle`: members
+ * SESSION_IDLE_MINUTES 30, operators OPERATOR_SESSION_IDLE_MINUTES 15) ends like a logout
+ * (`deleteSession`) and answers 'expired' (401 `sessionExpired`, the client goes to login). Its
+ * last use (`last_seen_at`) is written at most once per IDLE_TOUCH_MS, so the timeout may run out
+ * up to that much earlier than the last request plus the idle time.
+ *
  * A resolved session is kept in memory for SESSION_CACHE_MS, so a burst of requests (a day
  * trader's orders) costs one read of the sessions table, not one each. Every change the app makes
  * to a session or to what AuthUser carries (logout, password change, an operator's flags) drops
@@ -25,6 +31,22 @@ export async function createSession(db: Db | Tx, userId: number, ttlMs: number) 
   await db.insert(sessions).values({ tokenHash: hashToken(token), userId, expiresAt });
   return { token, expiresAt: expiresAt.getTime() };
 }
+
+/** How long a session may go unused, per role, in wall ms. */
+export interface SessionIdle {
+  memberIdleMs: number;
+  operatorIdleMs: number;
+}
+/** The idle times of each database (set by buildApp); a database without one has no idle timeout. */
+const idleOf = new WeakMap<Db, SessionIdle>();
+
+/** Sets the idle times of sessions on `db` (buildApp, from the auth config). */
+export function configureSessionIdle(db: Db, idle: SessionIdle): void {
+  idleOf.set(db, { memberIdleMs: idle.memberIdleMs, operatorIdleMs: idle.operatorIdleMs });
+}
+
+/** `last_seen_at` is rewritten once it is older than this (or a tenth of the idle time, if shorter). */
+export const IDLE_TOUCH_MS = 60_000;
 
 /** Wall ms a resolved session is trusted without reading the sessions table again. */
 export const SESSION_CACHE_MS = 2_000;
@@ -71,6 +93,7 @@ export async function authenticate(db: Db, token: string): Promise<AuthUser | 'e
       account: users.account,
       role: users.role,
       expiresAt: sessions.expiresAt,
+      lastSeenAt: sessions.lastSeenAt,
       disabled: users.disabled,
       loginBanned: users.loginBanned,
       tradeBanned: users.tradeBanned,
@@ -86,6 +109,18 @@ export async function authenticate(db: Db, token: string): Promise<AuthUser | 'e
   if (!row) return null;
   if (row.expiresAt.getTime() <= Date.now()) return 'expired';
   if (row.disabled || row.loginBanned) return null;
+  const idle = idleOf.get(db);
+  if (idle) {
+    const idleMs = row.role === 'member' ? idle.memberIdleMs : idle.operatorIdleMs;
+    const unused = Date.now() - row.lastSeenAt.getTime();
+    if (unused >= idleMs) {
+      // Ended like a logout, so whatever follows a revoked session (its sockets) follows here too.
+      await deleteSession(db, token);
+      return 'expired';
+    }
+    if (unused >= Math.min(IDLE_TOUCH_MS, idleMs / 10))
+      await db.update(sessions).set({ lastSeenAt: new Date() }).where(eq(sessions.tokenHash, hash));
+  }
   const user: AuthUser = {
     id: row.id,
     account: row.account,

@@ -1,17 +1,26 @@
 /**
  * Login and registration throttling (rate-limiter-flexible, its "brute-force protection"
- * pattern): consecutive failed logins per account and failed logins per client address, growing
- * delays, a temporary lock that grows with each lock, and registrations per client address.
- * Every refusal is the error key `tooFrequent` (429), the spec's "too frequent submission".
- * The settings and their defaults are in ./config.ts.
+ * pattern). Every refusal is the error key `tooFrequent` (429), the spec's "too frequent
+ * submission". The settings and their defaults are in ./config.ts.
+ *
+ * Lock the guessing, not the owner (OWASP Authentication Cheat Sheet, "Account lockout": a lock
+ * per account alone lets anyone lock anyone out). A login attempt is counted on three counters:
+ * - per guesser, the pair (account, client address), or (account, known device) when the attempt
+ *   carries a known device's token (./devices.ts): consecutive failures past the free ones wait a
+ *   growing delay, then lock the pair for a time that doubles with each lock within a day;
+ * - per client address, across accounts: too many failures block the address;
+ * - per account, across addresses (a slower guard against guessing spread over many addresses):
+ *   past LOGIN_ACCOUNT_MAX_FAILURES in its window, the account is refused to every unknown device.
+ * A known device skips the address and account counters: its owner logs in while someone else's
+ * guessing has locked their address or the account; the device's own pair counter still locks
+ * guessing with a stolen device token.
  *
  * Store: RateLimiterDrizzle over our own database (table `auth_throttle`, migration 0006). One
  * code path on embedded PGlite and on PostgreSQL, tested on both; the counters survive a restart
  * (a lock cannot be lifted by crashing the server), and every server process sharing a
  * PostgreSQL database shares them. Each step is one atomic upsert (INSERT … ON CONFLICT DO UPDATE),
- * so concurrent attempts are all counted. Cost: one or two small writes per login, negligible next
- * to the argon2id verification (tens of ms). A memory store would forget locks on restart and
- * differ per process; Redis would add a service the product does not otherwise need.
+ * so concurrent attempts are all counted. Cost: a few small writes per login, negligible next to
+ * the argon2id verification (tens of ms).
  *
  * Attempts are counted before the password is checked and refunded on success, so a burst of
  * parallel guesses cannot slip past the counters while the first ones are being verified.
@@ -35,10 +44,12 @@ export interface LoginAttempt {
 /** The throttle of one database (one per app). */
 export interface AuthThrottle {
   /**
-   * Counts a login attempt for `account` from `ip`, before the password is checked.
-   * @throws AppError tooFrequent (429) while the account waits, is locked, or the address is blocked
+   * Counts a login attempt for `account` from `ip`, before the password is checked. `device` is
+   * the stored hash of a known device of `account` (./devices.ts), when the attempt carries one.
+   * @throws AppError tooFrequent (429) while the pair (account, address or device) waits or is
+   *   locked, the address is blocked, or (unknown devices only) the account is
    */
-  beginLogin(account: string, ip: string): Promise<LoginAttempt>;
+  beginLogin(account: string, ip: string, device?: string | null): Promise<LoginAttempt>;
   /**
    * Counts a registration attempt from `ip`.
    * @throws AppError tooFrequent (429) past REGISTER_IP_MAX attempts in the window
@@ -63,21 +74,29 @@ const SWEEP_EVERY_MS = 300_000;
 /** Builds the throttle on `db` with the limits of `cfg`. */
 export function createAuthThrottle(db: Db, cfg: AuthConfig): AuthThrottle {
   const store = { storeClient: db, schema: authThrottle, clearExpiredByTimeout: false };
-  /** Consecutive failures per account; blocked explicitly (growing) when they pass the maximum. */
-  const accountFails = new RateLimiterDrizzle({
+  /** Consecutive failures per guesser (account + address or device); blocked (growing) past the maximum. */
+  const pairFails = new RateLimiterDrizzle({
     ...store,
-    keyPrefix: 'login-acct',
+    keyPrefix: 'login-pair',
     points: cfg.loginMaxFailures,
     duration: sec(cfg.loginFailureWindowMs),
   });
   /** The wait after a failure past the free ones: present while it runs. */
-  const accountWait = new RateLimiterDrizzle({ ...store, keyPrefix: 'login-wait', points: 1, duration: 1 });
-  /** Locks of an account within a day: the n-th lock lasts loginLockMs × 2^(n−1). */
-  const accountLocks = new RateLimiterDrizzle({
+  const pairWait = new RateLimiterDrizzle({ ...store, keyPrefix: 'login-wait', points: 1, duration: 1 });
+  /** Locks of a guesser within a day: the n-th lock lasts loginLockMs × 2^(n−1). */
+  const pairLocks = new RateLimiterDrizzle({
     ...store,
     keyPrefix: 'login-locks',
     points: 1_000_000,
     duration: 86_400,
+  });
+  /** Failures per account from every unknown device: the slow guard. */
+  const accountFails = new RateLimiterDrizzle({
+    ...store,
+    keyPrefix: 'login-guard',
+    points: cfg.loginAccountMaxFailures,
+    duration: sec(cfg.loginAccountWindowMs),
+    blockDuration: sec(cfg.loginAccountLockMs),
   });
   const ipFails = new RateLimiterDrizzle({
     ...store,
@@ -120,45 +139,65 @@ export function createAuthThrottle(db: Db, cfg: AuthConfig): AuthThrottle {
   };
 
   return {
-    async beginLogin(account, ip) {
+    async beginLogin(account, ip, device) {
       sweep();
-      const [ipState, waiting] = await Promise.all([ipFails.get(ip), accountWait.get(account)]);
+      // JSON keeps the two parts apart whatever they hold (an IPv6 address has colons).
+      const pair = JSON.stringify(device ? [account, 'device', device] : [account, ip]);
+      const [ipState, acctState, waiting] = await Promise.all([
+        device ? null : ipFails.get(ip),
+        device ? null : accountFails.get(account),
+        pairWait.get(pair),
+      ]);
       if (ipState && ipState.consumedPoints > cfg.loginIpMaxFailures) throw fail('tooFrequent');
+      if (acctState && acctState.consumedPoints > cfg.loginAccountMaxFailures) throw fail('tooFrequent');
       if (waiting && waiting.msBeforeNext > 0) throw fail('tooFrequent');
       let failures: number;
       try {
-        failures = (await accountFails.consume(account)).consumedPoints;
+        failures = (await pairFails.consume(pair)).consumedPoints;
       } catch (e) {
         const res = rejection(e);
         if (res.consumedPoints === cfg.loginMaxFailures + 1) {
           // This attempt crossed the threshold: lock, longer for each lock within a day.
-          const locks = (await accountLocks.consume(account)).consumedPoints;
+          const locks = (await pairLocks.consume(pair)).consumedPoints;
           const lockMs = Math.min(cfg.loginLockMs * 2 ** (locks - 1), cfg.loginMaxLockMs);
-          await accountFails.block(account, sec(lockMs));
+          await pairFails.block(pair, sec(lockMs));
         }
         throw fail('tooFrequent');
       }
-      try {
-        await ipFails.consume(ip);
-      } catch (e) {
-        rejection(e);
-        await accountFails.reward(account, 1);
-        throw fail('tooFrequent');
+      /** Counters consumed so far, refunded when a later one refuses or the password is right. */
+      const shared: Array<[RateLimiterDrizzle, string]> = device
+        ? []
+        : [
+            [ipFails, ip],
+            [accountFails, account],
+          ];
+      for (let i = 0; i < shared.length; i++) {
+        const [limiter, key] = shared[i]!;
+        try {
+          await limiter.consume(key);
+        } catch (e) {
+          rejection(e);
+          await Promise.all([
+            pairFails.reward(pair, 1),
+            ...shared.slice(0, i).map(([l, k]) => l.reward(k, 1)),
+          ]);
+          throw fail('tooFrequent');
+        }
       }
       return {
         async succeeded() {
           await Promise.all([
-            accountFails.delete(account),
-            accountWait.delete(account),
-            accountLocks.delete(account),
-            ipFails.reward(ip, 1),
+            pairFails.delete(pair),
+            pairWait.delete(pair),
+            pairLocks.delete(pair),
+            ...shared.map(([l, k]) => l.reward(k, 1)),
           ]);
         },
         async failed() {
           const past = failures - cfg.loginFreeFailures;
           if (past <= 0 || failures >= cfg.loginMaxFailures) return;
           const waitMs = Math.min(cfg.loginDelayMs * 2 ** (past - 1), cfg.loginLockMs);
-          await accountWait.set(account, 1, sec(waitMs));
+          await pairWait.set(pair, 1, sec(waitMs));
         },
       };
     },

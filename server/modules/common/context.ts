@@ -41,7 +41,7 @@ export interface Ctx extends Services {
    * request's hash, to be written into the order row; absent on other endpoints.
    */
   idempotency?: { key: string; requestSha256: string };
-  /** The client's address (Fastify `request.ip`): the key of per-client throttling. */
+  /** The client's address (server/http/client-address.ts, TRUST_PROXY aware): the key of per-client throttling. */
   ip: string;
 }
 

@@ -11,6 +11,7 @@ import { requireUser, type Handlers } from '../common/context';
 import { audit } from '../admin/audit';
 import { hashPassword, verifyPassword } from '../auth/passwords';
 import { forgetSessions, hashToken } from '../auth/sessions';
+import { authThrottleFor } from '../auth/throttle';
 import { isUniqueViolation } from '../common/db-errors';
 import { bankCardDto, cardCodes, normaliseName } from './cards';
 import {
@@ -49,14 +50,20 @@ export const identityHandlers: Pick<
   ...kycHandlers,
 
   /**
-   * Changes the login password: the old one is required and checked; every other session of the
-   * member ends, the current one stays.
-   * @throws wrongOriginalPassword (422)
+   * Changes the login password: the old one is required and checked, each try counted like a
+   * login of the account from this address (auth/throttle.ts), so a held session cannot guess it;
+   * every other session of the member ends, the current one stays.
+   * @throws tooFrequent (429) while those tries are throttled; wrongOriginalPassword (422)
    */
   async 'user/loginPassword'(body, ctx) {
     const user = requireUser(ctx);
+    const attempt = await authThrottleFor(ctx.db, ctx.config).beginLogin(user.account, ctx.ip);
     const [row] = await ctx.db.select({ hash: users.passwordHash }).from(users).where(eq(users.id, user.id));
-    if (!row || !(await verifyPassword(body.oldPassword, row.hash))) throw fail('wrongOriginalPassword');
+    if (!row || !(await verifyPassword(body.oldPassword, row.hash))) {
+      await attempt.failed();
+      throw fail('wrongOriginalPassword');
+    }
+    await attempt.succeeded();
     const passwordHash = await hashPassword(body.password);
     await ctx.db.transaction(async (tx) => {
       await tx.update(users).set({ passwordHash }).where(eq(users.id, user.id));

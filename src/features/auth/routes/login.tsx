@@ -6,6 +6,7 @@ import { useDispatch } from 'react-redux';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { useLoginMutation } from '../../../api/api';
 import { loggedIn } from '../../../api/session';
+import { readDeviceToken, writeDeviceToken } from '../../../lib/storage';
 import { Page } from '../../../ui/page';
 import { TestIdInput } from '../../../ui/testid-input';
 import { AgreementField, useAgreementMemory } from '../components/agreement';
@@ -40,9 +41,11 @@ export function LoginPage() {
   }, [agreement.accepted, form]);
 
   const onFinish = async (v: LoginForm) => {
-    const res = await login({ account: v.account.trim(), password: v.password });
+    const account = v.account.trim();
+    const res = await login({ account, password: v.password, device: readDeviceToken(account) });
     if ('data' in res && res.data) {
       agreement.remember();
+      writeDeviceToken(res.data.account, res.data.device);
       dispatch(loggedIn(res.data));
       navigate(safeRedirect(params.get('redirect')), { replace: true });
     }
