@@ -1,5 +1,6 @@
 /** Operator console calls (admin.html). Every call requires an operator or admin session. */
 import { z } from 'zod';
+import { idSchema } from './ids';
 import { pageQuery, paged } from './envelope';
 import { depositStatusSchema, fxRateSchema, withdrawalStatusSchema } from './funds';
 import { roleSchema } from './auth';
@@ -89,7 +90,7 @@ export const adminDepositsRes = paged(adminDepositSchema);
 /** How many other deposits with the same receipt an admin deposit lists. */
 export const RECEIPT_MATCHES_MAX = 10;
 
-export const reviewReq = z.object({ id: z.number().int().positive().max(2_147_483_647) });
+export const reviewReq = z.object({ id: idSchema });
 export const rejectReq = reviewReq.extend({ reason: z.string().trim().min(1).max(200) });
 
 export const adminUsersReq = pageQuery.extend({ q: z.string().trim().max(32).optional() });
@@ -112,7 +113,7 @@ export const adminUsersRes = paged(adminUserSchema);
 
 /** admin/setUserFlags: the account flags of product-spec §6; omitted flags stay as they are. */
 export const setUserFlagsReq = z.object({
-  id: z.number().int().positive().max(2_147_483_647),
+  id: idSchema,
   disabled: z.boolean().optional(),
   frozen: z.boolean().optional(),
   loginBanned: z.boolean().optional(),
@@ -120,7 +121,7 @@ export const setUserFlagsReq = z.object({
   tradeBanned: z.boolean().optional(),
   reason: z.string().trim().min(1).max(200),
 });
-export const userIdReq = z.object({ id: z.number().int().positive().max(2_147_483_647) });
+export const userIdReq = z.object({ id: idSchema });
 
 const queueReq = pageQuery.extend({ status: z.enum(['pending', 'all']).default('pending') });
 
@@ -182,7 +183,7 @@ export const adminChannelsRes = z.array(adminChannelSchema);
 /** Creates (no id) or updates a channel. `password`: a new channel password, '' to remove it, omitted to keep it. */
 export const saveChannelReq = z
   .object({
-    id: z.number().int().positive().max(2_147_483_647).optional(),
+    id: idSchema.optional(),
     name: z.string().trim().min(1).max(60),
     accountName: z.string().trim().min(1).max(60),
     accountNumber: z
@@ -248,7 +249,7 @@ export const auditLogRes = paged(auditEntrySchema);
 
 /** admin/ledger: ledger transactions with their postings, newest first. */
 export const adminLedgerReq = pageQuery.extend({
-  userId: z.number().int().positive().max(2_147_483_647).optional(),
+  userId: idSchema.optional(),
 });
 export const adminLedgerRes = paged(
   z.object({
