@@ -60,6 +60,13 @@ export const AUDIT_ACTIONS = [
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
 export const adminDepositsReq = pageQuery.extend({ status: z.enum(['pending', 'all']).default('pending') });
+/** A deposit listed against another's receipt (admin deposits' receiptMatches). */
+const receiptMatchSchema = z.object({
+  id: z.number().int(),
+  userId: z.number().int(),
+  account: z.string(),
+  status: depositStatusSchema,
+});
 export const adminDepositSchema = z.object({
   id: z.number().int(),
   userId: z.number().int(),
@@ -73,22 +80,27 @@ export const adminDepositSchema = z.object({
   /** The transfer receipt; the console shows it through GET /api/vue/upload/{id}. */
   receiptUploadId: z.string().nullable(),
   /**
-   * Other deposits whose receipt has the same content (sha256 of the bytes the member sent),
-   * newest first, at most RECEIPT_MATCHES_MAX: another member's is the flag the reviewer must see
+   * Other deposits whose receipt is the same picture (sha256 of the decoded pixels; of the bytes
+   * sent for receipts stored before pictures were hashed), newest first, at most RECEIPT_MATCHES_MAX: another member's is the flag the reviewer must see
    * (the same member cannot have two live ones; a rejected one may be listed). Empty when unique.
    */
-  receiptMatches: z.array(
-    z.object({
-      id: z.number().int(),
-      userId: z.number().int(),
-      account: z.string(),
-      status: depositStatusSchema,
-    }),
-  ),
+  receiptMatches: z.array(receiptMatchSchema),
+  /**
+   * Other deposits whose receipt looks the same without being the same picture (a re-encoded,
+   * rescaled or retouched copy): perceptual hashes at most RECEIPT_NEAR_DISTANCE_MAX bits apart,
+   * closest first, at most RECEIPT_MATCHES_MAX; `distance` in bits of 256. Any member, any state.
+   */
+  receiptNearMatches: z.array(receiptMatchSchema.extend({ distance: z.number().int().min(0).max(256) })),
 });
 export const adminDepositsRes = paged(adminDepositSchema);
 /** How many other deposits with the same receipt an admin deposit lists. */
 export const RECEIPT_MATCHES_MAX = 10;
+/**
+ * Largest Hamming distance (bits of the 256-bit perceptual hash) at which another deposit's
+ * receipt is listed as a near match. Measured on generated bank receipts: a JPEG q95 or q60
+ * re-encoding 4–6 bits, a rescale 2; two different transfers on one bank's template 24.
+ */
+export const RECEIPT_NEAR_DISTANCE_MAX = 12;
 
 export const reviewReq = z.object({ id: idSchema });
 export const rejectReq = reviewReq.extend({ reason: z.string().trim().min(1).max(200) });
