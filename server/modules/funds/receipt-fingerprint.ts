@@ -19,6 +19,7 @@
  */
 import { createHash } from 'node:crypto';
 import sharp from 'sharp';
+import { fail } from '../common/errors';
 import { UPLOAD_MAX_PIXELS, UPLOAD_MAX_SIDE_PX } from '../identity/uploads';
 
 /** A receipt's picture identity: exact decoded pixels and the perceptual hash. */
@@ -81,11 +82,13 @@ export function phashDistance(a: string, b: string): number {
 
 /**
  * The fingerprint of an image file that reencodeImage (identity/uploads.ts) has accepted.
- * @throws whatever sharp throws for bytes it cannot decode (the caller has decoded them already).
+ * @throws AppError unsupportedFileType (400) if sharp cannot decode the bytes after all.
  */
 export async function receiptFingerprint(bytes: Buffer): Promise<ReceiptFingerprint> {
-  const open = () => sharp(bytes, { limitInputPixels: UPLOAD_MAX_PIXELS, pages: 1 }).rotate();
-  const [{ data, info }, grey] = await Promise.all([
+  // The options reencodeImage decoded the same bytes with, so what it accepted decodes here too.
+  const open = () =>
+    sharp(bytes, { failOn: 'truncated', limitInputPixels: UPLOAD_MAX_PIXELS, pages: 1 }).rotate();
+  const decoded = Promise.all([
     open()
       .resize({
         width: UPLOAD_MAX_SIDE_PX,
@@ -104,6 +107,9 @@ export async function receiptFingerprint(bytes: Buffer): Promise<ReceiptFingerpr
       .raw()
       .toBuffer(),
   ]);
+  const [{ data, info }, grey] = await decoded.catch(() => {
+    throw fail('unsupportedFileType');
+  });
   const pixelsSha256 = createHash('sha256')
     .update(`${info.width}x${info.height}x${info.channels}:`)
     .update(data)
