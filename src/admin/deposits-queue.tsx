@@ -23,8 +23,10 @@ import { ReviewQueue } from './review-queue';
  */
 export function ReceiptMatches({ deposit }: { deposit: AdminDepositRow }) {
   const { t } = useTranslation();
+  if (!deposit.receiptMatches.length && !deposit.receiptNearMatches.length) return null;
+  // One block beside the thumbnail: the exact flag above the near one.
   return (
-    <>
+    <div className="receipt-matches">
       {deposit.receiptMatches.length > 0 && (
         <div className="receipt-match" role="note" data-testid={`deposit-receipt-match-${deposit.id}`}>
           <strong>{t('admin.receiptMatch.title')}</strong>
@@ -62,7 +64,7 @@ export function ReceiptMatches({ deposit }: { deposit: AdminDepositRow }) {
           </ul>
         </div>
       )}
-    </>
+    </div>
   );
 }
 
