@@ -118,20 +118,24 @@ const FIRST_SCREEN = [
 
 /**
  * Screens index.html carries prerendered (`staticShell`), by the name src/app/first-paint.ts
- * gives them: the landing screen, the market screen's frame (its rows come with the data) and the
- * stock detail's frame (its figures come with the data: src/app/shell-fill.ts).
+ * gives them: the landing screen, the market screen's frame (its rows come with the data), the
+ * stock detail's frame (its figures come with the data: src/app/shell-fill.ts) and the home
+ * screen's frame (its index card likewise).
  */
 const SHELL_ROUTES = {
   start: '/login/start',
   market: '/market/market',
   // The template instrument (src/app/shell-fill.ts TEMPLATE_SYMBOL), filled in the browser.
   detail: '/market/marketDetail?symbol=0000',
+  // A member's landing; its index card is filled in the browser (src/app/shell-fill.ts).
+  home: '/home/index',
 } as const;
 /** The prerendered screens' route modules, whose CSS index.html links with FIRST_SCREEN's. */
 const SHELL_SCREENS = [
   'src/features/market/routes/market.tsx',
   'src/app/tab-nav.tsx',
   'src/features/market/routes/market-detail.tsx',
+  'src/features/home/routes/home.tsx',
 ];
 
 /**

@@ -175,7 +175,7 @@ export function adjustLentShares(shares: number, ratio: ShareRatio): number {
 }
 
 /**
- * The ex-rights value of a stock-dividend event settled in cash (docs/adr/0001): (close before −
+ * The ex-rights value of a stock-dividend event settled in cash (docs/adr/0002): (close before −
  * reference) × shares, received by a long and paid by a short; 0 when the reference is not below
  * the close before (a rights issue priced above the market distributes nothing). Signed from the
  * member's side. Exact (prices in minor units).

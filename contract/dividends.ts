@@ -61,6 +61,17 @@ export function dividendYieldBps(cashMicros: number, priceMinor: number): number
 const minor = z.number().int();
 const isoDate = z.string();
 
+/**
+ * The exchange's ex-rights kinds (除權息 announcements) and the key each is translated under
+ * (`dividend.kinds.<key>`): 息 ex-dividend (cash), 權 ex-rights (stock dividend or rights), 權息
+ * both. A kind not listed is shown as printed.
+ */
+export const EX_RIGHTS_KINDS: Readonly<Record<string, string>> = {
+  息: 'cash',
+  權: 'rights',
+  權息: 'rightsAndCash',
+};
+
 /** One ex-rights/ex-dividend event as published by the exchange. */
 export const exRightsEventSchema = z.object({
   symbol: z.string(),

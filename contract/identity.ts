@@ -104,8 +104,7 @@ export type SetFundsPasswordRes = z.infer<typeof setFundsPasswordRes>;
  * the 3-digit bank code (金融機構代號, contract/banks.ts; an unlisted well-formed code is allowed)
  * and the 4-digit branch code (分行代號); an account outside Taiwan (`outsideTaiwan: true`) by its
  * UPI / IFSC code instead. Mixing the two (a UPI on a Taiwan account, a bank or branch code on an
- * account outside Taiwan) is refused, so a stored card is unambiguous (docs/decisions.md
- * "Bank cards: Taiwan codes, UPI / IFSC only abroad").
+ * account outside Taiwan) is refused, so a stored card is unambiguous (docs/adr/0039-bank-cards-taiwan-codes.md).
  * Errors: fieldsEmpty when a field the account's kind needs is missing, parameterError for a
  * malformed one.
  */

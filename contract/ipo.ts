@@ -22,6 +22,26 @@ import { pageQuery, paged } from './envelope';
 import { ceilToTick, type InstrumentKind } from './market-rules';
 import { mulDivCeil, mulDivRound } from './money';
 
+/**
+ * The market types the exchanges' public-subscription announcements (公開申購公告) print, each
+ * with the key the client translates it under (`ipo.marketTypes.<key>`). A text not listed is
+ * shown as printed. 增資/現增 = a listed company's cash capital increase; 第一上市/上櫃公司 = a
+ * foreign company's primary listing; 創新板 = the Taiwan Innovation Board.
+ */
+export const IPO_MARKET_TYPES: Readonly<Record<string, string>> = {
+  初上市: 'twseIpo',
+  初上櫃: 'tpexIpo',
+  上市增資: 'twseCapitalIncrease',
+  上櫃增資: 'tpexCapitalIncrease',
+  創新板初上市: 'innovationIpo',
+  創新板上市現增: 'innovationCapitalIncrease',
+  創新板轉列上櫃: 'innovationToTpex',
+  第一上市公司初上市: 'foreignTwseIpo',
+  第一上市公司現金增資: 'foreignTwseCapitalIncrease',
+  第一上櫃公司初上櫃: 'foreignTpexIpo',
+  第一上櫃公司現金增資: 'foreignTpexCapitalIncrease',
+};
+
 /** Processing fee per application (NT$20, kept whether the member wins or not), TWD minor. */
 export const IPO_PROCESSING_FEE_MINOR = 2_000;
 /** Winner-notification fee per application (NT$50, refunded to members who do not win), TWD minor. */

@@ -299,6 +299,7 @@ export const indexItemSchema = z.object({
    */
   estimate: z.boolean().optional(),
 });
+export type IndexItem = z.infer<typeof indexItemSchema>;
 export const indicesRes = z.object({ items: z.array(indexItemSchema) });
 
 // ---- market screen: industries and breadth (server/modules/market/rankings.ts) ----

@@ -58,7 +58,7 @@ export const MAX_TRADES_PER_FLUSH = 200;
  * Unsent bytes a connection may have queued in the server process before its stream data waits.
  * The kernel's socket buffers (megabytes on Linux) absorb a reader's hiccups first; this is what
  * may pile up on top of them: ≈ 40 ms of the heaviest stream measured (2,000 quote streams at
- * 20,000 trades/s, 6.8 MB/s, docs/decisions.md), a few seconds of what a phone's screen watches.
+ * 20,000 trades/s, 6.8 MB/s, docs/adr/0012-realtime-gateway-flush-and-budget.md), a few seconds of what a phone's screen watches.
  */
 export const WS_OUTBOUND_BUDGET_BYTES = 256 * 1024;
 /**

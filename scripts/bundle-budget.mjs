@@ -23,7 +23,7 @@ import { gzipSync } from 'node:zlib';
 
 // 151.2 KiB after the whole-market screens, search and the static shell landed together (each
 // under budget alone; the market screens' and search strings already moved to locales/more).
-// The next cut (docs/decisions.md "First load"): start the market bridge after the first paint.
+// What keeps it there: docs/adr/0026-chunks-and-first-screen-budget.md.
 const BUDGET_KIB = 152;
 // 2.1 KiB before the market screen's first page was asked for by the entry (src/api/early.ts,
 // src/features/market/ranking-args.ts: 1.7 KiB), so its rows paint before the app has loaded.

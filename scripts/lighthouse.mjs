@@ -8,9 +8,14 @@
  * Steps: `vite build` (skipped with --no-build), the server (`tsx server/main.ts`) on a free port
  * of 127.0.0.1 with a temporary DATA_DIR (first-run data, removed afterwards), then for each page
  * and run a fresh headless Chromium (`/usr/bin/chromium --headless=new --no-sandbox
- * --disable-gpu`, a cold cache as on a first visit) and one Lighthouse run. The pages render for
- * a guest (the market list and the stock detail are public; trading asks for a login), so they
- * are audited logged out. Per page the run with the median performance score is reported.
+ * --disable-gpu`, a cold cache as on a first visit) and one Lighthouse run. The login, market and
+ * detail pages render for a guest (the market list and the stock detail are public; trading asks
+ * for a login), so they are audited logged out. The home screen (`/#/home/index`) is the
+ * member's landing: the script registers a member over the API (the server started with a known
+ * INVITE_CODE; with --url, LH_INVITE_CODE), and before that page's run writes the member's session
+ * into the browser's local storage from a same-origin page that loads none of the app (so the
+ * cache stays cold), and Lighthouse keeps storage (`disableStorageReset`) for that run only. Per
+ * page the run with the median performance score is reported.
  *
  * Output: the table on stdout with Lighthouse's own run warnings (e.g. a host CPU slower than
  * its throttling model assumes, benchmarkIndex under 1000), and
@@ -19,7 +24,7 @@
  * Exit code 1 when a median score of performance or accessibility is below TARGET (the issue's
  * acceptance), 2 when the tooling failed.
  *
- * Options: --runs=N (LH_RUNS, default 3), --pages=login,market,detail (LH_PAGES), --no-build,
+ * Options: --runs=N (LH_RUNS, default 3), --pages=login,market,detail,home (LH_PAGES), --no-build,
  * --url=http://host:port (audit a server already running instead of starting one),
  * --full=DIR (also write each full Lighthouse report there). CHROMIUM_PATH overrides the browser.
  *
@@ -27,7 +32,7 @@
  * throttling multiplies the time the page really takes), so read performance next to the load
  * average printed with the table.
  */
-/* global process, console, fetch, setTimeout, URL */
+/* global process, console, fetch, setTimeout, URL, localStorage */
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -36,6 +41,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
+import puppeteer from 'puppeteer-core';
 
 const REPO = fileURLToPath(new URL('..', import.meta.url));
 const TARGET = 95;
@@ -44,7 +50,14 @@ const PAGES = {
   login: '/#/login/start',
   market: '/#/market/market',
   detail: '/#/market/marketDetail?symbol=2330',
+  home: '/#/home/index',
 };
+/** Pages audited as a logged-in member (the session set before the run). */
+const MEMBER_PAGES = new Set(['home']);
+/** The invitation code of the server this script starts (its first run takes it). */
+const INVITE_CODE = 'LHAUDIT1';
+/** The member the script registers for MEMBER_PAGES (a Taiwan mobile number, as accounts are). */
+const MEMBER = { account: '0911000001', password: 'abcd1234' };
 const METRICS = {
   'first-contentful-paint': 'FCP',
   'largest-contentful-paint': 'LCP',
@@ -96,6 +109,7 @@ async function startServer() {
         DATA_DIR: dataDir,
         CLIENT_DIR: path.join(REPO, 'dist'),
         LOG_LEVEL: 'warn',
+        INVITE_CODE,
       },
     },
   );
@@ -138,11 +152,54 @@ async function startServer() {
 const TRACE_ERRORS = /\((NO_NAVSTART|NO_FCP_TRACE|NO_TRACING_STARTED|NO_RESOURCE_REQUEST)\)/;
 const TRACE_RETRIES = 3;
 
+/**
+ * A member's session for MEMBER_PAGES: registers MEMBER over the API with the invitation code (a
+ * member already there logs in instead). Returns the local-storage keys the app reads
+ * (src/lib/storage.ts: tokend, account, lang).
+ */
+async function memberSession(origin, invite) {
+  const call = async (name, body) => {
+    const res = await fetch(`${origin}/api/vue/${name}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    return res.json();
+  };
+  let env = await call('user/register', {
+    ...MEMBER,
+    confirmPassword: MEMBER.password,
+    inviteCode: invite,
+    agree: true,
+  });
+  if (env.status !== 1) env = await call('user/login', MEMBER);
+  if (env.status !== 1 || !env.data?.token) throw new Error(`member session: ${JSON.stringify(env)}`);
+  return { tokend: env.data.token, account: MEMBER.account, lang: 'tw' };
+}
+
+/**
+ * Writes `storage` into the local storage of `url`'s origin in the browser on `port`, from a
+ * same-origin address that is no page of the app (nothing of the app loads or is cached).
+ */
+async function setStorage(port, url, storage) {
+  const browser = await puppeteer.connect({ browserURL: `http://127.0.0.1:${port}` });
+  try {
+    const page = await browser.newPage();
+    await page.goto(`${new URL(url).origin}/api/vue/none`);
+    await page.evaluate((s) => {
+      for (const [k, v] of Object.entries(s)) localStorage.setItem(k, v);
+    }, storage);
+    await page.close();
+  } finally {
+    await browser.disconnect();
+  }
+}
+
 /** One Lighthouse run (in a fresh browser each try); the report (lhr). */
-async function audit(url) {
+async function audit(url, storage) {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await auditOnce(url);
+      return await auditOnce(url, storage);
     } catch (e) {
       if (attempt >= TRACE_RETRIES || !TRACE_ERRORS.test(String(e?.message))) throw e;
       console.error(`${url}: ${e.message}; again (${attempt}/${TRACE_RETRIES})`);
@@ -150,15 +207,20 @@ async function audit(url) {
   }
 }
 
-/** One Lighthouse run in a fresh browser; the report (lhr). */
-async function auditOnce(url) {
+/**
+ * One Lighthouse run in a fresh browser; the report (lhr). With `storage`, the origin's local
+ * storage is set first and kept for the run (the cache is still cold: a fresh profile).
+ */
+async function auditOnce(url, storage) {
   const chrome = await chromeLauncher.launch({ chromePath: CHROME, chromeFlags: CHROME_FLAGS });
   try {
+    if (storage) await setStorage(chrome.port, url, storage);
     const result = await lighthouse(url, {
       port: chrome.port,
       output: 'json',
       logLevel: 'error',
       onlyCategories: CATEGORIES,
+      ...(storage ? { disableStorageReset: true } : {}),
     });
     if (!result) throw new Error(`lighthouse returned nothing for ${url}`);
     if (result.lhr.runtimeError) throw new Error(`${url}: ${result.lhr.runtimeError.message}`);
@@ -233,12 +295,16 @@ async function main() {
   const load = [];
   const pages = [];
   try {
+    const invite = args.url ? process.env.LH_INVITE_CODE : INVITE_CODE;
+    const session = PAGE_KEYS.some((k) => MEMBER_PAGES.has(k))
+      ? await memberSession(server.origin, invite)
+      : null;
     for (const key of PAGE_KEYS) {
       const url = server.origin + PAGES[key];
       const runs = [];
       for (let i = 0; i < RUNS; i++) {
         load.push(loadavg()[0]);
-        const lhr = await audit(url);
+        const lhr = await audit(url, MEMBER_PAGES.has(key) ? session : undefined);
         runs.push(lhr);
         console.error(`${key} run ${i + 1}/${RUNS}: ${CATEGORIES.map((c) => score(lhr, c)).join(' / ')}`);
         if (args.full) {

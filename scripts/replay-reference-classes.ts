@@ -3,8 +3,8 @@
  * (server/market/reference.ts dayReference, with the price-limit class the feed gives it:
  * contract/dated-rules.ts limitClassOf over reference/etf_classes.csv and first listings): the
  * days that fit, those without a daily limit, and each misfit, with counts and the instrument-days
- * themselves, and every estimated reference (docs/decisions.md "Replay reference prices" quotes
- * the counts).
+ * themselves, and every estimated reference (docs/adr/0008-replay-reference-prices-and-bands.md
+ * quotes the counts).
  *
  *   npx tsx scripts/replay-reference-classes.ts [--list]
  *

@@ -594,7 +594,7 @@ export const kycRecords = pgTable(
 /**
  * A member's bank card (product-spec §3 "Bank card"); deleted cards are kept with deletedAt.
  * A Taiwan account carries its bank code and branch code, an account outside Taiwan its UPI /
- * IFSC (contract/identity.ts addBankCardReq; docs/decisions.md "Bank cards").
+ * IFSC (contract/identity.ts addBankCardReq; docs/adr/0039-bank-cards-taiwan-codes.md).
  */
 export const bankCards = pgTable(
   'bank_cards',

@@ -57,7 +57,8 @@
  *
  * Units: prices minor (1 NT$ = 100), volumes shares, depth volumes lots, times epoch ms.
  * Memory: 12 bytes a trade (replay.ts); two days held during the pre-build window; the window's
- * rows ≈ 40 bytes per instrument-day (~7 MB). Measured numbers: docs/decisions.md "Replay feed".
+ * rows ≈ 40 bytes per instrument-day (~7 MB). Measured numbers: docs/benchmarks.md "Replay feed
+ * stalls"; the design: docs/adr/0007-replay-feed-one-market-day.md.
  */
 import { and, asc, eq, gte, lte } from 'drizzle-orm';
 import type {

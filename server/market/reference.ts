@@ -1,7 +1,7 @@
 /**
  * Reference price and daily limits of each replayed instrument-day (TW-MARKET-RULES "Daily price
- * limit" and its ETF and new-listing rows, "Limit price rounding"; docs/decisions.md "Replay
- * reference prices").
+ * limit" and its ETF and new-listing rows, "Limit price rounding";
+ * docs/adr/0008-replay-reference-prices-and-bands.md).
  *
  * The reference price of a day is, in this order:
  * 1. an ex-rights/ex-dividend date: the exchange's `reference_price` (and its `limit_up` /

@@ -35,7 +35,7 @@
  *   sequence of tick() wall times give the same trades.
  *
  * Units: prices minor (1 NT$ = 100), volumes shares, depth volumes lots, times epoch ms.
- * CPU (measured, see docs/decisions.md): ≈ 9 % of one core at 2,000 instruments and 20,000
+ * CPU (measured, see docs/adr/0013-stress-market-source.md): ≈ 9 % of one core at 2,000 instruments and 20,000
  * trades/s without clients.
  */
 import { desc } from 'drizzle-orm';

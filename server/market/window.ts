@@ -1,6 +1,6 @@
 /**
  * The replay window: the real trading days the market replays, one clock session per day, the
- * whole market on the same day (docs/decisions.md "Replay feed").
+ * whole market on the same day (docs/adr/0007-replay-feed-one-market-day.md).
  *
  * The window is the full-market file's (server/db/import.ts FULL_MARKET, PROVENANCE §11):
  * 74 consecutive TWSE/TPEx trading days 2025-04-02 → 2025-07-18. Its list of days is derived from

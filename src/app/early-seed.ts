@@ -2,7 +2,8 @@
  * Before the app's first render: the early answers that have already come (src/api/early.ts, asked
  * by ./entry.ts for the static shell) go into the store, so the first render draws what the shell
  * shows (./shell-fill.ts) instead of a loading state: a stock's detail into RTK Query's cache and
- * its quote and the clock into the market store; a market list page's quotes and clock (the list's
+ * its quote and the clock into the market store; the home screen's indices into RTK Query's cache;
+ * a market list page's quotes and clock (the list's
  * order is taken by src/features/market/ranking-window.ts itself).
  */
 import type { ResOf } from '../../contract/api';
@@ -19,6 +20,8 @@ export function seedFromEarly(store: AppStore): void {
     store.dispatch(quotesReceived([detail.quote]));
     store.dispatch(clockSeen(detail.clock));
   }
+  for (const { data } of earlyData('market/indices'))
+    void store.dispatch(api.util.upsertQueryData('indices', undefined, data as ResOf<'market/indices'>));
   for (const { data } of earlyData('market/list')) {
     const page = data as ResOf<'market/list'>;
     store.dispatch(quotesReceived(page.items));

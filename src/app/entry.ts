@@ -1,7 +1,8 @@
 /**
  * index.html's entry: lets the static shell paint before the app's modules run. index.html
  * preloads none of the app's modules: where src/app/first-paint.ts has shown a prerendered screen
- * (`data-shell` on <html>: the landing screen, the market screen's or a stock detail's frame), the
+ * (`data-shell` on <html>: the landing screen, the market screen's, a stock detail's or the home
+ * screen's frame), the
  * app (./main, which then asks for the screen's chunk) is asked for only once the shell has drawn
  * its early answer (the market and detail frames' data, asked for at once below; at most
  * APP_AFTER_SHELL_MS) and the next frame is painted, so neither its download nor its parsing holds
@@ -39,6 +40,12 @@ if (shellRoute === 'detail') {
   drawingEarly(
     Promise.all([answer, import('./shell-fill')]).then(([a, fill]) => fill.fillDetailShell(a, symbol)),
   );
+}
+
+// The home screen's shell: its index card, the same way.
+if (shellRoute === 'home') {
+  const answer = startEarly('market/indices', {});
+  drawingEarly(Promise.all([answer, import('./shell-fill')]).then(([a, fill]) => fill.fillHomeShell(a)));
 }
 
 /** Any screen but the landing one is in the screen registry (./screens.ts): fetch it with the app. */

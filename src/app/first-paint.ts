@@ -9,12 +9,14 @@
  * - the market screen's frame on `#/market/market` (the same for guests and members before its
  *   data comes);
  * - the stock detail's frame on `#/market/marketDetail?symbol=` with a well-formed symbol (upper
- *   case, as the app's own links write it; src/app/shell-fill.ts fills its figures); else none;
+ *   case, as the app's own links write it; src/app/shell-fill.ts fills its figures);
+ * - the home screen's frame on `#/home/index` (a member's landing; the same for guests and
+ *   members before its data comes; src/app/shell-fill.ts fills its index card); else none;
  * - in the language the app will start in: `?lang=` before or after the hash, else the stored
  *   `lang`, else tw (the same rule as src/app/i18n.ts `detectLang`, which stores a `?lang=`;
  *   tests/unit/first-paint.test.ts checks that both agree).
  *
- * The choice is written on <html> (`data-shell="tw|en"`, `data-shell-route="start|market|detail"`, and
+ * The choice is written on <html> (`data-shell="tw|en"`, `data-shell-route="start|market|detail|home"`, and
  * `lang`); styles.css shows the copy whose `data-shell-lang` and `data-shell-route` match. React's first render replaces the copy (createRoot clears #root).
  */
 (() => {
@@ -44,7 +46,9 @@
         ? 'market'
         : path === 'market/marketDetail' && /^[0-9A-Z]{4,6}$/.test(symbol ?? '')
           ? 'detail'
-          : null;
+          : path === 'home/index'
+            ? 'home'
+            : null;
   if (route) {
     html.dataset.shell = lang;
     html.dataset.shellRoute = route;

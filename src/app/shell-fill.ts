@@ -17,6 +17,7 @@ import { detailFigures } from '../features/market/detail-figures';
 import { columnsFor, paintRankingFigures, rankingFigures } from '../features/market/ranking-figures';
 import type { RankingArgs } from '../features/market/ranking-args';
 import type { EarlyAnswer } from '../api/early';
+import { basisOf, homeIndex, indexFigures, HOME_INDEX_CODE } from '../features/home/index-figures';
 
 /** The replayed date the template rows were prerendered with (replaced by the real one). */
 export const TEMPLATE_DATE = '0000-00-00';
@@ -119,5 +120,26 @@ export function fillDetailShell(answer: EarlyAnswer, symbol: string, doc: Docume
     else el.style.removeProperty('color');
   });
   shell.dataset.filled = '';
+  return true;
+}
+
+/**
+ * Fills the visible home shell's index card with `answer` (market/indices): the last value, the
+ * change and the date, drawn by `indexFigures` as the app's card (src/features/home/components/
+ * index-card.tsx), then shows them (`data-filled`). Only for the index the template names (its
+ * name is the prerendered one); another is left for the app. Returns whether it did.
+ */
+export function fillHomeShell(answer: EarlyAnswer, doc: Document = document): boolean {
+  const ix = homeIndex(dataOf<ResOf<'market/indices'>>(answer)?.items);
+  const card = visibleShell(doc, 'home')?.querySelector<HTMLElement>('.index-card');
+  if (!ix || !card || ix.code !== HOME_INDEX_CODE) return false;
+  const f = indexFigures(ix);
+  const date = card.querySelector('.index-date');
+  if (date) date.textContent = (date.textContent ?? '').replace('--', ix.date);
+  paint(card, '.index-card-last', f.last, 'color', f.color);
+  paint(card, '.index-card-change', f.change, 'color', f.color);
+  const basis = card.querySelector<HTMLElement>('.index-card-basis');
+  if (basis) basis.dataset.basis = basisOf(ix);
+  card.dataset.filled = '';
   return true;
 }

@@ -128,6 +128,12 @@ describe('mentors', () => {
     const st0 = await ok('mentor/status', {}, mentor.token);
     expect(st0.mentor).toBeNull();
     expect(st0.criteria.closedTrades).toBe(0);
+    expect(st0.criteria.accountDays).toBe(40);
+    // A member registered "after" the market clock (the harness replays a past day while the
+    // registration carries the wall clock): 0 days, never negative.
+    const fresh = await ok('mentor/status', {}, D.token);
+    expect(fresh.criteria.accountDays).toBe(0);
+    expect(fresh.criteria.eligible).toBe(false);
     for (let i = 0; i < MENTOR_CRITERIA.minClosedTrades; i++) {
       const o = await ok(
         'trade/placeOrder',

@@ -180,6 +180,9 @@ describe('generated items', () => {
     expect(found!.pricing).toBe('announcement');
     expect(a).toMatchObject({ kind: 'ipo', titleTw: `公開申購：欣興（3037）承銷價 NT$${price}` });
     expect(a!.bodyEn).toContain('3,910,000 shares offered');
+    // The announcement's market type (上市增資) in English, not as printed.
+    expect(a!.bodyEn).toContain('3037 欣興 (TWSE cash capital increase) opens');
+    expect(a!.bodyTw).toContain('（3037，上市增資）');
     expect(a!.bodyEn).toContain(
       'Source: the TWSE public subscription announcement of 2026-01-02 (offer price NT$116.00).',
     );

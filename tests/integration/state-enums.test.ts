@@ -33,7 +33,7 @@ const enumColumns: EnumColumn[] = tables.flatMap((t) => {
  * Text columns whose names look like a state but are not constrained here: where a rate or candle
  * came from, an operator's free-text reason, the exchange market (from the imported data); and
  * the announcement's market text of a public subscription, the ledger's fund-flow type and account purpose and the audit log's action and target (typed in
- * code, no CHECK yet: docs/decisions.md "State columns").
+ * code, no CHECK yet: docs/adr/0022-state-columns-text-with-check.md).
  */
 const FREE_TEXT = new Set([
   'daily_candles.source',

@@ -69,4 +69,13 @@ describe('first-paint script', () => {
     localStorage.setItem('tokend', 'abc');
     expect(runFirstPaint()).toMatchObject({ shell: 'tw', route: 'market' });
   });
+
+  it("shows the home screen's frame on a member's landing, in the member's language", () => {
+    history.replaceState(null, '', '/#/home/index');
+    localStorage.setItem('tokend', 'abc');
+    localStorage.setItem('lang', 'en');
+    expect(runFirstPaint()).toMatchObject({ shell: 'en', route: 'home' });
+    history.replaceState(null, '', '/#/home/coupons');
+    expect(runFirstPaint().shell).toBeUndefined();
+  });
 });

@@ -86,6 +86,7 @@ class FakeChart {
   createIndicator() {}
   setPaneOptions() {}
   overrideYAxis() {}
+  overrideXAxis() {}
   resize() {}
   setLocale() {}
 }

@@ -26,7 +26,7 @@ import {
 import { api } from '../../src/api/api';
 import { AppProviders } from '../../src/app/providers';
 import { AppRoutes } from '../../src/app/router';
-import { fillDetailShell, fillMarketShell } from '../../src/app/shell-fill';
+import { fillDetailShell, fillHomeShell, fillMarketShell } from '../../src/app/shell-fill';
 import { renderShell } from '../../src/app/static-shell';
 import { createAppStore } from '../../src/app/store';
 import { RankingRow, useRankingRowText } from '../../src/features/market/components/ranking-row';
@@ -268,5 +268,61 @@ describe('stock detail shell fill', () => {
         expect(normalize(shell.querySelector(sel)!.outerHTML), sel).toBe(
           normalize(app.querySelector(sel)!.outerHTML),
         );
+    });
+});
+
+describe('home shell fill', () => {
+  const indices: ResOf<'market/indices'> = {
+    items: [
+      {
+        code: 'TAIEX',
+        name: '發行量加權股價指數',
+        lastMinor: 2_005_124,
+        prevCloseMinor: 1_952_877,
+        date: '2025-04-14',
+      },
+    ],
+  };
+
+  /** The app's home screen once the indices have come (test ids removed). */
+  async function appHome(): Promise<Element> {
+    const store = createAppStore();
+    await store.dispatch(api.util.upsertQueryData('indices', undefined, indices));
+    const { prelude } = await prerenderToNodeStream(
+      <AppProviders store={store}>
+        <MemoryRouter initialEntries={['/home/index']}>
+          <AppRoutes />
+        </MemoryRouter>
+      </AppProviders>,
+      { progressiveChunkSize: Number.POSITIVE_INFINITY },
+    );
+    let html = '';
+    for await (const c of prelude) html += Buffer.from(c as Uint8Array).toString('utf8');
+    const el = document.createElement('div');
+    el.innerHTML = html.replaceAll(/ data-testid="[^"]*"/g, '');
+    return el;
+  }
+
+  for (const lang of ['tw', 'en'] as const)
+    it(`draws the app's index card into the home frame (${lang})`, async () => {
+      const strings = JSON.parse(readFileSync(`locales/${lang}.json`, 'utf8'));
+      const markup = (await renderShell(lang, strings, '/home/index')).replaceAll(
+        / data-testid="[^"]*"/g,
+        '',
+      );
+      document.documentElement.dataset.shell = lang;
+      document.body.innerHTML = `<div class="static-shell" data-shell-lang="${lang}" data-shell-route="home">${markup}</div>`;
+      const card = () => document.querySelector<HTMLElement>('.static-shell .index-card')!;
+      expect(card().dataset.filled).toBeUndefined();
+      const other = { items: [{ ...indices.items[0]!, code: 'OTHER' }] };
+      expect(fillHomeShell({ httpStatus: 200, body: { status: 1, msg: 'ok', data: other } })).toBe(false);
+      expect(fillHomeShell({ httpStatus: 200, body: { status: 1, msg: 'ok', data: indices } })).toBe(true);
+      expect(card().dataset.filled).toBe('');
+      // The label under the figures: an estimate while the session runs, else the official close.
+      expect(card().querySelector<HTMLElement>('.index-card-basis')!.dataset.basis).toBe(
+        indices.items[0]!.estimate ? 'estimate' : 'official',
+      );
+      const app = await appHome();
+      expect(normalize(card().outerHTML)).toBe(normalize(app.querySelector('.index-card')!.outerHTML));
     });
 });

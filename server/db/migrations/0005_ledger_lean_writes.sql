@@ -1,4 +1,4 @@
--- Fewer writes per ledger posting (docs/decisions.md, "Order lanes" and after): measured with
+-- Fewer writes per ledger posting (docs/adr/0017-ledger-writes-and-order-lanes.md): measured with
 -- pg_waldump during npm run bench:orders, an order wrote 20 index entries and 6 row locks.
 -- * The idempotency key's unique index becomes partial: most transactions have no key, and each
 --   NULL still cost an index entry.

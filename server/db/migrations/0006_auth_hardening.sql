@@ -1,5 +1,4 @@
--- Login and registration under brute force (docs/decisions.md "Login and registration under
--- brute force").
+-- Login and registration under brute force (docs/adr/0021-login-registration-and-invitations.md).
 -- * auth_throttle: the store of rate-limiter-flexible's RateLimiterDrizzle (its expected shape:
 --   key, points, expire), one row per limiter key (`login-acct:<account>`, `login-ip:<ip>`, ...).
 --   Kept in our own database so one code path throttles on embedded PGlite and on PostgreSQL, and

@@ -1,6 +1,6 @@
 -- Bank cards name Taiwan banks the Taiwan way: a 3-digit bank code (金融機構代號, contract/banks.ts)
 -- and a 4-digit branch code (分行代號); the UPI / IFSC code is asked only for an account outside
--- Taiwan (docs/decisions.md "Bank cards: Taiwan codes, UPI / IFSC only abroad").
+-- Taiwan (docs/adr/0039-bank-cards-taiwan-codes.md).
 -- Existing cards keep working: a 7-digit branch code (FISC's bank + branch form) is split into its
 -- bank code and branch code, a 3-digit one was the bank code alone; any other branch code stays
 -- as typed with no bank code. Their UPI stays as it was bound; they are Taiwan accounts.

@@ -1,4 +1,4 @@
--- Public-subscription prices placed on the replay (docs/adr/ipo-offers-on-the-replay.md): how the
+-- Public-subscription prices placed on the replay (docs/adr/0004-ipo-offers-on-the-replay.md): how the
 -- price was set (contract/ipo.ts IPO_PRICINGS), the real announcement's price and the real close
 -- its ratio came from, the replayed close the price was set from (and its clock session), and the
 -- ratio applied (offer ÷ reference = ratio_num ÷ ratio_den).

@@ -1,7 +1,7 @@
 /**
  * Login and registration throttling and invitation-code settings from the environment
- * (documented in README "Configuration"; the reasoning is in docs/decisions.md "Login and
- * registration under brute force"). Durations are milliseconds in the Config, given in seconds
+ * (documented in README "Configuration"; the reasoning is in
+ * docs/adr/0021-login-registration-and-invitations.md). Durations are milliseconds in the Config, given in seconds
  * (`*_SECONDS`) or days in the environment.
  *
  * Per account (the account name as typed, known or not, so a lock says nothing about existence):

@@ -11,8 +11,7 @@
  * after the same work (the password is hashed first, then the same two reads run; nothing is
  * written). Someone
  * holding a valid code still learns it by succeeding for a new account; that costs a use of the
- * code and is throttled per client address (docs/decisions.md "Login and registration under brute
- * force").
+ * code and is throttled per client address (docs/adr/0021-login-registration-and-invitations.md).
  */
 import { eq } from 'drizzle-orm';
 import type { Role } from '../../../contract/auth';

@@ -37,7 +37,8 @@ export async function criteriaOf(
 ) {
   const [u] = await db.select({ createdAt: users.createdAt }).from(users).where(eq(users.id, userId));
   const s = await mentorStats(db, userId, null, nowMs);
-  const accountDays = Math.floor((nowMs - u!.createdAt.getTime()) / DAY_MS);
+  // Never negative: a market clock behind the registration (a replay set in the past) reads 0.
+  const accountDays = Math.max(0, Math.floor((nowMs - u!.createdAt.getTime()) / DAY_MS));
   return {
     minAccountDays,
     minClosedTrades: MENTOR_CRITERIA.minClosedTrades,

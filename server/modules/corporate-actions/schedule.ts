@@ -1,5 +1,5 @@
 /**
- * Which corporate actions apply on which replayed session (docs/adr/0001; contract/corporate-actions.ts):
+ * Which corporate actions apply on which replayed session (docs/adr/0002; contract/corporate-actions.ts):
  *
  * - `split`: a row of full-market/splits.csv (a split, a reverse split, a face-value change) on
  *   its resume date (the first day back after the halt): newShares per oldShares;

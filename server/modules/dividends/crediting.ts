@@ -1,6 +1,6 @@
 /**
  * Cash-dividend crediting on replayed ex-dates (contract/dividends.ts; docs/tw-market-rules.md
- * "Cash dividend"; docs/decisions.md "Dividends on the replay").
+ * "Cash dividend"; docs/adr/0036-dividends-on-the-replay.md).
  *
  * Entitlement: a position (an `orders` row that was filled) on instrument X is entitled on the
  * replayed ex-date of X at clock session `exDay` when it was open at the close before: opened

@@ -18,7 +18,7 @@
  * English names). Money as NT$ with thousands separators from integer minor units.
  */
 import { and, asc, between, eq, gt } from 'drizzle-orm';
-import { IPO_STEP_OFFSETS } from '../../../contract/ipo';
+import { IPO_MARKET_TYPES, IPO_STEP_OFFSETS } from '../../../contract/ipo';
 import { microsToDecimal } from '../../../contract/dividends';
 import { minorToDecimal } from '../../../contract/money';
 import type { Quote } from '../../../contract/market';
@@ -26,6 +26,16 @@ import type { Db } from '../../db/client';
 import { exRightsEvents, ipoOfferings } from '../../db/schema';
 import type { RankingSnapshot } from '../market/rankings';
 import type { GeneratedItem } from './articles';
+import enStrings from '../../../locales/more/en.json';
+
+/**
+ * An announcement's market type (初上市, …) in English: the member app's own string for it
+ * (locales/more/en.json `ipo.marketTypes`), or the text as printed when it is not listed.
+ */
+function marketTypeEn(text: string): string {
+  const key = IPO_MARKET_TYPES[text] as keyof typeof enStrings.ipo.marketTypes | undefined;
+  return (key && enStrings.ipo.marketTypes[key]) ?? text;
+}
 
 /** Replayed days before an ex-date that its notice appears. */
 export const EX_NOTICE_DAYS = 3;
@@ -116,7 +126,7 @@ export async function ipoItems(
         `資料來源：臺灣證券交易所 ${o.realApplyStart} 公開申購公告（原承銷價 NT$${ann}）。`,
       ].join('\n'),
       bodyEn: [
-        `${o.symbol} ${o.name} (${o.marketType}) opens for public subscription at NT$${price}: ${o.sharesOffered.toLocaleString('en-US')} shares offered, ${o.sharesPerApplication.toLocaleString('en-US')} shares per application.`,
+        `${o.symbol} ${o.name} (${marketTypeEn(o.marketType)}) opens for public subscription at NT$${price}: ${o.sharesOffered.toLocaleString('en-US')} shares offered, ${o.sharesPerApplication.toLocaleString('en-US')} shares per application.`,
         `Apply ${start} to ${end}, draw ${draw}, listing ${listing} (replay calendar). ${basisEn}`.trimEnd(),
         `Source: the TWSE public subscription announcement of ${o.realApplyStart} (offer price NT$${ann}).`,
       ].join('\n'),

@@ -9,8 +9,7 @@
  * nothing waits on a timer: under load a batch is what piled up during one round trip.
  *
  * Why: one commit and one round trip per batch instead of per order; PostgreSQL's WAL flush and
- * the context switches of each round trip were most of an order's cost (docs/decisions.md, "Order
- * lanes"). Lanes split the members, and with them the platform's ledger slots
+ * the context switches of each round trip were most of an order's cost (docs/adr/0017-ledger-writes-and-order-lanes.md). Lanes split the members, and with them the platform's ledger slots
  * (PLATFORM_SLOTS % lanes === 0, so a slot belongs to one lane): two lanes never wait on each
  * other's rows, and a lane's statements never deadlock among themselves.
  *

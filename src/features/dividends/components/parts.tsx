@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import type { ExRightsEvent } from '../../../../contract/dividends';
 import { formatMinor } from '../../../lib/format';
+import { exRightsKindLabel } from './kind';
 
 /** The three dividend screens as a segmented link row (the current one highlighted). */
 export function DividendNav({ current }: { current: 'calendar' | 'stocks' | 'history' }) {
@@ -85,7 +86,7 @@ export function EventRow({ e, showDate = true }: { e: ExRightsEvent; showDate?: 
         </div>
       </div>
       <div className="muted small">
-        {e.market} · {e.kindZh}
+        {e.market} · {exRightsKindLabel(e.kindZh, t)}
         {e.stockDividendRatio ? ` · ${t('dividend.stockRatio')} ${e.stockDividendRatio}` : ''}
       </div>
     </div>

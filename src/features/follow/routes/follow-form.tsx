@@ -58,7 +58,7 @@ export function FollowFormPage() {
     }
   };
   // Without a mentor id the route shows the mentor list to choose from (its own route, not a redirect).
-  if (!(id > 0)) return <MentorListPage />;
+  if (!(id > 0)) return <MentorListPage inPlace hint={t('follow.pickToFollow')} />;
   return (
     <Page title={t('follow.followTitle')}>
       <Guard>

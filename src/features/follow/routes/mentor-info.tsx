@@ -29,7 +29,7 @@ export function MentorInfoPage() {
     color: changeColor(v),
   });
   // Without a mentor id the route shows the mentor list to choose from (its own route, not a redirect).
-  if (!(id > 0)) return <MentorListPage />;
+  if (!(id > 0)) return <MentorListPage inPlace hint={t('follow.pickToView')} />;
   return (
     <Page title={t('follow.mentorInfo')}>
       <Guard>

@@ -53,8 +53,12 @@ function NoMentors({ level }: { level: MentorLevel }) {
   );
 }
 
-/** /gdindex/gdindex: mentors by level. */
-export function MentorListPage() {
+/**
+ * /gdindex/gdindex: mentors by level. Also shown in place by the routes that name one mentor
+ * (gdList, dsFllow) when opened without an id: then `inPlace` gives it a back button and `hint`
+ * says what to do here (pick a mentor to see or follow).
+ */
+export function MentorListPage({ inPlace = false, hint }: { inPlace?: boolean; hint?: string } = {}) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const [params, setParams] = useSearchParams();
@@ -66,7 +70,7 @@ export function MentorListPage() {
   return (
     <Page
       title={t('follow.title')}
-      back={false}
+      back={inPlace}
       right={
         <a className="nav-link" href="#/gdindex/dsFllowInfo">
           {t('follow.myFollows')}
@@ -74,6 +78,11 @@ export function MentorListPage() {
       }
     >
       <Guard>
+        {hint && (
+          <p className="hint-text" data-testid="gd-pick-hint">
+            {hint}
+          </p>
+        )}
         <Tabs
           activeKey={level}
           onChange={(k) => setParams({ level: k }, { replace: true })}

@@ -290,7 +290,7 @@ export function FundingDetailsPage() {
           <Tabs
             activeKey={tab}
             onChange={(k) => setParams({ tab: k }, { replace: true })}
-            className="sticky-tabs"
+            className="sticky-tabs fund-tabs"
           >
             {FUND_TAB_KEYS.map((k) => (
               <Tabs.Tab key={k} title={<span data-testid={`fund-tab-${k}`}>{t(`funds.tab.${k}`)}</span>} />

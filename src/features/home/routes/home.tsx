@@ -3,16 +3,18 @@
  * exist, a few live quotes and the newest news (a lazy section). Every figure comes from the API
  * or the feed. Pulling the screen down refetches the index, the quotes, the news and the unread
  * notices count (src/ui/pull-refresh.tsx).
+ *
+ * First load: index.html carries this screen's frame prerendered (vite.config.ts `staticShell`,
+ * route `home`), its index card filled from an early answer before the app has loaded
+ * (src/app/shell-fill.ts fillHomeShell), so it paints like the market screen; the shortcuts are
+ * plain buttons in a CSS grid (no UI-kit grid), the news and the bell lazy sections.
  */
 import type { ThunkDispatch, UnknownAction } from '@reduxjs/toolkit';
-import { Grid } from 'antd-mobile';
 import { lazy, Suspense, useCallback, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useDispatch } from 'react-redux';
 import { useNavigate } from 'react-router-dom';
 import { api, useIndicesQuery, useQuotesQuery } from '../../../api/api';
-import { changeColor } from '../../../lib/colors';
-import { formatMinor, formatPercent, formatSignedMinor } from '../../../lib/format';
 import { MarketStatusBar } from '../../../market/components/status-bar';
 import { QuoteRow } from '../../../market/components/quote-row';
 import { useQuoteStream, useSeedQuotes } from '../../../market/hooks';
@@ -31,6 +33,7 @@ import {
 } from '../../../ui/icons';
 import { Page } from '../../../ui/page';
 import { PullRefresh } from '../../../ui/pull-refresh';
+import { IndexCard } from '../components/index-card';
 
 /** The newest news items, in their own chunk (src/news): the home chunk stays light. */
 const NewsSection = lazy(() => import('../../../news/news-section'));
@@ -86,30 +89,6 @@ function useHomeRefresh(...own: Array<() => PromiseLike<unknown>>): () => Promis
   };
 }
 
-function IndexCard() {
-  const { t } = useTranslation();
-  const { data } = useIndicesQuery();
-  const ix = data?.items.find((i) => i.code === 'TAIEX' || i.code === 't00') ?? data?.items[0];
-  if (!ix) return null;
-  const change = ix.lastMinor - ix.prevCloseMinor;
-  const color = changeColor(change);
-  return (
-    <section className="card index-card" data-testid="home-index">
-      <div className="index-card-head">
-        <span className="index-name">{t(`indexName.${ix.code}`, { defaultValue: ix.name })}</span>
-        <span className="muted small">{t('market.indexDate', { date: ix.date })}</span>
-      </div>
-      <div className="index-card-last" style={{ color }}>
-        {formatMinor(ix.lastMinor)}
-      </div>
-      <div style={{ color }}>
-        {formatSignedMinor(change)} ({formatPercent(change, ix.prevCloseMinor)})
-      </div>
-      <div className="muted small">{t('market.indexOfficial')}</div>
-    </section>
-  );
-}
-
 export function HomePage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
@@ -134,16 +113,20 @@ export function HomePage() {
         <MarketStatusBar replayDate={snap?.items[0]?.replayDate} />
         <IndexCard />
         <section className="card">
-          <Grid columns={3} gap={8}>
+          <div className="shortcut-grid">
             {SHORTCUTS.map((s) => (
-              <Grid.Item key={s.key} onClick={() => navigate(s.to)} data-testid={`shortcut-${s.key}`}>
-                <div className="shortcut">
-                  <span className="shortcut-icon">{s.icon}</span>
-                  <span className="shortcut-label">{t(`home.shortcut.${s.key}`)}</span>
-                </div>
-              </Grid.Item>
+              <button
+                type="button"
+                key={s.key}
+                className="shortcut"
+                onClick={() => navigate(s.to)}
+                data-testid={`shortcut-${s.key}`}
+              >
+                <span className="shortcut-icon">{s.icon}</span>
+                <span className="shortcut-label">{t(`home.shortcut.${s.key}`)}</span>
+              </button>
             ))}
-          </Grid>
+          </div>
         </section>
         <section className="card">
           <div className="card-title-row">

@@ -18,6 +18,7 @@ import { LoginPrompt } from '../../../ui/login-prompt';
 import { Page } from '../../../ui/page';
 import { useIpoApplyMutation, useIpoDetailQuery, useIpoPayMutation } from '../api/ipo-api';
 import { DrawCard } from '../components/draw-card';
+import { marketTypeLabel } from '../components/market-type';
 import { Line, PhaseTag, StatusTag } from '../components/parts';
 import { PricingLines, priceText } from '../components/pricing';
 import '../ipo.css';
@@ -79,7 +80,7 @@ export function SubscribeDetailPage() {
           <PhaseTag phase={o.phase} />
         </div>
         <p className="muted small">{t('ipo.today', { date: data.today })}</p>
-        <Line label={t('ipo.marketType')} value={o.marketType} />
+        <Line label={t('ipo.marketType')} value={marketTypeLabel(o.marketType, t)} />
         <Line label={t('ipo.price')} value={priceText(o, t)} testId="ipo-price" />
         <Line
           label={t('ipo.marketPrice')}

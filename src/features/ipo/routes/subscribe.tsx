@@ -16,6 +16,7 @@ import { LoginPrompt } from '../../../ui/login-prompt';
 import { Page } from '../../../ui/page';
 import { useIpoListInfiniteQuery } from '../api/ipo-api';
 import { InfiniteList } from '../../../ui/infinite-list';
+import { marketTypeLabel } from '../components/market-type';
 import { PhaseTag, StatusTag } from '../components/parts';
 import { priceText, pricingLabel } from '../components/pricing';
 import '../ipo.css';
@@ -48,7 +49,7 @@ function OfferingRow({ o, onOpen }: { o: IpoOffering; onOpen: (id: number) => vo
       </div>
       <div className="ipo-row-foot">
         <span className="muted small" data-testid="ipo-row-pricing">
-          {o.marketType} · {pricingLabel(o, t)}
+          {marketTypeLabel(o.marketType, t)} · {pricingLabel(o, t)}
         </span>
         {o.myStatus && <StatusTag status={o.myStatus} />}
       </div>
@@ -89,7 +90,7 @@ export function SubscribePage() {
             data-testid="ipo-records-link"
             onClick={() => navigate('/market/subscribeRecord')}
           >
-            {t('ipo.records')}
+            {t('ipo.recordsLink')}
           </span>
         ) : undefined
       }

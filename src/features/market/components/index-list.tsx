@@ -1,4 +1,7 @@
-/** Index figures from market/indices: the official daily close with its date. */
+/**
+ * Index figures from market/indices with their date: an estimate while the replayed session runs
+ * (`estimate`), the official daily close otherwise; the note above the list says which.
+ */
 import { DotLoading, List } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
 import { useIndicesQuery } from '../../../api/api';
@@ -18,7 +21,9 @@ export function IndexList() {
   if (!items.length) return <NoData />;
   return (
     <>
-      <div className="hint-text">{t('market.indexOfficial')}</div>
+      <div className="hint-text" data-testid="index-basis">
+        {t(items.some((ix) => ix.estimate) ? 'market.indexEstimate' : 'market.indexOfficial')}
+      </div>
       <List>
         {items.map((ix) => {
           const change = ix.lastMinor - ix.prevCloseMinor;

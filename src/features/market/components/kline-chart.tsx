@@ -23,6 +23,7 @@ import { api } from '../../../api/api';
 import { FLAT, upDownColors } from '../../../lib/colors';
 import { warmDateTimeFormat } from '../../../lib/format';
 import { marketStream } from '../../../market/worker-bridge';
+import { ticksInside, tickTextWidth } from './axis-ticks';
 import { letVerticalSwipesScrollPage } from './vertical-swipe';
 
 const BARS_PER_LOAD = 300;
@@ -43,6 +44,14 @@ const VOL_PANE_HEIGHT = 110;
  * 0.8 / 1.8 of the pane (≈ 49 px) to the legend's two lines of text (name with its MAs, volume).
  */
 const VOL_TOP_GAP = 0.8;
+/** klinecharts' id of the candle pane. */
+const CANDLE_PANE = 'candle_pane';
+/**
+ * Range added above the highest and below the lowest candle (ratios of the bars' range): each
+ * leaves ≈ 30 px of the 210 px pane for the high or low mark's line and label (klinecharts'
+ * default below is 0.1, which put the low's label over the lowest candles).
+ */
+const CANDLE_GAP = { top: 0.22, bottom: 0.22 };
 
 const PERIODS: Record<CandlePeriod, Period> = {
   '1m': { type: 'minute', span: 1 },
@@ -313,6 +322,13 @@ function mountChart(
   chart.createIndicator({ name: 'VOL', paneId: VOL_PANE });
   chart.setPaneOptions({ id: VOL_PANE, height: VOL_PANE_HEIGHT, minHeight: VOL_PANE_HEIGHT });
   chart.overrideYAxis({ paneId: VOL_PANE, gap: { top: VOL_TOP_GAP, bottom: 0 } });
+  // The candle pane keeps room above the highest and below the lowest bar for the high/low
+  // price marks, so their labels sit clear of the candles; a time label that would hang over the
+  // pane's edge is dropped rather than cut.
+  chart.overrideYAxis({ paneId: CANDLE_PANE, gap: CANDLE_GAP });
+  chart.overrideXAxis({
+    createTicks: ({ bounding, defaultTicks }) => ticksInside(defaultTicks, bounding.width, tickTextWidth),
+  });
 
   const releaseSwipes = letVerticalSwipesScrollPage(host);
   const onResize = () => chart.resize();
@@ -336,7 +352,7 @@ function mountChart(
  * The chart is created once the first bars of the symbol and period shown are in, so klinecharts
  * lays it out and draws it once with them. Created empty, it drew three times: empty, again when
  * the bars came, and once more when the wider price axis resized its canvases (75–110 ms each on a
- * desktop CPU, docs/decisions.md "Rows before the app"). Until then the container keeps its height.
+ * desktop CPU, docs/adr/0028-candle-chart.md). Until then the container keeps its height.
  */
 export const KlineChart = memo(function KlineChart({
   symbol,
