@@ -1,5 +1,6 @@
 /** Operator console calls (admin.html). Every call requires an operator or admin session. */
 import { z } from 'zod';
+import { idSchema } from './ids';
 import { pageQuery, paged } from './envelope';
 import { depositStatusSchema, fxRateSchema, withdrawalStatusSchema } from './funds';
 import { roleSchema } from './auth';
@@ -59,6 +60,13 @@ export const AUDIT_ACTIONS = [
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
 export const adminDepositsReq = pageQuery.extend({ status: z.enum(['pending', 'all']).default('pending') });
+/** A deposit listed against another's receipt (admin deposits' receiptMatches). */
+const receiptMatchSchema = z.object({
+  id: z.number().int(),
+  userId: z.number().int(),
+  account: z.string(),
+  status: depositStatusSchema,
+});
 export const adminDepositSchema = z.object({
   id: z.number().int(),
   userId: z.number().int(),
@@ -72,24 +80,29 @@ export const adminDepositSchema = z.object({
   /** The transfer receipt; the console shows it through GET /api/vue/upload/{id}. */
   receiptUploadId: z.string().nullable(),
   /**
-   * Other deposits whose receipt has the same content (sha256 of the bytes the member sent),
-   * newest first, at most RECEIPT_MATCHES_MAX: another member's is the flag the reviewer must see
+   * Other deposits whose receipt is the same picture (sha256 of the decoded pixels; of the bytes
+   * sent for receipts stored before pictures were hashed), newest first, at most RECEIPT_MATCHES_MAX: another member's is the flag the reviewer must see
    * (the same member cannot have two live ones; a rejected one may be listed). Empty when unique.
    */
-  receiptMatches: z.array(
-    z.object({
-      id: z.number().int(),
-      userId: z.number().int(),
-      account: z.string(),
-      status: depositStatusSchema,
-    }),
-  ),
+  receiptMatches: z.array(receiptMatchSchema),
+  /**
+   * Other deposits whose receipt looks the same without being the same picture (a re-encoded,
+   * rescaled or retouched copy): perceptual hashes at most RECEIPT_NEAR_DISTANCE_MAX bits apart,
+   * closest first, at most RECEIPT_MATCHES_MAX; `distance` in bits of 256. Any member, any state.
+   */
+  receiptNearMatches: z.array(receiptMatchSchema.extend({ distance: z.number().int().min(0).max(256) })),
 });
 export const adminDepositsRes = paged(adminDepositSchema);
 /** How many other deposits with the same receipt an admin deposit lists. */
 export const RECEIPT_MATCHES_MAX = 10;
+/**
+ * Largest Hamming distance (bits of the 256-bit perceptual hash) at which another deposit's
+ * receipt is listed as a near match. Measured on generated bank receipts: a JPEG q95 or q60
+ * re-encoding 4–6 bits, a rescale 2; two different transfers on one bank's template 24.
+ */
+export const RECEIPT_NEAR_DISTANCE_MAX = 12;
 
-export const reviewReq = z.object({ id: z.number().int().positive().max(2_147_483_647) });
+export const reviewReq = z.object({ id: idSchema });
 export const rejectReq = reviewReq.extend({ reason: z.string().trim().min(1).max(200) });
 
 export const adminUsersReq = pageQuery.extend({ q: z.string().trim().max(32).optional() });
@@ -112,7 +125,7 @@ export const adminUsersRes = paged(adminUserSchema);
 
 /** admin/setUserFlags: the account flags of product-spec §6; omitted flags stay as they are. */
 export const setUserFlagsReq = z.object({
-  id: z.number().int().positive().max(2_147_483_647),
+  id: idSchema,
   disabled: z.boolean().optional(),
   frozen: z.boolean().optional(),
   loginBanned: z.boolean().optional(),
@@ -120,7 +133,7 @@ export const setUserFlagsReq = z.object({
   tradeBanned: z.boolean().optional(),
   reason: z.string().trim().min(1).max(200),
 });
-export const userIdReq = z.object({ id: z.number().int().positive().max(2_147_483_647) });
+export const userIdReq = z.object({ id: idSchema });
 
 const queueReq = pageQuery.extend({ status: z.enum(['pending', 'all']).default('pending') });
 
@@ -182,7 +195,7 @@ export const adminChannelsRes = z.array(adminChannelSchema);
 /** Creates (no id) or updates a channel. `password`: a new channel password, '' to remove it, omitted to keep it. */
 export const saveChannelReq = z
   .object({
-    id: z.number().int().positive().max(2_147_483_647).optional(),
+    id: idSchema.optional(),
     name: z.string().trim().min(1).max(60),
     accountName: z.string().trim().min(1).max(60),
     accountNumber: z
@@ -248,7 +261,7 @@ export const auditLogRes = paged(auditEntrySchema);
 
 /** admin/ledger: ledger transactions with their postings, newest first. */
 export const adminLedgerReq = pageQuery.extend({
-  userId: z.number().int().positive().max(2_147_483_647).optional(),
+  userId: idSchema.optional(),
 });
 export const adminLedgerRes = paged(
   z.object({

@@ -1,5 +1,6 @@
 /** Registration, login and sessions (product-spec §5 "Login", "Register"; §4 "Session"). */
 import { z } from 'zod';
+import { idSchema } from './ids';
 import { LOGIN_ACCOUNT_RE, MOBILE_RE, PASSWORD_RE } from './constants';
 
 /** A member's account is a ten-digit mobile number (digits only, so never capitals). */
@@ -83,6 +84,6 @@ export const adminPasswordResetsRes = z.array(
     expiresAt: z.string().nullable(),
   }),
 );
-export const issueResetCodeReq = z.object({ id: z.number().int().positive() });
+export const issueResetCodeReq = z.object({ id: idSchema });
 /** The code is shown once, to the operator on the call; only its hash is stored. */
 export const issueResetCodeRes = z.object({ id: z.number().int(), code: z.string(), expiresAt: z.string() });

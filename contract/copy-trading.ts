@@ -14,10 +14,10 @@
  * (10,000 = 100 %), times in epoch ms, durations in ms, leverage × 100 (`avgLeverageX100`).
  */
 import { z } from 'zod';
+import { idSchema as id } from './ids';
 import { pageQuery, paged } from './envelope';
 
 const minor = z.number().int();
-const id = z.number().int().positive().max(2_147_483_647);
 const amountMinor = z.number().int().positive().max(100_000_000_000);
 
 /** Mentor application states: under review → approved | rejected. */

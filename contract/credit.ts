@@ -9,11 +9,11 @@
  * market-calendar trading days (the market clock's session number), times epoch ms.
  */
 import { z } from 'zod';
+import { idSchema as id } from './ids';
 import { mulDivFloor } from './money';
 import { pageQuery, paged } from './envelope';
 
 const minor = z.number().int();
-const id = z.number().int().positive().max(2_147_483_647);
 
 /** Largest loan or repayment a request may name: NT$10,000,000,000 (far above any limit band). */
 export const CREDIT_AMOUNT_MAX_MINOR = 1_000_000_000_000;

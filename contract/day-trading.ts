@@ -13,11 +13,11 @@
  * (Asia/Taipei), tax rates in parts per million.
  */
 import { z } from 'zod';
+import { idSchema as id } from './ids';
 import { pageQuery, paged } from './envelope';
 import { sideSchema } from './trading';
 
 const minor = z.number().int();
-const id = z.number().int().positive().max(2_147_483_647);
 
 /** Application states (product-spec §4 "Block trade application" uses the same three). */
 export const DAY_TRADE_APP_STATUSES = ['pending', 'approved', 'rejected'] as const;

@@ -1,5 +1,6 @@
 /** Deposits and fund records (product-spec §3 "Deposit", "Fund flow types"; §2 "Fund record tabs"). */
 import { z } from 'zod';
+import { idSchema as id } from './ids';
 import { CURRENCIES, FUND_FLOW_TYPES, FUND_TAB_KEYS, FUNDS_PASSWORD_RE } from './constants';
 import { pageQuery, paged } from './envelope';
 import { uploadIdSchema } from './identity';
@@ -19,7 +20,6 @@ export {
 export type { FundFlowType, FundTab, Currency, DepositHours } from './constants';
 export const fundFlowTypeSchema = z.enum(FUND_FLOW_TYPES);
 export const currencySchema = z.enum(CURRENCIES);
-const id = z.number().int().positive().max(2_147_483_647);
 const amount = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
 
 /** A deposit channel as members see it (the channel password itself never leaves the server). */

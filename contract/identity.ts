@@ -3,6 +3,7 @@
  * (product-spec §3 "Real-name record", "Bank card"; §5 "Real-name", "Bank card"; §8 "Identity").
  */
 import { z } from 'zod';
+import { idSchema as id } from './ids';
 import { FUNDS_PASSWORD_RE, KYC_STATUSES, UPLOAD_PURPOSES } from './constants';
 import { passwordSchema } from './auth';
 import { BANK_CODE_RE, BRANCH_CODE_RE, UPI_RE } from './banks';
@@ -11,7 +12,6 @@ import { isValidTaiwanId } from './identity-rules';
 export { KYC_STATUSES, UPLOAD_PURPOSES } from './constants';
 export type { KycStatus, UploadPurpose } from './constants';
 
-const id = z.number().int().positive().max(2_147_483_647);
 /** An upload id as `POST /api/vue/upload` returns it (32 hex characters). */
 export const uploadIdSchema = z.string().regex(/^[a-f0-9]{32}$/, 'uploadFailed');
 

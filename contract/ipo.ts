@@ -17,6 +17,7 @@
  * screen in the browser, Web Crypto). Units: money in TWD minor (1/100 NT$), shares.
  */
 import { z } from 'zod';
+import { idSchema as id } from './ids';
 import { pageQuery, paged } from './envelope';
 import { ceilToTick, type InstrumentKind } from './market-rules';
 import { mulDivCeil, mulDivRound } from './money';
@@ -201,7 +202,6 @@ export async function drawWinners(
 
 // ---------- REST ----------
 
-const id = z.number().int().positive().max(2_147_483_647);
 const minor = z.number().int();
 const isoDate = z.string();
 

@@ -19,6 +19,7 @@
  * Units: money in TWD minor (1/100 NT$), shares, basis points (1 bps = 0.01 %), business days.
  */
 import { z } from 'zod';
+import { idSchema as id } from './ids';
 import { pageQuery, paged } from './envelope';
 import { mulDivFloor, notionalMinor, type Minor } from './money';
 
@@ -51,8 +52,6 @@ export type LendingAllocationStatus = (typeof LENDING_ALLOCATION_STATUSES)[numbe
 export function lendingFeeMinor(shares: number, referenceMinor: Minor, rateBps: number): Minor {
   return mulDivFloor(notionalMinor(referenceMinor, shares), rateBps, BPS * LENDING_DAYS_PER_YEAR);
 }
-
-const id = z.number().int().positive();
 
 export const lendingOrderSchema = z.object({
   id: z.number().int(),

@@ -9,6 +9,8 @@
  * (the replayed day's top movers and turnover, written at the close from the feed).
  */
 import { z } from 'zod';
+import { idSchema as id } from './ids';
+import { uploadIdSchema } from './identity';
 import { symbolSchema } from './market';
 import { pageQuery, paged } from './envelope';
 
@@ -24,7 +26,6 @@ export const NEWS_BODY_MAX = 10_000;
 /** Instruments one article may name. */
 export const NEWS_SYMBOLS_MAX = 20;
 
-const id = z.number().int().positive().max(2_147_483_647);
 const text = (max: number) => z.string().trim().min(1).max(max);
 
 /** An article in a list (no body). */
@@ -68,11 +69,7 @@ export const adminSaveNewsReq = z.object({
   titleEn: text(NEWS_TITLE_MAX),
   bodyTw: text(NEWS_BODY_MAX),
   bodyEn: text(NEWS_BODY_MAX),
-  coverUploadId: z
-    .string()
-    .regex(/^[a-f0-9]{32}$/, 'uploadFailed')
-    .nullable()
-    .optional(),
+  coverUploadId: uploadIdSchema.nullable().optional(),
   symbols: z.array(symbolSchema).max(NEWS_SYMBOLS_MAX).default([]),
 });
 /** admin/setNewsStatus: withdraw or republish any article. */

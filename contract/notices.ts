@@ -13,6 +13,7 @@
  * Units: `createdAt` epoch ms; money params in minor units with their `currency`.
  */
 import { z } from 'zod';
+import { INT4_MAX, idSchema } from './ids';
 import { pageQuery, paged } from './envelope';
 
 /** The kinds of account notice, each a translatable title and body with its params. */
@@ -52,8 +53,14 @@ export type NoticeTab = (typeof NOTICE_TABS)[number];
 export const noticeParamsSchema = z.record(z.string(), z.union([z.string(), z.number()]));
 export type NoticeParams = z.infer<typeof noticeParamsSchema>;
 
-/** `a<id>` (announcement) or `m<id>` (account notice). */
-export const noticeIdSchema = z.string().regex(/^[am][1-9][0-9]{0,9}$/);
+/**
+ * `a<id>` (announcement, an int4 row: at most INT4_MAX) or `m<id>` (account notice, an int8 row:
+ * at most 15 digits, below Number.MAX_SAFE_INTEGER).
+ */
+export const noticeIdSchema = z
+  .string()
+  .regex(/^(a[1-9][0-9]{0,9}|m[1-9][0-9]{0,14})$/)
+  .refine((v) => v[0] === 'm' || Number(v.slice(1)) <= INT4_MAX);
 
 /** Text in both languages. */
 export const localizedSchema = z.object({ tw: z.string(), en: z.string() });
@@ -91,13 +98,13 @@ const bodyField = z.string().trim().min(1).max(4_000);
 
 /** Create (no id) or edit an announcement; a published one stays published. */
 export const saveNoticeReq = z.object({
-  id: z.number().int().positive().optional(),
+  id: idSchema.optional(),
   titleTw: titleField,
   titleEn: titleField,
   bodyTw: bodyField,
   bodyEn: bodyField,
 });
-export const publishNoticeReq = z.object({ id: z.number().int().positive(), published: z.boolean() });
+export const publishNoticeReq = z.object({ id: idSchema, published: z.boolean() });
 export const adminNoticeSchema = z.object({
   id: z.number().int(),
   title: localizedSchema,

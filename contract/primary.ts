@@ -12,6 +12,7 @@
  * lots of 1,000 shares, bps.
  */
 import { z } from 'zod';
+import { idSchema as id } from './ids';
 import { pageQuery, paged } from './envelope';
 import { AUCTION_CAP_BPS } from './auction';
 import { FUNDS_PASSWORD_RE } from './constants';
@@ -66,7 +67,6 @@ export function auctionCapLots(lots: number, capBps: number = AUCTION_CAP_BPS): 
 
 // ---------- REST ----------
 
-const id = z.number().int().positive().max(2_147_483_647);
 const minor = z.number().int();
 /**
  * A business day: the market clock's session number (server/market/clock.ts), which grows by one

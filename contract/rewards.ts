@@ -9,6 +9,7 @@
  * epoch ms; the sign-in day is the Asia/Taipei calendar date (YYYY-MM-DD).
  */
 import { z } from 'zod';
+import { idSchema as id } from './ids';
 import { pageQuery, paged } from './envelope';
 
 /** What a points code credits: points, or TWD cash (a ledger posting "points-code exchange"). */
@@ -84,7 +85,6 @@ const OFFER_IDS = COUPON_OFFERS.map((o) => o.id) as [CouponOfferId, ...CouponOff
 
 // ---------- REST ----------
 
-const id = z.number().int().positive().max(2_147_483_647);
 const minor = z.number().int();
 const bps = z.number().int().min(0).max(10_000);
 

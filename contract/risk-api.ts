@@ -5,12 +5,12 @@
  * TWD minor units, ratios and thresholds in basis points (13,000 = 130 %), times epoch ms.
  */
 import { z } from 'zod';
+import { bigIdSchema, idSchema as id } from './ids';
 import { pageQuery, paged } from './envelope';
 import { INSTRUMENT_KINDS } from './market';
 import { ORDER_SIDES } from './trading';
 
 const minor = z.number().int();
-const id = z.number().int().positive().max(2_147_483_647);
 
 export const RISK_EVENT_KINDS = ['marginCall', 'marginCallCleared', 'liquidation'] as const;
 export const riskEventKindSchema = z.enum(RISK_EVENT_KINDS);
@@ -135,6 +135,6 @@ export const riskEventsRes = paged(riskEventSchema).extend({ unread: z.number().
 
 /** risk/markRead: the given notices (ignored when not the caller's), or every unread one. */
 export const riskMarkReadReq = z.object({
-  eventIds: z.array(z.number().int().positive()).max(200).optional(),
+  eventIds: z.array(bigIdSchema).max(200).optional(),
 });
 export const riskMarkReadRes = z.object({ ok: z.literal(true), unread: z.number().int() });

@@ -15,6 +15,7 @@
  * Units: times epoch ms.
  */
 import { z } from 'zod';
+import { bigIdSchema, idSchema } from './ids';
 import { pageQuery, paged } from './envelope';
 import { uploadIdSchema } from './identity';
 
@@ -60,7 +61,7 @@ export const supportSendReq = z
 
 export const supportHistoryReq = z.object({
   /** Messages older than this id (the next page); absent: the newest. */
-  beforeId: z.number().int().positive().optional(),
+  beforeId: bigIdSchema.optional(),
   limit: z.number().int().min(1).max(SUPPORT_PAGE_MAX).default(30),
 });
 export const supportHistoryRes = z.object({
@@ -75,7 +76,7 @@ export const supportSendRes = z.object({ conversation: conversationSchema, messa
 
 // ---------- operator side ----------
 
-export const conversationIdReq = z.object({ conversationId: z.number().int().positive() });
+export const conversationIdReq = z.object({ conversationId: idSchema });
 export const adminSupportListReq = pageQuery.extend({
   status: z.enum([...SUPPORT_STATUSES, 'all']).default('open'),
 });
@@ -87,10 +88,10 @@ export const adminConversationSchema = conversationSchema.extend({
 export type AdminConversation = z.infer<typeof adminConversationSchema>;
 export const adminSupportListRes = paged(adminConversationSchema);
 export const adminSupportHistoryReq = supportHistoryReq.extend({
-  conversationId: z.number().int().positive(),
+  conversationId: idSchema,
 });
 export const adminSupportReplyReq = z.object({
-  conversationId: z.number().int().positive(),
+  conversationId: idSchema,
   text: supportTextSchema,
 });
 
@@ -103,7 +104,7 @@ export const supportClientMessages = [
   /** Sends a message: a member to its conversation, an operator to `conversationId`. */
   z.object({
     op: z.literal('say'),
-    conversationId: z.number().int().positive().optional(),
+    conversationId: idSchema.optional(),
     text: supportTextSchema.optional(),
     uploadId: uploadIdSchema.optional(),
   }),

@@ -3,6 +3,7 @@
  * refusals with their fixes (issue 5: "a rejected order names the rule and offers the fix").
  */
 import { z } from 'zod';
+import { idSchema } from './ids';
 import { POSITION_TABS } from './constants';
 import { pageQuery, paged } from './envelope';
 
@@ -97,7 +98,7 @@ export const placeOrderReq = z
      * A fee coupon of the member's (contract/rewards.ts) to take off this order's opening
      * commission; used by this order only (returned if the order is cancelled unfilled).
      */
-    couponId: z.number().int().positive().max(2_147_483_647).optional(),
+    couponId: idSchema.optional(),
   })
   .refine((v) => v.orderType === 'market' || v.priceMinor !== undefined, {
     message: 'parameterError',
@@ -107,7 +108,7 @@ export type PlaceOrderReq = z.infer<typeof placeOrderReq>;
 /** What a caller may send (timeInForce and session optional). */
 export type PlaceOrderInput = z.input<typeof placeOrderReq>;
 
-export const orderIdReq = z.object({ orderId: z.number().int().positive().max(2_147_483_647) });
+export const orderIdReq = z.object({ orderId: idSchema });
 
 export const orderSchema = z.object({
   id: z.number().int(),

@@ -366,14 +366,21 @@ export const deposits = pgTable(
     reviewedAt: timestamp('reviewed_at', { withTimezone: true }),
     createdAt: createdAt(),
     /**
-     * The receipt's content hash (uploads.received_sha256), copied at the request: one live
-     * deposit per member and receipt content, and the console flags other members' deposits
-     * with the same one. Null only for rows that predate it.
+     * The receipt's picture hash (uploads.pixels_sha256; received_sha256 for a receipt stored
+     * before migration 0033), copied at the request: one live deposit per member and picture, and
+     * the console flags other members' deposits with the same one. Null only for rows that
+     * predate it.
      */
     receiptSha256: text('receipt_sha256'),
+    /** The receipt's perceptual hash (uploads.phash): near matches for the reviewer. */
+    receiptPhash: text('receipt_phash'),
   },
   (t) => [
     check('deposits_status_check', oneOf(t.status, DEPOSIT_STATUSES)),
+    check(
+      'deposits_receipt_phash_check',
+      sql`${t.receiptPhash} IS NULL OR ${t.receiptPhash} ~ '^[0-9a-f]{64}$'`,
+    ),
     index('deposits_status_idx').on(t.status, t.id),
     index('deposits_user_idx').on(t.userId, t.id),
     // The same receipt content proves one live deposit per member (a rejected one credited nothing).
@@ -552,10 +559,17 @@ export const uploads = pgTable(
      * are matched by (the same file sent twice has the same hash whatever is stored).
      */
     receivedSha256: text('received_sha256').notNull(),
+    /**
+     * Receipts only (null otherwise and before migration 0033): sha256 of the decoded pixels and
+     * the 256-bit perceptual hash (server/modules/funds/receipt-fingerprint.ts).
+     */
+    pixelsSha256: text('pixels_sha256'),
+    phash: text('phash'),
   },
   (t) => [
     index('uploads_user_idx').on(t.userId),
     check('uploads_purpose_check', oneOf(t.purpose, UPLOAD_PURPOSES)),
+    check('uploads_phash_check', sql`${t.phash} IS NULL OR ${t.phash} ~ '^[0-9a-f]{64}$'`),
   ],
 );
 

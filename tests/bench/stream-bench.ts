@@ -89,17 +89,25 @@ const rateList = (v: string) =>
     .map((s) => Number(s.trim()))
     .filter((n) => Number.isFinite(n) && n > 0)
     .sort((a, b) => a - b);
+/**
+ * BENCH_SMOKE=1 (`npm run bench:smoke`): our page only, at 200 messages/s over 100 symbols,
+ * 1 s warm-up + 3 s, one order click, the report in the temporary directory; it fails when the
+ * page absorbed nothing or the run threw, not on the frame criteria.
+ */
+const SMOKE = env.BENCH_SMOKE === '1';
 const RATES: Record<PageKind, number[]> = {
-  stream: rateList(env.BENCH_RATES ?? '100,200,500,1000,2000,5000,10000,20000,30000,50000,70000,100000'),
+  stream: rateList(
+    env.BENCH_RATES ?? (SMOKE ? '200' : '100,200,500,1000,2000,5000,10000,20000,30000,50000,70000,100000'),
+  ),
   naive: rateList(env.BENCH_NAIVE_RATES ?? '1,2,5,10,20,50,100,200,500,1000,2000,5000,10000,20000'),
-  route: rateList(env.BENCH_ROUTE_RATES ?? String(num(env.BENCH_SOAK_RATE, 20_000))),
+  route: rateList(env.BENCH_ROUTE_RATES ?? String(num(env.BENCH_SOAK_RATE, SMOKE ? 200 : 20_000))),
   replay: [], // not a rate: the replay phase (measureFullReplay)
 };
-const SECONDS = num(env.BENCH_SECONDS, 30);
-const WARMUP_SECONDS = num(env.BENCH_WARMUP_SECONDS, 5);
-const SOAK_RATE = num(env.BENCH_SOAK_RATE, 20_000);
-const SOAK_SECONDS = num(env.BENCH_SOAK_SECONDS, 60);
-const SYMBOLS = num(env.BENCH_SYMBOLS, 2_000);
+const SECONDS = num(env.BENCH_SECONDS, SMOKE ? 3 : 30);
+const WARMUP_SECONDS = num(env.BENCH_WARMUP_SECONDS, SMOKE ? 1 : 5);
+const SOAK_RATE = num(env.BENCH_SOAK_RATE, SMOKE ? 200 : 20_000);
+const SOAK_SECONDS = num(env.BENCH_SOAK_SECONDS, SMOKE ? 3 : 60);
+const SYMBOLS = num(env.BENCH_SYMBOLS, SMOKE ? 100 : 2_000);
 const THROTTLE = num(env.BENCH_THROTTLE, 4);
 const PAGE_KINDS: readonly PageKind[] = ['stream', 'naive', 'route', 'replay'];
 /** The replay phase: market ms per wall ms of the server's replay clock. */
@@ -113,7 +121,7 @@ const REPLAY_SCREENS = [
 /** The replay phase's acceptance: server RSS and the longest event-loop stall at a session change. */
 const REPLAY_RSS_LIMIT_MIB = 1024;
 const REPLAY_STALL_LIMIT_MS = 50;
-const PAGES = (env.BENCH_ONLY ?? env.BENCH_PAGES ?? PAGE_KINDS.join(','))
+const PAGES = (env.BENCH_ONLY ?? env.BENCH_PAGES ?? (SMOKE ? 'stream' : PAGE_KINDS.join(',')))
   .split(',')
   .map((s) => s.trim())
   .filter((s) => s !== '') as PageKind[];
@@ -121,7 +129,7 @@ for (const p of PAGES)
   if (!PAGE_KINDS.includes(p))
     throw new Error(`unknown page ${p} (BENCH_PAGES/BENCH_ONLY: ${PAGE_KINDS.join(', ')})`);
 const RUNS = Math.max(1, Math.floor(num(env.BENCH_RUNS, 1)));
-const CLICKS = num(env.BENCH_CLICKS, 5);
+const CLICKS = num(env.BENCH_CLICKS, SMOKE ? 1 : 5);
 /** The naive page's row markup (tests/bench/pages/naive-page.tsx): rows | table | fixed. */
 const NAIVE_LAYOUT = env.BENCH_NAIVE_LAYOUT ?? 'rows';
 /** BENCH_PORT, else a free port chosen at start (other servers may run on this machine). */
@@ -1575,7 +1583,9 @@ async function main(): Promise<void> {
 
   const out =
     env.BENCH_OUT ??
-    path.join(REPO, 'tests/bench/results', `stream-${report.date.slice(0, 16).replace(/:/g, '-')}.json`);
+    (SMOKE
+      ? path.join(work, 'stream-smoke.json')
+      : path.join(REPO, 'tests/bench/results', `stream-${report.date.slice(0, 16).replace(/:/g, '-')}.json`));
   mkdirSync(path.dirname(out), { recursive: true });
   // Formatted as the repository's Prettier settings would, so `prettier --check .` stays clean.
   const prettierOptions = (await prettier.resolveConfig(out)) ?? {};
@@ -1651,6 +1661,14 @@ async function main(): Promise<void> {
     }
   }
   console.log(`\nresults: ${path.relative(REPO, out)}  (run time ${report.runSeconds} s)`);
+  if (SMOKE) {
+    const ours = results.filter((r) => r.page === 'stream');
+    const absorbed = ours.every((r) => r.absorbedPerS > 0 && r.frames > 0);
+    console.log(
+      `smoke run (BENCH_SMOKE=1): ${ours.length} stream window(s), ${absorbed ? 'messages absorbed and frames painted' : 'NOTHING ABSORBED OR PAINTED'}; criteria not judged`,
+    );
+    if (!ours.length || !absorbed) process.exitCode = 1;
+  }
   if (!env.BENCH_KEEP) rmSync(work, { recursive: true, force: true });
   else log(`kept ${work}`);
 }

@@ -7,7 +7,7 @@
  * - an operator's session on any member endpoint (and on the upload route) is refused 403
  *   forbidden with nothing written, while the endpoints every account has (log out, login
  *   password) still serve it;
- * - a receipt is its content: the same file sent again by the same member for a second deposit
+ * - a receipt is its picture: the same file sent again by the same member for a second deposit
  *   is refused 409 receiptAlreadyUsed with nothing written (also when both requests race); the
  *   same file from another member is accepted and flagged in the operator's deposit list with
  *   the other deposit's id and account.
@@ -362,7 +362,7 @@ describe('receipts matched by content', () => {
       const heldId = await uploadOk(c, M, 'receipt', held);
       const sentId = await uploadOk(c, M, 'receipt', held);
       const [{ sha }] = (await h.database.db
-        .select({ sha: uploads.receivedSha256 })
+        .select({ sha: uploads.pixelsSha256 })
         .from(uploads)
         .where(eq(uploads.id, heldId))) as [{ sha: string }];
       let release!: () => void;

@@ -45,6 +45,7 @@ const deposit: ResOf<'admin/deposits'>['items'][number] = {
   channelName: 'Bank transfer',
   receiptUploadId: null,
   receiptMatches: [],
+  receiptNearMatches: [],
 };
 const withdrawal: ResOf<'admin/withdrawals'>['items'][number] = {
   id: 31,
@@ -158,7 +159,7 @@ describe('review queues', () => {
     expect(calls.find((c) => c.name === 'admin/approveDeposit')?.body).toEqual({ id: 21 });
   });
 
-  it('deposits: a receipt also used in other deposits is flagged with their ids and accounts', async () => {
+  it('deposits: a receipt also used in other deposits is flagged with their ids and accounts, a near one apart', async () => {
     replies['admin/deposits'] = {
       items: [
         {
@@ -168,9 +169,14 @@ describe('review queues', () => {
             { id: 17, userId: 5, account: '0944444444', status: 'rejected' },
           ],
         },
-        { ...deposit, id: 22 },
+        {
+          ...deposit,
+          id: 22,
+          receiptNearMatches: [{ id: 23, userId: 6, account: '0955555555', status: 'pending', distance: 6 }],
+        },
+        { ...deposit, id: 24 },
       ],
-      total: 2,
+      total: 3,
       page: 1,
       pageSize: 50,
     };
@@ -185,9 +191,19 @@ describe('review queues', () => {
       expect(screen.getByTestId('deposit-receipt-match-21-17').textContent).toBe(
         `#17 · 0944444444 · ${en.depositStatus.rejected}`,
       );
-      // A unique receipt carries no flag.
-      expect(screen.getByTestId('deposit-row-22')).toBeTruthy();
+      expect(screen.queryByTestId('deposit-receipt-near-21')).toBeNull();
+      // A near match (a re-encoded copy) is listed apart, with its distance.
       expect(screen.queryByTestId('deposit-receipt-match-22')).toBeNull();
+      expect(screen.getByTestId('deposit-receipt-near-22').textContent).toContain(
+        en.admin.receiptMatch.nearTitle,
+      );
+      expect(screen.getByTestId('deposit-receipt-near-22-23').textContent).toBe(
+        `#23 · 0955555555 · ${en.depositStatus.pending} · 6 bits apart`,
+      );
+      // A unique receipt carries no flag.
+      expect(screen.getByTestId('deposit-row-24')).toBeTruthy();
+      expect(screen.queryByTestId('deposit-receipt-match-24')).toBeNull();
+      expect(screen.queryByTestId('deposit-receipt-near-24')).toBeNull();
     } finally {
       replies['admin/deposits'] = { items: [deposit], total: 1, page: 1, pageSize: 50 };
     }

@@ -6,7 +6,9 @@
  * after; the conditional status update makes a second review of the same deposit 409
  * operationFailed; an operator's own deposit is refused 403 selfReview with nothing changed, and
  * the attempt audited (admin/four-eyes.ts). Each deposit lists the other deposits whose receipt
- * has the same content (`receiptMatches`), so a receipt reused by another member is flagged.
+ * is the same picture (`receiptMatches`), so a receipt reused by another member is flagged, and
+ * those whose receipt looks nearly the same (`receiptNearMatches`, receipt-near-matches.ts: a
+ * re-encoded or retouched copy).
  */
 import { count, desc, eq, inArray, lte, sql } from 'drizzle-orm';
 import { RECEIPT_MATCHES_MAX } from '../../../contract/admin';
@@ -19,6 +21,7 @@ import { reviewer } from './review';
 import { ensureMemberAccounts, post } from '../ledger/ledger';
 import type { Db, Tx } from '../../db/client';
 import { notifyMember } from '../notices/notify';
+import { receiptNearMatchesOf, type ReceiptNearMatch } from './receipt-near-matches';
 
 type DepositRow = typeof deposits.$inferSelect;
 type Status = 'pending' | 'approved' | 'rejected';
@@ -70,6 +73,7 @@ function adminDepositDto(
   account: string,
   channelName: string | null,
   receiptMatches: ReceiptMatch[] = [],
+  receiptNearMatches: ReceiptNearMatch[] = [],
 ) {
   return {
     id: d.id,
@@ -83,6 +87,7 @@ function adminDepositDto(
     channelName,
     receiptUploadId: d.receiptUploadId,
     receiptMatches,
+    receiptNearMatches,
   };
 }
 
@@ -97,7 +102,8 @@ async function adminDeposit(tx: Tx, id: number) {
   const [row] = await selectAdminDeposit(tx).where(eq(deposits.id, id));
   if (!row) throw fail('notFound');
   const matches = await receiptMatchesOf(tx, [row.d]);
-  return adminDepositDto(row.d, row.account, row.channelName, matches.get(row.d.id));
+  const near = await receiptNearMatchesOf(tx, [row.d]);
+  return adminDepositDto(row.d, row.account, row.channelName, matches.get(row.d.id), near.get(row.d.id));
 }
 
 const reviewDeposit = reviewer(deposits, 'deposit', adminDeposit);
@@ -119,8 +125,14 @@ export const depositReviewHandlers: Pick<
       ctx.db,
       rows.map((r) => r.d),
     );
+    const near = await receiptNearMatchesOf(
+      ctx.db,
+      rows.map((r) => r.d),
+    );
     return {
-      items: rows.map((r) => adminDepositDto(r.d, r.account, r.channelName, matches.get(r.d.id))),
+      items: rows.map((r) =>
+        adminDepositDto(r.d, r.account, r.channelName, matches.get(r.d.id), near.get(r.d.id)),
+      ),
       total: total!.n,
       page: body.page,
       pageSize: body.pageSize,

@@ -10,13 +10,15 @@
  * the channel's minimum/maximum → 400 belowMinDeposit / aboveMaxDeposit; outside deposit hours
  * (contract/deposit-hours.ts with the real TWSE calendar) → 422 notDepositTime; no receipt, or one
  * that is not the caller's own `receipt` upload or is already attached to another deposit → 422
- * uploadProofFirst; a receipt with the same content (sha256 of the bytes sent,
- * uploads.received_sha256) as one of the member's pending or approved deposits → 409
+ * uploadProofFirst; a receipt with the same picture (sha256 of the decoded pixels,
+ * uploads.pixels_sha256: a byte appended or metadata stripped is the same receipt) as one of the
+ * member's pending or approved deposits → 409
  * receiptAlreadyUsed (race-safe: the partial unique index deposits_member_receipt_uq; a rejected
  * deposit credited nothing, so its receipt may be sent again); a channel with a password and a
  * missing or wrong one → 422 channelPasswordWrong. The deposit's currency is the channel's. The
- * same receipt content in another member's deposit is accepted and flagged in the operator's
- * queue (deposit-review.ts).
+ * same picture in another member's deposit is accepted and flagged in the operator's queue, and a
+ * near-equal one (a re-encoded copy, by perceptual hash) listed there as a near match
+ * (deposit-review.ts).
  */
 import { and, count, desc, eq, inArray, ne } from 'drizzle-orm';
 import { FUND_TABS, type FundFlowType } from '../../../contract/funds';
@@ -61,20 +63,34 @@ export const depositDto = (d: DepositRow, channelName: string | null) => ({
   reviewedAt: d.reviewedAt ? d.reviewedAt.getTime() : null,
 });
 
+/** A receipt's picture identity as a deposit copies it (migration 0033). */
+interface ReceiptHashes {
+  /** uploads.pixels_sha256, or received_sha256 for a receipt stored before pictures were hashed. */
+  sha256: string;
+  phash: string | null;
+}
+
 /**
  * The caller's own receipt upload not attached to any deposit yet, else uploadProofFirst (422),
- * whose content is in none of the caller's live (pending or approved) deposits, else
- * receiptAlreadyUsed (409). Returns the receipt's content hash. Inside a transaction it locks the
- * upload row, so two requests cannot both attach it.
+ * whose picture is in none of the caller's live (pending or approved) deposits, else
+ * receiptAlreadyUsed (409): the same decoded pixels, whatever bytes were appended or stripped
+ * (a deposit made before pictures were hashed is matched by the bytes sent). Returns the hashes
+ * the deposit keeps. Inside a transaction it locks the upload row, so two requests cannot both
+ * attach it.
  */
 async function requireFreeReceipt(
   db: Db | Tx,
   userId: number,
   uploadId: string,
   lock: boolean,
-): Promise<string> {
+): Promise<ReceiptHashes> {
   const q = db
-    .select({ id: uploads.id, sha256: uploads.receivedSha256 })
+    .select({
+      id: uploads.id,
+      received: uploads.receivedSha256,
+      pixels: uploads.pixelsSha256,
+      phash: uploads.phash,
+    })
     .from(uploads)
     .where(and(eq(uploads.id, uploadId), eq(uploads.userId, userId), eq(uploads.purpose, 'receipt')));
   const [upload] = lock ? await q.for('update') : await q;
@@ -85,19 +101,20 @@ async function requireFreeReceipt(
     .where(eq(deposits.receiptUploadId, uploadId))
     .limit(1);
   if (used) throw fail('uploadProofFirst');
+  const sha256 = upload.pixels ?? upload.received;
   const [sameContent] = await db
     .select({ id: deposits.id })
     .from(deposits)
     .where(
       and(
         eq(deposits.userId, userId),
-        eq(deposits.receiptSha256, upload.sha256),
+        inArray(deposits.receiptSha256, [...new Set([sha256, upload.received])]),
         ne(deposits.status, 'rejected'),
       ),
     )
     .limit(1);
   if (sameContent) throw fail('receiptAlreadyUsed');
-  return upload.sha256;
+  return { sha256, phash: upload.phash };
 }
 
 /** user/recharge and user/fundRecords handlers. */
@@ -122,7 +139,7 @@ export const fundsHandlers: Pick<Handlers, 'user/recharge' | 'user/fundRecords'>
     }
     return ctx.db
       .transaction(async (tx) => {
-        const receiptSha256 = await requireFreeReceipt(tx, user.id, receiptId, true);
+        const receipt = await requireFreeReceipt(tx, user.id, receiptId, true);
         const [row] = await tx
           .insert(deposits)
           .values({
@@ -131,7 +148,8 @@ export const fundsHandlers: Pick<Handlers, 'user/recharge' | 'user/fundRecords'>
             currency: channel.currency,
             channelId: channel.id,
             receiptUploadId: receiptId,
-            receiptSha256,
+            receiptSha256: receipt.sha256,
+            receiptPhash: receipt.phash,
           })
           .returning();
         return depositDto(row!, channel.name);

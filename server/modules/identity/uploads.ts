@@ -13,7 +13,8 @@
  *   re-encoded image: no metadata (EXIF GPS, camera serials), no bytes after the image. The file
  *   is stored as `${DATA_DIR}/uploads/<id>` (id: 32 random hex characters; mode 0600), outside
  *   any public path, with an `uploads` row (`bytes`: the stored size; `sha256`: of the bytes the
- *   member sent). Answer: the envelope with contract/identity.ts uploadRes.
+ *   member sent; for a receipt, `pixels_sha256` and `phash` of the decoded picture,
+ *   funds/receipt-fingerprint.ts). Answer: the envelope with contract/identity.ts uploadRes.
  * - `GET /api/vue/upload/:id`: the bytes, to the owner or an operator/admin only (anyone else:
  *   404 notFound, so ids reveal nothing), with `content-type` the stored type,
  *   `content-disposition: inline; filename="<id>.<ext>"`, `cache-control: private, no-store`,
@@ -48,6 +49,7 @@ import { uploads } from '../../db/schema';
 import type { AuthUser, Services } from '../common/context';
 import { AppError, fail } from '../common/errors';
 import { authenticate } from '../auth/sessions';
+import { receiptFingerprint } from '../funds/receipt-fingerprint';
 
 /** Uploads one member may make in 24 hours: bounds the disk a single account can fill. */
 export const UPLOADS_PER_DAY_MAX = 200;
@@ -197,8 +199,9 @@ export async function registerUploadRoutes(app: FastifyInstance, services: Servi
         if (!mime) throw fail('unsupportedFileType');
         const stored = await reencodeImage(file, mime);
 
-        // Before any re-encoding: receipts are matched by what the member sent.
+        // Before any re-encoding: receipts are matched by the picture the member sent.
         const received = receivedSha256(file);
+        const fingerprint = purpose === 'receipt' ? await receiptFingerprint(file) : null;
         const [recent] = await db
           .select({ n: count() })
           .from(uploads)
@@ -219,6 +222,8 @@ export async function registerUploadRoutes(app: FastifyInstance, services: Servi
             bytes: stored.length,
             sha256: received,
             receivedSha256: received,
+            pixelsSha256: fingerprint?.pixelsSha256 ?? null,
+            phash: fingerprint?.phash ?? null,
           });
         } catch (err) {
           await unlink(file_).catch(() => undefined);

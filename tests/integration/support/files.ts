@@ -2,6 +2,7 @@
  * Files for upload tests: real (tiny) images the server must accept, and files that lie about
  * their type (sent as image/png named *.png) which it must refuse by content.
  */
+import { crc32, deflateSync } from 'node:zlib';
 import { UPLOAD_MAX_BYTES } from '../../../contract/constants';
 import type { FilePart } from './client';
 
@@ -21,9 +22,55 @@ export const WEBP_BYTES = Buffer.from(
   'base64',
 );
 
-/** A real PNG (distinct bytes per `n`: a trailing comment after IEND keeps it a PNG). */
+/** A PNG chunk: length, type, data, CRC-32 of type and data. */
+function chunk(type: string, data: Buffer): Buffer {
+  const len = Buffer.alloc(4);
+  len.writeUInt32BE(data.length);
+  const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
+  const crc = Buffer.alloc(4);
+  crc.writeUInt32BE(crc32(body));
+  return Buffer.concat([len, body, crc]);
+}
+
+/**
+ * A valid 2×2 RGB PNG whose first pixel encodes `n` (0 ≤ n < 2^24): distinct decoded pixels per
+ * `n`, so the server (which matches receipts by picture) sees different images.
+ */
+export function pngPixels(n: number): Buffer {
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(2, 0);
+  ihdr.writeUInt32BE(2, 4);
+  ihdr.set([8, 2, 0, 0, 0], 8); // 8-bit RGB, deflate, no filter method, no interlace
+  const rows = Buffer.from([
+    0,
+    n & 255,
+    (n >> 8) & 255,
+    (n >> 16) & 255,
+    255,
+    255,
+    255,
+    0,
+    0,
+    0,
+    0,
+    128,
+    128,
+    128,
+  ]);
+  return Buffer.concat([
+    PNG_BYTES.subarray(0, 8),
+    chunk('IHDR', ihdr),
+    chunk('IDAT', deflateSync(rows)),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
+}
+
+/**
+ * A real PNG, a different picture per `n` (pngPixels), with `#n` after IEND (bytes the server
+ * drops when it re-encodes).
+ */
 export const png = (n = 0): FilePart => ({
-  bytes: Buffer.concat([PNG_BYTES, Buffer.from(`#${n}`)]),
+  bytes: Buffer.concat([pngPixels(n), Buffer.from(`#${n}`)]),
   filename: `photo-${n}.png`,
   contentType: 'image/png',
 });
