@@ -5,8 +5,8 @@
  *
  * Auction rules (docs/tw-market-rules.md "Auction (競價拍賣)", TWSE auction rules Art. 11/15/16):
  * bidding over AUCTION_BID_DAYS business days, AUCTION_BID_OPEN_MS–AUCTION_BID_CLOSE_MS market
- * time; each bid a price ≥ the minimum (whole TWD minor per share) and a whole number of lots no
- * larger than the per-bidder cap; a deposit of `depositBps` of price × shares frozen per bid;
+ * time; each bid a price ≥ the minimum (whole TWD minor per share) and a whole number of lots, a
+ * member's bids together no larger than the per-bidder cap (checked at entry); a deposit of `depositBps` of price × shares frozen per bid;
  * allocation on the day after bidding closes (contract/auction.ts allocateAuction); winners pay
  * their own bid and receive the shares on the listing day. Units: money in TWD minor (1/100 NT$),
  * lots of 1,000 shares, bps.
@@ -153,10 +153,18 @@ export const adminOfferingSchema = z.object({
 });
 export type AdminOffering = z.infer<typeof adminOfferingSchema>;
 export const adminOfferingsReq = pageQuery.extend({ kind: z.enum(OFFERING_KINDS).optional() });
+/** Business days the console's day pickers offer, from today on. */
+export const OFFERING_PICKER_DAYS = 90;
 export const adminOfferingsRes = paged(adminOfferingSchema).extend({
   /** Today's business day and its replayed date (the console's day pickers count from it). */
   today: z.number().int(),
   todayDate: z.string(),
+  /**
+   * The next OFFERING_PICKER_DAYS business days from today, each with the replayed date it shows
+   * ('' on a feed without dates): the console picks days by date from this list, since the
+   * replay's dates cycle and cannot be turned back into day numbers.
+   */
+  days: z.array(z.object({ day: z.number().int(), date: z.string() })),
 });
 
 /** An auction as a member sees it. */

@@ -3,7 +3,8 @@
  * auctions, block trades and placements on an instrument, listed by kind, created and edited
  * (until their first day) with a form; and the review queue of block-trade and placement
  * applications (admin/primaryApplications, admin/approvePrimary, admin/rejectPrimary; four eyes,
- * audited). Days are market-clock business days; the form shows today's number and date. Prices
+ * audited). Days are market-clock business days, picked by their replayed dates (day-picker.tsx);
+ * each refusal of the form is shown under the field it is about. Prices
  * are typed as NT$ decimals and converted exactly (src/admin/decimal.ts). The calls are injected
  * here so only this tab carries them.
  * Testids: `offering-kind-<kind>`, `offering-new`, `offering-row-<kind>-<id>`,
@@ -16,13 +17,14 @@ import { Button, Form } from 'antd-mobile';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ReqOf, ResOf } from '../../contract/api';
-import { OFFERING_KINDS, type OfferingKind } from '../../contract/primary';
+import { OFFERING_KINDS, meetsBlockTradeMinimum, type OfferingKind } from '../../contract/primary';
 import { formatMinor } from '../lib/format';
 import { Segmented } from '../ui/segmented';
 import { TestIdInput } from '../ui/testid-input';
 import { ADMIN_PAGE_SIZE, adminApi, type QueueStatus } from './admin-api';
 import { AdminTable, Money, Pager, type Column } from './admin-ui';
 import { amountToMinor, minorToAmount } from './decimal';
+import { DayField, formatBusinessDay, type BusinessDay } from './day-picker';
 import { ReviewQueue } from './review-queue';
 
 type AdminOffering = ResOf<'admin/offerings'>['items'][number];
@@ -80,6 +82,19 @@ interface OfferingFields {
   listing: string;
 }
 
+/** The form field each of admin/saveOffering's refusals is about (its message shown under it). */
+const OFFERING_ERROR_FIELD: Partial<Record<string, keyof OfferingFields>> = {
+  offeringSymbolUnknown: 'symbol',
+  offeringStartPast: 'start',
+  offeringSharesPerApplication: 'sharesPerApplication',
+  subscriptionListingTooEarly: 'listing',
+  auctionListingTooEarly: 'listing',
+  auctionTrancheTooSmall: 'lots',
+  offeringEndBeforeStart: 'end',
+  offeringDeliveryTooEarly: 'listing',
+  blockTradeOfferingTooSmall: 'lots',
+};
+
 const int = (s: string) => (/^-?\d+$/.test(s.trim()) ? Number(s.trim()) : NaN);
 
 /**
@@ -123,10 +138,10 @@ function OfferingForm({
 }: {
   kind: OfferingKind;
   offering: AdminOffering | null;
-  today: { day: number; date: string };
+  today: { day: number; date: string; days: BusinessDay[] };
   onDone: () => void;
 }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const [form] = Form.useForm<OfferingFields>();
   const [save, { isLoading }] = offeringsApi.useSaveOfferingMutation();
   const initial: OfferingFields = offering
@@ -159,8 +174,24 @@ function OfferingForm({
       form.setFields([{ name: 'price', errors: [t('admin.amountInvalid')] }]);
       return;
     }
-    if ((await save(body)).data) onDone();
+    if (body.kind === 'blockTrade' && !meetsBlockTradeMinimum(body.priceMinor, body.lots)) {
+      form.setFields([{ name: 'lots', errors: [t('errors.blockTradeOfferingTooSmall')] }]);
+      return;
+    }
+    const res = await save(body);
+    if (res.data) {
+      onDone();
+      return;
+    }
+    const msg = res.error && 'msg' in res.error ? String(res.error.msg) : '';
+    const field = OFFERING_ERROR_FIELD[msg];
+    if (field) form.setFields([{ name: field, errors: [t(`errors.${msg}`)] }]);
   };
+  const day = (name: 'start' | 'end' | 'listing', label: string) => (
+    <Form.Item name={name} label={label} rules={required}>
+      <DayField days={today.days} today={today.day} testId={`offering-${name}`} title={label} />
+    </Form.Item>
+  );
   return (
     <div className="admin-card" data-testid="offering-form">
       <h3>
@@ -168,7 +199,11 @@ function OfferingForm({
           ? t('admin.offerings.edit', { name: offering.name })
           : t('admin.offerings.new', { kind: t(`admin.offerings.kind.${kind}`) })}
       </h3>
-      <p className="muted">{t('admin.offerings.today', { day: today.day, date: today.date })}</p>
+      <p className="muted">
+        {t('admin.offerings.today', {
+          date: formatBusinessDay({ day: today.day, date: today.date }, today.day, i18n.language, t),
+        })}
+      </p>
       <Form
         form={form}
         layout="vertical"
@@ -199,7 +234,12 @@ function OfferingForm({
           >
             <TestIdInput testId="offering-price" inputMode="decimal" placeholder="100.00" />
           </Form.Item>
-          <Form.Item name="lots" label={t('admin.offerings.lots')} rules={required}>
+          <Form.Item
+            name="lots"
+            label={t('admin.offerings.lots')}
+            rules={required}
+            description={kind === 'blockTrade' ? t('admin.offerings.blockTradeMinHint') : undefined}
+          >
             <TestIdInput testId="offering-lots" inputMode="numeric" />
           </Form.Item>
           {kind === 'subscription' && (
@@ -216,22 +256,17 @@ function OfferingForm({
               <TestIdInput testId="offering-deposit" inputMode="decimal" />
             </Form.Item>
           )}
-          <Form.Item name="start" label={t('admin.offerings.startDay')} rules={required}>
-            <TestIdInput testId="offering-start" inputMode="numeric" />
-          </Form.Item>
-          {(kind === 'blockTrade' || kind === 'placement') && (
-            <Form.Item name="end" label={t('admin.offerings.endDay')} rules={required}>
-              <TestIdInput testId="offering-end" inputMode="numeric" />
-            </Form.Item>
-          )}
-          <Form.Item name="listing" label={t('admin.offerings.listingDay')} rules={required}>
-            <TestIdInput testId="offering-listing" inputMode="numeric" />
-          </Form.Item>
+          {day('start', t('admin.offerings.startDay'))}
+          {(kind === 'blockTrade' || kind === 'placement') && day('end', t('admin.offerings.endDay'))}
+          {day('listing', t('admin.offerings.listingDay'))}
         </div>
       </Form>
     </div>
   );
 }
+
+/** 2025-04-14 → 2025/04/14 (the console's date style); '' stays '--'. */
+const shortDate = (iso: string) => (iso ? iso.replaceAll('-', '/') : '--');
 
 /** The offerings tab: kind switch, list, form, and the block-trade / placement review queue. */
 export function OfferingsPanel() {
@@ -256,7 +291,7 @@ export function OfferingsPanel() {
     {
       key: 'days',
       title: t('admin.offerings.days'),
-      render: (o) => `${o.startDate} – ${o.endDate} · ${o.listingDate}`,
+      render: (o) => `${shortDate(o.startDate)} – ${shortDate(o.endDate)} · ${shortDate(o.listingDate)}`,
     },
     {
       key: 'stage',
@@ -309,7 +344,7 @@ export function OfferingsPanel() {
           key={`${kind}-${editing?.id ?? 'new'}`}
           kind={kind}
           offering={editing}
-          today={{ day: data.today, date: data.todayDate }}
+          today={{ day: data.today, date: data.todayDate, days: data.days }}
           onDone={() => setEditing(undefined)}
         />
       )}

@@ -2001,7 +2001,7 @@ const ipoCases = (): Case[] => {
       body: { offeringId: auctionOpen, priceMinor: 9_999, lots: 1 },
       token: m,
       http: 422,
-      msg: 'auctionBidInvalid',
+      msg: 'auctionBidBelowMinimum',
     },
     {
       name: 'auction/bid',
@@ -2010,7 +2010,7 @@ const ipoCases = (): Case[] => {
       body: { offeringId: auctionOpen, priceMinor: 10_000, lots: 3 },
       token: m,
       http: 422,
-      msg: 'auctionBidInvalid',
+      msg: 'auctionBidOverCap',
     },
     {
       name: 'auction/bid',
@@ -2063,7 +2063,7 @@ const ipoCases = (): Case[] => {
       },
       token: () => op,
       http: 422,
-      msg: 'offeringInvalid',
+      msg: 'auctionListingTooEarly',
     },
     {
       name: 'admin/saveOffering',

@@ -7,6 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { saveOfferingReq } from '../../contract/primary';
+import { formatBusinessDay } from '../../src/admin/day-picker';
 import { offeringRequest } from '../../src/admin/offerings-panel';
 
 const fields = {
@@ -57,5 +58,20 @@ describe('offeringRequest', () => {
     ['deposit', 'abc'],
   ])('no request when %s is %j', (key, value) => {
     expect(offeringRequest('auction', undefined, { ...fields, [key]: value })).toBeNull();
+  });
+});
+
+describe('formatBusinessDay', () => {
+  const t = ((key: string, o?: { count?: number }) =>
+    key.endsWith('dayToday') ? 'today' : `${key.split('.').pop()}:${o?.count}`) as never;
+  it('shows the replayed date in the language and the distance from today, never the day number', () => {
+    expect(formatBusinessDay({ day: 817_501, date: '2025-04-14' }, 817_498, 'tw', t)).toBe(
+      '2025/04/14（週一） · dayAhead:3',
+    );
+    expect(formatBusinessDay({ day: 817_498, date: '2025-04-14' }, 817_498, 'en', t)).toBe(
+      'Mon 14 Apr 2025 · today',
+    );
+    // A feed without dates: the distance only.
+    expect(formatBusinessDay({ day: 5, date: '' }, 7, 'en', t)).toBe('dayBehind:2');
   });
 });

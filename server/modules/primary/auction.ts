@@ -31,7 +31,7 @@ import {
   type PrimaryStage,
 } from '../../../contract/primary';
 import { yieldToEventLoop, type Db, type Tx } from '../../db/client';
-import { auctionBids, primaryOfferings } from '../../db/schema';
+import { auctionBids, primaryOfferings, users } from '../../db/schema';
 import { fail } from '../common/errors';
 import { move, post } from '../ledger/ledger';
 import { lockedAvailable, openPaidHolding } from '../trading/fills';
@@ -64,8 +64,8 @@ export function isBiddingOpen(
  * Places a bid of `lots` lots at `priceMinor` per share for `userId` and freezes its deposit, in
  * one transaction (the member's available row is locked first, so concurrent bids of one member
  * run one after another and never overdraw).
- * @throws AppError offeringNotFound | auctionNotOpen | auctionBidInvalid (below the minimum or
- *   over the per-bidder cap) | insufficientBalance
+ * @throws AppError offeringNotFound | auctionNotOpen | auctionBidBelowMinimum |
+ *   auctionBidOverCap (checkBidderCap) | insufficientBalance
  */
 export async function placeBid(
   db: Db | Tx,
@@ -81,8 +81,8 @@ export async function placeBid(
       .for('share');
     if (!o || o.kind !== 'auction') throw fail('offeringNotFound');
     if (!isBiddingOpen(o, day, timeOfDayMs)) throw fail('auctionNotOpen');
-    if (input.priceMinor < o.priceMinor || input.lots > auctionCapLots(o.lots, o.capBps))
-      throw fail('auctionBidInvalid');
+    if (input.priceMinor < o.priceMinor) throw fail('auctionBidBelowMinimum');
+    await checkBidderCap(tx, o, input.userId, input.lots);
     const deposit = auctionDepositMinor(input.priceMinor, input.lots, o.depositBps);
     if ((await lockedAvailable(tx, input.userId)) < deposit) throw fail('insufficientBalance');
     const res = (await tx.execute(
@@ -109,6 +109,29 @@ export async function placeBid(
       });
     return b!;
   });
+}
+
+/**
+ * The per-bidder cap at entry (TWSE auction rules Art. 15: one bidder wins at most 10 % of the
+ * tranche; docs/tw-market-rules.md "Auction (競價拍賣): bidding"): the lots of the member's bids
+ * already in auction `o` plus `lots` may not exceed auctionCapLots(o.lots, o.capBps), so a member
+ * never holds deposits for lots it could never win. Locks the member's users row first (NO KEY
+ * UPDATE, as the request's idempotency row holds a KEY SHARE lock on it), so one member's
+ * concurrent bids are summed one after another inside the caller's transaction.
+ * @throws AppError auctionBidOverCap
+ */
+export async function checkBidderCap(
+  tx: Tx,
+  o: Pick<PrimaryOfferingRow, 'id' | 'lots' | 'capBps'>,
+  userId: number,
+  lots: number,
+): Promise<void> {
+  await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for('no key update');
+  const [row] = await tx
+    .select({ lots: sql<number>`coalesce(sum(${auctionBids.lots}), 0)::int` })
+    .from(auctionBids)
+    .where(and(eq(auctionBids.offeringId, o.id), eq(auctionBids.userId, userId)));
+  if (Number(row?.lots ?? 0) + lots > auctionCapLots(o.lots, o.capBps)) throw fail('auctionBidOverCap');
 }
 
 /** The published bid number: `A`, offering id and bid id, zero-padded (A0003-000042). */

@@ -5,6 +5,7 @@
  */
 import { and, count, desc, eq, gt, inArray, lt, sql, type SQL } from 'drizzle-orm';
 import {
+  OFFERING_PICKER_DAYS,
   auctionCapLots,
   type Auction,
   type AuctionBidDto,
@@ -316,7 +317,19 @@ export const primaryHandlers: Pick<
     const cal = calendarOf(ctx);
     const { items, total } = await listOfferings(ctx.db, cal, body);
     const today = cal.today();
-    return { items, total, page: body.page, pageSize: body.pageSize, today, todayDate: cal.label(today) };
+    const days = Array.from({ length: OFFERING_PICKER_DAYS }, (_, i) => ({
+      day: today + i,
+      date: cal.label(today + i),
+    }));
+    return {
+      items,
+      total,
+      page: body.page,
+      pageSize: body.pageSize,
+      today,
+      todayDate: cal.label(today),
+      days,
+    };
   },
 
   async 'admin/saveOffering'(body, ctx) {

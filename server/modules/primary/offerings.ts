@@ -5,12 +5,17 @@
  * (server/modules/admin/audit.ts: offering.create / offering.update with the record before and
  * after). Days are market-clock business days.
  *
- * Rules checked (offeringInvalid): the instrument exists; the first day is today or later; a
- * subscription lists after its refund day (listing day > first apply day + 5); an auction bids on
- * three business days (end = start + 2, contract/primary.ts AUCTION_BID_DAYS), allocates the day
- * after and lists after that (listing day > start + 3), its tranche has at least 10 lots (so the
- * 10 % cap is one lot or more); a block trade or placement ends on or after its start and delivers
- * after its end. An offering whose first day has come cannot be edited (offeringLocked).
+ * Rules checked, each refused with its own key (offeringRuleBroken): the instrument exists
+ * (offeringSymbolUnknown); the first day is today or later (offeringStartPast); a subscription
+ * offers at least one application (offeringSharesPerApplication) and lists after its refund day
+ * (listing day > first apply day + 5, subscriptionListingTooEarly); an auction bids on three
+ * business days (end = start + 2, contract/primary.ts AUCTION_BID_DAYS), allocates the day after
+ * and lists after that (listing day > start + 3, auctionListingTooEarly), its tranche has at least
+ * 10 lots (so the 10 % cap is one lot or more, auctionTrancheTooSmall); a block trade offers at
+ * least the block-trade minimum (500 lots or NT$15M at its price, blockTradeOfferingTooSmall); a
+ * block trade or placement ends on or after its start (offeringEndBeforeStart) and delivers after
+ * its end (offeringDeliveryTooEarly). An offering whose first day has come cannot be edited
+ * (offeringLocked).
  */
 import { randomBytes } from 'node:crypto';
 import { count, desc, eq, inArray } from 'drizzle-orm';
@@ -19,10 +24,12 @@ import {
   AUCTION_BID_DAYS,
   SHARES_PER_LOT,
   auctionCapLots,
+  meetsBlockTradeMinimum,
   type AdminOffering,
   type OfferingKind,
   type SaveOfferingReq,
 } from '../../../contract/primary';
+import type { ErrorKey } from '../../../contract/errors';
 import type { Db, Tx } from '../../db/client';
 import {
   auctionBids,
@@ -92,28 +99,54 @@ export function primaryDto(o: PrimaryOfferingRow, cal: IpoCalendar, entries: num
   };
 }
 
-/** Checks the request's rules (module docstring). @throws AppError offeringInvalid */
+/**
+ * The first rule `req` breaks (module docstring), as its own error key so the console can say
+ * which field is wrong, or null when it keeps them all. Pure: the instrument's existence is
+ * checked by `check`.
+ * Block trade: offered lots × price must reach the single-stock block-trade minimum (500 lots or
+ * NT$15,000,000, TWSE Block Trading Rules; docs/tw-market-rules.md "Block trade offering"),
+ * otherwise no member's application could ever meet it (contract/primary.ts
+ * meetsBlockTradeMinimum at the offering's price).
+ */
+export function offeringRuleBroken(req: SaveOfferingReq, today: number): ErrorKey | null {
+  if (req.startDay < today) return 'offeringStartPast';
+  switch (req.kind) {
+    case 'subscription':
+      if (req.sharesOffered < req.sharesPerApplication) return 'offeringSharesPerApplication';
+      if (req.listingDay <= req.startDay + IPO_STEP_OFFSETS.refund) return 'subscriptionListingTooEarly';
+      return null;
+    case 'auction':
+      if (auctionCapLots(req.lots, req.capBps) < 1) return 'auctionTrancheTooSmall';
+      if (req.listingDay <= req.startDay + AUCTION_BID_DAYS) return 'auctionListingTooEarly';
+      return null;
+    default:
+      if (req.kind === 'blockTrade' && !meetsBlockTradeMinimum(req.priceMinor, req.lots))
+        return 'blockTradeOfferingTooSmall';
+      if (req.endDay < req.startDay) return 'offeringEndBeforeStart';
+      if (req.listingDay <= req.endDay) return 'offeringDeliveryTooEarly';
+      return null;
+  }
+}
+
+/**
+ * Checks the request's rules (module docstring).
+ * @throws AppError offeringSymbolUnknown | the key offeringRuleBroken returns
+ */
 async function check(tx: Tx, req: SaveOfferingReq, today: number): Promise<void> {
   const [inst] = await tx
     .select({ symbol: instruments.symbol })
     .from(instruments)
     .where(eq(instruments.symbol, req.symbol));
-  const ok =
-    !!inst &&
-    req.startDay >= today &&
-    (req.kind === 'subscription'
-      ? req.sharesOffered >= req.sharesPerApplication &&
-        req.listingDay > req.startDay + IPO_STEP_OFFSETS.refund
-      : req.kind === 'auction'
-        ? auctionCapLots(req.lots, req.capBps) >= 1 && req.listingDay > req.startDay + AUCTION_BID_DAYS
-        : req.endDay >= req.startDay && req.listingDay > req.endDay);
-  if (!ok) throw fail('offeringInvalid');
+  if (!inst) throw fail('offeringSymbolUnknown');
+  const broken = offeringRuleBroken(req, today);
+  if (broken) throw fail(broken);
 }
 
 /**
  * Creates (no id) or edits (id) an offering as operator `actorUserId`, audited in the same
  * transaction. Returns the offering as listed.
- * @throws AppError offeringInvalid | offeringNotFound (no such id of that kind) | offeringLocked
+ * @throws AppError offeringSymbolUnknown | a rule's key (offeringRuleBroken) | offeringNotFound (no
+ *   such id of that kind) | offeringLocked
  */
 export async function saveOffering(
   db: Db,
