@@ -65,6 +65,11 @@ export function InvitePage() {
               until: formatDateTime(data.expiresAt),
             })}
           </div>
+          {data.uses !== null && data.maxUses !== null && data.uses >= data.maxUses && (
+            <div className="muted small invite-center" data-testid="invite-used-up">
+              {t('invite.usedUp')}
+            </div>
+          )}
           <div className="invite-actions">
             <Button size="small" onClick={() => void copy(data.code!)} data-testid="invite-copy-code">
               {t('invite.copyCode')}
