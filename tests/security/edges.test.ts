@@ -594,8 +594,10 @@ describe('duplicate ID numbers', () => {
       'pending submission',
     );
 
-    const answers: Array<{ http: number; body: { status: number; msg: string; data: Record<string, unknown> } }> =
-      [];
+    const answers: Array<{
+      http: number;
+      body: { status: number; msg: string; data: Record<string, unknown> };
+    }> = [];
     const claimants = ['0921000013', '0921000014', '0921000015'];
     const ids = [verifiedId, pendingId, taiwanId(503)];
     for (const [i, claimant] of claimants.entries()) {

@@ -94,7 +94,6 @@ const skipNotice = (s: Skip, mentor: string) => ({
   }),
 });
 
-
 /**
  * Records skips (one per (mentor order, follow); a pair already recorded is left alone) and gives
  * each follower its notice, in `tx`. Returns the rows written.

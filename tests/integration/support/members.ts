@@ -179,9 +179,13 @@ export async function verify(
  * and has the operator approve; approves a submission already in review.
  */
 export async function ensureVerified(c: ApiClient, op: string, token: string): Promise<void> {
-  const info = ok(await c.call('user/info', {}, token), 'user/info') as { account: string; kycStatus: string };
+  const info = ok(await c.call('user/info', {}, token), 'user/info') as {
+    account: string;
+    kycStatus: string;
+  };
   if (info.kycStatus === 'verified') return;
-  if (info.kycStatus !== 'review') await submitKyc(c, token, nameFor(info.account), idNumberFor(info.account));
+  if (info.kycStatus !== 'review')
+    await submitKyc(c, token, nameFor(info.account), idNumberFor(info.account));
   ok(await c.call('admin/approveKyc', { id: await pendingKycId(c, op, info.account) }, op), 'approveKyc');
 }
 
