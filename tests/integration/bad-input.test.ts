@@ -892,10 +892,18 @@ const identityCases = (): Case[] => {
     {
       name: 'user/setPassword',
       label: 'funds passwords differ',
-      body: { fundsPassword: '123456', confirmFundsPassword: '123457' },
+      body: { fundsPassword: '135790', confirmFundsPassword: '135791' },
       token: () => nopw.token,
       http: 400,
       msg: 'passwordsDiffer',
+    },
+    {
+      name: 'user/setPassword',
+      label: 'a run of digits',
+      body: { fundsPassword: '123456', confirmFundsPassword: '123456' },
+      token: () => nopw.token,
+      http: 422,
+      msg: 'fundsPasswordTrivial',
     },
     {
       name: 'user/setPassword',

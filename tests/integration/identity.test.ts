@@ -844,7 +844,7 @@ describe('funds password', () => {
     // Changing needs the old one.
     const noOld = await h.call(
       'user/setPassword',
-      { fundsPassword: '111111', confirmFundsPassword: '111111' },
+      { fundsPassword: '192837', confirmFundsPassword: '192837' },
       token,
     );
     expect([noOld.http, noOld.body.msg]).toEqual([400, 'fieldsEmpty']);
@@ -862,7 +862,7 @@ describe('funds password', () => {
     for (let i = 1; i < FUNDS_PASSWORD_MAX_TRIES; i++) {
       const r = await h.call(
         'user/setPassword',
-        { oldFundsPassword: '000000', fundsPassword: '111111', confirmFundsPassword: '111111' },
+        { oldFundsPassword: '000000', fundsPassword: '192837', confirmFundsPassword: '192837' },
         token,
       );
       expect([r.http, r.body.msg]).toEqual([422, 'fundsPasswordWrong']);
@@ -878,7 +878,7 @@ describe('funds password', () => {
     });
     const change = await h.call(
       'user/setPassword',
-      { oldFundsPassword: '135790', fundsPassword: '111111', confirmFundsPassword: '111111' },
+      { oldFundsPassword: '135790', fundsPassword: '192837', confirmFundsPassword: '192837' },
       token,
     );
     expect([change.http, change.body.msg]).toEqual([403, 'fundsPasswordLocked']);
@@ -900,18 +900,18 @@ describe('funds password', () => {
 
     const changed = await h.call(
       'user/setPassword',
-      { oldFundsPassword: '135790', fundsPassword: '111111', confirmFundsPassword: '111111' },
+      { oldFundsPassword: '135790', fundsPassword: '192837', confirmFundsPassword: '192837' },
       token,
     );
     expect(changed.body).toMatchObject({ status: 1, msg: 'passwordChanged', data: { outcome: 'changed' } });
-    await verifyFundsPassword(h.database.db, me, '111111');
+    await verifyFundsPassword(h.database.db, me, '192837');
     expect((await h.call('admin/unlockFundsPassword', { id: 999_999 }, op)).http).toBe(404);
   });
 
   it('counts concurrent wrong tries one by one (the row is locked while checking)', async () => {
     const token = await h.register('0915000002');
     const me = await userId('0915000002');
-    await h.call('user/setPassword', { fundsPassword: '222222', confirmFundsPassword: '222222' }, token);
+    await h.call('user/setPassword', { fundsPassword: '283746', confirmFundsPassword: '283746' }, token);
     const results = await Promise.allSettled(
       Array.from({ length: 3 }, () => verifyFundsPassword(h.database.db, me, '999999')),
     );
