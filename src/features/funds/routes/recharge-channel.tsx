@@ -250,9 +250,10 @@ export function RechargeChannelPage() {
           {!data.openNow && <NoticeBar color="alert" wrap content={t('errors.notDepositTime')} />}
           <DepositHours data={data} />
           <ChannelInfo channel={channel} />
+          {/* Known unverified: submit stays off (the server refuses it: depositNeedsVerification). */}
           <DepositFormView
             channel={channel}
-            open={data.openNow && info?.kycStatus === 'verified'}
+            open={data.openNow && (info === undefined || info.kycStatus === 'verified')}
             onDone={setDone}
           />
         </>
