@@ -25,7 +25,7 @@ export function KycQueue() {
                 {r.idNumber}
               </span>
               {r.duplicateId && (
-                <Tag color="danger" data-testid={`kyc-duplicate-${r.id}`}>
+                <Tag color="danger" className="kyc-duplicate" data-testid={`kyc-duplicate-${r.id}`}>
                   {t('admin.kycDuplicateId')}
                 </Tag>
               )}
