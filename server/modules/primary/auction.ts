@@ -14,6 +14,10 @@
  * | allocation, won   | without the balance available: forfeited, frozen → fee_revenue: kept |
  * | listing day       | frozen → margin: cost (the long holding; trading fills.ts)           |
  *
+ * Bids need a verified identity, and the per-bidder cap holds per person across accounts
+ * (checkPersonCap: realNameNotCompleted, auctionBidOverCap; docs/tw-market-rules.md "Public
+ * subscription and auction: one person, one ticket").
+ *
  * Steps (runAuctionsDue): allocation on the business day after the last bidding day, delivery on
  * the listing day; each is one transaction that locks the offering row, checks its `stage`, writes
  * its effects and moves the stage on, so a crash rolls it back whole and a committed step never
