@@ -79,8 +79,8 @@ test('register → deposit → approve → trade 2330 with leverage → close �
   const channelId = await prepareDeposits(httpApi(baseURL), opLogin.data.token);
   // Deposits need a verified identity: the member's KYC, approved by the operator, over the API
   // (the KYC screens have their own journey in money.spec.ts).
-  const memberToken = await page.evaluate(() => localStorage.getItem('tokend'));
-  await ensureVerifiedHttp(baseURL, memberToken!, opLogin.data.token);
+  const registered = await page.evaluate(() => localStorage.getItem('tokend'));
+  await ensureVerifiedHttp(baseURL, registered!, opLogin.data.token);
   await page.goto('/#/user/recharge');
   await page.getByTestId(`channel-${channelId}`).click();
   await page.waitForURL(/#\/user\/rechargeChannel/);
