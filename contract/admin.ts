@@ -151,6 +151,8 @@ export const adminKycSchema = z.object({
   status: z.enum(KYC_STATUSES),
   reason: z.string().nullable(),
   createdAt: z.number().int(),
+  /** Another member's record of this ID number is verified or in review: reject this one. */
+  duplicateId: z.boolean(),
 });
 export const adminKycRes = paged(adminKycSchema);
 

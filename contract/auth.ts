@@ -1,16 +1,23 @@
 /** Registration, login and sessions (product-spec §5 "Login", "Register"; §4 "Session"). */
 import { z } from 'zod';
 import { idSchema } from './ids';
-import { LOGIN_ACCOUNT_RE, MOBILE_RE, PASSWORD_RE } from './constants';
+import { LOGIN_ACCOUNT_RE, MOBILE_RE, PASSWORD_RE, TW_MOBILE_RE } from './constants';
 
 /** A member's account is a ten-digit mobile number (digits only, so never capitals). */
 export const accountSchema = z.string().trim().regex(MOBILE_RE, 'account');
 /** Eight or more English letters or digits (the spec's password hint). */
 export const passwordSchema = z.string().regex(PASSWORD_RE, 'password');
 
+/** A new member's account: a Taiwan mobile number (09 and 8 digits); empty says so by name. */
+export const registerAccountSchema = z
+  .string()
+  .trim()
+  .min(1, 'mobileRequired')
+  .regex(TW_MOBILE_RE, 'mobileInvalid');
+
 export const registerReq = z
   .object({
-    account: accountSchema,
+    account: registerAccountSchema,
     password: passwordSchema,
     confirmPassword: z.string().min(1).max(64),
     inviteCode: z.string().trim().min(1).max(32),

@@ -152,6 +152,11 @@ export const DEPOSIT_MAX_MINOR = 1_000_000_000; // NT$10,000,000
 
 /** A member's account: a ten-digit mobile number (product-spec §5 "Register"), so never capitals. */
 export const MOBILE_RE = /^\d{10}$/;
+/**
+ * A Taiwan mobile number, what a new member registers with: 10 digits starting 09 (NCC numbering
+ * plan: mobile numbers are 09XX-XXX-XXX). Older accounts matching MOBILE_RE still log in.
+ */
+export const TW_MOBILE_RE = /^09\d{8}$/;
 /** Passwords: eight to 32 English letters or digits (the spec's password hint). */
 export const PASSWORD_RE = /^[A-Za-z0-9]{8,32}$/;
 /** Login accounts (members and operators): lowercase letters, digits and _ . - (spec: no capitals). */

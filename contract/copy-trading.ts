@@ -108,10 +108,10 @@ export const mentorStatsSchema = z.object({
 });
 export type MentorStats = z.infer<typeof mentorStatsSchema>;
 
+/** A mentor as any member sees it: no user id, nothing of the account (a mobile number). */
 export const mentorSchema = z.object({
   id: z.number().int(),
-  userId: z.number().int(),
-  /** The member's account, masked but for its last four digits. */
+  /** A handle from the mentor number (M0007), never from the account. */
   nickname: z.string(),
   status: z.enum(MENTOR_STATUSES),
   level: mentorLevelSchema,
@@ -274,7 +274,7 @@ export type CopyOrders = z.infer<typeof copyOrdersRes>;
 // ---- operator ----
 export const adminMentorsReq = pageQuery.extend({ status: z.enum(['review', 'all']).default('review') });
 /** A mentor as the operator sees it: with the member's account. */
-export const adminMentorSchema = mentorSchema.extend({ account: z.string() });
+export const adminMentorSchema = mentorSchema.extend({ userId: z.number().int(), account: z.string() });
 export type AdminMentor = z.infer<typeof adminMentorSchema>;
 export const adminMentorsRes = paged(adminMentorSchema);
 export const mentorReviewReq = z.object({ id });

@@ -71,3 +71,16 @@ export function maskIdNumber(value: string): string {
 export function maskCardNumber(value: string): string {
   return `**** ${value.slice(-4)}`;
 }
+
+/**
+ * Whether a digit password is trivial to guess: one digit repeated (111111) or a run of
+ * consecutive digits up or down (123456, 654321, 012345). Such passwords are the first ones any
+ * guesser tries (they head every published list of leaked six-digit PINs), so the funds password
+ * refuses them (error key `fundsPasswordTrivial`).
+ */
+export function isTrivialDigitPassword(pin: string): boolean {
+  if (!/^\d{2,}$/.test(pin)) return false;
+  const d = pin.split('').map(Number);
+  const steps = new Set(d.slice(1).map((x, i) => x - d[i]!));
+  return steps.size === 1 && [0, 1, -1].includes([...steps][0]!);
+}

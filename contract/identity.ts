@@ -7,7 +7,7 @@ import { idSchema as id } from './ids';
 import { FUNDS_PASSWORD_RE, KYC_STATUSES, UPLOAD_PURPOSES } from './constants';
 import { passwordSchema } from './auth';
 import { BANK_CODE_RE, BRANCH_CODE_RE, UPI_RE } from './banks';
-import { isValidTaiwanId } from './identity-rules';
+import { isTrivialDigitPassword, isValidTaiwanId } from './identity-rules';
 
 export { KYC_STATUSES, UPLOAD_PURPOSES } from './constants';
 export type { KycStatus, UploadPurpose } from './constants';
@@ -64,9 +64,14 @@ export const loginPasswordReq = z
     password: passwordSchema,
     confirmPassword: z.string().min(1).max(64),
   })
-  .refine((v) => v.password === v.confirmPassword, { message: 'passwordsDiffer', path: ['confirmPassword'] });
+  .refine((v) => v.password === v.confirmPassword, { message: 'passwordsDiffer', path: ['confirmPassword'] })
+  .refine((v) => v.password !== v.oldPassword, { message: 'passwordUnchanged', path: ['password'] });
 
-export const fundsPasswordSchema = z.string().regex(FUNDS_PASSWORD_RE, 'parameterError');
+/** A new funds password: six digits, not one repeated digit nor a run (isTrivialDigitPassword). */
+export const fundsPasswordSchema = z
+  .string()
+  .regex(FUNDS_PASSWORD_RE, 'parameterError')
+  .refine((v) => !isTrivialDigitPassword(v), 'fundsPasswordTrivial');
 
 /** Sets the funds password, or changes it (then `oldFundsPassword` is required and checked). */
 export const setFundsPasswordReq = z

@@ -20,7 +20,7 @@ async function main() {
   const h = await startHarness();
   const me = '0912345678';
   const who = await h.withdrawer(me, 300_000_000);
-  const unverified = await h.fundedMember('0912000009', 1_000_000);
+  const unverified = await h.register('0912000009'); // deposits need a verified identity: none here
   const ok = async (name: Parameters<typeof h.call>[0], body: unknown, token = who.token) => {
     const r = await h.call(name, body, token, idem());
     if (r.body.status !== 1) throw new Error(`${name}: ${JSON.stringify(r.body)}`);

@@ -919,10 +919,14 @@ export const ipoApplications = pgTable(
     wonUnits: integer('won_units').notNull().default(0),
     /** The position delivered on the listing day. */
     orderId: integer('order_id').references(() => orders.id),
+    /** The applicant's verified ID number (null on rows from before it was required). */
+    idNumber: text('id_number'),
     createdAt: createdAt(),
   },
   (t) => [
     uniqueIndex('ipo_applications_one_per_member_uq').on(t.offeringId, t.userId),
+    // One application per person (verified ID number) and offering, whatever the account.
+    uniqueIndex('ipo_applications_one_per_id_uq').on(t.offeringId, t.idNumber),
     index('ipo_applications_user_idx').on(t.userId, t.id),
     check('ipo_applications_status_check', oneOf(t.status, IPO_APPLICATION_STATUSES)),
   ],
@@ -1143,10 +1147,13 @@ export const auctionBids = pgTable(
     /** contract/primary.ts AUCTION_BID_STATUSES */
     status: text('status', { enum: AUCTION_BID_STATUSES }).notNull().default('bidding'),
     orderId: integer('order_id').references(() => orders.id),
+    /** The bidder's verified ID number: the per-person cap sums over it (null on older rows). */
+    idNumber: text('id_number'),
     createdAt: createdAt(),
   },
   (t) => [
     index('auction_bids_offering_idx').on(t.offeringId, t.id),
+    index('auction_bids_person_idx').on(t.offeringId, t.idNumber),
     index('auction_bids_user_idx').on(t.userId, t.id),
     check('auction_bids_status_check', oneOf(t.status, AUCTION_BID_STATUSES)),
     check(

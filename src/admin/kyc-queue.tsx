@@ -1,4 +1,8 @@
-/** Real-name verifications to review (admin/kyc): name, full ID number, both ID photos. */
+/**
+ * Real-name verifications to review (admin/kyc): name, full ID number (marked when another
+ * member's record of it is verified or in review: reject it), both ID photos.
+ */
+import { Tag } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
 import { useAdminKycQuery, useApproveKycMutation, useRejectKycMutation, type AdminKycRow } from './admin-api';
 import { UploadThumb } from './admin-ui';
@@ -16,9 +20,16 @@ export function KycQueue() {
           key: 'idNumber',
           title: t('admin.col.idNumber'),
           render: (r) => (
-            <span className="mono" data-testid={`kyc-id-number-${r.id}`}>
-              {r.idNumber}
-            </span>
+            <>
+              <span className="mono" data-testid={`kyc-id-number-${r.id}`}>
+                {r.idNumber}
+              </span>
+              {r.duplicateId && (
+                <Tag color="danger" className="kyc-duplicate" data-testid={`kyc-duplicate-${r.id}`}>
+                  {t('admin.kycDuplicateId')}
+                </Tag>
+              )}
+            </>
           ),
         },
         {

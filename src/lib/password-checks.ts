@@ -3,12 +3,17 @@
  * FUNDS_PASSWORD_RE for six-digit passwords). Each returns a translation key, or null when fine.
  */
 import { FUNDS_PASSWORD_RE } from '../../contract/constants';
+import { isTrivialDigitPassword } from '../../contract/identity-rules';
 
-/** A six-digit password (funds, block trade): empty → `required`, not six digits → `rule`. */
-export function sixDigitError(required: string, rule: string) {
+/**
+ * A six-digit password (funds, block trade): empty → `required`, not six digits → `rule`; with
+ * `trivial`, one repeated digit or a run (contract/identity-rules.ts isTrivialDigitPassword) → it.
+ */
+export function sixDigitError(required: string, rule: string, trivial?: string) {
   return (v: string | undefined): string | null => {
     if (!v) return required;
-    return FUNDS_PASSWORD_RE.test(v) ? null : rule;
+    if (!FUNDS_PASSWORD_RE.test(v)) return rule;
+    return trivial && isTrivialDigitPassword(v) ? trivial : null;
   };
 }
 

@@ -48,9 +48,10 @@ export interface DigitPasswordText {
   first: string;
   new: string;
   placeholder: string;
-  /** Validation: empty, not six digits. */
+  /** Validation: empty, not six digits, and (new passwords only, when given) trivial. */
   required: string;
   rule: string;
+  trivial?: string;
   notSetHint: string;
   locked: string;
   /** Pluralised with `count`. */
@@ -83,6 +84,7 @@ export function DigitPasswordPage({
   const back = useBack(fallback);
   const [form] = Form.useForm<DigitPasswordValues>();
   const check = sixDigitError(text.required, text.rule);
+  const checkNew = sixDigitError(text.required, text.rule, text.trivial);
 
   if (!loggedIn || !state)
     return <Page title={t(text.title)}>{loggedIn ? <Loading /> : <LoginPrompt />}</Page>;
@@ -126,7 +128,7 @@ export function DigitPasswordPage({
         <Form.Item
           name="password"
           label={t(state.set ? text.new : text.first)}
-          rules={[keyRule(t, check)]}
+          rules={[keyRule(t, checkNew)]}
           description={t(text.rule)}
         >
           <TestIdInput testId={`${testId}-new`} placeholder={t(text.placeholder)} {...digits} />

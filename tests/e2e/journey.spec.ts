@@ -10,7 +10,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { httpApi, prepareDeposits, solidPng } from '../support/http-funding';
+import { ensureVerifiedHttp, httpApi, prepareDeposits, solidPng } from '../support/http-funding';
 import { firstRun } from '../support/first-run';
 import { SKIPPED_DAY_AT_30X_MS, waitForContinuous } from '../support/market-clock';
 import { submitOrder } from '../support/confirm-above';
@@ -77,6 +77,10 @@ test('register → deposit → approve → trade 2330 with leverage → close �
     password: creds.password,
   });
   const channelId = await prepareDeposits(httpApi(baseURL), opLogin.data.token);
+  // Deposits need a verified identity: the member's KYC, approved by the operator, over the API
+  // (the KYC screens have their own journey in money.spec.ts).
+  const registered = await page.evaluate(() => localStorage.getItem('tokend'));
+  await ensureVerifiedHttp(baseURL, registered!, opLogin.data.token);
   await page.goto('/#/user/recharge');
   await page.getByTestId(`channel-${channelId}`).click();
   await page.waitForURL(/#\/user\/rechargeChannel/);

@@ -218,7 +218,8 @@ describe('placements', () => {
       },
       op,
     );
-    const unverified = await h.fundedMember('0960000001', 50_000_000);
+    // Unverified (so unfunded too: deposits need a verified identity).
+    const unverified = await h.register('0960000001');
     const refused = await h.call('placement/apply', { offeringId: p.id, lots: 2 }, unverified, idem());
     expect([refused.http, refused.body.msg]).toEqual([403, 'placementNotEligible']);
     const verified = await h.withdrawer('0960000002', 50_000_000);

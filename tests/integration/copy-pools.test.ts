@@ -214,7 +214,7 @@ describe('a copy closed by hand, then all TWD exchanged', () => {
 
     // The copy carries its tag for its member only.
     expect(await ok('follow/copyOrders', { orderIds: [o.id, mo.id] }, P.token)).toEqual({
-      copies: [{ orderId: o.id, followId: f.id, mentorNickname: expect.stringMatching(/\*+\d{4}$/) }],
+      copies: [{ orderId: o.id, followId: f.id, mentorNickname: `M${String(f.mentorId).padStart(4, '0')}` }],
     });
     expect(await ok('follow/copyOrders', { orderIds: [o.id] }, M.token)).toEqual({ copies: [] });
     // The mentor's close later changes nothing for the closed copy.

@@ -10,7 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, deposits, users } from '../../server/db/schema';
 import { isClean, memberBalances, reconcile } from '../../server/modules/ledger/ledger';
 import { OPERATOR, idem, startHarness, type Harness } from './harness';
-import { multipart } from './support/client';
+import { injectClient, multipart } from './support/client';
+import { ensureVerified } from './support/members';
 import { png } from './support/files';
 
 let h: Harness;
@@ -86,6 +87,8 @@ beforeAll(async () => {
   member = await h.register('0920000001');
   memberId = await h.userId('0920000001');
   other = await h.register('0920000002');
+  // Deposits need a verified identity (tests/integration/newcomer-inputs.test.ts refuses one without).
+  for (const token of [member, other]) await ensureVerified(injectClient(h.app), op, token);
   const r = await h.call('admin/saveChannel', channel({ password: 'letmein' }), op);
   expect(r.body.status).toBe(1);
   locked = r.body.data.id;
@@ -292,6 +295,7 @@ describe('operator review', () => {
   it('queue shows channel and receipt; approve posts bank clearing → available; both reviews audited', async () => {
     const token = await h.register('0920000003');
     const id = await h.userId('0920000003');
+    await ensureVerified(injectClient(h.app), op, token);
     const receipt = await h.uploadReceipt(token);
     const dep = await recharge(
       { channelId: locked, amountMinor: 1_234_500, receiptUploadId: receipt, channelPassword: 'letmein' },

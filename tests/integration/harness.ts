@@ -28,6 +28,7 @@ import {
   FUNDS_PASSWORD,
   addCard,
   cardNumberFor,
+  ensureVerified,
   nameFor,
   setFundsPassword,
   taiwanId,
@@ -106,10 +107,11 @@ export interface Harness extends BuiltApp {
   uploadReceipt(token: string): Promise<string>;
   /**
    * Requests a deposit through the harness channel with a fresh receipt and idempotency key
-   * (deposit hours opened first); returns the pending deposit's id.
+   * (the member's identity verified first when it is not, as deposits need it: support/members.ts
+   * ensureVerified; deposit hours opened first); returns the pending deposit's id.
    */
   deposit(token: string, amountMinor: number): Promise<number>;
-  /** Creates a member with `amountMinor` deposited and approved; returns the member's token. */
+  /** Creates a verified member with `amountMinor` deposited and approved; returns the member's token. */
   fundedMember(account: string, amountMinor: number): Promise<string>;
   /**
    * A member who can withdraw: registered, `amountMinor` deposited and approved, real name verified
@@ -291,7 +293,9 @@ export async function startHarness(
     if (env.status !== 1) throw new Error(`receipt upload failed: ${res.statusCode} ${res.body}`);
     return env.data.id as string;
   };
+  const client = injectClient(built.app);
   const deposit = async (token: string, amountMinor: number) => {
+    await ensureVerified(client, await operatorToken(), token);
     await openDepositHours();
     const body = {
       channelId: await depositChannel(),
@@ -310,12 +314,14 @@ export async function startHarness(
     return token;
   };
   let idSeed = 0;
-  const client = injectClient(built.app);
   const withdrawer = async (account: string, amountMinor: number) => {
-    const token = await fundedMember(account, amountMinor);
+    const token = await register(account);
     const op = await operatorToken();
     const name = nameFor(account);
     await verify(client, op, token, account, name, taiwanId(++idSeed));
+    const id = await deposit(token, amountMinor);
+    const approved = await call('admin/approveDeposit', { id }, op);
+    if (approved.body.status !== 1) throw new Error(`approve failed: ${JSON.stringify(approved.body)}`);
     const cardId = await addCard(client, token, name, cardNumberFor(account));
     await setFundsPassword(client, token, FUNDS_PASSWORD);
     return { token, userId: await userId(account), cardId };

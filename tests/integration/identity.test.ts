@@ -465,28 +465,41 @@ describe('real-name verification', () => {
     expect(after!.n).toBe(before!.n);
   });
 
-  it('refuses an ID number already verified for another member (idNumberInUse, nothing about whom)', async () => {
+  it('takes a submission of another member’s verified ID number like any other; approval refuses it', async () => {
     await verifiedMember('0912000004', '張三', 'HD12345678', 30);
     const token = await h.register('0912000005');
+    const fresh = await h.register('0912000015');
     const r = await submitKyc(token, '張三', 'HD12345678', 32);
-    expect([r.http, r.body]).toEqual([409, { status: 0, msg: 'idNumberInUse', data: null }]);
+    // The same answer as a number nobody holds: nothing says the number is someone's.
+    const control = await submitKyc(fresh, '張三', 'A800000032', 34);
+    expect([r.http, r.body.status, r.body.data.status]).toEqual([200, 1, 'review']);
+    expect(Object.keys(r.body.data).sort()).toEqual(Object.keys(control.body.data).sort());
+    expect([control.http, control.body.data.status]).toEqual([200, 'review']);
+    // The operator's queue marks the duplicate; approving it is refused.
+    const queue = await h.call('admin/kyc', { status: 'pending', page: 1, pageSize: 200 }, op);
+    const items = queue.body.data.items as Array<{ account: string; duplicateId: boolean }>;
+    expect(items.find((k) => k.account === '0912000005')?.duplicateId).toBe(true);
+    expect(items.find((k) => k.account === '0912000015')?.duplicateId).toBe(false);
+    const approve = await h.call('admin/approveKyc', { id: await pendingKycIdOf('0912000005') }, op);
+    expect([approve.http, approve.body.msg]).toEqual([409, 'alreadyVerified']);
   });
 
-  it('refuses an ID number under review for another member, and frees it once that one is rejected', async () => {
+  it('takes a submission of an ID number under review for another member; the first approved wins', async () => {
     const a = await h.register('0912000008');
     const b = await h.register('0912000009');
     expect((await submitKyc(a, '王五', 'A800000023', 44)).body.status).toBe(1);
-    const before = await h.database.db.select({ n: count() }).from(kycRecords);
     const r = await submitKyc(b, '王五', 'A800000023', 46);
-    expect([r.http, r.body]).toEqual([409, { status: 0, msg: 'idNumberInUse', data: null }]);
-    expect(await h.database.db.select({ n: count() }).from(kycRecords)).toEqual(before);
+    expect([r.http, r.body.status, r.body.data.status]).toEqual([200, 1, 'review']);
+    const approveB = await h.call('admin/approveKyc', { id: await pendingKycIdOf('0912000009') }, op);
+    expect(approveB.body.status).toBe(1);
+    const approveA = await h.call('admin/approveKyc', { id: await pendingKycIdOf('0912000008') }, op);
+    expect([approveA.http, approveA.body.msg]).toEqual([409, 'alreadyVerified']);
     const reject = await h.call(
       'admin/rejectKyc',
-      { id: await pendingKycIdOf('0912000008'), reason: 'blurred' },
+      { id: await pendingKycIdOf('0912000008'), reason: 'ID number in use' },
       op,
     );
     expect(reject.body.status).toBe(1);
-    expect((await submitKyc(b, '王五', 'A800000023', 48)).body.status).toBe(1);
   });
 
   it('approving a second submission of a verified ID number fails on the unique index', async () => {
@@ -831,7 +844,7 @@ describe('funds password', () => {
     // Changing needs the old one.
     const noOld = await h.call(
       'user/setPassword',
-      { fundsPassword: '111111', confirmFundsPassword: '111111' },
+      { fundsPassword: '192837', confirmFundsPassword: '192837' },
       token,
     );
     expect([noOld.http, noOld.body.msg]).toEqual([400, 'fieldsEmpty']);
@@ -849,7 +862,7 @@ describe('funds password', () => {
     for (let i = 1; i < FUNDS_PASSWORD_MAX_TRIES; i++) {
       const r = await h.call(
         'user/setPassword',
-        { oldFundsPassword: '000000', fundsPassword: '111111', confirmFundsPassword: '111111' },
+        { oldFundsPassword: '000000', fundsPassword: '192837', confirmFundsPassword: '192837' },
         token,
       );
       expect([r.http, r.body.msg]).toEqual([422, 'fundsPasswordWrong']);
@@ -865,7 +878,7 @@ describe('funds password', () => {
     });
     const change = await h.call(
       'user/setPassword',
-      { oldFundsPassword: '135790', fundsPassword: '111111', confirmFundsPassword: '111111' },
+      { oldFundsPassword: '135790', fundsPassword: '192837', confirmFundsPassword: '192837' },
       token,
     );
     expect([change.http, change.body.msg]).toEqual([403, 'fundsPasswordLocked']);
@@ -887,18 +900,18 @@ describe('funds password', () => {
 
     const changed = await h.call(
       'user/setPassword',
-      { oldFundsPassword: '135790', fundsPassword: '111111', confirmFundsPassword: '111111' },
+      { oldFundsPassword: '135790', fundsPassword: '192837', confirmFundsPassword: '192837' },
       token,
     );
     expect(changed.body).toMatchObject({ status: 1, msg: 'passwordChanged', data: { outcome: 'changed' } });
-    await verifyFundsPassword(h.database.db, me, '111111');
+    await verifyFundsPassword(h.database.db, me, '192837');
     expect((await h.call('admin/unlockFundsPassword', { id: 999_999 }, op)).http).toBe(404);
   });
 
   it('counts concurrent wrong tries one by one (the row is locked while checking)', async () => {
     const token = await h.register('0915000002');
     const me = await userId('0915000002');
-    await h.call('user/setPassword', { fundsPassword: '222222', confirmFundsPassword: '222222' }, token);
+    await h.call('user/setPassword', { fundsPassword: '283746', confirmFundsPassword: '283746' }, token);
     const results = await Promise.allSettled(
       Array.from({ length: 3 }, () => verifyFundsPassword(h.database.db, me, '999999')),
     );

@@ -13,7 +13,7 @@ import { REPLAY_DAY_MS } from '../../server/market/clock';
 import { ipoOfferings, memberNotices } from '../../server/db/schema';
 import { createOffering } from '../../server/modules/ipo/schedule';
 import { idem, startHarness, type Harness } from './harness';
-import { pendingKycId, submitKyc, taiwanId } from './support/members';
+import { ensureVerified, pendingKycId, submitKyc, taiwanId } from './support/members';
 import { injectClient } from './support/client';
 
 let h: Harness;
@@ -115,12 +115,19 @@ describe('operator notices', () => {
 describe('account notices from real events', () => {
   it('a deposit approval writes one depositApproved notice with the amount; a second approval none', async () => {
     const token = await h.register('0931000003');
+    // Deposits need a verified identity: the approval's own notice is read first.
+    await ensureVerified(injectClient(h.app), op, token);
+    const [kyc] = (await list(token, 'account')).items;
+    expect(kyc).toMatchObject({ kind: 'kycApproved' });
+    await ok('notice/detail', { id: kyc.id }, token);
     const depositId = await h.deposit(token, 123_456);
     expect(await unread(token)).toMatchObject({ account: 0 });
     await ok('admin/approveDeposit', { id: depositId }, op);
     const again = await h.call('admin/approveDeposit', { id: depositId }, op);
     expect(again.body.status).toBe(0);
-    const items = (await list(token, 'account')).items;
+    const items = (await list(token, 'account')).items.filter(
+      (n: { kind: string }) => n.kind !== 'kycApproved',
+    );
     expect(items).toHaveLength(1);
     expect(items[0]).toMatchObject({
       tab: 'account',

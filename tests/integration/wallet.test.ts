@@ -330,7 +330,7 @@ describe('invite friends', () => {
     expect(after.invitees[0].account).not.toContain(friend.slice(3, 8));
   });
 
-  it('enforces the use limit and the expiry; a spent code is replaced', async () => {
+  it('enforces the use limit and the expiry; a used-up code is not renewed until it expires', async () => {
     const inviter = await h.withdrawer(nextAccount(), 1_000);
     const code = (await ok('user/invite', {}, inviter.token)).code as string;
     const reg = (account: string, inviteCode: string) =>
@@ -345,13 +345,19 @@ describe('invite friends', () => {
     expect((await reg(nextAccount(), code)).body.status).toBe(1);
     const third = await reg(nextAccount(), code);
     expect(third.body.status).not.toBe(1);
+    // Used up: the same code, no fresh one (one verified person cannot bring in accounts without end).
     const next = await ok('user/invite', {}, inviter.token);
-    expect(next.code).not.toBe(code);
+    expect(next).toMatchObject({ eligible: true, code, uses: 2, maxUses: 2 });
     expect(next.invitees).toHaveLength(2);
-
-    // Expiry: 10 days on, the fresh code registers nobody; the next visit issues another.
-    h.wall.now += 10 * 86_400_000 + 1;
     expect((await reg(nextAccount(), next.code)).body.status).not.toBe(1);
+    const owned = await h.database.db
+      .select()
+      .from(invitationCodes)
+      .where(eq(invitationCodes.createdBy, inviter.userId));
+    expect(owned).toHaveLength(1);
+
+    // Expiry: 10 days on, the code has expired; the next visit issues another.
+    h.wall.now += 10 * 86_400_000 + 1;
     const renewed = await ok('user/invite', {}, inviter.token);
     expect(renewed.code).not.toBe(next.code);
     expect((await reg(nextAccount(), renewed.code)).body.status).toBe(1);

@@ -29,7 +29,15 @@ import { INVITE, OPERATOR, startHarness, type Harness } from '../integration/har
 import { idem, injectClient, uploadOk, type ApiClient } from '../integration/support/client';
 import { PNG_BYTES, png } from '../integration/support/files';
 import { ALL_TABLES, filesUnder, fingerprint } from '../integration/support/fingerprint';
-import { LOGIN_PASSWORD, nameFor, ok, register, taiwanId, verify } from '../integration/support/members';
+import {
+  LOGIN_PASSWORD,
+  nameFor,
+  ok,
+  pendingKycId,
+  register,
+  taiwanId,
+  verify,
+} from '../integration/support/members';
 
 let h: Harness;
 let c: ApiClient;
@@ -565,7 +573,7 @@ describe('uploads', () => {
 });
 
 describe('duplicate ID numbers', () => {
-  it('refuses an ID number verified or under review for another member without naming them', async () => {
+  it('answers a submission of another member’s ID number as any other, and never approves it', async () => {
     const holder = '0921000011';
     const holderToken = await register(c, holder, INVITE);
     const verifiedId = taiwanId(501);
@@ -586,28 +594,36 @@ describe('duplicate ID numbers', () => {
       'pending submission',
     );
 
-    const claimant = await register(c, '0921000013', INVITE);
-    const front = await uploadOk(c, claimant, 'kycFront', png(93));
-    const back = await uploadOk(c, claimant, 'kycBack', png(94));
-    const before = await fingerprint(h.database.db, ALL_TABLES);
-    for (const idNumber of [verifiedId, pendingId, verifiedId.toLowerCase()]) {
+    const answers: Array<{
+      http: number;
+      body: { status: number; msg: string; data: Record<string, unknown> };
+    }> = [];
+    const claimants = ['0921000013', '0921000014', '0921000015'];
+    const ids = [verifiedId, pendingId, taiwanId(503)];
+    for (const [i, claimant] of claimants.entries()) {
+      const token = await register(c, claimant, INVITE);
       const r = await c.call(
         'user/submitKyc',
-        { name: '王小明', idNumber, frontUploadId: front, backUploadId: back },
-        claimant,
+        {
+          name: '王小明',
+          idNumber: ids[i]!,
+          frontUploadId: await uploadOk(c, token, 'kycFront', png(93 + 2 * i)),
+          backUploadId: await uploadOk(c, token, 'kycBack', png(94 + 2 * i)),
+        },
+        token,
       );
-      expect([r.http, r.body]).toEqual([409, { status: 0, msg: 'idNumberInUse', data: null }]);
+      answers.push(r as never);
       const raw = JSON.stringify(r.body);
       for (const other of [holder, nameFor(holder), '0921000012', nameFor('0921000012')])
         expect(raw.includes(other)).toBe(false);
     }
-    expect(await fingerprint(h.database.db, ALL_TABLES)).toEqual(before);
-    // A fresh number still goes through.
-    const fresh = await c.call(
-      'user/submitKyc',
-      { name: '王小明', idNumber: taiwanId(503), frontUploadId: front, backUploadId: back },
-      claimant,
-    );
-    expect(fresh.body.status).toBe(1);
+    // The holder's number, the pending number and a fresh one: one answer shape, one status.
+    const shape = (a: (typeof answers)[number]) => [a.http, a.body.status, a.body.msg, a.body.data.status];
+    expect(shape(answers[2]!)).toEqual([200, 1, answers[2]!.body.msg, 'review']);
+    expect(answers.map(shape)).toEqual(Array(3).fill(shape(answers[2]!)));
+    expect(new Set(answers.map((a) => Object.keys(a.body.data).sort().join()))).toHaveProperty('size', 1);
+    // The duplicate of a verified number is never approved.
+    const dup = await c.call('admin/approveKyc', { id: await pendingKycId(c, op, claimants[0]!) }, op);
+    expect([dup.http, dup.body.msg]).toEqual([409, 'alreadyVerified']);
   });
 });

@@ -28,6 +28,7 @@ import {
   FUNDS_PASSWORD,
   addCard,
   cardNumberFor,
+  ensureVerified,
   nameFor,
   ok,
   pendingKycId,
@@ -278,6 +279,8 @@ describe('receipts matched by content', () => {
     nAccount = '0932000002';
     M = await register(c, mAccount, INVITE);
     N = await register(c, nAccount, INVITE);
+    // Deposits need a verified identity.
+    for (const token of [M, N]) await ensureVerified(c, admin, token);
   });
 
   it('the same file twice for one member: 409 receiptAlreadyUsed, nothing written; approved or pending alike', async () => {

@@ -31,6 +31,7 @@ const page: KycPage = {
       status: 'review',
       reason: null,
       createdAt: Date.UTC(2025, 0, 6, 2, 0),
+      duplicateId: true,
     },
     {
       id: 10,
@@ -43,6 +44,7 @@ const page: KycPage = {
       status: 'rejected',
       reason: 'blurred photo',
       createdAt: Date.UTC(2025, 0, 5, 2, 0),
+      duplicateId: false,
     },
   ],
   total: 2,
@@ -121,6 +123,9 @@ describe('KYC queue', () => {
     expect(row.textContent).toContain('Chen Mei-Ling');
     expect(screen.getByTestId('kyc-id-number-11').textContent).toBe('A123456789');
     expect(row.textContent).toContain('Under review');
+    // Another member's record of this number is verified or in review: marked for rejection.
+    expect(screen.getByTestId('kyc-duplicate-11').textContent).toBe('Used by another member: reject');
+    expect(screen.queryByTestId('kyc-duplicate-10')).toBeNull();
     expect(calls.find((c) => c.name === 'admin/kyc')?.body).toEqual({
       status: 'pending',
       page: 1,

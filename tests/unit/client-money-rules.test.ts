@@ -226,11 +226,13 @@ describe('identity forms', () => {
     expect(upiError('')).toBe('card.required');
   });
 
-  it('funds password: six digits', () => {
+  it('funds password: six digits, not one repeated digit or a run', () => {
     expect(fundsPasswordError('')).toBe('password.fundsRequired');
     expect(fundsPasswordError('12345')).toBe('password.fundsRule');
     expect(fundsPasswordError('12345a')).toBe('password.fundsRule');
-    expect(fundsPasswordError('123456')).toBeNull();
+    expect(fundsPasswordError('123456')).toBe('password.fundsTrivial');
+    expect(fundsPasswordError('999999')).toBe('password.fundsTrivial');
+    expect(fundsPasswordError('135790')).toBeNull();
   });
 });
 

@@ -216,8 +216,25 @@ describe('/user/bandCard', () => {
   });
 });
 
+const summary = (kycStatus: string) => ({
+  data: {
+    account: '0912345678',
+    currency: 'TWD',
+    totalAssetsMinor: 0,
+    availableMinor: 0,
+    frozenMinor: 0,
+    marginMinor: 0,
+    unrealisedPnlMinor: 0,
+    realisedProfitMinor: 0,
+    kycStatus,
+    usdMinor: 0,
+    fundsPasswordSet: false,
+  },
+});
+
 describe('/user/rechargeChannel', () => {
   beforeEach(() => {
+    handlers['user/info'] = () => summary('verified');
     handlers['user/depositChannels'] = () => ({
       data: {
         channels: [
@@ -269,6 +286,21 @@ describe('/user/rechargeChannel', () => {
     const sent = calls.find((c) => c.name === 'user/recharge')!;
     expect(sent.body).toEqual({ channelId: 7, amountMinor: 200_050, receiptUploadId: 'a'.repeat(32) });
     expect((sent.init.headers as Record<string, string>)[IDEMPOTENCY_HEADER]).toMatch(/^[0-9a-f-]{36}$/);
+    expect(screen.queryByTestId('deposit-verify-first')).toBeNull();
+  });
+
+  it('tells an unverified member to verify first, links to verification and keeps submit off', async () => {
+    handlers['user/info'] = () => summary('unverified');
+    renderAt('/user/rechargeChannel?id=7', '/user/rechargeChannel', <RechargeChannelPage />);
+    const notice = await screen.findByTestId('deposit-verify-first');
+    expect(notice.textContent).toContain(
+      'Deposits need real-name verification first: verify your identity, then deposit.',
+    );
+    expect(screen.getByTestId('deposit-verify-link').textContent).toBe('Verify now');
+    fireEvent.change(screen.getByTestId('recharge-amount'), { target: { value: '2000' } });
+    fireEvent.change(screen.getByTestId('recharge-receipt'), { target: { files: [png()] } });
+    await waitFor(() => expect(calls.some((c) => c.name === 'upload')).toBe(true));
+    expect((screen.getByTestId('recharge-submit') as HTMLButtonElement).disabled).toBe(true);
   });
 });
 

@@ -20,16 +20,11 @@ import { availableAcc, followAcc, followRef, type CopyRow, type FollowRow } from
 const DAY_MS = 86_400_000;
 
 /** A follow row as its member sees it. */
-export async function toFollowDto(db: Db | Tx, row: FollowRow): Promise<Follow> {
-  const [m] = await db
-    .select({ account: users.account })
-    .from(mentors)
-    .innerJoin(users, eq(users.id, mentors.userId))
-    .where(eq(mentors.id, row.mentorId));
+export async function toFollowDto(_db: Db | Tx, row: FollowRow): Promise<Follow> {
   return {
     id: row.id,
     mentorId: row.mentorId,
-    mentorNickname: nicknameOf(m!.account),
+    mentorNickname: nicknameOf(row.mentorId),
     status: row.status,
     paused: row.paused,
     amountMinor: row.amountMinor,
@@ -221,17 +216,15 @@ export async function followRecords(
 export async function copyOrders(d: Db, userId: number, orderIds: number[]) {
   if (orderIds.length === 0) return { copies: [] };
   const rows = await d
-    .select({ orderId: followCopies.orderId, followId: followCopies.followId, account: users.account })
+    .select({ orderId: followCopies.orderId, followId: followCopies.followId, mentorId: follows.mentorId })
     .from(followCopies)
     .innerJoin(follows, eq(follows.id, followCopies.followId))
-    .innerJoin(mentors, eq(mentors.id, follows.mentorId))
-    .innerJoin(users, eq(users.id, mentors.userId))
     .where(and(eq(follows.userId, userId), inArray(followCopies.orderId, orderIds)));
   return {
     copies: rows.map((r) => ({
       orderId: r.orderId!,
       followId: r.followId,
-      mentorNickname: nicknameOf(r.account),
+      mentorNickname: nicknameOf(r.mentorId),
     })),
   };
 }

@@ -21,9 +21,12 @@ export type MentorRow = typeof mentors.$inferSelect;
 
 const DAY_MS = 86_400_000;
 
-/** The account shown to others: all but its last four characters masked. */
-export const nicknameOf = (account: string): string =>
-  account.length <= 4 ? account : `${'*'.repeat(account.length - 4)}${account.slice(-4)}`;
+/**
+ * The name a mentor is shown by to other members: a handle from the mentor number (public
+ * anyway: the id every mentor route takes), e.g. M0007. Never derived from the account, which is
+ * the member's mobile number, nor from the internal user id.
+ */
+export const nicknameOf = (mentorId: number): string => `M${String(mentorId).padStart(4, '0')}`;
 
 /**
  * The member's standing against MENTOR_CRITERIA at `nowMs`; `minAccountDays`: the account age
@@ -53,15 +56,16 @@ export async function criteriaOf(
   };
 }
 
-/** A mentors row with its figures and level now (contract mentorSchema). */
+/**
+ * A mentors row with its figures and level now (contract mentorSchema): what any member may see,
+ * so no user id and nothing of the account (the mobile number).
+ */
 export async function toMentorDto(db: Db | Tx, row: MentorRow, nowMs: number): Promise<Mentor> {
-  const [u] = await db.select({ account: users.account }).from(users).where(eq(users.id, row.userId));
   const stats = await mentorStats(db, row.userId, row.id, nowMs);
   const level: MentorLevel = levelOf(stats);
   return {
     id: row.id,
-    userId: row.userId,
-    nickname: nicknameOf(u!.account),
+    nickname: nicknameOf(row.id),
     status: row.status,
     level,
     minFollowMinor: row.minFollowMinor,
@@ -73,10 +77,10 @@ export async function toMentorDto(db: Db | Tx, row: MentorRow, nowMs: number): P
   };
 }
 
-/** toMentorDto with the member's account (contract adminMentorSchema). */
+/** toMentorDto with the member's user id and account, for operators (contract adminMentorSchema). */
 export async function toAdminMentorDto(db: Db | Tx, row: MentorRow, nowMs: number): Promise<AdminMentor> {
   const [u] = await db.select({ account: users.account }).from(users).where(eq(users.id, row.userId));
-  return { ...(await toMentorDto(db, row, nowMs)), account: u!.account };
+  return { ...(await toMentorDto(db, row, nowMs)), userId: row.userId, account: u!.account };
 }
 
 /** The member's latest application, or null. */

@@ -23,8 +23,8 @@
  */
 import { and, asc, eq, gt, gte, inArray } from 'drizzle-orm';
 import type { CopyReason } from '../../../contract/copy-trading';
-import type { Db, Tx } from '../../db/client';
-import { followCopies, follows, memberNotices, mentors, orders, users } from '../../db/schema';
+import type { Tx } from '../../db/client';
+import { followCopies, follows, memberNotices, mentors, orders } from '../../db/schema';
 import { notionalMinor } from '../../../contract/money';
 import { AppError } from '../common/errors';
 import { move, post } from '../ledger/ledger';
@@ -94,16 +94,6 @@ const skipNotice = (s: Skip, mentor: string) => ({
   }),
 });
 
-/** The masked nickname of follow `f`'s mentor. */
-async function mentorNickname(tx: Db | Tx, f: FollowRow): Promise<string> {
-  const [u] = await tx
-    .select({ account: users.account })
-    .from(mentors)
-    .innerJoin(users, eq(users.id, mentors.userId))
-    .where(eq(mentors.id, f.mentorId));
-  return nicknameOf(u!.account);
-}
-
 /**
  * Records skips (one per (mentor order, follow); a pair already recorded is left alone) and gives
  * each follower its notice, in `tx`. Returns the rows written.
@@ -116,12 +106,10 @@ async function recordSkips(tx: Tx, skips: Skip[], nowMs: number): Promise<CopyRo
     .onConflictDoNothing()
     .returning();
   const written = new Set(rows.map((r) => `${r.mentorOrderId}:${r.followId}`));
-  const names = new Map<number, string>();
   const notices = [];
   for (const s of skips) {
     if (!written.has(`${s.m.id}:${s.f.id}`)) continue;
-    if (!names.has(s.f.mentorId)) names.set(s.f.mentorId, await mentorNickname(tx, s.f));
-    notices.push(skipNotice(s, names.get(s.f.mentorId)!));
+    notices.push(skipNotice(s, nicknameOf(s.f.mentorId)));
   }
   if (notices.length > 0) await tx.insert(memberNotices).values(notices);
   return rows;

@@ -42,6 +42,7 @@ import { depositWindowAt } from './channels';
 import { exchangeDto } from '../fx/handlers';
 import { withdrawalDto } from './withdrawals';
 import { realisedTotal } from '../wallet/pnl';
+import { kycStatusOf } from '../identity/kyc';
 
 export type DepositRow = typeof deposits.$inferSelect;
 
@@ -122,6 +123,8 @@ export const fundsHandlers: Pick<Handlers, 'user/recharge' | 'user/fundRecords'>
   async 'user/recharge'(body, ctx) {
     const user = requireUser(ctx);
     if (user.frozen) throw fail('accountFrozen');
+    // Money comes in only under a verified identity (the name the bank transfer must match).
+    if ((await kycStatusOf(ctx.db, user.id)) !== 'verified') throw fail('depositNeedsVerification');
     const [channel] = await ctx.db
       .select()
       .from(depositChannels)

@@ -5,11 +5,13 @@
  * submit again. The newest kyc_records row of a member is the member's status; no row = unverified.
  *
  * States: unverified → review → verified | rejected; rejected → review (resubmission).
- * One identity per ID number across users: a submission is refused while another member's is
- * verified or under review (idNumberInUse), and the unique index kyc_verified_id_uq holds it for
- * verified records whatever happens.
+ * One identity per ID number across users, without telling a member whether a number belongs to
+ * someone else: a submission of a number verified or under review for another member is taken
+ * like any other (the same answer, status `review`); the operator's queue marks it
+ * (`duplicateId`) so it is rejected, and the unique index kyc_verified_id_uq refuses to approve a
+ * second verified record of a number whatever happens (alreadyVerified).
  */
-import { and, count, desc, eq, inArray, ne, sql } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { KycStatus } from '../../../contract/constants';
 import { maskIdNumber } from '../../../contract/identity-rules';
 import type { Db, Tx } from '../../db/client';
@@ -51,6 +53,30 @@ export async function verifiedNameOf(db: Db | Tx, userId: number): Promise<strin
   return row?.name ?? null;
 }
 
+/**
+ * The member's verified ID number (the identity the exchange counts one application per), or
+ * null when the member is not verified. A verified record never changes status and the unique
+ * index kyc_verified_id_uq keeps an ID number verified for one member only.
+ */
+export async function verifiedIdNumberOf(db: Db | Tx, userId: number): Promise<string | null> {
+  const [row] = await db
+    .select({ idNumber: kycRecords.idNumber })
+    .from(kycRecords)
+    .where(and(eq(kycRecords.userId, userId), eq(kycRecords.status, 'verified')))
+    .orderBy(desc(kycRecords.id))
+    .limit(1);
+  return row?.idNumber ?? null;
+}
+
+/**
+ * Takes a transaction-scoped lock on a hash of `idNumber` under `scope` (PostgreSQL advisory
+ * lock, released at commit or rollback), so checks over every account of one person run one
+ * after another whatever account they come from.
+ */
+export async function lockIdNumber(tx: Tx, scope: string, idNumber: string): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${scope + ':' + idNumber}))`);
+}
+
 /** KYC status of many users at once (their newest submission), for the operator's user list. */
 export async function kycStatusesOf(db: Db | Tx, userIds: number[]): Promise<Map<number, KycStatus>> {
   if (!userIds.length) return new Map();
@@ -83,8 +109,8 @@ function memberView(row: KycRow | undefined) {
   };
 }
 
-/** The operator's view (full ID number). */
-function adminView(row: KycRow, account: string) {
+/** The operator's view (full ID number; `duplicateId`: another member's record of the number is verified or in review). */
+function adminView(row: KycRow, account: string, duplicateId = false) {
   return {
     id: row.id,
     userId: row.userId,
@@ -96,8 +122,14 @@ function adminView(row: KycRow, account: string) {
     status: row.status as KycStatus,
     reason: row.reason,
     createdAt: row.createdAt.getTime(),
+    duplicateId,
   };
 }
+
+/** Whether another member's record of the row's ID number is verified or in review (SQL, for the queue). */
+const duplicateIdSql = sql<boolean>`exists (select 1 from ${kycRecords} other
+  where other.id_number = ${kycRecords.idNumber} and other.user_id <> ${kycRecords.userId}
+  and other.status in ('verified', 'review'))`;
 
 /** What the audit log keeps of a submission (no photos, the ID number masked). */
 const auditView = (row: KycRow) => ({
@@ -170,10 +202,11 @@ export const kycHandlers: Pick<
 
   /**
    * Submits (or, after a rejection, resubmits) a real-name record.
+   * A number verified or under review for another member is taken like any other (the answer
+   * never says whether the number is someone's); the operator's queue marks it (duplicateId).
    * @throws idImagesMissing (422) unless both uploads are the caller's, with purposes kycFront
-   *   and kycBack; alreadyVerified (409) when the caller is verified; idNumberInUse (409) when
-   *   the ID number is verified or under review for another member (the answer never says
-   *   whose); kycUnderReview (409) while a submission awaits review.
+   *   and kycBack; alreadyVerified (409) when the caller is verified; kycUnderReview (409) while
+   *   a submission awaits review.
    */
   async 'user/submitKyc'(body, ctx) {
     const user = requireUser(ctx);
@@ -192,21 +225,6 @@ export const kycHandlers: Pick<
       const purposeOf = new Map(files.map((f) => [f.id, f.purpose]));
       if (purposeOf.get(body.frontUploadId) !== 'kycFront' || purposeOf.get(body.backUploadId) !== 'kycBack')
         throw fail('idImagesMissing');
-      // Serialises submissions of one ID number across members (a transaction-scoped lock on a
-      // hash of it), so two members cannot both find it free; no index covers pending rows.
-      await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${'kyc-id:' + body.idNumber}))`);
-      const [taken] = await tx
-        .select({ id: kycRecords.id })
-        .from(kycRecords)
-        .where(
-          and(
-            eq(kycRecords.idNumber, body.idNumber),
-            inArray(kycRecords.status, ['verified', 'review']),
-            ne(kycRecords.userId, user.id),
-          ),
-        )
-        .limit(1);
-      if (taken) throw fail('idNumberInUse');
       const [inserted] = await tx
         .insert(kycRecords)
         .values({
@@ -226,7 +244,7 @@ export const kycHandlers: Pick<
   async 'admin/kyc'(body, ctx) {
     const where = body.status === 'pending' ? eq(kycRecords.status, 'review') : undefined;
     const rows = await ctx.db
-      .select({ k: kycRecords, account: users.account })
+      .select({ k: kycRecords, account: users.account, duplicateId: duplicateIdSql })
       .from(kycRecords)
       .innerJoin(users, eq(users.id, kycRecords.userId))
       .where(where)
@@ -235,7 +253,7 @@ export const kycHandlers: Pick<
       .offset((body.page - 1) * body.pageSize);
     const [total] = await ctx.db.select({ n: count() }).from(kycRecords).where(where);
     return {
-      items: rows.map((r) => adminView(r.k, r.account)),
+      items: rows.map((r) => adminView(r.k, r.account, Boolean(r.duplicateId))),
       total: total!.n,
       page: body.page,
       pageSize: body.pageSize,

@@ -20,7 +20,7 @@
  * its effects and moves the stage on; a crash rolls the step back whole and the next run repeats
  * it from the start, and a committed step is never run again (its stage has moved).
  */
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, or, sql } from 'drizzle-orm';
 import {
   IPO_NOTIFICATION_FEE_MINOR,
   IPO_PROCESSING_FEE_MINOR,
@@ -37,6 +37,7 @@ import { isUniqueViolation } from '../common/db-errors';
 import { move, post } from '../ledger/ledger';
 import { lockedAvailable, openPaidHolding } from '../trading/fills';
 import { notifyMember } from '../notices/notify';
+import { verifiedIdNumberOf } from '../identity/kyc';
 
 export type OfferingRow = typeof ipoOfferings.$inferSelect;
 export type ApplicationRow = typeof ipoApplications.$inferSelect;
@@ -66,9 +67,12 @@ export function isOpen(o: Pick<OfferingRow, 'applyStartDay' | 'stage'>, day: num
 /**
  * Applies `userId` to offering `offeringId` on business day `day`, inside the request's
  * transaction: with price × shares + NT$70 available it is held at once (`waitingDraw`), else the
- * application is `unpaid`. One per member and offering (a unique index, so concurrent requests are
- * covered): a second is refused.
- * @throws AppError ipoNotFound | ipoNotOpen | ipoAlreadyApplied
+ * application is `unpaid`. Only a member with a verified identity applies, and one application per
+ * person and offering: per verified ID number whatever the account (docs/tw-market-rules.md
+ * "Public subscription: who and how much", TSA underwriting rules Art. 53: a second application,
+ * through any broker, is void), held by the unique indexes on (offering, member) and (offering,
+ * ID number), so concurrent requests are covered too.
+ * @throws AppError realNameNotCompleted | ipoNotFound | ipoNotOpen | ipoAlreadyApplied
  */
 export async function apply(
   db: Db | Tx,
@@ -81,10 +85,17 @@ export async function apply(
       const [o] = await tx.select().from(ipoOfferings).where(eq(ipoOfferings.id, offeringId)).for('share');
       if (!o) throw fail('ipoNotFound');
       if (!isOpen(o, day)) throw fail('ipoNotOpen');
+      const idNumber = await verifiedIdNumberOf(tx, userId);
+      if (idNumber === null) throw fail('realNameNotCompleted');
       const [prior] = await tx
         .select({ id: ipoApplications.id })
         .from(ipoApplications)
-        .where(and(eq(ipoApplications.offeringId, o.id), eq(ipoApplications.userId, userId)));
+        .where(
+          and(
+            eq(ipoApplications.offeringId, o.id),
+            or(eq(ipoApplications.userId, userId), eq(ipoApplications.idNumber, idNumber)),
+          ),
+        );
       if (prior) throw fail('ipoAlreadyApplied');
       const payable = ipoPayableMinor(o.priceMinor, o.sharesPerApplication);
       // Locks the member's available row: one member's applications run one after another.
@@ -97,6 +108,7 @@ export async function apply(
           applicationNo: applicationNo(o.id, nextId),
           offeringId: o.id,
           userId,
+          idNumber,
           status: paid ? 'waitingDraw' : 'unpaid',
           shares: o.sharesPerApplication,
           priceMinor: o.priceMinor,
@@ -108,7 +120,11 @@ export async function apply(
       return a!;
     });
   } catch (err) {
-    if (isUniqueViolation(err, 'ipo_applications_one_per_member_uq')) throw fail('ipoAlreadyApplied');
+    if (
+      isUniqueViolation(err, 'ipo_applications_one_per_member_uq') ||
+      isUniqueViolation(err, 'ipo_applications_one_per_id_uq')
+    )
+      throw fail('ipoAlreadyApplied');
     throw err;
   }
 }

@@ -14,12 +14,16 @@
  * | allocation, won   | without the balance available: forfeited, frozen → fee_revenue: kept |
  * | listing day       | frozen → margin: cost (the long holding; trading fills.ts)           |
  *
+ * Bids need a verified identity, and the per-bidder cap holds per person across accounts
+ * (checkPersonCap: realNameNotCompleted, auctionBidOverCap; docs/tw-market-rules.md "Public
+ * subscription and auction: one person, one ticket").
+ *
  * Steps (runAuctionsDue): allocation on the business day after the last bidding day, delivery on
  * the listing day; each is one transaction that locks the offering row, checks its `stage`, writes
  * its effects and moves the stage on, so a crash rolls it back whole and a committed step never
  * runs again (as server/modules/ipo/service.ts).
  */
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, or, sql } from 'drizzle-orm';
 import { allocateAuction } from '../../../contract/auction';
 import {
   AUCTION_BID_CLOSE_MS,
@@ -36,6 +40,7 @@ import { fail } from '../common/errors';
 import { move, post } from '../ledger/ledger';
 import { lockedAvailable, openPaidHolding } from '../trading/fills';
 import type { IpoCalendar } from '../ipo/service';
+import { lockIdNumber, verifiedIdNumberOf } from '../identity/kyc';
 
 export type PrimaryOfferingRow = typeof primaryOfferings.$inferSelect;
 export type AuctionBidRow = typeof auctionBids.$inferSelect;
@@ -84,6 +89,7 @@ export async function placeBid(
     if (input.priceMinor < o.priceMinor) throw fail('auctionBidBelowMinimum');
     await checkBidderCap(tx, o, input.userId, input.lots);
     const deposit = auctionDepositMinor(input.priceMinor, input.lots, o.depositBps);
+    const idNumber = await checkPersonCap(tx, o, input.userId, input.lots);
     if ((await lockedAvailable(tx, input.userId)) < deposit) throw fail('insufficientBalance');
     const res = (await tx.execute(
       sql`select nextval(pg_get_serial_sequence('auction_bids', 'id'))::int as id`,
@@ -96,6 +102,7 @@ export async function placeBid(
         bidNo: bidNo(o.id, id),
         offeringId: o.id,
         userId: input.userId,
+        idNumber,
         priceMinor: input.priceMinor,
         lots: input.lots,
         depositMinor: deposit,
@@ -132,6 +139,37 @@ export async function checkBidderCap(
     .from(auctionBids)
     .where(and(eq(auctionBids.offeringId, o.id), eq(auctionBids.userId, userId)));
   if (Number(row?.lots ?? 0) + lots > auctionCapLots(o.lots, o.capBps)) throw fail('auctionBidOverCap');
+}
+
+/**
+ * Bids need a verified identity, and the per-bidder cap (checkBidderCap) holds per person: the
+ * lots of every bid in auction `o` under the bidder's verified ID number, from any account (and
+ * the member's own bids), plus `lots`, stay within auctionCapLots. The sum is read under a
+ * transaction-scoped lock of the ID number (identity/kyc.ts lockIdNumber), so concurrent bids of
+ * one person, from one account or many, are counted one after another. Returns the ID number the
+ * bid is recorded under.
+ * @throws AppError realNameNotCompleted | auctionBidOverCap
+ */
+export async function checkPersonCap(
+  tx: Tx,
+  o: Pick<PrimaryOfferingRow, 'id' | 'lots' | 'capBps'>,
+  userId: number,
+  lots: number,
+): Promise<string> {
+  const idNumber = await verifiedIdNumberOf(tx, userId);
+  if (idNumber === null) throw fail('realNameNotCompleted');
+  await lockIdNumber(tx, `auction:${o.id}`, idNumber);
+  const [held] = await tx
+    .select({ lots: sql<string>`coalesce(sum(${auctionBids.lots}), 0)` })
+    .from(auctionBids)
+    .where(
+      and(
+        eq(auctionBids.offeringId, o.id),
+        or(eq(auctionBids.idNumber, idNumber), eq(auctionBids.userId, userId)),
+      ),
+    );
+  if (Number(held!.lots) + lots > auctionCapLots(o.lots, o.capBps)) throw fail('auctionBidOverCap');
+  return idNumber;
 }
 
 /** The published bid number: `A`, offering id and bid id, zero-padded (A0003-000042). */

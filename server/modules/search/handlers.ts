@@ -7,6 +7,7 @@ import { HOT_MAX, HOT_WINDOW_DAYS } from '../../../contract/search';
 import { requireUser, type Handlers } from '../common/context';
 import { searchDirectory, searchIndexOf } from './directory';
 import { clearHistory, hotFromHistory, listHistory, recordOpened } from './history';
+import { consumeMemberQuota } from '../common/member-quota';
 
 /** search/query, search/hot, search/history, search/addHistory, search/clearHistory. */
 export const searchHandlers: Pick<
@@ -52,7 +53,9 @@ export const searchHandlers: Pick<
     return { items: await listHistory(ctx.db, requireUser(ctx).id) };
   },
   async 'search/addHistory'(body, ctx) {
-    await recordOpened(ctx.db, requireUser(ctx).id, body.symbol, ctx.now());
+    const user = requireUser(ctx);
+    await consumeMemberQuota(ctx.db, 'searchHistory', user.id);
+    await recordOpened(ctx.db, user.id, body.symbol, ctx.now());
     return { ok: true as const };
   },
   async 'search/clearHistory'(_body, ctx) {

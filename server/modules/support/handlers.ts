@@ -19,6 +19,7 @@ import {
 } from './service';
 import { eq } from 'drizzle-orm';
 import { supportConversations } from '../../db/schema';
+import { consumeMemberQuota } from '../common/member-quota';
 
 const publish = (ctx: Ctx, view: ConversationView | null, posted?: Posted) => {
   if (view) supportHubOf(ctx.feed)?.publish(view, posted?.message);
@@ -54,7 +55,9 @@ export const supportHandlers: Pick<
   },
 
   async 'support/send'(body, ctx) {
-    const posted = await postMessage(ctx.db, requireUser(ctx), body);
+    const user = requireUser(ctx);
+    await consumeMemberQuota(ctx.db, 'supportSend', user.id);
+    const posted = await postMessage(ctx.db, user, body);
     publish(ctx, posted, posted);
     return { conversation: posted.conversation, message: posted.message };
   },

@@ -6,10 +6,12 @@
  * Policy (⚠ product choice, the spec names no limits):
  * - Only a member whose real-name verification is approved (KYC `verified`) gets a code; anyone
  *   else gets none (eligible false) and the list of invitees only.
- * - The member's code is their newest own code (owner = the member) that still registers people:
- *   not disabled, not expired, not used up. When there is none, one is issued on the visit with
- *   INVITE_MEMBER_MAX_USES registrations (20) valid for INVITE_MEMBER_DAYS (180), so a code that
- *   has run out is replaced by a fresh one, and the old one keeps its invitees.
+ * - The member's code is their newest own code (owner = the member). When there is none, or it
+ *   has expired, one is issued on the visit with INVITE_MEMBER_MAX_USES registrations (20) valid
+ *   for INVITE_MEMBER_DAYS (180); the old one keeps its invitees.
+ * - A used-up code stays the member's code (shown with uses = maxUses) until it expires: it does
+ *   not renew itself, so one verified person brings in at most INVITE_MEMBER_MAX_USES accounts per
+ *   INVITE_MEMBER_DAYS (an operator may issue more, admin/createInvitation with the member as owner).
  * - When an operator disabled the member's newest code, no new one is issued (eligible false):
  *   the operator's decision stands until the operator issues one (admin/createInvitation with the
  *   member as owner).
@@ -48,7 +50,7 @@ export async function memberInvite(
           .limit(1);
         if (newest) {
           const state = invitationView(newest, null, now).state;
-          if (state === 'active') return newest;
+          if (state === 'active' || state === 'usedUp') return newest;
           if (state === 'disabled') return null;
         }
         const [row] = await tx

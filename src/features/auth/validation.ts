@@ -3,7 +3,7 @@
  * from contract/constants.ts, which contract/auth.ts validates with on the server. They return
  * translation keys.
  */
-import { LOGIN_ACCOUNT_RE, MOBILE_RE, PASSWORD_RE } from '../../../contract/constants';
+import { LOGIN_ACCOUNT_RE, PASSWORD_RE, TW_MOBILE_RE } from '../../../contract/constants';
 
 const CAPITALS_RE = /[A-Z]/;
 
@@ -15,11 +15,11 @@ export function loginAccountError(v: string | undefined): string | null {
   return null;
 }
 
+/** The registration field is the mobile number: empty and malformed say so (contract/auth.ts registerAccountSchema). */
 export function registerAccountError(v: string | undefined): string | null {
   const s = (v ?? '').trim();
-  if (!s) return 'validation.accountRequired';
-  if (CAPITALS_RE.test(s)) return 'validation.noCapitals';
-  if (!MOBILE_RE.test(s)) return 'validation.mobile';
+  if (!s) return 'validation.mobileRequired';
+  if (!TW_MOBILE_RE.test(s)) return 'validation.mobile';
   return null;
 }
 

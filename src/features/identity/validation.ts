@@ -78,5 +78,16 @@ export function loginPasswordError(v: string | undefined): string | null {
   return null;
 }
 
-/** Funds password: six digits. */
-export const fundsPasswordError = sixDigitError('password.fundsRequired', 'password.fundsRule');
+/** A new login password: the login-password rule, and not the current one (contract/identity.ts loginPasswordReq). */
+export function newLoginPasswordError(old: string | undefined, v: string | undefined): string | null {
+  const rule = loginPasswordError(v);
+  if (rule) return rule;
+  return old && v === old ? 'validation.passwordUnchanged' : null;
+}
+
+/** Funds password: six digits, not trivial. */
+export const fundsPasswordError = sixDigitError(
+  'password.fundsRequired',
+  'password.fundsRule',
+  'password.fundsTrivial',
+);

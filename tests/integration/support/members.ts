@@ -8,6 +8,7 @@
 import type { ApiClient, Answer } from './client';
 import { idem, newKey, uploadOk } from './client';
 import { png } from './files';
+import { idNumberFor } from '../../support/taiwan-id';
 
 export const LOGIN_PASSWORD = 'password123';
 export const FUNDS_PASSWORD = '246810';
@@ -172,6 +173,22 @@ export async function verify(
   ok(await c.call('admin/approveKyc', { id: await pendingKycId(c, op, account) }, op), 'approveKyc');
 }
 
+/**
+ * Verifies the member's identity unless it already is (deposits, subscriptions and auction bids
+ * need it): submits name and an ID number derived from the account (tests/support/taiwan-id.ts)
+ * and has the operator approve; approves a submission already in review.
+ */
+export async function ensureVerified(c: ApiClient, op: string, token: string): Promise<void> {
+  const info = ok(await c.call('user/info', {}, token), 'user/info') as {
+    account: string;
+    kycStatus: string;
+  };
+  if (info.kycStatus === 'verified') return;
+  if (info.kycStatus !== 'review')
+    await submitKyc(c, token, nameFor(info.account), idNumberFor(info.account));
+  ok(await c.call('admin/approveKyc', { id: await pendingKycId(c, op, info.account) }, op), 'approveKyc');
+}
+
 /** Adds a bank card; returns its id. */
 export async function addCard(
   c: ApiClient,
@@ -238,7 +255,7 @@ export async function requestDeposit(
   return data.id as number;
 }
 
-/** Requests a deposit and has the operator approve it. */
+/** Verifies the member when needed, requests a deposit and has the operator approve it. */
 export async function deposit(
   c: ApiClient,
   op: string,
@@ -247,6 +264,7 @@ export async function deposit(
   amountMinor: number,
   opts: { channelPassword?: string } = {},
 ): Promise<number> {
+  await ensureVerified(c, op, token);
   const id = await requestDeposit(c, token, channelId, amountMinor, opts);
   ok(await c.call('admin/approveDeposit', { id }, op), 'approveDeposit');
   return id;

@@ -4,7 +4,8 @@
  * channel's limits; takes the amount (within the limits), the transfer receipt (uploaded first:
  * submit stays disabled until that upload succeeded) and the channel password when the channel
  * has one. That password is set per channel by the operator (console, Channels) and given to
- * members by customer service, so the field says so and links to /user/service. Submits user/recharge with an idempotency key (src/api/idempotency.ts), then shows the
+ * members by customer service, so the field says so and links to /user/service. A member without
+ * a verified identity is told to verify first (link to /user/bandCard) and cannot submit. Submits user/recharge with an idempotency key (src/api/idempotency.ts), then shows the
  * request pending review.
  */
 import { Button, Form, NoticeBar, Result } from 'antd-mobile';
@@ -14,7 +15,7 @@ import { useSelector } from 'react-redux';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import '../funds.css';
 import type { Deposit, DepositChannel } from '../../../../contract/funds';
-import { useDepositChannelsQuery, useRechargeMutation } from '../../../api/api';
+import { useDepositChannelsQuery, useRechargeMutation, useUserInfoQuery } from '../../../api/api';
 import { selectLoggedIn } from '../../../api/session';
 import { formatDateTime, formatMinor } from '../../../lib/format';
 import { keyRule } from '../../../ui/form-rule';
@@ -28,6 +29,7 @@ import { Page } from '../../../ui/page';
 import { TestIdInput } from '../../../ui/testid-input';
 import { parseAmount } from '../amount';
 import { DepositHours } from '../components/deposit-hours';
+import { VerifyFirst } from '../components/verify-first';
 import { sendWithKey, useIdempotencyKeys } from '../../../api/idempotency';
 
 interface DepositForm {
@@ -228,6 +230,7 @@ export function RechargeChannelPage() {
     skip: !loggedIn,
     refetchOnMountOrArgChange: true,
   });
+  const { data: info } = useUserInfoQuery(undefined, { skip: !loggedIn, refetchOnMountOrArgChange: true });
   const channel = data?.channels.find((c) => c.id === id);
   const [done, setDone] = useState<Deposit | null>(null);
 
@@ -250,10 +253,16 @@ export function RechargeChannelPage() {
         </>
       ) : (
         <>
+          <VerifyFirst status={info?.kycStatus} />
           {!data.openNow && <NoticeBar color="alert" wrap content={t('errors.notDepositTime')} />}
           <DepositHours data={data} />
           <ChannelInfo channel={channel} />
-          <DepositFormView channel={channel} open={data.openNow} onDone={setDone} />
+          {/* Known unverified: submit stays off (the server refuses it: depositNeedsVerification). */}
+          <DepositFormView
+            channel={channel}
+            open={data.openNow && (info === undefined || info.kycStatus === 'verified')}
+            onDone={setDone}
+          />
         </>
       )}
     </Page>

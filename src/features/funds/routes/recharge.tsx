@@ -1,6 +1,7 @@
 /**
  * /user/recharge: deposit hours (open now or the next opening) and the deposit channels operators
- * have enabled (user/depositChannels: bank, branch, limits); choosing one opens
+ * have enabled (user/depositChannels: bank, branch, limits), and for a member without a verified
+ * identity the notice to verify first (deposits need it; link to /user/bandCard); choosing one opens
  * /user/rechargeChannel?id=… where the deposit is requested.
  */
 import { Button, List } from 'antd-mobile';
@@ -8,7 +9,7 @@ import { useTranslation } from 'react-i18next';
 import { useSelector } from 'react-redux';
 import { useNavigate } from 'react-router-dom';
 import '../funds.css';
-import { useDepositChannelsQuery } from '../../../api/api';
+import { useDepositChannelsQuery, useUserInfoQuery } from '../../../api/api';
 import { selectLoggedIn } from '../../../api/session';
 import { formatMinor } from '../../../lib/format';
 import { Loading } from '../../../ui/loading';
@@ -16,6 +17,7 @@ import { LoginPrompt } from '../../../ui/login-prompt';
 import { NoData } from '../../../ui/no-data';
 import { Page } from '../../../ui/page';
 import { DepositHours } from '../components/deposit-hours';
+import { VerifyFirst } from '../components/verify-first';
 
 export function RechargePage() {
   const { t } = useTranslation();
@@ -25,6 +27,7 @@ export function RechargePage() {
     skip: !loggedIn,
     refetchOnMountOrArgChange: true,
   });
+  const { data: info } = useUserInfoQuery(undefined, { skip: !loggedIn, refetchOnMountOrArgChange: true });
 
   const records = (
     <span className="nav-link" onClick={() => navigate('/user/FundingDetails?tab=deposit')}>
@@ -43,6 +46,7 @@ export function RechargePage() {
     <Page title={t('recharge.title')} right={records}>
       {data ? (
         <>
+          <VerifyFirst status={info?.kycStatus} />
           <DepositHours data={data} />
           {data.channels.length === 0 ? (
             <NoData testId="channels-empty" />

@@ -1,6 +1,6 @@
 /**
  * /user/loginPassword: change the login password (old one required; the new one 8–32 English
- * letters or digits, entered twice) → user/loginPassword. Back to the member centre on success.
+ * letters or digits, not the old one, entered twice) → user/loginPassword. Back to the member centre on success.
  */
 import { Form } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
@@ -13,7 +13,7 @@ import { LoginPrompt } from '../../../ui/login-prompt';
 import { Page } from '../../../ui/page';
 import { SubmitButton } from '../../../ui/submit-button';
 import { TestIdInput } from '../../../ui/testid-input';
-import { confirmError, loginPasswordError } from '../validation';
+import { confirmError, newLoginPasswordError } from '../validation';
 
 interface LoginPasswordForm {
   oldPassword: string;
@@ -64,7 +64,12 @@ export function LoginPasswordPage() {
           <Form.Item
             name="password"
             label={t('password.new')}
-            rules={[keyRule(t, loginPasswordError)]}
+            dependencies={['oldPassword']}
+            rules={[
+              keyRule(t, (v: string | undefined) =>
+                newLoginPasswordError(form.getFieldValue('oldPassword') as string | undefined, v),
+              ),
+            ]}
             description={t('register.passwordHint')}
           >
             <TestIdInput

@@ -26,6 +26,7 @@ const TEXT: DigitPasswordText = {
   placeholder: 'password.fundsPlaceholder',
   required: 'password.fundsRequired',
   rule: 'password.fundsRule',
+  trivial: 'password.fundsTrivial',
   notSetHint: 'password.notSetHint',
   locked: 'errors.fundsPasswordLocked',
   triesLeft: 'password.triesLeft',

@@ -38,6 +38,8 @@ export function InvitePage() {
       </Page>
     );
   const link = data.path ? `${window.location.origin}${data.path}` : null;
+  // A used-up code registers nobody until it is replaced at its expiry: nothing to share.
+  const usedUp = data.uses !== null && data.maxUses !== null && data.uses >= data.maxUses;
   const copy = async (text: string) => {
     try {
       await navigator.clipboard.writeText(text);
@@ -54,10 +56,12 @@ export function InvitePage() {
           <div className="invite-code" data-testid="invite-code">
             {data.code}
           </div>
-          <InviteQr text={link} />
-          <div className="invite-link" data-testid="invite-link">
-            {link}
-          </div>
+          {!usedUp && <InviteQr text={link} />}
+          {!usedUp && (
+            <div className="invite-link" data-testid="invite-link">
+              {link}
+            </div>
+          )}
           <div className="muted small invite-center" data-testid="invite-policy">
             {t('invite.policy', {
               uses: data.uses,
@@ -65,19 +69,26 @@ export function InvitePage() {
               until: formatDateTime(data.expiresAt),
             })}
           </div>
-          <div className="invite-actions">
-            <Button size="small" onClick={() => void copy(data.code!)} data-testid="invite-copy-code">
-              {t('invite.copyCode')}
-            </Button>
-            <Button
-              size="small"
-              color="primary"
-              onClick={() => void copy(link)}
-              data-testid="invite-copy-link"
-            >
-              {t('invite.copyLink')}
-            </Button>
-          </div>
+          {usedUp && (
+            <div className="muted small invite-center" data-testid="invite-used-up">
+              {t('invite.usedUp')}
+            </div>
+          )}
+          {!usedUp && (
+            <div className="invite-actions">
+              <Button size="small" onClick={() => void copy(data.code!)} data-testid="invite-copy-code">
+                {t('invite.copyCode')}
+              </Button>
+              <Button
+                size="small"
+                color="primary"
+                onClick={() => void copy(link)}
+                data-testid="invite-copy-link"
+              >
+                {t('invite.copyLink')}
+              </Button>
+            </div>
+          )}
         </section>
       ) : (
         <NoticeBar
