@@ -15,7 +15,7 @@
  *   256 bits, not the common 64: at 64 bits two different receipts of one bank's template
  *   (other amount, account and time) were as close (2 bits) as a JPEG re-encoding of one receipt;
  *   at 256 bits they are 24 apart and the re-encoding 6 (tests/security/receipt-reuse.test.ts).
- * No perceptual-hash package is installed; both are computed from sharp's decoded pixels here.
+ * Computed here from sharp's pixels: the kept packages did not separate receipts (docs/adr/0046).
  */
 import { createHash } from 'node:crypto';
 import sharp from 'sharp';
