@@ -109,11 +109,22 @@ export const WS_MAX_MESSAGE_BYTES = 16 * 1024;
 export const WS_CLOSE_TOO_SLOW = 4008;
 /** Close code: the client kept sending faster than WS_MESSAGES_PER_S after being refused. */
 export const WS_CLOSE_TOO_FREQUENT = 4029;
+/**
+ * Close code: the session that authenticated the socket ended (logout, a password change, the
+ * account disabled or barred, expiry). The client reconnects as a guest and authenticates again.
+ */
+export const WS_CLOSE_SESSION_ENDED = 4401;
+/** Close code: the client's address holds WS_LIMITS.connectionsPerAddress sockets already. */
+export const WS_CLOSE_TOO_MANY_CONNECTIONS = 4429;
 /** Close reasons sent with those codes (for logs and tools; the client only reconnects). */
 export const WS_CLOSE_REASONS = {
   [WS_CLOSE_TOO_SLOW]: 'tooSlow',
   [WS_CLOSE_TOO_FREQUENT]: 'tooFrequent',
+  [WS_CLOSE_SESSION_ENDED]: 'sessionEnded',
+  [WS_CLOSE_TOO_MANY_CONNECTIONS]: 'tooManyConnections',
 } as const;
+/** A close code the gateway sends. */
+export type WsCloseCode = keyof typeof WS_CLOSE_REASONS;
 
 const levelChangeSchema = z.tuple([z.number().int(), z.number().int(), z.number().int()]);
 export const depthDeltaSchema = z.object({

@@ -351,6 +351,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
 
   app.addHook('onClose', async () => {
     gateway.stop();
+    supportHub.stop();
     ipo.stop();
     corporateActions.stop();
     dividends.stop();

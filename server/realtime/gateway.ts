@@ -77,12 +77,14 @@ import {
   MAX_TRADES_PER_FLUSH,
   streamId,
   WS_CLOSE_REASONS,
+  WS_CLOSE_SESSION_ENDED,
   WS_CLOSE_TOO_FREQUENT,
   WS_CLOSE_TOO_SLOW,
   WS_MAX_STREAMS,
   WS_OUTBOUND_BUDGET_BYTES,
   WS_SLOW_GRACE_MS,
   type Channel,
+  type WsCloseCode,
 } from '../../contract/realtime';
 import type { MarketFeed } from '../market/feed';
 import { z } from 'zod';
@@ -175,6 +177,8 @@ export interface GatewayStats {
   /** Sockets closed with WS_CLOSE_TOO_SLOW / WS_CLOSE_TOO_FREQUENT (cumulative). */
   closedTooSlow: number;
   closedTooFrequent: number;
+  /** Sockets closed with WS_CLOSE_SESSION_ENDED: their session ended (cumulative). */
+  closedSessionEnded: number;
   /** Sockets over their budget right now. */
   overBudget: number;
   /** The largest send buffer (bytes) of any open socket right now. */
@@ -253,6 +257,7 @@ export function createGatewayCore(
     refusedSubscriptions: 0,
     closedTooSlow: 0,
     closedTooFrequent: 0,
+    closedSessionEnded: 0,
     maxFrameBytes: 0,
   };
   const onFrame = (chars: number) => {
@@ -390,14 +395,16 @@ export function createGatewayCore(
   }
 
   /**
-   * Closes a socket for slowness or abuse: forgotten at once, the close code and reason sent,
-   * destroyed WS_CLOSE_LINGER_MS later if the peer has not answered (one that does not read
-   * never gets the close frame, queued behind what it did not read).
+   * Closes a socket for slowness, abuse or an ended session: forgotten at once (nothing more is
+   * sent to it), the close code and reason sent, destroyed WS_CLOSE_LINGER_MS later if the peer
+   * has not answered (one that does not read never gets the close frame, queued behind what it
+   * did not read).
    */
-  function closeFor(c: Conn, code: typeof WS_CLOSE_TOO_SLOW | typeof WS_CLOSE_TOO_FREQUENT): void {
+  function closeFor(c: Conn, code: WsCloseCode): void {
     if (c.closed) return;
     if (code === WS_CLOSE_TOO_SLOW) counters.closedTooSlow++;
-    else counters.closedTooFrequent++;
+    else if (code === WS_CLOSE_TOO_FREQUENT) counters.closedTooFrequent++;
+    else if (code === WS_CLOSE_SESSION_ENDED) counters.closedSessionEnded++;
     forget(c);
     const ws = c.ws;
     try {
@@ -521,6 +528,7 @@ export function createGatewayCore(
         else if (!c.closed) supportMissed.add(c);
       },
       reply: (text) => sendReply(c, text),
+      end: () => closeFor(c, WS_CLOSE_SESSION_ENDED),
     };
     return c.peer;
   }
