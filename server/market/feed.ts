@@ -73,10 +73,11 @@ import { limitClassOf, taxKindOf, type EtfClass } from '../../contract/dated-rul
 import { listingTradingDayNumber, type InstrumentKind } from '../../contract/market-rules';
 import { yieldToEventLoop, type Db } from '../db/client';
 import { dailyCandles } from '../db/schema';
+import { dailyHistoryCache, withToday } from './daily-history';
+export { dailyCandlesOf } from './candles';
 import { breadthOf, marketLookup, type Breadth } from './breadth';
 import { isTradingDay, SESSION_MS } from './calendar';
 import {
-  aggregateDaily,
   dailyCandle,
   INTRADAY_PERIODS,
   IntradayAggregator,
@@ -363,10 +364,6 @@ export function candleWindow(
   return since === undefined ? out : out.filter((c) => c.ts >= since);
 }
 
-/** Ascending daily rows as `period` candles: one per row for 1d, else aggregated (1M/1y). */
-export function dailyCandlesOf(rows: readonly DailyRow[], period: '1d' | '1M' | '1y'): Candle[] {
-  return period === '1d' ? rows.map(dailyCandle) : aggregateDaily(rows, period);
-}
 
 /**
  * The feed timer: start() calls `tick` every `intervalMs` wall ms (unref'd, so it does not keep
@@ -474,6 +471,7 @@ export function createMarketFeed(opts: MarketFeedOptions): MarketFeed {
   const states = new Map<string, SymbolState>();
   let order: SymbolState[] = [];
   const loadHistory = dailyRowsCache(db);
+  const dailyHistory = dailyHistoryCache(async (symbol, date) => dailyRowsBefore(await loadHistory(symbol), date));
   let taiex: TaiexCloses = new Map();
   let directory: Instrument[] = [];
   let marketOf: (symbol: string) => Instrument['market'] | undefined = () => undefined;
@@ -1089,11 +1087,11 @@ export function createMarketFeed(opts: MarketFeedOptions): MarketFeed {
       if (!st || limit <= 0) return [];
       if (isIntradayPeriod(period)) return candleWindow(st.agg.series[period], limit, before, since);
       const date = st.date;
-      const history = dailyRowsBefore(await loadHistory(symbol), date);
+      const history = await dailyHistory(symbol, period, date);
       // Re-read after the await: the session may have rolled over meanwhile.
       const s = st.session;
-      const today = st.date === date && s && st.cursor > 0 ? [todayRow(st, s)] : [];
-      return candleWindow(dailyCandlesOf([...history, ...today], period), limit, before, since);
+      const today = st.date === date && s && st.cursor > 0 ? todayRow(st, s) : null;
+      return candleWindow(withToday(history, today, period), limit, before, since);
     },
     trades(symbol, limit) {
       return states.get(symbol)?.tape.latest(Math.min(limit, TRADES_RING)) ?? [];

@@ -79,6 +79,7 @@ import {
   WS_CLOSE_REASONS,
   WS_CLOSE_SESSION_ENDED,
   WS_CLOSE_TOO_FREQUENT,
+  WS_CLOSE_TOO_MANY_CONNECTIONS,
   WS_CLOSE_TOO_SLOW,
   WS_MAX_STREAMS,
   WS_OUTBOUND_BUDGET_BYTES,
@@ -101,6 +102,7 @@ import {
   type GatewaySocket,
   type RateLimiter,
 } from './budget';
+import { createAddressBook, DEFAULT_WS_LIMITS, streamCost, type AddressShare, type WsLimits } from './limits';
 import {
   CANDLE_SNAPSHOT_BARS,
   candleSnapshotText,
@@ -139,6 +141,11 @@ interface Conn {
   streams: Set<Stream>;
   /** Streams held per channel (the WS_MAX_STREAMS limit). */
   held: Record<Channel, number>;
+  /** The client's address and its share of the address limits (realtime/limits.ts). */
+  address: string;
+  share: AddressShare;
+  /** Cost of the streams held (streamCost), counted in `share.cost` too. */
+  cost: number;
   /** Messages of the current flush, and the stream each belongs to (null: an error). */
   out: string[];
   outStreams: Array<Stream | null>;
@@ -172,8 +179,12 @@ export interface GatewayStats {
   droppedReplies: number;
   /** Client messages refused by the rate limit or the queue bound (cumulative). */
   refusedMessages: number;
-  /** `sub` symbols refused by the subscription limit (cumulative). */
+  /** `sub` symbols refused by the subscription or cost limits (cumulative). */
   refusedSubscriptions: number;
+  /** `sub` symbols refused because the address's snapshot bucket was short (cumulative). */
+  refusedSnapshots: number;
+  /** Connections refused because their address held the maximum (cumulative). */
+  refusedConnections: number;
   /** Sockets closed with WS_CLOSE_TOO_SLOW / WS_CLOSE_TOO_FREQUENT (cumulative). */
   closedTooSlow: number;
   closedTooFrequent: number;
@@ -189,8 +200,12 @@ export interface GatewayStats {
 
 /** The gateway without Fastify: feed wiring, subscriptions, flushes (tests drive it directly). */
 export interface GatewayCore {
-  /** Registers a socket and sends it a heartbeat. */
-  open(ws: GatewaySocket): Conn;
+  /**
+   * Registers a socket of the client `address` and sends it a heartbeat; one beyond the address's
+   * connection limit gets an `error` `tooManyConnections` and is closed (the Conn returned is
+   * closed already).
+   */
+  open(ws: GatewaySocket, address?: string): Conn;
   /**
    * Takes one client text frame: refused at once past the rate limit or the queue bound (an
    * `error` `tooFrequent`; persistent abuse closes the socket), else queued and handled in order;
@@ -230,9 +245,11 @@ export interface Gateway {
  */
 export function createGatewayCore(
   feed: GatewayFeed,
-  opts: { timers?: boolean; now?: () => number; support?: GatewaySupport } = {},
+  opts: { timers?: boolean; now?: () => number; support?: GatewaySupport; limits?: WsLimits } = {},
 ): GatewayCore {
   const now = opts.now ?? Date.now;
+  const limits = opts.limits ?? DEFAULT_WS_LIMITS;
+  const addresses = createAddressBook(limits);
   const streams = new Map<string, Stream>();
   // Per-channel indexes by symbol for the feed events (no string building per event).
   const quoteStreams = new Map<string, Stream>();
@@ -255,6 +272,8 @@ export function createGatewayCore(
     droppedReplies: 0,
     refusedMessages: 0,
     refusedSubscriptions: 0,
+    refusedSnapshots: 0,
+    refusedConnections: 0,
     closedTooSlow: 0,
     closedTooFrequent: 0,
     closedSessionEnded: 0,
@@ -335,11 +354,22 @@ export function createGatewayCore(
     markDirty(s);
   });
 
-  /** Candle snapshot bars, re-fetched while a flush consumed the stream's changes meanwhile. */
+  /**
+   * Candle snapshot bars, re-fetched while a flush consumed the stream's changes meanwhile. One
+   * fetch per stream and flush: subscribers asking before the next flush share it.
+   */
   async function fetchCandles(s: Stream): Promise<Candle[]> {
     for (let attempt = 1; ; attempt++) {
       const before = s.flushes;
-      const items = await feed.candles(s.symbol, s.period ?? '1m', CANDLE_SNAPSHOT_BARS);
+      let f = s.candleFetch;
+      if (!f || f.flushes !== before) {
+        const fetch = { flushes: before, data: feed.candles(s.symbol, s.period ?? '1m', CANDLE_SNAPSHOT_BARS) };
+        fetch.data.catch(() => {
+          if (s.candleFetch === fetch) s.candleFetch = null;
+        });
+        s.candleFetch = f = fetch;
+      }
+      const items = await f.data;
       if (s.flushes === before || attempt >= SNAPSHOT_FETCH_ATTEMPTS) return items;
     }
   }
@@ -540,8 +570,41 @@ export function createGatewayCore(
     if (!c.streams.has(s)) {
       c.streams.add(s);
       c.held[s.channel]++;
+      const cost = streamCost(s.channel, s.period);
+      c.cost += cost;
+      c.share.cost += cost;
     }
     c.missed.delete(s);
+  }
+
+  /**
+   * Why a `sub` of `symbol` is refused (an error key), or null when it is accepted: not tradable,
+   * beyond WS_MAX_STREAMS or a cost limit (a new stream; `room` and `adding` count this `sub`'s
+   * earlier symbols), or its snapshot beyond the address's bucket.
+   */
+  function refusal(
+    c: Conn,
+    symbol: string,
+    held: boolean,
+    room: number,
+    adding: number,
+    cost: number,
+  ): 'productNotFound' | 'tooManySubscriptions' | 'tooFrequent' | null {
+    if (!feed.isTradable(symbol)) return 'productNotFound';
+    if (
+      !held &&
+      (room <= 0 ||
+        c.cost + adding + cost > limits.costPerConnection ||
+        c.share.cost + adding + cost > limits.costPerAddress)
+    ) {
+      counters.refusedSubscriptions++;
+      return 'tooManySubscriptions';
+    }
+    if (!c.share.takeSnapshot(now(), cost)) {
+      counters.refusedSnapshots++;
+      return 'tooFrequent';
+    }
+    return null;
   }
 
   /** Answers a `sub` at once, except candle snapshots: then a promise of the answer. */
@@ -555,18 +618,20 @@ export function createGatewayCore(
     const of: Array<Stream | null> = [];
     const accepted: Stream[] = [];
     let room = WS_MAX_STREAMS[channel] - c.held[channel];
+    const cost = streamCost(channel, period);
+    let adding = 0;
     for (const symbol of new Set(symbols)) {
       const known = streams.get(streamId(channel, symbol, period));
       const held = known !== undefined && c.streams.has(known);
-      if (!feed.isTradable(symbol)) {
-        parts.push(errorText('productNotFound'));
-        of.push(null);
-      } else if (!held && room <= 0) {
-        counters.refusedSubscriptions++;
-        parts.push(errorText('tooManySubscriptions'));
+      const refused = refusal(c, symbol, held, room, adding, cost);
+      if (refused) {
+        parts.push(errorText(refused));
         of.push(null);
       } else {
-        if (!held) room--;
+        if (!held) {
+          room--;
+          adding += cost;
+        }
         accepted.push(ensureStream(channel, symbol, period));
       }
     }
@@ -615,7 +680,12 @@ export function createGatewayCore(
 
   function unsubscribe(c: Conn, s: Stream): void {
     s.subs.delete(c);
-    if (c.streams.delete(s)) c.held[s.channel]--;
+    if (c.streams.delete(s)) {
+      c.held[s.channel]--;
+      const cost = streamCost(s.channel, s.period);
+      c.cost -= cost;
+      c.share.cost -= cost;
+    }
     c.missed.delete(s);
     if (c.missed.size === 0) resyncing.delete(c);
     dropIfUnused(s);
@@ -694,7 +764,17 @@ export function createGatewayCore(
     c.outStreams = [];
     resyncing.delete(c);
     slow.delete(c);
-    conns.delete(c);
+    if (conns.delete(c)) addresses.release(c.address);
+  }
+
+  /** Tells a socket beyond its address's connection limit why, and closes it. */
+  function refuseConnection(ws: GatewaySocket): void {
+    try {
+      if (ws.readyState === OPEN) ws.send(errorText('tooManyConnections'));
+      ws.close(WS_CLOSE_TOO_MANY_CONNECTIONS, WS_CLOSE_REASONS[WS_CLOSE_TOO_MANY_CONNECTIONS]);
+    } catch {
+      // already closing
+    }
   }
 
   // ---------- heartbeats and timers ----------
@@ -713,11 +793,15 @@ export function createGatewayCore(
   }
 
   return {
-    open(ws) {
+    open(ws, address = 'local') {
+      const share = addresses.admit(address);
       const c: Conn = {
         ws,
         streams: new Set(),
         held: { quotes: 0, depth: 0, trades: 0, candles: 0 },
+        address,
+        share: share ?? { connections: 0, cost: 0, takeSnapshot: () => false },
+        cost: 0,
         out: [],
         outStreams: [],
         mark: -1,
@@ -728,8 +812,13 @@ export function createGatewayCore(
         limiter: createRateLimiter(),
         peer: null,
         overSince: null,
-        closed: false,
+        closed: share === null,
       };
+      if (!share) {
+        counters.refusedConnections++;
+        refuseConnection(ws);
+        return c;
+      }
       conns.add(c);
       sendReply(c, heartbeatText());
       return c;
@@ -773,12 +862,17 @@ export function createGatewayCore(
 }
 
 /** Registers `/ws` on the app, wired to the feed; see the module docstring. */
-export function registerGateway(app: FastifyInstance, feed: MarketFeed, support?: GatewaySupport): Gateway {
-  const core = createGatewayCore(feed, { support });
+export function registerGateway(
+  app: FastifyInstance,
+  feed: MarketFeed,
+  support?: GatewaySupport,
+  limits?: WsLimits,
+): Gateway {
+  const core = createGatewayCore(feed, { support, limits });
   const sockets = new Set<WebSocket>();
-  app.get('/ws', { websocket: true }, (socket: WebSocket) => {
+  app.get('/ws', { websocket: true }, (socket: WebSocket, request) => {
     sockets.add(socket);
-    const conn = core.open(socket);
+    const conn = core.open(socket, request.ip);
     socket.on('message', (raw: Buffer) => void core.message(conn, raw.toString()));
     socket.on('close', () => {
       sockets.delete(socket);
