@@ -36,6 +36,12 @@
  *   within WS_ABUSE_WINDOW_MS is closed with WS_CLOSE_TOO_FREQUENT;
  * - subscriptions: at most WS_MAX_STREAMS[channel] streams per channel per connection; a `sub`
  *   beyond that is refused per symbol with an `error` `tooManySubscriptions`.
+ * Per client address (server/realtime/limits.ts, configurable): connections (beyond: `error`
+ * `tooManyConnections`, then WS_CLOSE_TOO_MANY_CONNECTIONS), the cost of the streams held per
+ * connection and per address (beyond: `tooManySubscriptions`), snapshots asked for a second
+ * (beyond: `tooFrequent` for that symbol, which is not subscribed).
+ * A socket authenticated by a session (the support channel's `auth`) gets `error` `sessionEnded`
+ * and WS_CLOSE_SESSION_ENDED when that session ends.
  */
 import { z } from 'zod';
 import { CHANNELS, type Channel } from './constants';

@@ -364,7 +364,6 @@ export function candleWindow(
   return since === undefined ? out : out.filter((c) => c.ts >= since);
 }
 
-
 /**
  * The feed timer: start() calls `tick` every `intervalMs` wall ms (unref'd, so it does not keep
  * the process alive); stop() clears it.
@@ -471,7 +470,9 @@ export function createMarketFeed(opts: MarketFeedOptions): MarketFeed {
   const states = new Map<string, SymbolState>();
   let order: SymbolState[] = [];
   const loadHistory = dailyRowsCache(db);
-  const dailyHistory = dailyHistoryCache(async (symbol, date) => dailyRowsBefore(await loadHistory(symbol), date));
+  const dailyHistory = dailyHistoryCache(async (symbol, date) =>
+    dailyRowsBefore(await loadHistory(symbol), date),
+  );
   let taiex: TaiexCloses = new Map();
   let directory: Instrument[] = [];
   let marketOf: (symbol: string) => Instrument['market'] | undefined = () => undefined;

@@ -56,6 +56,13 @@
  * refusals within WS_ABUSE_WINDOW_MS close the socket with WS_CLOSE_TOO_FREQUENT. A `sub` beyond
  * WS_MAX_STREAMS[channel] is refused per symbol with `error` `tooManySubscriptions`.
  *
+ * Per client address (./limits.ts, configurable): at most `connectionsPerAddress` sockets (one
+ * more gets `error` `tooManyConnections` and is closed with WS_CLOSE_TOO_MANY_CONNECTIONS); the
+ * streams held cost at most `costPerConnection` per socket and `costPerAddress` together (beyond:
+ * `tooManySubscriptions` per symbol); every snapshot a `sub` asks for is paid from the address's
+ * bucket (beyond: `tooFrequent` per symbol, not subscribed). Candle snapshots are fetched once per
+ * stream and flush and serialised once per seq, whatever the number of subscribers asking.
+ *
  * Heartbeats: `{type:'hb', ts: Date.now(), clock}` every HEARTBEAT_MS, on connect, and in answer
  * to `ping`, as single-message frames; an unparsable client message gets a single `error`.
  * Support channel (contract/support.ts): `auth` and `say` go to the support hub
@@ -363,7 +370,10 @@ export function createGatewayCore(
       const before = s.flushes;
       let f = s.candleFetch;
       if (!f || f.flushes !== before) {
-        const fetch = { flushes: before, data: feed.candles(s.symbol, s.period ?? '1m', CANDLE_SNAPSHOT_BARS) };
+        const fetch = {
+          flushes: before,
+          data: feed.candles(s.symbol, s.period ?? '1m', CANDLE_SNAPSHOT_BARS),
+        };
         fetch.data.catch(() => {
           if (s.candleFetch === fetch) s.candleFetch = null;
         });
@@ -558,7 +568,10 @@ export function createGatewayCore(
         else if (!c.closed) supportMissed.add(c);
       },
       reply: (text) => sendReply(c, text),
-      end: () => closeFor(c, WS_CLOSE_SESSION_ENDED),
+      end() {
+        sendReply(c, errorText('sessionEnded'));
+        closeFor(c, WS_CLOSE_SESSION_ENDED);
+      },
     };
     return c.peer;
   }

@@ -99,7 +99,8 @@ export function createAddressBook(limits: WsLimits): AddressBook {
       connections: 0,
       cost: 0,
       takeSnapshot(nowMs, cost) {
-        if (at !== null) tokens = Math.min(limits.snapshotBurst, tokens + ((nowMs - at) * limits.snapshotCostPerS) / 1_000);
+        if (at !== null)
+          tokens = Math.min(limits.snapshotBurst, tokens + ((nowMs - at) * limits.snapshotCostPerS) / 1_000);
         at = nowMs;
         if (tokens < cost) return false;
         tokens -= cost;

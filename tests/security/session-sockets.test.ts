@@ -1,7 +1,7 @@
 /**
  * Revoked sessions lose their sockets, on PGlite and PostgreSQL: a support socket authenticated by
- * a session is closed (WS_CLOSE_SESSION_ENDED, 'sessionEnded') as soon as that session ends, and
- * no support event reaches it afterwards, while REST already answers 401:
+ * a session is told `error` `sessionEnded` and closed (WS_CLOSE_SESSION_ENDED, 'sessionEnded') as
+ * soon as that session ends, and no support event reaches it afterwards (REST answers 401):
  * - the member logs out;
  * - the member changes the login password on another device (the socket of the session that made
  *   the change stays open and keeps receiving);
@@ -45,7 +45,8 @@ class Peer {
     peers.push(this);
     this.ws.on('message', (raw) => {
       const frame = JSON.parse(raw.toString());
-      for (const m of Array.isArray(frame) ? frame : [frame]) if (m.type !== 'hb') this.got.push({ at: Date.now(), m });
+      for (const m of Array.isArray(frame) ? frame : [frame])
+        if (m.type !== 'hb') this.got.push({ at: Date.now(), m });
     });
     this.ws.on('close', (code, reason) => {
       this.closed = { code, reason: reason.toString(), at: Date.now() };
@@ -98,6 +99,7 @@ const login = async (account: string, password = 'password123'): Promise<string>
 /** The socket was closed for its session, and no support event reached it afterwards. */
 function expectEnded(p: Peer, text: string): void {
   expect(p.closed).toMatchObject({ code: WS_CLOSE_SESSION_ENDED, reason: 'sessionEnded' });
+  expect(p.got.some((x) => x.m.type === 'error' && x.m.msg === 'sessionEnded')).toBe(true);
   expect(p.saw(text)).toBe(false);
 }
 

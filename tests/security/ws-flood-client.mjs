@@ -9,6 +9,8 @@
  * Messages from the parent: {cmd: 'start', url, sockets, symbols, periods} → replies
  * {type: 'started', opened}; {cmd: 'stop'} → {type: 'stats', ...} and exits.
  */
+import process from 'node:process';
+import { clearInterval, setInterval, setTimeout } from 'node:timers';
 import WebSocket from 'ws';
 
 const stats = { opened: 0, failed: 0, bytes: 0, frames: 0, errors: {}, closes: {} };
@@ -53,17 +55,20 @@ process.on('message', async (msg) => {
     const subs = [];
     for (const channel of ['quotes', 'depth', 'trades'])
       for (const c of chunks) subs.push({ op: 'sub', channel, symbols: c });
-    for (const period of periods) for (const c of chunks) subs.push({ op: 'sub', channel: 'candles', symbols: c, period });
+    for (const period of periods)
+      for (const c of chunks) subs.push({ op: 'sub', channel: 'candles', symbols: c, period });
     const daily = subs.filter((m) => m.channel === 'candles' && ['1d', '1M', '1y'].includes(m.period));
     await Promise.all(Array.from({ length: msg.sockets }, () => open(url, subs)));
     resub = setInterval(() => {
-      for (const ws of sockets) if (ws.readyState === WebSocket.OPEN) for (const m of daily) ws.send(JSON.stringify(m));
+      for (const ws of sockets)
+        if (ws.readyState === WebSocket.OPEN) for (const m of daily) ws.send(JSON.stringify(m));
     }, 1_000);
     process.send({ type: 'started', opened: stats.opened });
   } else if (msg.cmd === 'stop') {
     clearInterval(resub);
     // Closes the server started (refused connections) are counted before reporting.
-    const settled = () => sockets.every((ws) => ws.readyState === WebSocket.OPEN || ws.readyState === WebSocket.CLOSED);
+    const settled = () =>
+      sockets.every((ws) => ws.readyState === WebSocket.OPEN || ws.readyState === WebSocket.CLOSED);
     for (let i = 0; i < 150 && !settled(); i++) await new Promise((r) => setTimeout(r, 20));
     const open = sockets.filter((ws) => ws.readyState === WebSocket.OPEN).length;
     for (const ws of sockets) ws.terminate();
