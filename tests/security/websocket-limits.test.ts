@@ -35,7 +35,9 @@ function fakeFeed() {
     trades: () => [],
     async candles(): Promise<Candle[]> {
       fetches++;
-      return [{ ts: 0, openMinor: 1, highMinor: 1, lowMinor: 1, closeMinor: 1, volumeShares: 1, turnoverMinor: 1 }];
+      return [
+        { ts: 0, openMinor: 1, highMinor: 1, lowMinor: 1, closeMinor: 1, volumeShares: 1, turnoverMinor: 1 },
+      ];
     },
     isTradable: (s) => /^\d{4}$/.test(s),
     clock: () => CLOCK,
@@ -124,7 +126,10 @@ describe('subscription cost limits', () => {
     await sub(b, syms(60, 2000));
     expect(b.ws.errors()).toEqual(Array(10).fill('tooManySubscriptions'));
     // Giving back: a unsubscribes two daily streams (40), b may hold 40 more quotes.
-    await core.message(a.conn, JSON.stringify({ op: 'unsub', channel: 'candles', period: '1d', symbols: syms(2) }));
+    await core.message(
+      a.conn,
+      JSON.stringify({ op: 'unsub', channel: 'candles', period: '1d', symbols: syms(2) }),
+    );
     await sub(b, syms(41, 3000));
     expect(b.ws.errors()).toHaveLength(11);
     // Closing gives back the rest.
@@ -138,7 +143,11 @@ describe('subscription cost limits', () => {
 
 describe('snapshot bucket per address', () => {
   it('refuses snapshots beyond the bucket with tooFrequent (not subscribed), and refills', async () => {
-    const { core, clock, open, sub } = setup({ ...LIMITS, costPerConnection: 10_000, costPerAddress: 10_000 });
+    const { core, clock, open, sub } = setup({
+      ...LIMITS,
+      costPerConnection: 10_000,
+      costPerAddress: 10_000,
+    });
     const a = open();
     await sub(a, syms(10), 'candles', '1d'); // 200 of 400
     // Re-subscribing held streams costs snapshots too: 200 more empties the bucket.
@@ -188,15 +197,18 @@ describe('daily history cache', () => {
     i++;
   }
 
-  it.each(['1d', '1M', '1y'] as const)('%s: the same candles as from every row, with and without today', (period) => {
-    for (const cut of [rows.length - 1, rows.length - 23, 260]) {
-      const history = rows.slice(0, cut);
-      const today = rows[cut]!;
-      const h = splitDailyHistory(history, period);
-      expect(withToday(h, today, period)).toEqual(dailyCandlesOf([...history, today], period));
-      expect(withToday(h, null, period)).toEqual(dailyCandlesOf(history, period));
-    }
-  });
+  it.each(['1d', '1M', '1y'] as const)(
+    '%s: the same candles as from every row, with and without today',
+    (period) => {
+      for (const cut of [rows.length - 1, rows.length - 23, 260]) {
+        const history = rows.slice(0, cut);
+        const today = rows[cut]!;
+        const h = splitDailyHistory(history, period);
+        expect(withToday(h, today, period)).toEqual(dailyCandlesOf([...history, today], period));
+        expect(withToday(h, null, period)).toEqual(dailyCandlesOf(history, period));
+      }
+    },
+  );
 
   it('loads once per instrument, period and date; a new date replaces it; a failure is retried', async () => {
     const loads: string[] = [];
