@@ -176,6 +176,8 @@ interface Conn {
 export interface GatewayStats {
   sockets: number;
   streams: number;
+  /** Client addresses known (with sockets, or without and their snapshot bucket not refilled). */
+  addresses: number;
   /** Flushes skipped for a socket over the budget (cumulative, per socket per flush). */
   skippedFlushes: number;
   /** Snapshots sent to drained sockets for the streams they missed (cumulative). */
@@ -256,7 +258,7 @@ export function createGatewayCore(
 ): GatewayCore {
   const now = opts.now ?? Date.now;
   const limits = opts.limits ?? DEFAULT_WS_LIMITS;
-  const addresses = createAddressBook(limits);
+  const addresses = createAddressBook(limits, now);
   const streams = new Map<string, Stream>();
   // Per-channel indexes by symbol for the feed events (no string building per event).
   const quoteStreams = new Map<string, Stream>();
@@ -813,7 +815,7 @@ export function createGatewayCore(
         streams: new Set(),
         held: { quotes: 0, depth: 0, trades: 0, candles: 0 },
         address,
-        share: share ?? { connections: 0, cost: 0, takeSnapshot: () => false },
+        share: share ?? { connections: 0, cost: 0, takeSnapshot: () => false, full: () => true },
         cost: 0,
         out: [],
         outStreams: [],
@@ -862,7 +864,14 @@ export function createGatewayCore(
         if (c.ws.bufferedAmount > maxBufferedBytes) maxBufferedBytes = c.ws.bufferedAmount;
         if (overBudget(c.ws)) over++;
       }
-      return { sockets: conns.size, streams: streams.size, overBudget: over, maxBufferedBytes, ...counters };
+      return {
+        sockets: conns.size,
+        streams: streams.size,
+        addresses: addresses.size(),
+        overBudget: over,
+        maxBufferedBytes,
+        ...counters,
+      };
     },
     stop() {
       for (const t of timers) clearInterval(t);

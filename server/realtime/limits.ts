@@ -78,38 +78,68 @@ export interface AddressShare {
   cost: number;
   /** Takes `cost` from the snapshot bucket at wall time `nowMs`; false (nothing taken) when short. */
   takeSnapshot(nowMs: number, cost: number): boolean;
+  /** True when the bucket has refilled to its burst by `nowMs` (forgetting it then changes nothing). */
+  full(nowMs: number): boolean;
 }
 
-/** The addresses with an open socket; an address is forgotten when its last socket closes. */
+/**
+ * The addresses with an open socket. An address whose last socket closed is forgotten once its
+ * snapshot bucket has refilled (checked at most once a second), so closing every socket and
+ * reconnecting does not refill it sooner.
+ */
 export interface AddressBook {
   /** The address's share with one more connection, or null when it holds the maximum already. */
   admit(address: string): AddressShare | null;
   /** One connection of the address closed (its streams already released). */
   release(address: string): void;
+  /** Addresses known (with sockets, or without and not forgotten yet). */
   size(): number;
 }
 
-/** Creates the book for `limits`. */
-export function createAddressBook(limits: WsLimits): AddressBook {
+/** Creates the book for `limits`; `now` is the wall clock in ms. */
+export function createAddressBook(limits: WsLimits, now: () => number = Date.now): AddressBook {
   const shares = new Map<string, AddressShare>();
-  const newShare = (): AddressShare => {
+  /** Addresses without a socket, kept until their bucket is full. */
+  const idle = new Set<string>();
+  let sweptAt = -Infinity;
+  function sweep(): void {
+    const t = now();
+    if (t - sweptAt < 1_000) return;
+    sweptAt = t;
+    for (const a of idle) {
+      if (shares.get(a)?.full(t) === false) continue;
+      idle.delete(a);
+      shares.delete(a);
+    }
+  }
+  function newShare(): AddressShare {
     let tokens = limits.snapshotBurst;
     let at: number | null = null;
+    const refill = (nowMs: number) => {
+      if (at !== null) {
+        tokens = Math.min(limits.snapshotBurst, tokens + ((nowMs - at) * limits.snapshotCostPerS) / 1_000);
+      }
+      at = nowMs;
+    };
     return {
       connections: 0,
       cost: 0,
       takeSnapshot(nowMs, cost) {
-        if (at !== null)
-          tokens = Math.min(limits.snapshotBurst, tokens + ((nowMs - at) * limits.snapshotCostPerS) / 1_000);
-        at = nowMs;
+        refill(nowMs);
         if (tokens < cost) return false;
         tokens -= cost;
         return true;
       },
+      full(nowMs) {
+        refill(nowMs);
+        return tokens >= limits.snapshotBurst;
+      },
     };
-  };
+  }
   return {
     admit(address) {
+      sweep();
+      idle.delete(address);
       let s = shares.get(address);
       if (!s) shares.set(address, (s = newShare()));
       if (s.connections >= limits.connectionsPerAddress) return null;
@@ -120,7 +150,7 @@ export function createAddressBook(limits: WsLimits): AddressBook {
       const s = shares.get(address);
       if (!s) return;
       s.connections--;
-      if (s.connections <= 0) shares.delete(address);
+      if (s.connections <= 0) idle.add(address);
     },
     size: () => shares.size,
   };

@@ -7,7 +7,7 @@
  * - streams beyond the cost per connection and per address are refused `tooManySubscriptions`;
  *   unsubscribing (or closing) gives the cost back;
  * - snapshots beyond the address's bucket are refused `tooFrequent` and not subscribed; the
- *   bucket refills with time;
+ *   bucket refills with time, not by closing every socket and reconnecting;
  * - many subscribers of one candle stream share one fetch and one snapshot text;
  * - the daily-history cache gives the same candles as building them from every row.
  */
@@ -161,6 +161,18 @@ describe('snapshot bucket per address', () => {
     await sub(b, syms(6, 5000), 'candles', '1d');
     expect(b.ws.errors().slice(3)).toEqual(['tooFrequent']);
     expect(core.stats().streams).toBe(15);
+    // Closing every socket and reconnecting at once does not refill it.
+    core.close(a.conn);
+    core.close(b.conn);
+    clock.now += 1_500; // +150: room for 7 more
+    const c = open();
+    await sub(c, syms(8, 6000), 'candles', '1d');
+    expect(c.ws.errors()).toEqual(['tooFrequent']);
+    // Once refilled and idle, the address is forgotten.
+    core.close(c.conn);
+    clock.now += 10_000;
+    open('10.9.9.9');
+    expect(core.stats().addresses).toBe(1);
   });
 });
 
