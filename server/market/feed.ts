@@ -337,14 +337,22 @@ export function dailyRowsBefore(rows: readonly DailyRow[], date: string): DailyR
 
 /**
  * loadDailyRows memoized per symbol (one query per symbol for the feed's life); a failed load is
- * forgotten, so the next call retries.
+ * forgotten, so the next call retries. Loads run one at a time, a macrotask apart: on PGlite a
+ * query runs synchronously in-process (ten years of one instrument ≈ 100 ms on a loaded core), so
+ * the loads of a `sub` of a hundred daily-candle streams, issued together, blocked the event loop
+ * for seconds; one after another, requests are answered between them.
  */
 export function dailyRowsCache(db: Db): (symbol: string) => Promise<DailyRow[]> {
   const history = new Map<string, Promise<DailyRow[]>>();
+  let queue: Promise<unknown> = Promise.resolve();
   return (symbol) => {
     let h = history.get(symbol);
     if (!h) {
-      h = loadDailyRows(db, symbol);
+      const load = queue
+        .then(() => new Promise<void>((resolve) => setImmediate(resolve)))
+        .then(() => loadDailyRows(db, symbol));
+      queue = load.catch(() => undefined);
+      h = load;
       h.catch(() => history.delete(symbol));
       history.set(symbol, h);
     }

@@ -1,8 +1,9 @@
 /**
  * A hostile client for tests/security/websocket-load.test.ts, run as a child process (its own
  * event loop and memory, as an attacker's machine would be): opens `sockets` anonymous `/ws`
- * connections from one address, each subscribing every stream it may (quotes, depth and trades
- * of every symbol, candles of every period), then re-sends the daily-candle `sub`s every second
+ * connections from one address, each subscribing every stream it may (candles of every period,
+ * the daily ones first as the most expensive, then quotes, depth and trades of every symbol),
+ * then re-sends the daily-candle `sub`s every second
  * (each answered by fresh snapshots) until told to stop. Frames are not parsed (a real attacker
  * does not spend its CPU either); error keys and close codes are counted.
  *
@@ -17,6 +18,7 @@ const stats = { opened: 0, failed: 0, bytes: 0, frames: 0, errors: {}, closes: {
 const sockets = [];
 let resub = null;
 
+const DAILY = ['1d', '1M', '1y'];
 const ERROR_RE = /"type":"error","msg":"([A-Za-z]+)"/g;
 
 function count(map, key) {
@@ -52,12 +54,17 @@ process.on('message', async (msg) => {
     const { url, symbols, periods } = msg;
     const chunks = [];
     for (let i = 0; i < symbols.length; i += 500) chunks.push(symbols.slice(i, i + 500));
+    // The most expensive first: daily candles (history from the database), then the rest.
     const subs = [];
+    const byCost = [
+      ...periods.filter((p) => DAILY.includes(p)),
+      ...periods.filter((p) => !DAILY.includes(p)),
+    ];
+    for (const period of byCost)
+      for (const c of chunks) subs.push({ op: 'sub', channel: 'candles', symbols: c, period });
     for (const channel of ['quotes', 'depth', 'trades'])
       for (const c of chunks) subs.push({ op: 'sub', channel, symbols: c });
-    for (const period of periods)
-      for (const c of chunks) subs.push({ op: 'sub', channel: 'candles', symbols: c, period });
-    const daily = subs.filter((m) => m.channel === 'candles' && ['1d', '1M', '1y'].includes(m.period));
+    const daily = subs.filter((m) => m.channel === 'candles' && DAILY.includes(m.period));
     await Promise.all(Array.from({ length: msg.sockets }, () => open(url, subs)));
     resub = setInterval(() => {
       for (const ws of sockets)
