@@ -8,7 +8,7 @@ const pg = process.env.TEST_DATABASE_URL;
 // time) and then `TEST_TIMING=1 vitest run` (these, one file and one project at a time), so no
 // other test's load moves their clocks.
 const timing = process.env.TEST_TIMING === '1';
-const TIMING_FILES = ['tests/security/auth-timing.test.ts'];
+const TIMING_FILES = ['tests/security/auth-timing.test.ts', 'tests/security/websocket-load.test.ts'];
 
 export default defineConfig({
   test: {

@@ -69,6 +69,8 @@ export const ERROR_KEYS = [
   // trading
   'productNotFound',
   'tooManySubscriptions',
+  'tooManyConnections',
+  'sessionEnded',
   'nonTradingTime',
   'priceUnavailable',
   'notTradedToday',
@@ -230,6 +232,8 @@ export const ERROR_STATUS: Record<ErrorKey, ErrorStatus> = {
   idempotencyKeyRequired: 400,
   productNotFound: 404,
   tooManySubscriptions: 400,
+  tooManyConnections: 429,
+  sessionEnded: 401,
   nonTradingTime: 422,
   priceUnavailable: 422,
   notTradedToday: 422,

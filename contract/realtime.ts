@@ -36,6 +36,12 @@
  *   within WS_ABUSE_WINDOW_MS is closed with WS_CLOSE_TOO_FREQUENT;
  * - subscriptions: at most WS_MAX_STREAMS[channel] streams per channel per connection; a `sub`
  *   beyond that is refused per symbol with an `error` `tooManySubscriptions`.
+ * Per client address (server/realtime/limits.ts, configurable): connections (beyond: `error`
+ * `tooManyConnections`, then WS_CLOSE_TOO_MANY_CONNECTIONS), the cost of the streams held per
+ * connection and per address (beyond: `tooManySubscriptions`), snapshots asked for a second
+ * (beyond: `tooFrequent` for that symbol, which is not subscribed).
+ * A socket authenticated by a session (the support channel's `auth`) gets `error` `sessionEnded`
+ * and WS_CLOSE_SESSION_ENDED when that session ends.
  */
 import { z } from 'zod';
 import { CHANNELS, type Channel } from './constants';
@@ -109,11 +115,22 @@ export const WS_MAX_MESSAGE_BYTES = 16 * 1024;
 export const WS_CLOSE_TOO_SLOW = 4008;
 /** Close code: the client kept sending faster than WS_MESSAGES_PER_S after being refused. */
 export const WS_CLOSE_TOO_FREQUENT = 4029;
+/**
+ * Close code: the session that authenticated the socket ended (logout, a password change, the
+ * account disabled or barred, expiry). The client reconnects as a guest and authenticates again.
+ */
+export const WS_CLOSE_SESSION_ENDED = 4401;
+/** Close code: the client's address holds WS_LIMITS.connectionsPerAddress sockets already. */
+export const WS_CLOSE_TOO_MANY_CONNECTIONS = 4429;
 /** Close reasons sent with those codes (for logs and tools; the client only reconnects). */
 export const WS_CLOSE_REASONS = {
   [WS_CLOSE_TOO_SLOW]: 'tooSlow',
   [WS_CLOSE_TOO_FREQUENT]: 'tooFrequent',
+  [WS_CLOSE_SESSION_ENDED]: 'sessionEnded',
+  [WS_CLOSE_TOO_MANY_CONNECTIONS]: 'tooManyConnections',
 } as const;
+/** A close code the gateway sends. */
+export type WsCloseCode = keyof typeof WS_CLOSE_REASONS;
 
 const levelChangeSchema = z.tuple([z.number().int(), z.number().int(), z.number().int()]);
 export const depthDeltaSchema = z.object({

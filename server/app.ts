@@ -346,7 +346,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   registerNewsCoverRoute(app, services);
   const supportHub = createSupportHub(db, (msg, err) => app.log.error({ err }, msg));
   registerSupportHub(feed, supportHub);
-  const gateway = registerGateway(app, feed, supportHub);
+  const gateway = registerGateway(app, feed, supportHub, config.wsLimits);
 
   // Built client: precompressed .br/.gz, immutable hashed assets, no-cache HTML (static-client.ts).
   if (existsSync(path.join(config.clientDir, 'index.html'))) {
@@ -355,6 +355,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
 
   app.addHook('onClose', async () => {
     gateway.stop();
+    supportHub.stop();
     ipo.stop();
     corporateActions.stop();
     dividends.stop();

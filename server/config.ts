@@ -20,7 +20,9 @@
  * liquidation below it), both of equity ÷ used margin · OPENING_MARGIN_BPS (MARGIN_CALL_BPS: an
  * opening order leaves margin × (it − 100 %) available) (modules/risk/config.ts, contract/risk.ts) ·
  * LOGIN_* / REGISTER_IP_* / *_INVITE_* throttling and invitation-code limits (modules/auth/config.ts) ·
- * MENTOR_MIN_ACCOUNT_DAYS (30: account age before applying as a mentor) (modules/copy-trading/config.ts).
+ * MENTOR_MIN_ACCOUNT_DAYS (30: account age before applying as a mentor) (modules/copy-trading/config.ts) ·
+ * WS_MAX_CONNECTIONS_PER_ADDRESS / WS_MAX_COST_PER_* / WS_SNAPSHOT_* limits of the `/ws` gateway per
+ * client address (realtime/limits.ts).
  */
 import path from 'node:path';
 import { DEFAULT_LEVERAGES } from '../contract/market-rules';
@@ -29,6 +31,7 @@ import { loadTradingConfig, type TradingConfig } from './modules/trading/config'
 import { loadRiskConfig, type RiskConfig } from './modules/risk/config';
 import { loadAuthConfig, type AuthConfig } from './modules/auth/config';
 import { loadCopyTradingConfig, type CopyTradingConfig } from './modules/copy-trading/config';
+import { loadWsLimits, type WsLimits } from './realtime/limits';
 
 /** The server's settings; see the module docstring for the variable behind each field. */
 export interface Config extends DayTradeConfig, TradingConfig, RiskConfig, AuthConfig, CopyTradingConfig {
@@ -72,6 +75,8 @@ export interface Config extends DayTradeConfig, TradingConfig, RiskConfig, AuthC
   trustProxy: string[];
   /** Directory of the built client (vite build); served when present. */
   clientDir: string;
+  /** What one client address may hold on the `/ws` gateway (realtime/limits.ts). */
+  wsLimits: WsLimits;
 }
 
 function int(v: string | undefined, dflt: number, name: string): number {
@@ -130,5 +135,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ...loadRiskConfig(env),
     ...loadAuthConfig(env),
     ...loadCopyTradingConfig(env),
+    wsLimits: loadWsLimits(env),
   };
 }

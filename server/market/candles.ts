@@ -201,3 +201,8 @@ export function lastCandles(candles: readonly Candle[], limit: number, before?: 
   }
   return candles.slice(Math.max(0, end - limit), end).map((c) => ({ ...c }));
 }
+
+/** Ascending daily rows as `period` candles: one per row for 1d, else aggregated (1M/1y). */
+export function dailyCandlesOf(rows: readonly DailyRow[], period: '1d' | '1M' | '1y'): Candle[] {
+  return period === '1d' ? rows.map(dailyCandle) : aggregateDaily(rows, period);
+}

@@ -74,10 +74,11 @@ import { limitClassOf, taxKindOf, type EtfClass } from '../../contract/dated-rul
 import { listingTradingDayNumber, type InstrumentKind } from '../../contract/market-rules';
 import { yieldToEventLoop, type Db } from '../db/client';
 import { dailyCandles } from '../db/schema';
+import { dailyHistoryCache, withToday } from './daily-history';
+export { dailyCandlesOf } from './candles';
 import { breadthOf, marketLookup, type Breadth } from './breadth';
 import { isTradingDay, SESSION_MS } from './calendar';
 import {
-  aggregateDaily,
   dailyCandle,
   INTRADAY_PERIODS,
   IntradayAggregator,
@@ -337,14 +338,22 @@ export function dailyRowsBefore(rows: readonly DailyRow[], date: string): DailyR
 
 /**
  * loadDailyRows memoized per symbol (one query per symbol for the feed's life); a failed load is
- * forgotten, so the next call retries.
+ * forgotten, so the next call retries. Loads run one at a time, a macrotask apart: on PGlite a
+ * query runs synchronously in-process (ten years of one instrument ≈ 100 ms on a loaded core), so
+ * the loads of a `sub` of a hundred daily-candle streams, issued together, blocked the event loop
+ * for seconds; one after another, requests are answered between them.
  */
 export function dailyRowsCache(db: Db): (symbol: string) => Promise<DailyRow[]> {
   const history = new Map<string, Promise<DailyRow[]>>();
+  let queue: Promise<unknown> = Promise.resolve();
   return (symbol) => {
     let h = history.get(symbol);
     if (!h) {
-      h = loadDailyRows(db, symbol);
+      const load = queue
+        .then(() => new Promise<void>((resolve) => setImmediate(resolve)))
+        .then(() => loadDailyRows(db, symbol));
+      queue = load.catch(() => undefined);
+      h = load;
       h.catch(() => history.delete(symbol));
       history.set(symbol, h);
     }
@@ -362,11 +371,6 @@ export function candleWindow(
   // lastCandles keeps a suffix of the ts < before bars; the ts ≥ since bars are a suffix too.
   const out = lastCandles(candles, limit, before);
   return since === undefined ? out : out.filter((c) => c.ts >= since);
-}
-
-/** Ascending daily rows as `period` candles: one per row for 1d, else aggregated (1M/1y). */
-export function dailyCandlesOf(rows: readonly DailyRow[], period: '1d' | '1M' | '1y'): Candle[] {
-  return period === '1d' ? rows.map(dailyCandle) : aggregateDaily(rows, period);
 }
 
 /**
@@ -475,6 +479,9 @@ export function createMarketFeed(opts: MarketFeedOptions): MarketFeed {
   const states = new Map<string, SymbolState>();
   let order: SymbolState[] = [];
   const loadHistory = dailyRowsCache(db);
+  const dailyHistory = dailyHistoryCache(async (symbol, date) =>
+    dailyRowsBefore(await loadHistory(symbol), date),
+  );
   let taiex: TaiexCloses = new Map();
   let directory: Instrument[] = [];
   let marketOf: (symbol: string) => Instrument['market'] | undefined = () => undefined;
@@ -1090,11 +1097,11 @@ export function createMarketFeed(opts: MarketFeedOptions): MarketFeed {
       if (!st || limit <= 0) return [];
       if (isIntradayPeriod(period)) return candleWindow(st.agg.series[period], limit, before, since);
       const date = st.date;
-      const history = dailyRowsBefore(await loadHistory(symbol), date);
+      const history = await dailyHistory(symbol, period, date);
       // Re-read after the await: the session may have rolled over meanwhile.
       const s = st.session;
-      const today = st.date === date && s && st.cursor > 0 ? [todayRow(st, s)] : [];
-      return candleWindow(dailyCandlesOf([...history, ...today], period), limit, before, since);
+      const today = st.date === date && s && st.cursor > 0 ? todayRow(st, s) : null;
+      return candleWindow(withToday(history, today, period), limit, before, since);
     },
     trades(symbol, limit) {
       return states.get(symbol)?.tape.latest(Math.min(limit, TRADES_RING)) ?? [];

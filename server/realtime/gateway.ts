@@ -56,6 +56,13 @@
  * refusals within WS_ABUSE_WINDOW_MS close the socket with WS_CLOSE_TOO_FREQUENT. A `sub` beyond
  * WS_MAX_STREAMS[channel] is refused per symbol with `error` `tooManySubscriptions`.
  *
+ * Per client address (./limits.ts, configurable): at most `connectionsPerAddress` sockets (one
+ * more gets `error` `tooManyConnections` and is closed with WS_CLOSE_TOO_MANY_CONNECTIONS); the
+ * streams held cost at most `costPerConnection` per socket and `costPerAddress` together (beyond:
+ * `tooManySubscriptions` per symbol); every snapshot a `sub` asks for is paid from the address's
+ * bucket (beyond: `tooFrequent` per symbol, not subscribed). Candle snapshots are fetched once per
+ * stream and flush and serialised once per seq, whatever the number of subscribers asking.
+ *
  * Heartbeats: `{type:'hb', ts: Date.now(), clock}` every HEARTBEAT_MS, on connect, and in answer
  * to `ping`, as single-message frames; an unparsable client message gets a single `error`.
  * Support channel (contract/support.ts): `auth` and `say` go to the support hub
@@ -77,12 +84,15 @@ import {
   MAX_TRADES_PER_FLUSH,
   streamId,
   WS_CLOSE_REASONS,
+  WS_CLOSE_SESSION_ENDED,
   WS_CLOSE_TOO_FREQUENT,
+  WS_CLOSE_TOO_MANY_CONNECTIONS,
   WS_CLOSE_TOO_SLOW,
   WS_MAX_STREAMS,
   WS_OUTBOUND_BUDGET_BYTES,
   WS_SLOW_GRACE_MS,
   type Channel,
+  type WsCloseCode,
 } from '../../contract/realtime';
 import type { MarketFeed } from '../market/feed';
 import { z } from 'zod';
@@ -99,6 +109,8 @@ import {
   type GatewaySocket,
   type RateLimiter,
 } from './budget';
+import { createAddressBook, DEFAULT_WS_LIMITS, streamCost, type AddressShare, type WsLimits } from './limits';
+import { clientAddress } from '../http/client-address';
 import {
   CANDLE_SNAPSHOT_BARS,
   candleSnapshotText,
@@ -137,6 +149,11 @@ interface Conn {
   streams: Set<Stream>;
   /** Streams held per channel (the WS_MAX_STREAMS limit). */
   held: Record<Channel, number>;
+  /** The client's address and its share of the address limits (realtime/limits.ts). */
+  address: string;
+  share: AddressShare;
+  /** Cost of the streams held (streamCost), counted in `share.cost` too. */
+  cost: number;
   /** Messages of the current flush, and the stream each belongs to (null: an error). */
   out: string[];
   outStreams: Array<Stream | null>;
@@ -160,6 +177,8 @@ interface Conn {
 export interface GatewayStats {
   sockets: number;
   streams: number;
+  /** Client addresses known (with sockets, or without and their snapshot bucket not refilled). */
+  addresses: number;
   /** Flushes skipped for a socket over the budget (cumulative, per socket per flush). */
   skippedFlushes: number;
   /** Snapshots sent to drained sockets for the streams they missed (cumulative). */
@@ -170,11 +189,17 @@ export interface GatewayStats {
   droppedReplies: number;
   /** Client messages refused by the rate limit or the queue bound (cumulative). */
   refusedMessages: number;
-  /** `sub` symbols refused by the subscription limit (cumulative). */
+  /** `sub` symbols refused by the subscription or cost limits (cumulative). */
   refusedSubscriptions: number;
+  /** `sub` symbols refused because the address's snapshot bucket was short (cumulative). */
+  refusedSnapshots: number;
+  /** Connections refused because their address held the maximum (cumulative). */
+  refusedConnections: number;
   /** Sockets closed with WS_CLOSE_TOO_SLOW / WS_CLOSE_TOO_FREQUENT (cumulative). */
   closedTooSlow: number;
   closedTooFrequent: number;
+  /** Sockets closed with WS_CLOSE_SESSION_ENDED: their session ended (cumulative). */
+  closedSessionEnded: number;
   /** Sockets over their budget right now. */
   overBudget: number;
   /** The largest send buffer (bytes) of any open socket right now. */
@@ -185,8 +210,12 @@ export interface GatewayStats {
 
 /** The gateway without Fastify: feed wiring, subscriptions, flushes (tests drive it directly). */
 export interface GatewayCore {
-  /** Registers a socket and sends it a heartbeat. */
-  open(ws: GatewaySocket): Conn;
+  /**
+   * Registers a socket of the client `address` and sends it a heartbeat; one beyond the address's
+   * connection limit gets an `error` `tooManyConnections` and is closed (the Conn returned is
+   * closed already).
+   */
+  open(ws: GatewaySocket, address?: string): Conn;
   /**
    * Takes one client text frame: refused at once past the rate limit or the queue bound (an
    * `error` `tooFrequent`; persistent abuse closes the socket), else queued and handled in order;
@@ -226,9 +255,11 @@ export interface Gateway {
  */
 export function createGatewayCore(
   feed: GatewayFeed,
-  opts: { timers?: boolean; now?: () => number; support?: GatewaySupport } = {},
+  opts: { timers?: boolean; now?: () => number; support?: GatewaySupport; limits?: WsLimits } = {},
 ): GatewayCore {
   const now = opts.now ?? Date.now;
+  const limits = opts.limits ?? DEFAULT_WS_LIMITS;
+  const addresses = createAddressBook(limits, now);
   const streams = new Map<string, Stream>();
   // Per-channel indexes by symbol for the feed events (no string building per event).
   const quoteStreams = new Map<string, Stream>();
@@ -251,8 +282,11 @@ export function createGatewayCore(
     droppedReplies: 0,
     refusedMessages: 0,
     refusedSubscriptions: 0,
+    refusedSnapshots: 0,
+    refusedConnections: 0,
     closedTooSlow: 0,
     closedTooFrequent: 0,
+    closedSessionEnded: 0,
     maxFrameBytes: 0,
   };
   const onFrame = (chars: number) => {
@@ -330,11 +364,25 @@ export function createGatewayCore(
     markDirty(s);
   });
 
-  /** Candle snapshot bars, re-fetched while a flush consumed the stream's changes meanwhile. */
+  /**
+   * Candle snapshot bars, re-fetched while a flush consumed the stream's changes meanwhile. One
+   * fetch per stream and flush: subscribers asking before the next flush share it.
+   */
   async function fetchCandles(s: Stream): Promise<Candle[]> {
     for (let attempt = 1; ; attempt++) {
       const before = s.flushes;
-      const items = await feed.candles(s.symbol, s.period ?? '1m', CANDLE_SNAPSHOT_BARS);
+      let f = s.candleFetch;
+      if (!f || f.flushes !== before) {
+        const fetch = {
+          flushes: before,
+          data: feed.candles(s.symbol, s.period ?? '1m', CANDLE_SNAPSHOT_BARS),
+        };
+        fetch.data.catch(() => {
+          if (s.candleFetch === fetch) s.candleFetch = null;
+        });
+        s.candleFetch = f = fetch;
+      }
+      const items = await f.data;
       if (s.flushes === before || attempt >= SNAPSHOT_FETCH_ATTEMPTS) return items;
     }
   }
@@ -390,14 +438,16 @@ export function createGatewayCore(
   }
 
   /**
-   * Closes a socket for slowness or abuse: forgotten at once, the close code and reason sent,
-   * destroyed WS_CLOSE_LINGER_MS later if the peer has not answered (one that does not read
-   * never gets the close frame, queued behind what it did not read).
+   * Closes a socket for slowness, abuse or an ended session: forgotten at once (nothing more is
+   * sent to it), the close code and reason sent, destroyed WS_CLOSE_LINGER_MS later if the peer
+   * has not answered (one that does not read never gets the close frame, queued behind what it
+   * did not read).
    */
-  function closeFor(c: Conn, code: typeof WS_CLOSE_TOO_SLOW | typeof WS_CLOSE_TOO_FREQUENT): void {
+  function closeFor(c: Conn, code: WsCloseCode): void {
     if (c.closed) return;
     if (code === WS_CLOSE_TOO_SLOW) counters.closedTooSlow++;
-    else counters.closedTooFrequent++;
+    else if (code === WS_CLOSE_TOO_FREQUENT) counters.closedTooFrequent++;
+    else if (code === WS_CLOSE_SESSION_ENDED) counters.closedSessionEnded++;
     forget(c);
     const ws = c.ws;
     try {
@@ -521,6 +571,10 @@ export function createGatewayCore(
         else if (!c.closed) supportMissed.add(c);
       },
       reply: (text) => sendReply(c, text),
+      end() {
+        sendReply(c, errorText('sessionEnded'));
+        closeFor(c, WS_CLOSE_SESSION_ENDED);
+      },
     };
     return c.peer;
   }
@@ -532,8 +586,41 @@ export function createGatewayCore(
     if (!c.streams.has(s)) {
       c.streams.add(s);
       c.held[s.channel]++;
+      const cost = streamCost(s.channel, s.period);
+      c.cost += cost;
+      c.share.cost += cost;
     }
     c.missed.delete(s);
+  }
+
+  /**
+   * Why a `sub` of `symbol` is refused (an error key), or null when it is accepted: not tradable,
+   * beyond WS_MAX_STREAMS or a cost limit (a new stream; `room` and `adding` count this `sub`'s
+   * earlier symbols), or its snapshot beyond the address's bucket.
+   */
+  function refusal(
+    c: Conn,
+    symbol: string,
+    held: boolean,
+    room: number,
+    adding: number,
+    cost: number,
+  ): 'productNotFound' | 'tooManySubscriptions' | 'tooFrequent' | null {
+    if (!feed.isTradable(symbol)) return 'productNotFound';
+    if (
+      !held &&
+      (room <= 0 ||
+        c.cost + adding + cost > limits.costPerConnection ||
+        c.share.cost + adding + cost > limits.costPerAddress)
+    ) {
+      counters.refusedSubscriptions++;
+      return 'tooManySubscriptions';
+    }
+    if (!c.share.takeSnapshot(now(), cost)) {
+      counters.refusedSnapshots++;
+      return 'tooFrequent';
+    }
+    return null;
   }
 
   /** Answers a `sub` at once, except candle snapshots: then a promise of the answer. */
@@ -547,18 +634,20 @@ export function createGatewayCore(
     const of: Array<Stream | null> = [];
     const accepted: Stream[] = [];
     let room = WS_MAX_STREAMS[channel] - c.held[channel];
+    const cost = streamCost(channel, period);
+    let adding = 0;
     for (const symbol of new Set(symbols)) {
       const known = streams.get(streamId(channel, symbol, period));
       const held = known !== undefined && c.streams.has(known);
-      if (!feed.isTradable(symbol)) {
-        parts.push(errorText('productNotFound'));
-        of.push(null);
-      } else if (!held && room <= 0) {
-        counters.refusedSubscriptions++;
-        parts.push(errorText('tooManySubscriptions'));
+      const refused = refusal(c, symbol, held, room, adding, cost);
+      if (refused) {
+        parts.push(errorText(refused));
         of.push(null);
       } else {
-        if (!held) room--;
+        if (!held) {
+          room--;
+          adding += cost;
+        }
         accepted.push(ensureStream(channel, symbol, period));
       }
     }
@@ -607,7 +696,12 @@ export function createGatewayCore(
 
   function unsubscribe(c: Conn, s: Stream): void {
     s.subs.delete(c);
-    if (c.streams.delete(s)) c.held[s.channel]--;
+    if (c.streams.delete(s)) {
+      c.held[s.channel]--;
+      const cost = streamCost(s.channel, s.period);
+      c.cost -= cost;
+      c.share.cost -= cost;
+    }
     c.missed.delete(s);
     if (c.missed.size === 0) resyncing.delete(c);
     dropIfUnused(s);
@@ -686,7 +780,17 @@ export function createGatewayCore(
     c.outStreams = [];
     resyncing.delete(c);
     slow.delete(c);
-    conns.delete(c);
+    if (conns.delete(c)) addresses.release(c.address);
+  }
+
+  /** Tells a socket beyond its address's connection limit why, and closes it. */
+  function refuseConnection(ws: GatewaySocket): void {
+    try {
+      if (ws.readyState === OPEN) ws.send(errorText('tooManyConnections'));
+      ws.close(WS_CLOSE_TOO_MANY_CONNECTIONS, WS_CLOSE_REASONS[WS_CLOSE_TOO_MANY_CONNECTIONS]);
+    } catch {
+      // already closing
+    }
   }
 
   // ---------- heartbeats and timers ----------
@@ -705,11 +809,15 @@ export function createGatewayCore(
   }
 
   return {
-    open(ws) {
+    open(ws, address = 'local') {
+      const share = addresses.admit(address);
       const c: Conn = {
         ws,
         streams: new Set(),
         held: { quotes: 0, depth: 0, trades: 0, candles: 0 },
+        address,
+        share: share ?? { connections: 0, cost: 0, takeSnapshot: () => false, full: () => true },
+        cost: 0,
         out: [],
         outStreams: [],
         mark: -1,
@@ -720,8 +828,13 @@ export function createGatewayCore(
         limiter: createRateLimiter(),
         peer: null,
         overSince: null,
-        closed: false,
+        closed: share === null,
       };
+      if (!share) {
+        counters.refusedConnections++;
+        refuseConnection(ws);
+        return c;
+      }
       conns.add(c);
       sendReply(c, heartbeatText());
       return c;
@@ -752,7 +865,14 @@ export function createGatewayCore(
         if (c.ws.bufferedAmount > maxBufferedBytes) maxBufferedBytes = c.ws.bufferedAmount;
         if (overBudget(c.ws)) over++;
       }
-      return { sockets: conns.size, streams: streams.size, overBudget: over, maxBufferedBytes, ...counters };
+      return {
+        sockets: conns.size,
+        streams: streams.size,
+        addresses: addresses.size(),
+        overBudget: over,
+        maxBufferedBytes,
+        ...counters,
+      };
     },
     stop() {
       for (const t of timers) clearInterval(t);
@@ -765,12 +885,17 @@ export function createGatewayCore(
 }
 
 /** Registers `/ws` on the app, wired to the feed; see the module docstring. */
-export function registerGateway(app: FastifyInstance, feed: MarketFeed, support?: GatewaySupport): Gateway {
-  const core = createGatewayCore(feed, { support });
+export function registerGateway(
+  app: FastifyInstance,
+  feed: MarketFeed,
+  support?: GatewaySupport,
+  limits?: WsLimits,
+): Gateway {
+  const core = createGatewayCore(feed, { support, limits });
   const sockets = new Set<WebSocket>();
-  app.get('/ws', { websocket: true }, (socket: WebSocket) => {
+  app.get('/ws', { websocket: true }, (socket: WebSocket, request) => {
     sockets.add(socket);
-    const conn = core.open(socket);
+    const conn = core.open(socket, clientAddress(request));
     socket.on('message', (raw: Buffer) => void core.message(conn, raw.toString()));
     socket.on('close', () => {
       sockets.delete(socket);

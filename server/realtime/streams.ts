@@ -55,6 +55,12 @@ export interface Stream<S = unknown> {
   truncated: boolean;
   /** First print accumulated since the last flush (trades snapshots end before it). */
   firstPending: Trade | null;
+  /**
+   * candles: the snapshot bars fetched at `flushes` (shared by every subscriber asking before the
+   * next flush consumes a change), and the snapshot text built from them at `seq`.
+   */
+  candleFetch: { flushes: number; data: Promise<Candle[]> } | null;
+  candleText: { seq: number; data: Candle[]; text: string } | null;
 }
 
 /** A fresh stream with nothing accumulated and seq 0. */
@@ -78,6 +84,8 @@ export function newStream<S>(channel: Channel, symbol: string, period: CandlePer
     prints: [],
     truncated: false,
     firstPending: null,
+    candleFetch: null,
+    candleText: null,
   };
 }
 
@@ -175,9 +183,14 @@ export function syncSnapshot(feed: GatewayFeed, s: Stream): string | null {
   return JSON.stringify({ type: 'trades', kind: 'snapshot', symbol: s.symbol, seq: s.seq, data });
 }
 
-/** A candles snapshot text at the stream's current seq. */
+/**
+ * A candles snapshot text at the stream's current seq; built once per (seq, bars fetched) and
+ * shared by every subscriber that asks meanwhile.
+ */
 export function candleSnapshotText(s: Stream, data: Candle[]): string {
-  return JSON.stringify({
+  const c = s.candleText;
+  if (c && c.seq === s.seq && c.data === data) return c.text;
+  const text = JSON.stringify({
     type: 'candles',
     kind: 'snapshot',
     symbol: s.symbol,
@@ -185,4 +198,6 @@ export function candleSnapshotText(s: Stream, data: Candle[]): string {
     seq: s.seq,
     data,
   });
+  s.candleText = { seq: s.seq, data, text };
+  return text;
 }

@@ -11,6 +11,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { useSelector } from 'react-redux';
 import { selectSession } from '../api/session';
+import { WS_CLOSE_SESSION_ENDED } from '../../contract/realtime';
 import { backoffDelayMs } from '../../workers/backoff';
 
 const BACKOFF_BASE_MS = 500;
@@ -51,9 +52,10 @@ export function useSupportSocket(onEvent: () => void): boolean {
           handler.current();
         } else if (m?.type === 'support') handler.current();
       };
-      ws.onclose = () => {
+      ws.onclose = (e) => {
         setLive(false);
-        if (stopped) return;
+        // The session ended (logout elsewhere, disabled): a new socket would not be let in either.
+        if (stopped || e.code === WS_CLOSE_SESSION_ENDED) return;
         retry = setTimeout(connect, backoffDelayMs(attempt++, BACKOFF_BASE_MS, BACKOFF_MAX_MS, Math.random));
       };
     };

@@ -21,6 +21,7 @@ import { fail } from '../common/errors';
 import { requireUser, type Handlers } from '../common/context';
 import { isValidSetting, settingItems } from '../common/settings';
 import { kycStatusesOf } from '../identity/kyc';
+import { revokeUser } from '../auth/session-sockets';
 import { forgetSessions } from '../auth/sessions';
 import { isClean, reconcile } from '../ledger/ledger';
 import { audit } from './audit';
@@ -121,8 +122,8 @@ export const adminHandlers: Pick<
       const after: Flags = { ...before };
       for (const f of FLAG_NAMES) if (body[f] !== undefined) after[f] = body[f];
       const [updated] = await tx.update(users).set(after).where(eq(users.id, body.id)).returning();
-      if ((after.disabled && !before.disabled) || (after.loginBanned && !before.loginBanned))
-        await tx.delete(sessions).where(eq(sessions.userId, body.id));
+      const ends = (after.disabled && !before.disabled) || (after.loginBanned && !before.loginBanned);
+      if (ends) await tx.delete(sessions).where(eq(sessions.userId, body.id));
       await audit(tx, {
         actorUserId: op.id,
         action: 'user.flags',
@@ -132,10 +133,11 @@ export const adminHandlers: Pick<
         after,
         reason: body.reason,
       });
-      return (await adminUsers(tx, [updated!]))[0]!;
+      return { ends, user: (await adminUsers(tx, [updated!]))[0]! };
     });
     forgetSessions(body.id);
-    return result;
+    if (result.ends) revokeUser(ctx.db, body.id);
+    return result.user;
   },
 
   async 'admin/config'(_body, ctx) {

@@ -23,6 +23,7 @@ import { audit } from '../admin/audit';
 import { requireUser, type Handlers } from '../common/context';
 import { fail } from '../common/errors';
 import { hashPassword, verifyDummy, verifyPassword } from './passwords';
+import { revokeUser } from './session-sockets';
 import { forgetSessions } from './sessions';
 import { authThrottleFor } from './throttle';
 
@@ -111,6 +112,7 @@ export const passwordResetHandlers: ResetHandlers = {
       await tx.delete(sessions).where(eq(sessions.userId, row.userId));
     });
     forgetSessions(row.userId);
+    revokeUser(ctx.db, row.userId);
     await attempt.succeeded();
     return { ok: true as const };
   },

@@ -20,6 +20,7 @@ import type { Role } from '../../../contract/auth';
 import type { Db, Tx } from '../../db/client';
 import { sessions, users } from '../../db/schema';
 import type { AuthUser } from '../common/context';
+import { revokeSession } from './session-sockets';
 
 /** sha256 hex of a session token: what the sessions table stores. */
 export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
@@ -71,12 +72,13 @@ export function forgetSessions(userId: number): void {
   for (const [hash, entry] of cache) if (entry.user.id === userId) cache.delete(hash);
 }
 
-/** Ends the session behind `token` (logout); unknown tokens are ignored. */
+/** Ends the session behind `token` (logout) and closes its sockets; unknown tokens are ignored. */
 export async function deleteSession(db: Db, token: string): Promise<void> {
   const hash = hashToken(token);
   await db.delete(sessions).where(eq(sessions.tokenHash, hash));
   generation++;
   cache.delete(hash);
+  revokeSession(db, hash);
 }
 
 /** The user behind a token; 'expired' for a known but expired session; null otherwise or if disabled/login-banned. */

@@ -10,6 +10,7 @@ import { fail } from '../common/errors';
 import { requireUser, type Handlers } from '../common/context';
 import { audit } from '../admin/audit';
 import { hashPassword, verifyPassword } from '../auth/passwords';
+import { revokeUser } from '../auth/session-sockets';
 import { forgetSessions, hashToken } from '../auth/sessions';
 import { authThrottleFor } from '../auth/throttle';
 import { isUniqueViolation } from '../common/db-errors';
@@ -65,12 +66,13 @@ export const identityHandlers: Pick<
     }
     await attempt.succeeded();
     const passwordHash = await hashPassword(body.password);
+    const keep = ctx.token ? hashToken(ctx.token) : '';
     await ctx.db.transaction(async (tx) => {
       await tx.update(users).set({ passwordHash }).where(eq(users.id, user.id));
-      const keep = ctx.token ? hashToken(ctx.token) : '';
       await tx.delete(sessions).where(and(eq(sessions.userId, user.id), ne(sessions.tokenHash, keep)));
     });
     forgetSessions(user.id);
+    revokeUser(ctx.db, user.id, keep);
     return { ok: true as const };
   },
 

@@ -11,12 +11,19 @@
  * Outbound, events go through the gateway's budget (`SupportPeer.deliver`): an event that does not
  * fit is not queued; the gateway sends `resyncText` once the socket drains, and the client reloads
  * the history over REST.
+ *
+ * Sessions: an authenticated socket is tracked by its session (server/modules/auth/
+ * session-sockets.ts), so logout, a password change, a password reset or an operator disabling
+ * or barring the user closes it at once (WS_CLOSE_SESSION_ENDED). Every SUPPORT_SESSION_RECHECK_MS
+ * the hub checks every authenticated socket's session again and closes those that ended otherwise
+ * (expiry, a change made to the database outside the app).
  */
 import { forbiddenTextPath } from '../../../contract/common';
 import type { SupportEvent, SupportMessage } from '../../../contract/support';
 import type { Db } from '../../db/client';
 import { createRateLimiter, type RateLimiter } from '../../realtime/budget';
-import { authenticate } from '../auth/sessions';
+import { sessionSocketsOf } from '../auth/session-sockets';
+import { authenticate, hashToken } from '../auth/sessions';
 import type { AuthUser } from '../common/context';
 import { AppError } from '../common/errors';
 import { postMessage, type ConversationView } from './service';
@@ -24,6 +31,8 @@ import { postMessage, type ConversationView } from './service';
 /** Messages a socket may send a second, and in a burst (a person typing, or a few images). */
 export const SUPPORT_SAY_PER_S = 2;
 export const SUPPORT_SAY_BURST = 10;
+/** Wall ms between two checks of every authenticated socket's session (expiry, outside changes). */
+export const SUPPORT_SESSION_RECHECK_MS = 30_000;
 
 /** One socket as the hub sees it (the gateway's connection). */
 export interface SupportPeer {
@@ -31,6 +40,8 @@ export interface SupportPeer {
   deliver(text: string): void;
   /** A reply (`authed`, `error`), within the budget, else dropped. */
   reply(text: string): void;
+  /** Closes the socket: its session ended (WS_CLOSE_SESSION_ENDED); the hub forgets it first. */
+  end(): void;
 }
 
 /** The support ops of contract/support.ts supportClientMessages. */
@@ -48,12 +59,18 @@ export interface SupportHub {
   readonly resyncText: string;
   /** Authenticated sockets (tests, metrics). */
   peers(): number;
+  /** Checks every authenticated socket's session now; closes those that ended (tests call it). */
+  recheck(): Promise<number>;
+  /** Stops the periodic re-check. */
+  stop(): void;
 }
 
 interface PeerState {
   user: AuthUser;
   token: string;
   limiter: RateLimiter;
+  /** Removes the socket from the session registry. */
+  untrack: () => void;
 }
 
 const errorText = (msg: string) => JSON.stringify({ type: 'error', msg });
@@ -62,7 +79,9 @@ const errorText = (msg: string) => JSON.stringify({ type: 'error', msg });
 export function createSupportHub(
   db: Db,
   log: (msg: string, err: unknown) => void = () => undefined,
+  opts: { timers?: boolean } = {},
 ): SupportHub {
+  const registry = sessionSocketsOf(db);
   const states = new Map<SupportPeer, PeerState>();
   const members = new Map<number, Set<SupportPeer>>();
   const operators = new Set<SupportPeer>();
@@ -71,6 +90,7 @@ export function createSupportHub(
     const s = states.get(peer);
     if (!s) return;
     states.delete(peer);
+    s.untrack();
     operators.delete(peer);
     const set = members.get(s.user.id);
     set?.delete(peer);
@@ -93,6 +113,12 @@ export function createSupportHub(
         abuseRefusals: Number.MAX_SAFE_INTEGER,
         abuseWindowMs: 1,
       }),
+      untrack: registry.track(hashToken(token), found.id, {
+        end() {
+          forget(peer);
+          peer.end();
+        },
+      }),
     });
     if (found.role === 'member') {
       let set = members.get(found.id);
@@ -109,7 +135,8 @@ export function createSupportHub(
     const user = await authenticate(db, s.token);
     if (user === null || user === 'expired') {
       forget(peer);
-      return peer.reply(errorText(user === 'expired' ? 'sessionExpired' : 'notLoggedIn'));
+      peer.reply(errorText(user === 'expired' ? 'sessionExpired' : 'notLoggedIn'));
+      return peer.end();
     }
     if (forbiddenTextPath(msg) !== null) return peer.reply(errorText('parameterError'));
     try {
@@ -140,7 +167,31 @@ export function createSupportHub(
     },
     resyncText: JSON.stringify({ type: 'support', event: 'resync' } satisfies SupportEvent),
     peers: () => states.size,
+    recheck,
+    stop: () => clearInterval(timer),
   };
+  /** Re-authenticates every socket's session, one at a time; ends those that ended. */
+  async function recheck(): Promise<number> {
+    let ended = 0;
+    for (const [peer, s] of [...states]) {
+      let user: Awaited<ReturnType<typeof authenticate>>;
+      try {
+        user = await authenticate(db, s.token);
+      } catch (err) {
+        log('support: session re-check failed', err);
+        continue;
+      }
+      if ((user === null || user === 'expired') && states.get(peer) === s) {
+        forget(peer);
+        peer.end();
+        ended++;
+      }
+    }
+    return ended;
+  }
+  const timer = setInterval(() => void recheck(), SUPPORT_SESSION_RECHECK_MS);
+  timer.unref?.();
+  if (opts.timers === false) clearInterval(timer);
   return hub;
 }
 
