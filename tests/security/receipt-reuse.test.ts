@@ -20,7 +20,7 @@ import { phashDistance, receiptFingerprint } from '../../server/modules/funds/re
 import { INVITE, startHarness, type Harness } from '../integration/harness';
 import { idem, injectClient, uploadOk, type ApiClient, type FilePart } from '../integration/support/client';
 import { ALL_TABLES, fingerprint } from '../integration/support/fingerprint';
-import { ok, register } from '../integration/support/members';
+import { ensureVerified, ok, register } from '../integration/support/members';
 
 let h: Harness;
 let c: ApiClient;
@@ -111,6 +111,9 @@ describe('one receipt, many deposits', () => {
   beforeAll(async () => {
     M = await register(c, '0933000001', INVITE);
     N = await register(c, '0933000002', INVITE);
+    // Deposits need a verified identity.
+    await ensureVerified(c, op, M);
+    await ensureVerified(c, op, N);
     firstUpload = await uploadOk(c, M, 'receipt', part(original, 'png'));
     first = ok(await recharge(M, firstUpload), 'first').id;
   });
