@@ -21,10 +21,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 
-// 151.2 KiB after the whole-market screens, search and the static shell landed together (each
-// under budget alone; the market screens' and search strings already moved to locales/more).
-// What keeps it there: docs/adr/0026-chunks-and-first-screen-budget.md.
-const BUDGET_KIB = 152;
+// What keeps the first screen near its budget: docs/adr/0026-chunks-and-first-screen-budget.md.
+const BUDGET_KIB = 153;
 // 2.1 KiB before the market screen's first page was asked for by the entry (src/api/early.ts,
 // src/features/market/ranking-args.ts: 1.7 KiB), so its rows paint before the app has loaded.
 const FIRST_PAINT_BUDGET_KIB = 4;
