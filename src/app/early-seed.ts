@@ -8,20 +8,25 @@
  */
 import type { ResOf } from '../../contract/api';
 import { api } from '../api/api';
-import { earlyData } from '../api/early';
+import { earlyData, takeEarly } from '../api/early';
 import { clockSeen, quotesReceived } from '../market/quotes-slice';
 import type { AppStore } from './store';
 
 export function seedFromEarly(store: AppStore): void {
+  // What goes into RTK Query's cache is consumed here: the cache holds it, so the next call (a
+  // refetch, a pull to refresh) must ask the server, not take the same early answer again.
   for (const { body, data } of earlyData('market/detail')) {
     const detail = data as ResOf<'market/detail'>;
     const { symbol } = body as { symbol: string };
+    void takeEarly('market/detail', body);
     void store.dispatch(api.util.upsertQueryData('marketDetail', symbol, detail));
     store.dispatch(quotesReceived([detail.quote]));
     store.dispatch(clockSeen(detail.clock));
   }
-  for (const { data } of earlyData('market/indices'))
+  for (const { body, data } of earlyData('market/indices')) {
+    void takeEarly('market/indices', body);
     void store.dispatch(api.util.upsertQueryData('indices', undefined, data as ResOf<'market/indices'>));
+  }
   for (const { data } of earlyData('market/list')) {
     const page = data as ResOf<'market/list'>;
     store.dispatch(quotesReceived(page.items));

@@ -36,10 +36,11 @@ for (const { lang, account } of CASES) {
     await page.goto('/#/home/index');
     await page.getByTestId('shortcut-credit').click();
     await expect(page).toHaveURL(/#\/user\/credit/);
-    // base 300 + deposits NT$200,000 (150, capped) = 450 → the 400 band: NT$10,000.
-    await expect(page.getByTestId('credit-score')).toHaveText('450');
+    // base 300 + verified identity (100; deposits need it) + deposits NT$200,000 (150, capped)
+    // = 550 → the 500 band: NT$50,000.
+    await expect(page.getByTestId('credit-score')).toHaveText('550');
     await expect(page.getByTestId('credit-points-deposits')).toHaveText('+150');
-    await expect(page.getByTestId('credit-limit')).toHaveText('10,000.00');
+    await expect(page.getByTestId('credit-limit')).toHaveText('50,000.00');
     await page.screenshot({ path: path.join(shots, `credit-score-${lang}.png`), fullPage: true });
 
     await page.getByTestId('credit-apply').click();
@@ -73,8 +74,8 @@ for (const { lang, account } of CASES) {
     await page.screenshot({ path: path.join(shots, `credit-completed-${lang}.png`), fullPage: true });
 
     await page.goto('/#/user/usercenter');
-    // Repaid on time (before its due day): +30, 450 → 480.
-    await expect(page.getByTestId('uc-credit-score')).toHaveText('480');
+    // Repaid on time (before its due day): +30, 550 → 580.
+    await expect(page.getByTestId('uc-credit-score')).toHaveText('580');
     await expect(page.getByTestId('uc-credit-debt')).toHaveText('0.00');
     await page.getByTestId('uc-credit').scrollIntoViewIfNeeded();
     await page.screenshot({ path: path.join(shots, `credit-usercenter-${lang}.png`) });
