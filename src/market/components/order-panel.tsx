@@ -362,7 +362,9 @@ export function OrderPanel({ symbol, quote, dayTrade, children }: OrderPanelProp
   const loggedIn = useSelector(selectLoggedIn);
   const clock = useClock();
   const { data: config } = useConfigQuery();
-  const { data: account } = useUserInfoQuery(undefined, { skip: !loggedIn });
+  // Asked again each time a ticket opens: the available balance decides what may be sent, and a
+  // deposit approved a moment ago must be in it (a cached answer could be up to 30 s old).
+  const { data: account } = useUserInfoQuery(undefined, { skip: !loggedIn, refetchOnMountOrArgChange: true });
   const [placeOrder, { isLoading }] = usePlaceOrderMutation();
   const confirmAbove = useConfirmAbove();
 
