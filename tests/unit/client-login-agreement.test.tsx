@@ -14,6 +14,7 @@ import { setupI18n } from '../../src/app/i18n';
 import { createAppStore } from '../../src/app/store';
 import { AGREEMENT_ACCEPTED_KEY, agreementVersion } from '../../src/features/auth/components/agreement';
 import { LoginPage } from '../../src/features/auth/routes/login';
+import { RegisterPage } from '../../src/features/auth/routes/register';
 import { en, tw } from './support/strings';
 
 vi.mock('../../src/market/worker-bridge', async () => {
@@ -50,7 +51,7 @@ beforeEach(async () => {
       const data =
         name === 'common/page'
           ? page()
-          : name === 'user/login'
+          : name === 'user/login' || name === 'user/register'
             ? { token: 'tok', account: '0912345678', role: 'member', isAdmin: false, expiresAt: 0 }
             : null;
       return new Response(JSON.stringify({ status: 1, msg: 'ok', data }), { status: 200 });
@@ -62,12 +63,13 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-function renderLogin() {
+function renderLogin(entry = '/login/login') {
   return render(
     <Provider store={createAppStore()}>
-      <MemoryRouter initialEntries={['/login/login']}>
+      <MemoryRouter initialEntries={[entry]}>
         <Routes>
           <Route path="/login/login" element={<LoginPage />} />
+          <Route path="/login/register" element={<RegisterPage />} />
           <Route path="/home/index" element={<div data-testid="home" />} />
         </Routes>
       </MemoryRouter>
@@ -114,5 +116,32 @@ describe('login privacy box', () => {
     await waitFor(() => expect(calls).toContain('common/page'));
     await new Promise((r) => setTimeout(r, 50));
     expect(isTicked()).toBe(false);
+  });
+});
+
+describe('registration privacy box', () => {
+  it('a registration with it ticked remembers the version for the next login', async () => {
+    renderLogin('/login/register?code=INVITE1');
+    await waitFor(() => expect(calls).toContain('common/page'));
+    fireEvent.change(screen.getByTestId('register-account'), { target: { value: '0912345678' } });
+    fireEvent.change(screen.getByTestId('register-password'), { target: { value: 'Passw0rdxy' } });
+    fireEvent.change(screen.getByTestId('register-confirm'), { target: { value: 'Passw0rdxy' } });
+    fireEvent.click(screen.getByTestId('register-agree'));
+    fireEvent.click(screen.getByTestId('register-submit'));
+    await screen.findByTestId('home');
+    await waitFor(() =>
+      expect(localStorage.getItem(AGREEMENT_ACCEPTED_KEY)).toBe('2026-03-01T00:00:00.000Z'),
+    );
+    cleanup();
+    renderLogin();
+    await waitFor(() => expect(isTicked()).toBe(true));
+  });
+
+  it('starts ticked on a device that accepted this version', async () => {
+    localStorage.setItem(AGREEMENT_ACCEPTED_KEY, '2026-03-01T00:00:00.000Z');
+    renderLogin('/login/register');
+    await waitFor(() =>
+      expect(screen.getByTestId('register-agree').classList.contains('adm-checkbox-checked')).toBe(true),
+    );
   });
 });

@@ -1,4 +1,6 @@
 import { Checkbox, Form } from 'antd-mobile';
+import type { FormInstance } from 'antd-mobile/es/components/form';
+import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import type { ResOf } from '../../../../contract/api';
@@ -45,6 +47,23 @@ export function useAgreementMemory(): { version: string | null; accepted: boolea
       );
     },
   };
+}
+
+/**
+ * For the login and registration forms: the form's `agree` box starts ticked when this device
+ * accepted the current agreement (unless the member already touched it), and the returned
+ * `remember()` records acceptance; call it once the login or registration succeeded.
+ */
+export function useRememberedAgreement(form: FormInstance): () => void {
+  const agreement = useAgreementMemory();
+  const ticked = useRef(false);
+  useEffect(() => {
+    if (agreement.accepted && !ticked.current && !form.isFieldTouched('agree')) {
+      ticked.current = true;
+      form.setFieldsValue({ agree: true });
+    }
+  }, [agreement.accepted, form]);
+  return agreement.remember;
 }
 
 /** The privacy agreement checkbox (must be accepted to log in or register). */

@@ -1,5 +1,4 @@
 import { Form } from 'antd-mobile';
-import { useEffect, useRef } from 'react';
 import { SubmitButton } from '../../../ui/submit-button';
 import { useTranslation } from 'react-i18next';
 import { useDispatch } from 'react-redux';
@@ -9,7 +8,7 @@ import { loggedIn } from '../../../api/session';
 import { readDeviceToken, writeDeviceToken } from '../../../lib/storage';
 import { Page } from '../../../ui/page';
 import { TestIdInput } from '../../../ui/testid-input';
-import { AgreementField, useAgreementMemory } from '../components/agreement';
+import { AgreementField, useRememberedAgreement } from '../components/agreement';
 import { loginAccountError, passwordError } from '../validation';
 
 interface LoginForm {
@@ -31,20 +30,13 @@ export function LoginPage() {
   const navigate = useNavigate();
   const [params] = useSearchParams();
   // Accepted once on this device (for this version of the agreement): the box starts ticked.
-  const agreement = useAgreementMemory();
-  const ticked = useRef(false);
-  useEffect(() => {
-    if (agreement.accepted && !ticked.current && !form.isFieldTouched('agree')) {
-      ticked.current = true;
-      form.setFieldsValue({ agree: true });
-    }
-  }, [agreement.accepted, form]);
+  const rememberAgreement = useRememberedAgreement(form);
 
   const onFinish = async (v: LoginForm) => {
     const account = v.account.trim();
     const res = await login({ account, password: v.password, device: readDeviceToken(account) });
     if ('data' in res && res.data) {
-      agreement.remember();
+      rememberAgreement();
       writeDeviceToken(res.data.account, res.data.device);
       dispatch(loggedIn(res.data));
       navigate(safeRedirect(params.get('redirect')), { replace: true });

@@ -8,7 +8,7 @@ import { loggedIn } from '../../../api/session';
 import { keyRule } from '../../../ui/form-rule';
 import { Page } from '../../../ui/page';
 import { TestIdInput } from '../../../ui/testid-input';
-import { AgreementField } from '../components/agreement';
+import { AgreementField, useRememberedAgreement } from '../components/agreement';
 import { MobileField, NewPasswordFields } from '../components/fields';
 import { inviteError } from '../validation';
 
@@ -27,6 +27,7 @@ export function RegisterPage() {
   const dispatch = useDispatch();
   const navigate = useNavigate();
   const [params] = useSearchParams();
+  const rememberAgreement = useRememberedAgreement(form);
 
   const onFinish = async (v: RegisterForm) => {
     const res = await register({
@@ -37,6 +38,7 @@ export function RegisterPage() {
       agree: true,
     });
     if ('data' in res && res.data) {
+      rememberAgreement();
       dispatch(loggedIn(res.data));
       navigate('/home/index', { replace: true });
     }
