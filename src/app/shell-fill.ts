@@ -46,8 +46,9 @@ function dateLabel(root: Element, selector: string, date: string | null): void {
 }
 
 /**
- * Fills the visible market shell (`html[data-shell]`'s language) with the rows of `answer` that
- * fit the window, for the list `args`. Returns the number of rows drawn (0: nothing done).
+ * Fills the visible market shell (`html[data-shell]`'s language) with the line saying whose
+ * figures the list ranks (as the app's RankingFiguresNote) and the rows of `answer` that fit the
+ * window, for the list `args`. Returns the number of rows drawn (0: nothing done).
  */
 export function fillMarketShell(answer: EarlyAnswer, args: RankingArgs, doc: Document = document): number {
   const page = dataOf<ListPage>(answer);
@@ -64,6 +65,13 @@ export function fillMarketShell(answer: EarlyAnswer, args: RankingArgs, doc: Doc
   const rowPx = parseFloat(first?.style.height ?? '') || 56;
   const fit = Math.ceil((doc.defaultView?.innerHeight ?? 844) / rowPx) + 1;
   const rows = doc.createElement('div');
+  const date = page.replayDate;
+  const note = shell?.querySelector<HTMLTemplateElement>(`template.shell-note[data-final="${!!page.final}"]`);
+  const line = note?.content.firstElementChild?.cloneNode(true) as HTMLElement | undefined;
+  if (line && date) {
+    line.textContent = (line.textContent ?? '').replace(TEMPLATE_DATE, date);
+    rows.append(line);
+  }
   for (const q of page.items.slice(0, fit)) {
     const row = first?.cloneNode(true) as HTMLElement | undefined;
     if (!row) return 0;
@@ -75,7 +83,7 @@ export function fillMarketShell(answer: EarlyAnswer, args: RankingArgs, doc: Doc
     rows.append(row);
   }
   slot.replaceWith(rows);
-  return rows.childElementCount;
+  return rows.querySelectorAll('.quote-row').length;
 }
 
 /** The visible shell of `route` (`html[data-shell]`'s language), or null. */

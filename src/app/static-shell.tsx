@@ -14,6 +14,7 @@ import { prerenderToNodeStream } from 'react-dom/static';
 import { MemoryRouter } from 'react-router-dom';
 import type { ClockState, Quote } from '../../contract/market';
 import { api } from '../api/api';
+import { RankingFiguresNote } from '../features/market/components/ranking-list';
 import { RankingRow, useRankingRowText } from '../features/market/components/ranking-row';
 import type { RankingColumns } from '../features/market/ranking-figures';
 import type { Lang } from '../lib/format';
@@ -89,8 +90,9 @@ function TemplateRow({ columns }: { columns: RankingColumns }) {
 /**
  * The market list's row, one `<template class="shell-row" data-columns>` per column set, drawn by
  * the app's own RankingRow for a template quote on the replayed date TEMPLATE_DATE, with the
- * not-traded label: src/app/shell-fill.ts copies and fills them with the first page's quotes
- * before the app has loaded.
+ * not-traded label, and the line above the list (`<template class="shell-note" data-final>`, the
+ * intraday and the closed day's): src/app/shell-fill.ts copies and fills them with the first
+ * page's quotes before the app has loaded.
  */
 async function rankingRowTemplates(): Promise<string> {
   const store = createAppStore();
@@ -106,6 +108,11 @@ async function rankingRowTemplates(): Promise<string> {
           data-not-traded={i18next.t('ranking.notTraded')}
         >
           <TemplateRow columns={columns} />
+        </template>
+      ))}
+      {[false, true].map((final) => (
+        <template key={String(final)} className="shell-note" data-final={String(final)}>
+          <RankingFiguresNote replayDate={TEMPLATE_DATE} final={final} />
         </template>
       ))}
     </AppProviders>,

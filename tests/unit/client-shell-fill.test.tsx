@@ -29,6 +29,7 @@ import { AppRoutes } from '../../src/app/router';
 import { fillDetailShell, fillHomeShell, fillMarketShell } from '../../src/app/shell-fill';
 import { renderShell } from '../../src/app/static-shell';
 import { createAppStore } from '../../src/app/store';
+import { RankingFiguresNote } from '../../src/features/market/components/ranking-list';
 import { RankingRow, useRankingRowText } from '../../src/features/market/components/ranking-row';
 import type { RankingColumns } from '../../src/features/market/ranking-figures';
 import { clockSeen, quotesReceived } from '../../src/market/quotes-slice';
@@ -136,6 +137,33 @@ describe('market shell fill', () => {
         QUOTES.forEach((q, i) => expect(normalize(rows[i]!.outerHTML)).toBe(normalize(appRow(q, columns))));
         expect(document.querySelector('.static-shell .center-fill')).toBeNull();
       });
+
+  for (const lang of ['tw', 'en'] as const)
+    for (const final of [false, true])
+      it(`draws the app's line above the list first (${lang}, final ${final})`, async () => {
+        await mountShell(lang);
+        await i18next.changeLanguage(lang);
+        const data = { ...page, final };
+        fillMarketShell({ httpStatus: 200, body: { status: 1, msg: 'ok', data } }, { sort: 'all' });
+        const line = document.querySelector('.static-shell .ranking-figures-note');
+        expect(line?.nextElementSibling?.classList.contains('quote-row')).toBe(true);
+        const app = renderToStaticMarkup(
+          <AppProviders store={createAppStore()}>
+            <RankingFiguresNote replayDate="2025-04-23" final={final} />
+          </AppProviders>,
+        ).replaceAll(/ data-testid="[^"]*"/g, '');
+        expect(normalize(line!.outerHTML)).toBe(normalize(app));
+        expect(line!.textContent).toContain('2025-04-23');
+      });
+
+  it('draws no line when the quotes share no replayed day', async () => {
+    await mountShell('tw');
+    const data = { ...page, replayDate: null };
+    expect(fillMarketShell({ httpStatus: 200, body: { status: 1, msg: 'ok', data } }, { sort: 'all' })).toBe(
+      QUOTES.length,
+    );
+    expect(document.querySelector('.static-shell .ranking-figures-note')).toBeNull();
+  });
 
   it('draws nothing from a refusal, a failed request or a shell already replaced', async () => {
     await mountShell('tw');

@@ -23,6 +23,22 @@ const VISIBLE_DEBOUNCE_MS = 200;
 
 export { columnsFor } from '../ranking-figures';
 
+/**
+ * The line above the list saying whose figures it ranks: the replayed day's simulated intraday
+ * figures (`final` false) or the real day's once its session closed. The static shell draws the
+ * same line from a template (src/app/static-shell.tsx, filled by src/app/shell-fill.ts).
+ */
+export function RankingFiguresNote({ replayDate, final }: { replayDate: string; final: boolean }) {
+  const { t } = useTranslation();
+  return (
+    <div className="ranking-figures-note" data-testid="ranking-figures" data-final={final ? 'true' : 'false'}>
+      {final
+        ? t('ranking.figuresFinal', { date: replayDate })
+        : t('ranking.figuresIntraday', { date: replayDate })}
+    </div>
+  );
+}
+
 /** The column header matching `columnsFor`. */
 export function RankingHead({ columns }: { columns: RankingColumns }) {
   const { t } = useTranslation();
@@ -84,17 +100,7 @@ export function RankingList({ args }: { args: RankingArgs }) {
 
   return (
     <div {...holdHandlers} data-testid="ranking-list" data-total={view.total}>
-      {view.replayDate && (
-        <div
-          className="ranking-figures-note"
-          data-testid="ranking-figures"
-          data-final={view.final ? 'true' : 'false'}
-        >
-          {view.final
-            ? t('ranking.figuresFinal', { date: view.replayDate })
-            : t('ranking.figuresIntraday', { date: view.replayDate })}
-        </div>
-      )}
+      {view.replayDate && <RankingFiguresNote replayDate={view.replayDate} final={!!view.final} />}
       <Virtuoso
         useWindowScroll
         totalCount={view.total}
