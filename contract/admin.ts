@@ -11,6 +11,9 @@ import { CURRENCIES } from './constants';
  * Operator actions the audit log records (here, not in contract/constants.ts: only the console and
  * the server need the list, and the constants chunk is on the app's first screen).
  */
+/** Largest exchange rate an operator can set, in parts per million (1e9 per unit). */
+export const MAX_RATE_PPM = 1e15;
+
 export const AUDIT_ACTIONS = [
   'kyc.approve',
   'kyc.reject',
@@ -220,8 +223,8 @@ export const saveChannelReq = z
 export const saveRateReq = z
   .object({
     currency: z.enum(CURRENCIES).refine((c) => c !== 'USD', 'sameCurrency'),
-    buyPpm: z.number().int().positive().max(1e15),
-    sellPpm: z.number().int().positive().max(1e15),
+    buyPpm: z.number().int().positive().max(MAX_RATE_PPM),
+    sellPpm: z.number().int().positive().max(MAX_RATE_PPM),
   })
   .refine((v) => v.sellPpm >= v.buyPpm, { message: 'parameterError', path: ['sellPpm'] });
 export const adminRatesRes = z.array(fxRateSchema);

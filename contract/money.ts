@@ -194,3 +194,83 @@ export function convertMinorFloorInRange(
   const out = direction === 'toUsd' ? (a * BigInt(PPM)) / r : (a * r) / BigInt(PPM);
   return out > BigInt(Number.MAX_SAFE_INTEGER) ? null : Number(out);
 }
+
+// ---- Text: the one place rates and amounts turn into text and back (exact, no float) ----
+
+/** Basis points in one unit: 1 % = 100 bps, 100 % = 10_000 bps. */
+export const BPS_PER_UNIT = 10_000;
+
+/** `int` as "<sign><whole>.<frac>" of `scale` (10^digits), dropping trailing zeros beyond `keep` decimals. */
+function scaledText(int: number, digits: number, keep: number): string {
+  const abs = Math.abs(int);
+  const scale = 10 ** digits;
+  let frac = String(abs % scale).padStart(digits, '0');
+  while (frac.length > keep && frac.endsWith('0')) frac = frac.slice(0, -1);
+  return `${int < 0 ? '-' : ''}${Math.floor(abs / scale)}${frac ? `.${frac}` : ''}`;
+}
+
+/**
+ * Basis points as a percentage, exactly: two decimals (12_530 → "125.30%", −305 → "-3.05%");
+ * `trim` drops trailing zeros (2_000 → "20%", 1_250 → "12.5%"); `signed` puts "+" before a
+ * positive figure. '--' for null, undefined or anything not a safe integer.
+ */
+export function formatBps(
+  bps: number | null | undefined,
+  opts: { signed?: boolean; trim?: boolean } = {},
+): string {
+  if (bps === null || bps === undefined || !Number.isSafeInteger(bps)) return '--';
+  return `${opts.signed && bps > 0 ? '+' : ''}${scaledText(bps, 2, opts.trim ? 0 : 2)}%`;
+}
+
+/** Parts per million as a percentage, trailing zeros dropped: 1_500 → "0.15%", 1_425 → "0.1425%". */
+export function formatPpmPercent(ppm: number): string {
+  if (!Number.isSafeInteger(ppm)) return '--';
+  return `${scaledText(ppm, 4, 0)}%`;
+}
+
+/**
+ * Parts per million as the plain decimal a rate is typed as, with 2 to 6 decimals
+ * (31_475_000 → "31.475", 214_500 → "0.2145", 30_000_000 → "30.00"). '--' when not a safe integer.
+ */
+export function ppmToDecimal(ppm: number): string {
+  if (!Number.isSafeInteger(ppm)) return '--';
+  return scaledText(ppm, 6, 2);
+}
+
+/**
+ * A typed rate ("31.475") → parts per million (31_475_000), or null when it is empty, not a plain
+ * decimal, has more than 6 decimals, is zero or negative, or exceeds `maxPpm`.
+ */
+export function parseRateToPpm(text: string, maxPpm = Number.MAX_SAFE_INTEGER): number | null {
+  const m = /^(\d+)(?:\.(\d{1,6}))?$/.exec(text.trim());
+  if (!m) return null;
+  const ppm = BigInt(m[1]!) * BigInt(PPM) + BigInt((m[2] ?? '').padEnd(6, '0'));
+  if (ppm <= 0n || ppm > BigInt(maxPpm)) return null;
+  return Number(ppm);
+}
+
+/**
+ * A typed percentage ("12.5") → basis points (1_250), or null when it is empty, not a plain
+ * decimal, has more than 2 decimals, or exceeds `maxBps` (default 100 %). Zero is accepted.
+ */
+export function parsePercentToBps(text: string, maxBps = BPS_PER_UNIT): number | null {
+  const m = /^(\d{1,7})(?:\.(\d{1,2}))?$/.exec(text.trim());
+  if (!m) return null;
+  const bps = Number(m[1]) * 100 + Number((m[2] ?? '').padEnd(2, '0'));
+  return bps <= maxBps ? bps : null;
+}
+
+/**
+ * A typed amount ("1,000.5") → minor units (100_050), or null for anything `parseAmountInput`
+ * refuses (empty, malformed, zero or negative, more than 2 decimals, unsafe).
+ */
+export function parseAmountToMinor(text: string | undefined): Minor | null {
+  const r = parseAmountInput(text);
+  return 'minor' in r ? r.minor : null;
+}
+
+/** Basis points as the plain percentage a rate is typed as, two decimals: 1_050 → "10.50". */
+export function bpsToDecimal(bps: number): string {
+  if (!Number.isSafeInteger(bps)) return '--';
+  return scaledText(bps, 2, 2);
+}

@@ -1,7 +1,7 @@
 /**
  * Deposit channels (admin/channels, admin/saveChannel): the list and a form to create or edit one.
  * Minimum and maximum are typed as decimals in the channel's currency and converted exactly to
- * minor units (src/admin/decimal.ts → contract/money.ts `toMinor`); the channel password is kept,
+ * minor units (contract/money.ts `parseAmountToMinor`); the channel password is kept,
  * set or removed (the contract's omitted / new value / ''). Members never see it: customer service
  * gives it to them (the member's deposit screen says so), and the form reminds the operator.
  * Testids: `channel-new`, `channel-row-<id>`, `channel-edit-<id>`, the form's `channel-name`,
@@ -25,7 +25,7 @@ import {
   type AdminChannel,
 } from './admin-api';
 import { AdminTable, Money, type Column } from './admin-ui';
-import { amountToMinor, minorToAmount } from './decimal';
+import { minorToDecimal, parseAmountToMinor } from '../../contract/money';
 
 type PasswordMode = 'keep' | 'set' | 'remove';
 
@@ -50,8 +50,8 @@ export function channelRequest(
   v: ChannelFields,
   mode: PasswordMode,
 ): ReqOf<'admin/saveChannel'> | null {
-  const minMinor = amountToMinor(v.min);
-  const maxMinor = amountToMinor(v.max);
+  const minMinor = parseAmountToMinor(v.min);
+  const maxMinor = parseAmountToMinor(v.max);
   if (minMinor === null || maxMinor === null || minMinor > maxMinor) return null;
   return {
     ...(id !== undefined ? { id } : {}),
@@ -84,8 +84,8 @@ function ChannelForm({ channel, onDone }: { channel: AdminChannel | null; onDone
         currency: (CURRENCIES as readonly string[]).includes(channel.currency)
           ? (channel.currency as ChannelFields['currency'])
           : 'TWD',
-        min: minorToAmount(channel.minMinor),
-        max: minorToAmount(channel.maxMinor),
+        min: minorToDecimal(channel.minMinor),
+        max: minorToDecimal(channel.maxMinor),
         enabled: channel.enabled,
       }
     : {
@@ -103,7 +103,7 @@ function ChannelForm({ channel, onDone }: { channel: AdminChannel | null; onDone
   const required = (msg: string) => [{ required: true, whitespace: true, message: msg }];
   const amountRule = {
     validator: async (_: unknown, v: string) => {
-      if (v && amountToMinor(v) === null) throw new Error(t('admin.amountInvalid'));
+      if (v && parseAmountToMinor(v) === null) throw new Error(t('admin.amountInvalid'));
     },
   };
 

@@ -15,8 +15,8 @@ import type { CreditBand, CreditSettings } from '../../contract/credit';
 import { formatMinor } from '../lib/format';
 import { TestIdInput } from '../ui/testid-input';
 import { ADMIN_PAGE_SIZE, adminApi, type QueueStatus } from './admin-api';
-import { amountToMinor, minorToAmount } from './decimal';
 import { ReviewQueue } from './review-queue';
+import { minorToDecimal, parseAmountToMinor } from '../../contract/money';
 
 export type AdminCreditRow = ResOf<'admin/creditLoans'>['items'][number];
 
@@ -50,7 +50,7 @@ const creditAdminApi = adminApi.enhanceEndpoints({ addTagTypes: ['AdminCredit'] 
 
 /** Bands as text, one `minScore=NT$ limit` per line. */
 const bandsText = (bands: readonly CreditBand[]) =>
-  bands.map((b) => `${b.minScore}=${minorToAmount(b.limitMinor)}`).join('\n');
+  bands.map((b) => `${b.minScore}=${minorToDecimal(b.limitMinor)}`).join('\n');
 
 /** Parses the bands text; null when a line is malformed or the scores do not ascend. */
 export function parseBands(text: string): CreditBand[] | null {
@@ -60,7 +60,7 @@ export function parseBands(text: string): CreditBand[] | null {
     .map((l) => l.trim())
     .filter(Boolean)) {
     const m = /^(\d{1,4})\s*=\s*(.+)$/.exec(line);
-    const limitMinor = m ? amountToMinor(m[2]!) : null;
+    const limitMinor = m ? parseAmountToMinor(m[2]!) : null;
     if (!m || limitMinor === null) return null;
     const minScore = Number(m[1]);
     if (out.length && minScore <= out[out.length - 1]!.minScore) return null;

@@ -10,6 +10,7 @@ import { useTranslation } from 'react-i18next';
 import type { ReqOf, ResOf } from '../../contract/api';
 import { ADMIN_PAGE_SIZE, adminApi, type QueueStatus } from './admin-api';
 import { ReviewQueue } from './review-queue';
+import { formatBps } from '../../contract/money';
 
 export type AdminMentorRow = ResOf<'admin/mentors'>['items'][number];
 
@@ -33,8 +34,6 @@ const mentorAdminApi = adminApi.enhanceEndpoints({ addTagTypes: ['AdminMentor'] 
   }),
 });
 
-const pct = (bps: number) => `${(bps / 100).toFixed(2)}%`;
-
 /** The mentor queue: a ReviewQueue with the level and the figures the criteria read. */
 export function MentorsQueue() {
   const { t } = useTranslation();
@@ -55,12 +54,12 @@ export function MentorsQueue() {
         {
           key: 'drawdown',
           title: t('admin.mentors.maxDrawdown'),
-          render: (r) => pct(r.stats.maxDrawdownBps),
+          render: (r) => formatBps(r.stats.maxDrawdownBps),
         },
         { key: 'track', title: t('admin.mentors.trackDays'), render: (r) => r.stats.trackDays },
       ]}
       afterStatus={[
-        { key: 'share', title: t('admin.mentors.profitShare'), render: (r) => pct(r.profitShareBps) },
+        { key: 'share', title: t('admin.mentors.profitShare'), render: (r) => formatBps(r.profitShareBps) },
       ]}
       calls={{
         list: mentorAdminApi.useAdminMentorsQuery,

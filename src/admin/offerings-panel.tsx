@@ -5,7 +5,7 @@
  * applications (admin/primaryApplications, admin/approvePrimary, admin/rejectPrimary; four eyes,
  * audited). Days are market-clock business days, picked by their replayed dates (day-picker.tsx);
  * each refusal of the form is shown under the field it is about. Prices
- * are typed as NT$ decimals and converted exactly (src/admin/decimal.ts). The calls are injected
+ * are typed as NT$ decimals and converted exactly (contract/money.ts). The calls are injected
  * here so only this tab carries them.
  * Testids: `offering-kind-<kind>`, `offering-new`, `offering-row-<kind>-<id>`,
  * `offering-edit-<kind>-<id>`, the form's `offering-symbol`, `offering-name`, `offering-price`,
@@ -23,9 +23,9 @@ import { Segmented } from '../ui/segmented';
 import { TestIdInput } from '../ui/testid-input';
 import { ADMIN_PAGE_SIZE, adminApi, type QueueStatus } from './admin-api';
 import { AdminTable, Money, Pager, type Column } from './admin-ui';
-import { amountToMinor, minorToAmount } from './decimal';
 import { DayField, formatReplayDate, type BusinessDay } from './day-picker';
 import { ReviewQueue } from './review-queue';
+import { bpsToDecimal, minorToDecimal, parseAmountToMinor, parsePercentToBps } from '../../contract/money';
 
 type AdminOffering = ResOf<'admin/offerings'>['items'][number];
 type PrimaryApplicationRow = ResOf<'admin/primaryApplications'>['items'][number];
@@ -107,7 +107,7 @@ export function offeringRequest(
   id: number | undefined,
   v: OfferingFields,
 ): ReqOf<'admin/saveOffering'> | null {
-  const priceMinor = amountToMinor(v.price);
+  const priceMinor = parseAmountToMinor(v.price);
   const common = {
     ...(id !== undefined ? { id } : {}),
     symbol: v.symbol.trim(),
@@ -122,7 +122,7 @@ export function offeringRequest(
     const per = int(v.sharesPerApplication);
     body = { kind, ...common, sharesOffered: lots * 1000, sharesPerApplication: per };
   } else if (kind === 'auction') {
-    const depositBps = amountToMinor(v.deposit);
+    const depositBps = parsePercentToBps(v.deposit);
     body = { kind, ...common, lots, depositBps: depositBps ?? NaN };
   } else {
     body = { kind, ...common, lots, endDay: int(v.end) };
@@ -148,10 +148,10 @@ function OfferingForm({
     ? {
         symbol: offering.symbol,
         name: offering.name,
-        price: minorToAmount(offering.priceMinor),
+        price: minorToDecimal(offering.priceMinor),
         lots: String(offering.lots),
         sharesPerApplication: String(offering.sharesPerApplication ?? 1000),
-        deposit: minorToAmount(offering.depositBps ?? 0),
+        deposit: bpsToDecimal(offering.depositBps ?? 0),
         start: String(offering.startDay),
         end: String(offering.endDay),
         listing: String(offering.listingDay),

@@ -1,6 +1,6 @@
 /**
  * Exchange rates against USD (admin/rates, admin/saveRate). A rate is typed as a decimal
- * ("31.475") and converted exactly to parts per million by string parsing (src/admin/decimal.ts);
+ * ("31.475") and converted exactly to parts per million by string parsing (contract/money.ts);
  * the contract requires sell ≥ buy > 0. Every wallet currency but USD has a row, rated or not.
  * Testids: `rate-row-<ccy>`, `rate-edit-<ccy>`, `rate-buy-<ccy>`, `rate-sell-<ccy>`,
  * `rate-save-<ccy>`, `rate-cancel-<ccy>`, `rate-error-<ccy>`.
@@ -18,7 +18,8 @@ import {
   type AdminRate,
 } from './admin-api';
 import { AdminTable, type Column } from './admin-ui';
-import { ppmToRate, rateToPpm } from './decimal';
+import { MAX_RATE_PPM } from '../../contract/admin';
+import { parseRateToPpm, ppmToDecimal } from '../../contract/money';
 
 type RatedCurrency = Exclude<Currency, 'USD'>;
 const RATED: RatedCurrency[] = CURRENCIES.filter((c): c is RatedCurrency => c !== 'USD');
@@ -33,8 +34,8 @@ export function checkRatePair(
   buy: string,
   sell: string,
 ): { error: 'rateInvalid' | 'sellBelowBuy' } | { buyPpm: number; sellPpm: number } {
-  const buyPpm = rateToPpm(buy);
-  const sellPpm = rateToPpm(sell);
+  const buyPpm = parseRateToPpm(buy, MAX_RATE_PPM);
+  const sellPpm = parseRateToPpm(sell, MAX_RATE_PPM);
   if (buyPpm === null || sellPpm === null) return { error: 'rateInvalid' };
   if (sellPpm < buyPpm) return { error: 'sellBelowBuy' };
   return { buyPpm, sellPpm };
@@ -43,8 +44,8 @@ export function checkRatePair(
 function RateEditor({ row, onDone }: { row: Row; onDone: () => void }) {
   const { t } = useTranslation();
   const c = row.currency;
-  const [buy, setBuy] = useState(row.rate ? ppmToRate(row.rate.buyPpm) : '');
-  const [sell, setSell] = useState(row.rate ? ppmToRate(row.rate.sellPpm) : '');
+  const [buy, setBuy] = useState(row.rate ? ppmToDecimal(row.rate.buyPpm) : '');
+  const [sell, setSell] = useState(row.rate ? ppmToDecimal(row.rate.sellPpm) : '');
   const [save, { isLoading }] = useSaveRateMutation();
   const dispatch = useAdminDispatch();
   const check = checkRatePair(buy, sell);
@@ -116,9 +117,9 @@ export function RatesPanel() {
           <RateEditor row={r} onDone={() => setEditing(null)} />
         ) : r.rate ? (
           <span className="rate-pair mono">
-            <span data-testid={`rate-buy-value-${r.currency}`}>{ppmToRate(r.rate.buyPpm)}</span>
+            <span data-testid={`rate-buy-value-${r.currency}`}>{ppmToDecimal(r.rate.buyPpm)}</span>
             <span className="muted"> / </span>
-            <span data-testid={`rate-sell-value-${r.currency}`}>{ppmToRate(r.rate.sellPpm)}</span>
+            <span data-testid={`rate-sell-value-${r.currency}`}>{ppmToDecimal(r.rate.sellPpm)}</span>
           </span>
         ) : (
           <span className="muted">{t('admin.noRate')}</span>

@@ -10,7 +10,7 @@ import { useTranslation } from 'react-i18next';
 import { SITE_SETTINGS } from '../../contract/admin';
 import { TestIdInput } from '../ui/testid-input';
 import { adminApi, useAdminConfigQuery, useAdminDispatch, useSaveConfigMutation } from './admin-api';
-import { amountToMinor, minorToAmount } from './decimal';
+import { minorToDecimal, parseAmountToMinor } from '../../contract/money';
 
 type SettingName = (typeof SITE_SETTINGS)[number];
 type Kind = 'text' | 'time' | 'bool' | 'money';
@@ -30,7 +30,7 @@ const HHMM_RE = /^([01]\d|2[0-3]):[0-5]\d$/;
 
 /** The stored value shown in the field (money as NT$ decimals). */
 function toField(kind: Kind, stored: string): string {
-  if (kind === 'money' && /^\d+$/.test(stored)) return minorToAmount(Number(stored));
+  if (kind === 'money' && /^\d+$/.test(stored)) return minorToDecimal(Number(stored));
   return stored;
 }
 
@@ -45,7 +45,7 @@ export function settingValue(kind: Kind, field: string): string | null {
     case 'bool':
       return v === 'true' || v === 'false' ? v : null;
     case 'money': {
-      const minor = amountToMinor(v);
+      const minor = parseAmountToMinor(v);
       return minor === null ? null : String(minor);
     }
   }

@@ -4,6 +4,7 @@
  */
 import type { TFunction } from 'i18next';
 import { formatMinor } from '../lib/format';
+import { formatBps } from '../../contract/money';
 
 export function couponText(
   t: TFunction,
@@ -11,8 +12,5 @@ export function couponText(
 ): string {
   return c.kind === 'amount'
     ? t('rewards.couponAmount', { amount: formatMinor(c.offMinor) })
-    : t('rewards.couponBps', { percent: (c.offBps / 100).toString() });
+    : t('rewards.couponBps', { percent: formatBps(c.offBps, { trim: true }) });
 }
-
-/** A discount in bps of the commission as a percentage text ("30%"). */
-export const bpsPercent = (bps: number) => `${(bps / 100).toString()}%`;

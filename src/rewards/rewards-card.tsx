@@ -7,9 +7,9 @@ import { Button } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import { showToast } from '../ui/toast';
-import { bpsPercent } from './coupon-text';
 import { useRewardsSummaryQuery, useSignInMutation } from './rewards-api';
 import './rewards.css';
+import { formatBps } from '../../contract/money';
 
 export function RewardsCard() {
   const { t } = useTranslation();
@@ -28,7 +28,7 @@ export function RewardsCard() {
           {data && data.feeDiscountBps > 0 && (
             <span className="muted small">
               {' '}
-              · {t('rewards.feeOff', { percent: bpsPercent(data.feeDiscountBps) })}
+              · {t('rewards.feeOff', { percent: formatBps(data.feeDiscountBps, { trim: true }) })}
             </span>
           )}
         </span>

@@ -7,11 +7,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { channelRequest } from '../../src/admin/channels-panel';
-import { amountToMinor, minorToAmount, ppmToRate, rateToPpm } from '../../src/admin/decimal';
+import { MAX_RATE_PPM } from '../../contract/admin';
+import { minorToDecimal, parseAmountToMinor, parseRateToPpm, ppmToDecimal } from '../../contract/money';
 import { checkRatePair } from '../../src/admin/rates-panel';
 import { settingValue } from '../../src/admin/settings-panel';
 
-describe('rateToPpm', () => {
+describe('parseRateToPpm', () => {
   it.each([
     ['31.475', 31_475_000],
     ['31.4750', 31_475_000],
@@ -23,32 +24,32 @@ describe('rateToPpm', () => {
     ['1.006', 1_006_000],
     ['1000000000', 1e15],
   ])('%s → %d ppm', (text, ppm) => {
-    expect(rateToPpm(text)).toBe(ppm);
+    expect(parseRateToPpm(text, MAX_RATE_PPM)).toBe(ppm);
   });
 
   it.each(['', '0', '0.000000', '-1', '1.0000001', '1e3', '31,475', 'abc', '.5', '1.', '1000000000.000001'])(
     'refuses %j',
     (text) => {
-      expect(rateToPpm(text)).toBeNull();
+      expect(parseRateToPpm(text, MAX_RATE_PPM)).toBeNull();
     },
   );
 
   it('round-trips every ppm value through its display text', () => {
     fc.assert(
       fc.property(fc.integer({ min: 1, max: 1e15 }), (ppm) => {
-        expect(rateToPpm(ppmToRate(ppm))).toBe(ppm);
+        expect(parseRateToPpm(ppmToDecimal(ppm), MAX_RATE_PPM)).toBe(ppm);
       }),
     );
   });
 
   it('shows at least two decimals and drops the trailing zeros beyond them', () => {
-    expect(ppmToRate(31_475_000)).toBe('31.475');
-    expect(ppmToRate(32_000_000)).toBe('32.00');
-    expect(ppmToRate(1)).toBe('0.000001');
+    expect(ppmToDecimal(31_475_000)).toBe('31.475');
+    expect(ppmToDecimal(32_000_000)).toBe('32.00');
+    expect(ppmToDecimal(1)).toBe('0.000001');
   });
 });
 
-describe('amountToMinor', () => {
+describe('parseAmountToMinor', () => {
   it.each([
     ['1000', 100_000],
     ['1000.5', 100_050],
@@ -57,17 +58,17 @@ describe('amountToMinor', () => {
     ['1.15', 115],
     ['90071992547409.91', 9_007_199_254_740_991],
   ])('%s → %d minor', (text, minor) => {
-    expect(amountToMinor(text)).toBe(minor);
+    expect(parseAmountToMinor(text)).toBe(minor);
   });
 
   it.each(['', '0', '0.00', '-5', '1.005', '1e2', 'NT$5', '90071992547409.92'])('refuses %j', (text) => {
-    expect(amountToMinor(text)).toBeNull();
+    expect(parseAmountToMinor(text)).toBeNull();
   });
 
   it('round-trips minor units through the input text', () => {
     fc.assert(
       fc.property(fc.integer({ min: 1, max: Number.MAX_SAFE_INTEGER }), (minor) => {
-        expect(amountToMinor(minorToAmount(minor))).toBe(minor);
+        expect(parseAmountToMinor(minorToDecimal(minor))).toBe(minor);
       }),
     );
   });

@@ -17,8 +17,8 @@ import {
   limitFromConfig,
   pairError,
   parseAmount,
-  ppmToDecimal,
 } from '../../src/features/funds/amount';
+import { ppmToDecimal } from '../../contract/money';
 import {
   bankCodeError,
   branchCodeError,

@@ -16,7 +16,7 @@ import {
 } from '../../server/modules/copy-trading/rules';
 import { loadCopyTradingConfig } from '../../server/modules/copy-trading/config';
 import { statsFromOrders } from '../../server/modules/copy-trading/stats';
-import { bpsPercent } from '../../src/features/follow/format';
+import { formatBps } from '../../contract/money';
 
 const base: MentorStats = statsFromOrders([], 0, 0, 0);
 
@@ -86,9 +86,9 @@ describe('shares and percentages', () => {
     expect(bpsOf(9, 1_000)).toBe(0);
   });
   it('formats bps', () => {
-    expect(bpsPercent(1_234)).toBe('12.34%');
-    expect(bpsPercent(5, true)).toBe('+0.05%');
-    expect(bpsPercent(-250, true)).toBe('-2.50%');
+    expect(formatBps(1_234)).toBe('12.34%');
+    expect(formatBps(5, { signed: true })).toBe('+0.05%');
+    expect(formatBps(-250, { signed: true })).toBe('-2.50%');
   });
 });
 

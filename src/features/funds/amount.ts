@@ -4,7 +4,7 @@
  */
 import { CURRENCIES, type Currency } from '../../../contract/constants';
 import type { FxRate } from '../../../contract/funds';
-import { convertMinorFloor, convertMinorFloorInRange, parseAmountInput, PPM } from '../../../contract/money';
+import { convertMinorFloor, convertMinorFloorInRange, parseAmountInput } from '../../../contract/money';
 import { AMOUNT_ISSUE_KEYS } from '../../lib/amount-messages';
 
 export interface AmountLimits {
@@ -42,15 +42,6 @@ export function parseAmount(
 export function limitFromConfig(value: string | undefined, fallback: number): number {
   const n = Number(value);
   return value && /^\d+$/.test(value) && Number.isSafeInteger(n) ? n : fallback;
-}
-
-/** Integer parts per million → a plain decimal with 2 to 6 decimals ("31.475", "0.2145"). */
-export function ppmToDecimal(ppm: number): string {
-  const int = Math.floor(ppm / PPM);
-  const frac = String(ppm % PPM)
-    .padStart(6, '0')
-    .replace(/0{1,4}$/, '');
-  return `${int}.${frac}`;
 }
 
 export function isCurrency(v: string | null | undefined): v is Currency {

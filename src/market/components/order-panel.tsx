@@ -44,11 +44,10 @@ import {
   type Side,
   type TimeInForce,
 } from '../../../contract/market-rules';
-import { toMinor } from '../../../contract/money';
+import { formatBps, toMinor } from '../../../contract/money';
 import type { Order, OrderFix, PlaceOrderInput } from '../../../contract/trading';
 import { isCashHolding, openingCheck } from '../../../contract/risk';
 import { useLiveRisk } from '../../risk/hooks/use-live-risk';
-import { formatBps } from '../../risk/format';
 import { parseLeverages, useConfigQuery, usePlaceOrderMutation, useUserInfoQuery } from '../../api/api';
 import type { ApiError } from '../../api/base-query';
 import { sendTap, type CallResult, type KeyedCall } from '../../api/idempotency';

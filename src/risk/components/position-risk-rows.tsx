@@ -12,8 +12,8 @@ import type { Order } from '../../../contract/trading';
 import { selectLoggedIn } from '../../api/session';
 import { formatDateTime, formatMinorOrDash } from '../../lib/format';
 import { useRiskEventsQuery } from '../api/risk-api';
-import { formatBps } from '../format';
 import { useLiveRisk } from '../hooks/use-live-risk';
+import { formatBps } from '../../../contract/money';
 
 export interface RiskRow {
   k: string;

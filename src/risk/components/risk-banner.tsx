@@ -14,9 +14,9 @@ import { useDispatch, useSelector } from 'react-redux';
 import { selectLoggedIn } from '../../api/session';
 import { formatMinorOrDash } from '../../lib/format';
 import { riskApi, useMarkRiskReadMutation, useRiskEventsQuery } from '../api/risk-api';
-import { formatBps } from '../format';
 import '../risk.css';
 import { useLiveRisk } from '../hooks/use-live-risk';
+import { formatBps } from '../../../contract/money';
 
 /** Unread notices shown at most (the rest stay in risk/events). */
 const MAX_NOTICES = 5;

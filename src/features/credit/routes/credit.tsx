@@ -19,9 +19,9 @@ import { Page } from '../../../ui/page';
 import { PullRefresh } from '../../../ui/pull-refresh';
 import { FactorRow, Line } from '../components/parts';
 import '../credit.css';
+import { formatBps } from '../../../../contract/money';
 
 /** Basis points as a percentage with two decimals ("18.25 %"). */
-export const bpsText = (bps: number) => `${(bps / 100).toFixed(2)} %`;
 
 export function CreditPage() {
   const { t } = useTranslation();
@@ -100,7 +100,7 @@ export function CreditPage() {
           ))}
         </section>
         <section className="card">
-          <Line label={t('credit.rate')} value={bpsText(data.annualRateBps)} testId="credit-rate" />
+          <Line label={t('credit.rate')} value={formatBps(data.annualRateBps)} testId="credit-rate" />
           <Line label={t('credit.term')} value={t('credit.termDays', { days: data.termDays })} />
           <h3 className="card-title">{t('credit.bands')}</h3>
           {data.bands.map((b) => (

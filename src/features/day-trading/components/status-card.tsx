@@ -12,12 +12,7 @@ import { LabeledValue } from '../../../ui/labeled-value';
 import { showToast } from '../../../ui/toast';
 import { useApplyDayTradeMutation } from '../api/day-trading-api';
 import { StateTag } from './state-tag';
-
-/** ppm → "0.15%" (exact: rates are whole ppm). */
-export function ppmPercent(ppm: number): string {
-  const s = (ppm / 10_000).toFixed(4).replace(/0+$/, '').replace(/\.$/, '');
-  return `${s}%`;
-}
+import { formatPpmPercent } from '../../../../contract/money';
 
 export function StatusCard({ status }: { status: DayTradeStatus }) {
   const { t } = useTranslation();
@@ -65,8 +60,8 @@ export function StatusCard({ status }: { status: DayTradeStatus }) {
           label={t('dayTrading.taxRate')}
           value={
             status.taxUntil
-              ? t('dayTrading.taxUntil', { rate: ppmPercent(status.taxPpm), date: status.taxUntil })
-              : ppmPercent(status.taxPpm)
+              ? t('dayTrading.taxUntil', { rate: formatPpmPercent(status.taxPpm), date: status.taxUntil })
+              : formatPpmPercent(status.taxPpm)
           }
           testId="dt-tax-rate"
         />

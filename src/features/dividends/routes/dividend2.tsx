@@ -12,9 +12,9 @@ import { useDividendStocksInfiniteQuery } from '../api/dividends-api';
 import { InfiniteList } from '../../../ui/infinite-list';
 import { DividendNav, formatDividend } from '../components/parts';
 import '../dividends.css';
+import { formatBps } from '../../../../contract/money';
 
 /** Basis points → "4.22%". */
-const bpsText = (bps: number) => `${(bps / 100).toFixed(2)}%`;
 
 function StockRow({ s }: { s: DividendStock }) {
   const { t } = useTranslation();
@@ -31,7 +31,7 @@ function StockRow({ s }: { s: DividendStock }) {
           {s.name} <span className="muted small">{s.symbol}</span>
         </span>
         <span className="dividend-yield" data-testid="dividend-yield">
-          {bpsText(s.yieldBps)}
+          {formatBps(s.yieldBps)}
         </span>
       </div>
       <div className="dividend-grid">

@@ -15,7 +15,7 @@ import { LabeledValue } from '../../../ui/labeled-value';
 import { LoginPrompt } from '../../../ui/login-prompt';
 import { NoData } from '../../../ui/no-data';
 import { useMentorInfoQuery } from '../api/follow-api';
-import { bpsPercent } from '../format';
+import { formatBps } from '../../../../contract/money';
 
 /** Its children for a logged-in member, the login prompt otherwise. */
 export function Guard({ children }: { children: ReactNode }) {
@@ -66,7 +66,7 @@ export function MentorTerms({ m }: { m: Mentor }) {
   return (
     <>
       <LabeledValue layout="line" label={t('follow.minFollow')} value={formatMinor(m.minFollowMinor)} />
-      <LabeledValue layout="line" label={t('follow.profitShare')} value={bpsPercent(m.profitShareBps)} />
+      <LabeledValue layout="line" label={t('follow.profitShare')} value={formatBps(m.profitShareBps)} />
     </>
   );
 }

@@ -17,8 +17,8 @@ import { useFollowStartMutation } from '../api/follow-api';
 import { Guard, MentorTerms, useIdParam, useRouteMentor } from '../components/follow-shared';
 import { MinFollowCard } from '../components/min-follow';
 import '../follow.css';
-import { bpsPercent } from '../format';
 import { MentorListPage } from './mentor-list';
+import { formatBps } from '../../../../contract/money';
 
 /** /gdindex/dsFllow: the follow form. */
 export function FollowFormPage() {
@@ -88,7 +88,7 @@ export function FollowFormPage() {
             <div className="preview">
               <MentorTerms m={m} />
             </div>
-            <p className="muted small">{t('follow.costsNote', { share: bpsPercent(m.profitShareBps) })}</p>
+            <p className="muted small">{t('follow.costsNote', { share: formatBps(m.profitShareBps) })}</p>
             <Button
               block
               color="primary"

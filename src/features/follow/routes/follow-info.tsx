@@ -16,7 +16,7 @@ import { showToast } from '../../../ui/toast';
 import { useFollowListQuery, useFollowPauseMutation, useFollowStopMutation } from '../api/follow-api';
 import { FollowList, Guard } from '../components/follow-shared';
 import '../follow.css';
-import { bpsPercent } from '../format';
+import { formatBps } from '../../../../contract/money';
 
 function FollowCard({ f }: { f: Follow }) {
   const { t } = useTranslation();
@@ -48,7 +48,7 @@ function FollowCard({ f }: { f: Follow }) {
       <div className="preview">
         <LabeledValue layout="line" label={t('follow.amount')} value={formatMinor(f.amountMinor)} />
         {running && <LabeledValue layout="line" label={t('follow.cash')} value={formatMinor(f.cashMinor)} />}
-        <LabeledValue layout="line" label={t('follow.stopLossShort')} value={bpsPercent(f.stopLossBps)} />
+        <LabeledValue layout="line" label={t('follow.stopLossShort')} value={formatBps(f.stopLossBps)} />
         <LabeledValue
           layout="line"
           label={t('follow.endTime')}

@@ -14,7 +14,7 @@ import { showToast } from '../../../ui/toast';
 import { useMentorApplyMutation, useMentorStatusQuery } from '../api/follow-api';
 import { Guard, MentorTerms } from '../components/follow-shared';
 import '../follow.css';
-import { bpsPercent } from '../format';
+import { formatBps } from '../../../../contract/money';
 
 /** One criterion: the label, the member's figure against the bar, and a progress bar. */
 function Criterion({
@@ -86,7 +86,7 @@ export function MentorApplyPage() {
               />
               <Criterion
                 label={t('follow.critDrawdown')}
-                value={`${bpsPercent(c.drawdownBps)} / ≤ ${bpsPercent(c.maxDrawdownBps)}`}
+                value={`${formatBps(c.drawdownBps)} / ≤ ${formatBps(c.maxDrawdownBps)}`}
                 ok={c.drawdownBps <= c.maxDrawdownBps}
                 percent={c.drawdownBps <= c.maxDrawdownBps ? 100 : (c.maxDrawdownBps * 100) / c.drawdownBps}
                 testId="gd-crit-drawdown"

@@ -12,8 +12,8 @@ import { LabeledValue } from '../../../ui/labeled-value';
 import { Page } from '../../../ui/page';
 import { Guard, MentorTerms, MentorTitle, useIdParam, useRouteMentor } from '../components/follow-shared';
 import '../follow.css';
-import { bpsPercent } from '../format';
 import { MentorListPage } from './mentor-list';
+import { formatBps } from '../../../../contract/money';
 
 const hours = (ms: number) => (ms / 3_600_000).toFixed(1);
 
@@ -51,10 +51,10 @@ export function MentorInfoPage() {
               <LabeledValue
                 layout="line"
                 label={t('follow.dailyReturn')}
-                value={bpsPercent(s.dailyReturnBps, true)}
+                value={formatBps(s.dailyReturnBps, { signed: true })}
                 color={changeColor(s.dailyReturnBps)}
               />
-              <LabeledValue layout="line" label={t('follow.winRate')} value={bpsPercent(s.winRateBps)} />
+              <LabeledValue layout="line" label={t('follow.winRate')} value={formatBps(s.winRateBps)} />
               <LabeledValue
                 layout="line"
                 label={t('follow.historicalProfit')}
@@ -68,7 +68,7 @@ export function MentorInfoPage() {
               <LabeledValue
                 layout="line"
                 label={t('follow.maxDrawdown')}
-                value={bpsPercent(s.maxDrawdownBps)}
+                value={formatBps(s.maxDrawdownBps)}
               />
               <LabeledValue
                 layout="line"

@@ -15,7 +15,7 @@ import { Page } from '../../../ui/page';
 import { useMentorListQuery } from '../api/follow-api';
 import { FollowList, Guard, MentorTitle } from '../components/follow-shared';
 import '../follow.css';
-import { bpsPercent } from '../format';
+import { formatBps } from '../../../../contract/money';
 
 function MentorCard({ m, onOpen }: { m: Mentor; onOpen: () => void }) {
   const { t } = useTranslation();
@@ -30,7 +30,7 @@ function MentorCard({ m, onOpen }: { m: Mentor; onOpen: () => void }) {
           value={formatSignedMinor(s.totalProfitMinor)}
           color={changeColor(s.totalProfitMinor)}
         />
-        <LabeledValue layout="figure" label={t('follow.winRate')} value={bpsPercent(s.winRateBps)} />
+        <LabeledValue layout="figure" label={t('follow.winRate')} value={formatBps(s.winRateBps)} />
         <LabeledValue layout="figure" label={t('follow.fundScale')} value={formatMinor(s.fundScaleMinor)} />
       </div>
     </button>

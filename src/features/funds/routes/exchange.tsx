@@ -30,10 +30,10 @@ import {
   isCurrency,
   pairError,
   parseAmount,
-  ppmToDecimal,
 } from '../amount';
 import { sendWithKey, useIdempotencyKeys } from '../../../api/idempotency';
 import { useConfirmAbove } from '../../../account/confirm-above';
+import { ppmToDecimal } from '../../../../contract/money';
 
 /**
  * A currency picker. Currencies without an operator rate (user/rates; THB, MYR, VND, KRW and INR

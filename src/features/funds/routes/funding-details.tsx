@@ -22,7 +22,7 @@ import { LoginPrompt } from '../../../ui/login-prompt';
 import { NoData } from '../../../ui/no-data';
 import { Page } from '../../../ui/page';
 import { showToast } from '../../../ui/toast';
-import { ppmToDecimal } from '../amount';
+import { ppmToDecimal } from '../../../../contract/money';
 
 const STATUS_COLORS: Record<Deposit['status'], string> = {
   pending: '#fa8c16',

@@ -29,6 +29,3 @@ export function StatusTag({ status }: { status: LendingStatus }) {
     </span>
   );
 }
-
-/** Basis points as a percentage with two decimals (1,200 bps → "12.00%"). */
-export const bpsPercent = (bps: number) => `${(bps / 100).toFixed(2)}%`;

@@ -21,15 +21,9 @@ import {
   useLendMutation,
   useRecallLendingMutation,
 } from '../api/lending-api';
-import { bpsPercent, Line, StatusTag } from '../components/parts';
+import { Line, StatusTag } from '../components/parts';
 import '../lending.css';
-
-/** "12.5" → 1250 bps (at most two decimals), else null. */
-export function percentToBps(text: string): number | null {
-  const m = /^(\d{1,3})(?:\.(\d{1,2}))?$/.exec(text.trim());
-  if (!m) return null;
-  return Number(m[1]) * 100 + Number((m[2] ?? '').padEnd(2, '0'));
-}
+import { bpsToDecimal, formatBps, parsePercentToBps } from '../../../../contract/money';
 
 function LendForm({
   holding,
@@ -44,12 +38,12 @@ function LendForm({
 }) {
   const { t } = useTranslation();
   const [shares, setShares] = useState(String(holding.lendableShares));
-  const [rate, setRate] = useState((capBps / 200).toFixed(2));
+  const [rate, setRate] = useState(bpsToDecimal(Math.floor(capBps / 2)));
   const [days, setDays] = useState('20');
   const [lendCall, lending] = useLendMutation();
   const keys = useIdempotencyKeys();
   const n = Number(shares);
-  const bps = percentToBps(rate);
+  const bps = parsePercentToBps(rate);
   const d = Number(days);
   const sharesOk = Number.isInteger(n) && n >= 1 && n <= holding.lendableShares;
   const rateOk = bps !== null && bps >= 1 && bps <= capBps;
@@ -78,7 +72,7 @@ function LendForm({
         <Input value={rate} onChange={setRate} inputMode="decimal" data-testid="lending-rate" />
       </label>
       {!rateOk && (
-        <p className="lending-error small">{t('lending.rateInvalid', { max: (capBps / 100).toFixed(2) })}</p>
+        <p className="lending-error small">{t('lending.rateInvalid', { max: bpsToDecimal(capBps) })}</p>
       )}
       <label className="kv">
         <span className="kv-k">{t('lending.days')}</span>
@@ -142,9 +136,7 @@ export function LendingPage() {
     <Page title={t('lending.title')}>
       <section className="card" data-testid="lending-terms">
         {!o.channelOpen && <p className="lending-error">{t('lending.channelClosed')}</p>}
-        <p className="muted small">
-          {t('lending.terms', { cap: bpsPercent(o.rateCapBps), days: o.maxDays })}
-        </p>
+        <p className="muted small">{t('lending.terms', { cap: formatBps(o.rateCapBps), days: o.maxDays })}</p>
         <Line
           label={t('lending.rebateTotal')}
           value={formatMinor(o.rebateTotalMinor)}
@@ -210,7 +202,7 @@ export function LendingPage() {
               </div>
               <Line
                 label={t('lending.lent')}
-                value={`${r.shares.toLocaleString()} · ${bpsPercent(r.rateBps)}`}
+                value={`${r.shares.toLocaleString()} · ${formatBps(r.rateBps)}`}
               />
               <Line
                 label={t('lending.period')}

@@ -16,8 +16,9 @@ import { formatMinor, formatSignedMinor } from '../../../lib/format';
 import { LoginPrompt } from '../../../ui/login-prompt';
 import { Page } from '../../../ui/page';
 import { useMarginViewQuery } from '../api/lending-api';
-import { bpsPercent, Line } from '../components/parts';
+import { Line } from '../components/parts';
 import '../lending.css';
+import { formatBps } from '../../../../contract/money';
 
 function PositionRow({ p }: { p: MarginPosition }) {
   const { t } = useTranslation();
@@ -47,7 +48,7 @@ function PositionRow({ p }: { p: MarginPosition }) {
             </span>
           }
         />
-        <Line label={t('margin.posRatio')} value={p.ratioBps === null ? '' : bpsPercent(p.ratioBps)} />
+        <Line label={t('margin.posRatio')} value={p.ratioBps === null ? '' : formatBps(p.ratioBps)} />
         <Line
           label={t('margin.liq')}
           value={p.liquidationPriceMinor === null ? '' : formatMinor(p.liquidationPriceMinor)}
@@ -84,7 +85,7 @@ export function MarginPage() {
       <section className="card" data-testid="margin-summary">
         <Line
           label={t('margin.ratio')}
-          value={data.ratioBps === null ? '' : bpsPercent(data.ratioBps)}
+          value={data.ratioBps === null ? '' : formatBps(data.ratioBps)}
           testId="margin-ratio"
         />
         <Line label={t('margin.level')} value={t(`margin.levelName.${data.level}`)} />
@@ -92,8 +93,8 @@ export function MarginPage() {
         <Line label={t('margin.equity')} value={formatMinor(data.equityMinor)} />
         <p className="muted small">
           {t('margin.maintenance', {
-            call: bpsPercent(data.marginCallBps),
-            maint: bpsPercent(data.maintenanceBps),
+            call: formatBps(data.marginCallBps),
+            maint: formatBps(data.maintenanceBps),
           })}
         </p>
       </section>

@@ -7,7 +7,7 @@
 import type { TFunction } from 'i18next';
 import type { Notice } from '../../../../contract/notices';
 import { formatMinor, langOf } from '../../../lib/format';
-import { formatBps } from '../../../risk/format';
+import { formatBps } from '../../../../contract/money';
 
 /** `{ title, body }` of a notice in `language` (tw | en). */
 export function noticeText(n: Notice, t: TFunction, language: string): { title: string; body: string } {

@@ -9,12 +9,12 @@ import { useSelector } from 'react-redux';
 import type { Level } from '../../../../contract/rewards';
 import { selectLoggedIn } from '../../../api/session';
 import { formatMinor } from '../../../lib/format';
-import { bpsPercent } from '../../../rewards/coupon-text';
 import { useAccountLevelQuery } from '../../../rewards/rewards-api';
 import '../../../rewards/rewards.css';
 import { LabeledValue } from '../../../ui/labeled-value';
 import { LoginPrompt } from '../../../ui/login-prompt';
 import { Page } from '../../../ui/page';
+import { formatBps } from '../../../../contract/money';
 
 /** Share of `need` reached by `have`, 0–100 (100 when nothing is needed). */
 const percentOf = (have: number, need: number) =>
@@ -44,7 +44,7 @@ export function AccountLevelPage() {
       <td>{l.name}</td>
       <td>{formatMinor(l.minAssetsMinor)}</td>
       <td>{formatMinor(l.minVolume30dMinor)}</td>
-      <td>{bpsPercent(l.feeDiscountBps)}</td>
+      <td>{formatBps(l.feeDiscountBps, { trim: true })}</td>
     </tr>
   );
   return (
@@ -55,7 +55,7 @@ export function AccountLevelPage() {
           {current.name}
         </div>
         <div data-testid="level-discount">
-          {t('rewards.feeOff', { percent: bpsPercent(current.feeDiscountBps) })}
+          {t('rewards.feeOff', { percent: formatBps(current.feeDiscountBps, { trim: true }) })}
         </div>
         <div className="uc-grid">
           <LabeledValue
