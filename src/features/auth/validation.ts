@@ -30,11 +30,8 @@ export function passwordError(v: string | undefined, strict: boolean): string | 
   return null;
 }
 
-export function confirmError(password: string | undefined, confirm: string | undefined): string | null {
-  if (!confirm) return 'validation.confirmRequired';
-  if (password !== confirm) return 'validation.passwordsDiffer';
-  return null;
-}
+/** A new login password (the strict rule): registration and the password reset. */
+export const strictPasswordError = (v: string | undefined): string | null => passwordError(v, true);
 
 export function inviteError(v: string | undefined): string | null {
   return (v ?? '').trim() ? null : 'validation.inviteRequired';

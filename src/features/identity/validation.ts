@@ -6,9 +6,7 @@
 import { BANK_CODE_RE, BRANCH_CODE_RE, UPI_RE } from '../../../contract/banks';
 import { PASSWORD_RE } from '../../../contract/constants';
 import { isValidTaiwanId } from '../../../contract/identity-rules';
-import { confirmError, sixDigitError } from '../../lib/password-checks';
-
-export { confirmError };
+import { sixDigitError } from '../../lib/password-checks';
 
 /** Same shape as contract/identity.ts realNameSchema: 2–40 characters, no digits or angle brackets. */
 export function realNameError(v: string | undefined): string | null {

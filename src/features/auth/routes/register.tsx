@@ -9,8 +9,9 @@ import { keyRule } from '../../../ui/form-rule';
 import { Page } from '../../../ui/page';
 import { TestIdInput } from '../../../ui/testid-input';
 import { AgreementField, useRememberedAgreement } from '../components/agreement';
-import { MobileField, NewPasswordFields } from '../components/fields';
-import { inviteError } from '../validation';
+import { NewPasswordFields } from '../../../ui/new-password-fields';
+import { MobileField } from '../components/fields';
+import { inviteError, strictPasswordError } from '../validation';
 
 interface RegisterForm {
   account: string;
@@ -60,6 +61,7 @@ export function RegisterPage() {
         <MobileField testId="register-account" />
         <NewPasswordFields
           form={form}
+          check={strictPasswordError}
           label={t('auth.password')}
           testIds={{ password: 'register-password', confirm: 'register-confirm' }}
         />

@@ -13,7 +13,9 @@ import { SubmitButton } from '../../../ui/submit-button';
 import { TestIdInput } from '../../../ui/testid-input';
 import { showToast } from '../../../ui/toast';
 import { useResetPasswordMutation } from '../api/reset-api';
-import { MobileField, NewPasswordFields } from '../components/fields';
+import { NewPasswordFields } from '../../../ui/new-password-fields';
+import { MobileField } from '../components/fields';
+import { strictPasswordError } from '../validation';
 
 interface ResetForm {
   account: string;
@@ -70,6 +72,7 @@ export function ResetPasswordPage() {
         </Form.Item>
         <NewPasswordFields
           form={form}
+          check={strictPasswordError}
           label={t('reset.newPassword')}
           testIds={{ password: 'reset-password', confirm: 'reset-confirm' }}
         />

@@ -13,7 +13,8 @@ import { LoginPrompt } from '../../../ui/login-prompt';
 import { Page } from '../../../ui/page';
 import { SubmitButton } from '../../../ui/submit-button';
 import { TestIdInput } from '../../../ui/testid-input';
-import { confirmError, newLoginPasswordError } from '../validation';
+import { NewPasswordFields } from '../../../ui/new-password-fields';
+import { newLoginPasswordError } from '../validation';
 
 interface LoginPasswordForm {
   oldPassword: string;
@@ -61,43 +62,18 @@ export function LoginPasswordPage() {
               clearable
             />
           </Form.Item>
-          <Form.Item
-            name="password"
+          <NewPasswordFields
+            form={form}
+            check={(v) => newLoginPasswordError(form.getFieldValue('oldPassword') as string | undefined, v)}
+            dependsOn={['oldPassword']}
             label={t('password.new')}
-            dependencies={['oldPassword']}
-            rules={[
-              keyRule(t, (v: string | undefined) =>
-                newLoginPasswordError(form.getFieldValue('oldPassword') as string | undefined, v),
-              ),
-            ]}
-            description={t('register.passwordHint')}
-          >
-            <TestIdInput
-              testId="login-password-new"
-              type="password"
-              placeholder={t('password.newPlaceholder')}
-              autoComplete="new-password"
-              clearable
-            />
-          </Form.Item>
-          <Form.Item
-            name="confirmPassword"
-            label={t('password.confirm')}
-            dependencies={['password']}
-            rules={[
-              keyRule(t, (v: string | undefined) =>
-                confirmError(form.getFieldValue('password') as string | undefined, v),
-              ),
-            ]}
-          >
-            <TestIdInput
-              testId="login-password-confirm"
-              type="password"
-              placeholder={t('password.confirmPlaceholder')}
-              autoComplete="new-password"
-              clearable
-            />
-          </Form.Item>
+            text={{
+              placeholder: 'password.newPlaceholder',
+              confirm: 'password.confirm',
+              confirmPlaceholder: 'password.confirmPlaceholder',
+            }}
+            testIds={{ password: 'login-password-new', confirm: 'login-password-confirm' }}
+          />
         </Form>
       )}
     </Page>
