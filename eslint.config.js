@@ -1,12 +1,13 @@
 // Lint rules CI enforces. The JSX-text rule (after excalidraw's) keeps every user-visible string
 // behind t(...), so both languages stay complete; `boundaries/imports` keeps the layers one-way
-// (features never import each other, server/modules never import server/http, contract/ imports
-// only itself, zod and luxon: scripts/eslint-import-boundaries.js, tested in
+// (client, worker, contract, the server's layers, Fastify in the transports, no module-folder
+// cycles: scripts/eslint-import-boundaries.js, ADR 0052, tested in
 // tests/unit/lint-boundaries.test.ts).
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import boundaries from './scripts/eslint-import-boundaries.js';
+import size from './scripts/eslint-function-length.js';
 
 export default tseslint.config(
   {
@@ -33,9 +34,20 @@ export default tseslint.config(
     },
   },
   {
-    files: ['src/**/*.{ts,tsx}', 'server/**/*.ts', 'contract/**/*.ts'],
+    files: ['src/**/*.{ts,tsx}', 'server/**/*.ts', 'contract/**/*.ts', 'workers/**/*.ts'],
     plugins: { boundaries },
     rules: { 'boundaries/imports': 'error' },
+  },
+  {
+    // Function length (ADR 0052): a warning past 70 lines, an error past 150 except the functions
+    // in scripts/lint-allow/function-length.json, which may only shrink. Blank and comment lines
+    // do not count.
+    files: ['src/**/*.{ts,tsx}', 'server/**/*.ts', 'workers/**/*.ts'],
+    plugins: { size },
+    rules: {
+      'max-lines-per-function': ['warn', { max: 70, skipBlankLines: true, skipComments: true, IIFEs: true }],
+      'size/function-lines': ['error', { max: 150 }],
+    },
   },
   {
     // Tests read JSON envelopes whose payload type varies per endpoint.

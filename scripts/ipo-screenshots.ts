@@ -14,7 +14,7 @@
  */
 import { and, eq } from 'drizzle-orm';
 import type { Page } from 'playwright';
-import { readIpoAnnouncements } from '../server/db/import';
+import { readIpoAnnouncements } from '../server/market/import';
 import { ipoOfferings } from '../server/db/schema';
 import { REPLAY_DAY_MS } from '../server/market/clock';
 import { announcedClose, loadAnnouncementCloses, seasonedPrice } from '../server/modules/ipo/pricing';

@@ -12,7 +12,7 @@
  */
 import { limitClassOf } from '../contract/dated-rules';
 import { listingTradingDayNumber } from '../contract/market-rules';
-import { readSeedMarketData } from '../server/db/import';
+import { readSeedMarketData } from '../server/market/import';
 import { isTradingDay } from '../server/market/calendar';
 import { dayReference, loadCorporateActions } from '../server/market/reference';
 import { loadEtfClasses } from '../server/market/rule-classes';

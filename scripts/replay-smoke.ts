@@ -19,7 +19,7 @@ import { spawn } from 'node:child_process';
 import { loadavg } from 'node:os';
 import { PerformanceObserver } from 'node:perf_hooks';
 import { openDatabase } from '../server/db/client';
-import { importMarketData } from '../server/db/import';
+import { importMarketData } from '../server/market/import';
 import { SESSION_MS } from '../server/market/calendar';
 import { createClock, REPLAY_DAY_MS } from '../server/market/clock';
 import { createMarketFeed } from '../server/market/feed';

@@ -561,7 +561,7 @@ export const uploads = pgTable(
     receivedSha256: text('received_sha256').notNull(),
     /**
      * Receipts only (null otherwise and before migration 0033): sha256 of the decoded pixels and
-     * the 256-bit perceptual hash (server/modules/funds/receipt-fingerprint.ts).
+     * the 256-bit perceptual hash (server/modules/identity/receipt-fingerprint.ts).
      */
     pixelsSha256: text('pixels_sha256'),
     phash: text('phash'),
@@ -1419,7 +1419,7 @@ export const feeCoupons = pgTable(
 
 /**
  * The exchanges' ex-rights/ex-dividend events of the replay window (full-market/ex_rights_*.csv,
- * PROVENANCE §11), imported by server/db/import.ts importExRightsEvents. Prices TWD minor; the
+ * PROVENANCE §11), imported by server/market/import.ts importExRightsEvents. Prices TWD minor; the
  * cash dividend in millionths of a NT$ per share (the file has up to 6 decimals), null for a
  * rights-only event; the stock dividend ratio as the file's text (empty in every row).
  */

@@ -10,7 +10,7 @@
  *   aggregate daily rows (open of the first, close of the last, max high, min low, summed volume
  *   and turnover) with ts = 00:00 Asia/Taipei of the month's / year's first day.
  *   Turnover is 0 where the source has none (the contract field is not nullable; the official
- *   files carry turnover, the OHLCV files do not — see server/db/import.ts); an aggregate's
+ *   files carry turnover, the OHLCV files do not — see server/market/import.ts); an aggregate's
  *   turnover is 0 unless every day in it has one.
  */
 import type { Candle, CandlePeriod } from '../../contract/market';

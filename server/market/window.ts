@@ -2,7 +2,7 @@
  * The replay window: the real trading days the market replays, one clock session per day, the
  * whole market on the same day (docs/adr/0007-replay-feed-one-market-day.md).
  *
- * The window is the full-market file's (server/db/import.ts FULL_MARKET, PROVENANCE §11):
+ * The window is the full-market file's (server/market/import.ts FULL_MARKET, PROVENANCE §11):
  * 74 consecutive TWSE/TPEx trading days 2025-04-02 → 2025-07-18. Its list of days is derived from
  * the data (the distinct dates of daily_candles inside those bounds), not from a calendar.
  *
@@ -14,7 +14,7 @@
  */
 import { and, gte, lt, lte } from 'drizzle-orm';
 import type { Db } from '../db/client';
-import { FULL_MARKET } from '../db/import';
+import { FULL_MARKET } from './import';
 import { dailyCandles } from '../db/schema';
 
 /** First and last date (YYYY-MM-DD) of the full-market window. */

@@ -2,7 +2,7 @@
  * The operator console's REST calls (every `admin/*` endpoint of contract/api.ts), injected into
  * the shared RTK Query api so the member app's bundle never carries them. Each list is tagged;
  * each operator action invalidates the lists it changes and the audit log it writes to
- * (server/modules/admin/audit.ts: one entry per action). Types come from the contract registry.
+ * (server/modules/common/audit.ts: one entry per action). Types come from the contract registry.
  */
 import type { ThunkAction, ThunkDispatch, UnknownAction } from '@reduxjs/toolkit';
 import { useDispatch } from 'react-redux';

@@ -29,7 +29,7 @@ import { mulDivCeil, minorToDecimal } from '../../contract/money';
 import { liquidationPriceMinor } from '../../contract/risk';
 import type { Quote } from '../../contract/market';
 import { openDatabase, type Database } from '../../server/db/client';
-import { importMarketData } from '../../server/db/import';
+import { importMarketData } from '../../server/market/import';
 import { dailyCandles } from '../../server/db/schema';
 import { SESSION_MS, sessionStartMs } from '../../server/market/calendar';
 import { createClock, type Clock } from '../../server/market/clock';

@@ -31,7 +31,7 @@ import {
   users,
 } from '../../server/db/schema';
 import { isClean, memberBalances, reconcile } from '../../server/modules/ledger/ledger';
-import { SelfReviewError } from '../../server/modules/admin/four-eyes';
+import { SelfReviewError } from '../../server/modules/four-eyes/four-eyes';
 import { reviewMentor } from '../../server/modules/copy-trading/mentors';
 import { followEquity, mirrorOpen, mirrorPass } from '../../server/modules/copy-trading/mirroring';
 import type { CopyDeps } from '../../server/modules/copy-trading/pool';

@@ -19,7 +19,7 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPLAY_DAY_MS } from '../../server/market/clock';
 import { auditLog, creditLoans } from '../../server/db/schema';
-import { SelfReviewError } from '../../server/modules/admin/four-eyes';
+import { SelfReviewError } from '../../server/modules/four-eyes/four-eyes';
 import { isClean, memberBalances, platformBalance, reconcile } from '../../server/modules/ledger/ledger';
 import { reviewLoan } from '../../server/modules/credit/review';
 import { creditRunnerOf } from '../../server/modules/credit/runner';

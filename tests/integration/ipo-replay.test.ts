@@ -20,7 +20,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { drawCommitment, drawWinners, ipoDiscountBps, type IpoOffering } from '../../contract/ipo';
 import { ceilToTick, floorToTick, isOnTick } from '../../contract/market-rules';
 import { mulDivCeil, mulDivRound, toMinor } from '../../contract/money';
-import { readIpoAnnouncements, type IpoAnnouncement } from '../../server/db/import';
+import { readIpoAnnouncements, type IpoAnnouncement } from '../../server/market/import';
 import { dailyCandles, ipoApplications, ipoOfferings, orders } from '../../server/db/schema';
 import { REPLAY_DAY_MS } from '../../server/market/clock';
 import { seedDataPath } from '../../server/market/csv';

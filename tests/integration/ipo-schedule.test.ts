@@ -10,7 +10,7 @@
  */
 import { and, count, eq, gt, lt, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { importIpoAnnouncements, readIpoAnnouncements } from '../../server/db/import';
+import { importIpoAnnouncements, readIpoAnnouncements } from '../../server/market/import';
 import { dailyCandles, instruments, ipoOfferings } from '../../server/db/schema';
 import { loadWindowDates, replayWindow } from '../../server/market/window';
 import { replayPlacement } from '../../server/modules/ipo/runner';

@@ -25,7 +25,7 @@ import { priceLimitsMinor } from '../../contract/market-rules';
 import { toMinor } from '../../contract/money';
 import type { Quote } from '../../contract/market';
 import type { Database } from '../../server/db/client';
-import { importMarketData } from '../../server/db/import';
+import { importMarketData } from '../../server/market/import';
 import { SESSION_MS } from '../../server/market/calendar';
 import { createClock } from '../../server/market/clock';
 import { parseCsv, readCsvRecordsSync, seedDataPath, toRecords } from '../../server/market/csv';

@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { limitDownMinor, limitUpMinor } from '../../contract/market-rules';
 import type { Quote } from '../../contract/market';
 import type { Database } from '../../server/db/client';
-import { importMarketData, readSeedMarketData } from '../../server/db/import';
+import { importMarketData, readSeedMarketData } from '../../server/market/import';
 import { SESSION_MS } from '../../server/market/calendar';
 import { createClock } from '../../server/market/clock';
 import { createMarketFeed, type MarketFeed } from '../../server/market/feed';

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Quote } from '../../contract/market';
 import { closeResult, openCosts } from '../../contract/market-rules';
 import { openDatabase, type Database } from '../../server/db/client';
-import { importMarketData } from '../../server/db/import';
+import { importMarketData } from '../../server/market/import';
 import { users } from '../../server/db/schema';
 import type { AuthUser } from '../../server/modules/common/context';
 import type { MarketFeed } from '../../server/market/feed';

@@ -27,7 +27,7 @@ import {
 } from '../../contract/market-rules';
 import { addIsoDays, sessionTimes } from '../../contract/trading-session';
 import { openDatabase, type Database } from '../../server/db/client';
-import { importMarketData } from '../../server/db/import';
+import { importMarketData } from '../../server/market/import';
 import { orders, users } from '../../server/db/schema';
 import type { AuthUser } from '../../server/modules/common/context';
 import type { MarketFeed } from '../../server/market/feed';

@@ -1,6 +1,6 @@
 /**
  * One receipt, many deposits, replayed on PGlite and PostgreSQL: a receipt is its picture, not its
- * bytes (server/modules/funds/receipt-fingerprint.ts, funds/handlers.ts, deposit-review.ts).
+ * bytes (server/modules/identity/receipt-fingerprint.ts, funds/handlers.ts, deposit-review.ts).
  * - the same receipt with one byte appended is the same picture: refused 409 receiptAlreadyUsed
  *   for the member who has it in a live deposit (nothing written), accepted for another member
  *   and flagged in the operator's list (`receiptMatches`) on both deposits;
@@ -16,7 +16,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RECEIPT_NEAR_DISTANCE_MAX } from '../../contract/admin';
 import { uploads } from '../../server/db/schema';
-import { phashDistance, receiptFingerprint } from '../../server/modules/funds/receipt-fingerprint';
+import { phashDistance, receiptFingerprint } from '../../server/modules/identity/receipt-fingerprint';
 import { INVITE, startHarness, type Harness } from '../integration/harness';
 import { idem, injectClient, uploadOk, type ApiClient, type FilePart } from '../integration/support/client';
 import { ALL_TABLES, fingerprint } from '../integration/support/fingerprint';

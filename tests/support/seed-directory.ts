@@ -4,7 +4,7 @@
  * minor): the popularity search ranks by mid-session. For the search tests and bench, no database.
  */
 import type { Instrument } from '../../contract/market';
-import { FULL_MARKET, readSeedMarketData } from '../../server/db/import';
+import { FULL_MARKET, readSeedMarketData } from '../../server/market/import';
 
 export async function loadSeedDirectory(): Promise<{
   directory: Instrument[];

@@ -1,12 +1,12 @@
 /**
- * Market data import (server/db/import.ts): idempotent, exact minor units, source priority
+ * Market data import (server/market/import.ts): idempotent, exact minor units, source priority
  * (full official > twse_ohlcv > twse_stock_day_2330_2026 > recent Yahoo), instrument mapping.
  * Expected rows are copied from the seed CSVs (server/db/seed-data/daily, securities.csv).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq, sql } from 'drizzle-orm';
 import { openDatabase, type Database } from '../../server/db/client';
-import { importMarketData, readSeedMarketData } from '../../server/db/import';
+import { importMarketData, readSeedMarketData } from '../../server/market/import';
 import { dailyCandles, instruments } from '../../server/db/schema';
 import { parseCsv, toRecords } from '../../server/market/csv';
 

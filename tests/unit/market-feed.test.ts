@@ -19,7 +19,7 @@ import {
   type Trade,
 } from '../../contract/market';
 import { openDatabase, type Database } from '../../server/db/client';
-import { importMarketData } from '../../server/db/import';
+import { importMarketData } from '../../server/market/import';
 import { dayStartMs, SESSION_MS, sessionStartMs } from '../../server/market/calendar';
 import { aggregateTrades, INTRADAY_PERIODS, type DailyRow } from '../../server/market/candles';
 import { createClock, DEFAULT_ANCHOR_MS } from '../../server/market/clock';

@@ -13,7 +13,7 @@ import {
   SHARES_PER_LOT,
   stepTicks,
 } from '../../contract/market-rules';
-import { readSeedMarketData } from '../../server/db/import';
+import { readSeedMarketData } from '../../server/market/import';
 import { previousTradingDay, SESSION_MS } from '../../server/market/calendar';
 import {
   dayReference,

@@ -20,7 +20,7 @@ import {
 } from '../../contract/market';
 import { isOnTick, limitUpMinor, SHARES_PER_LOT, stepTicks } from '../../contract/market-rules';
 import { openDatabase, type Database } from '../../server/db/client';
-import { importMarketData } from '../../server/db/import';
+import { importMarketData } from '../../server/market/import';
 import { dailyCandles, instruments } from '../../server/db/schema';
 import type { MarketFeed } from '../../server/market/feed';
 import { createStressFeed, MAX_CATCHUP_MS, STRESS_SLICE_MS } from '../../server/market/stress';

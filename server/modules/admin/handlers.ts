@@ -24,7 +24,7 @@ import { kycStatusesOf } from '../identity/kyc';
 import { revokeUser } from '../auth/session-sockets';
 import { forgetSessions } from '../auth/sessions';
 import { isClean, reconcile } from '../ledger/ledger';
-import { audit } from './audit';
+import { audit } from '../common/audit';
 
 type UserRow = typeof users.$inferSelect;
 

@@ -9,7 +9,7 @@ import { invitationCodes, users } from '../../db/schema';
 import { fail } from '../common/errors';
 import { requireUser, type Handlers } from '../common/context';
 import { invitationView, listInvitations, randomInvitationCode } from '../auth/invitations';
-import { audit } from './audit';
+import { audit } from '../common/audit';
 
 const DAY_MS = 86_400_000;
 

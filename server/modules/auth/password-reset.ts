@@ -19,7 +19,7 @@ import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import { RESET_CODE_DIGITS } from '../../../contract/auth';
 import type { Tx } from '../../db/client';
 import { kycRecords, passwordResets, sessions, users } from '../../db/schema';
-import { audit } from '../admin/audit';
+import { audit } from '../common/audit';
 import { requireUser, type Handlers } from '../common/context';
 import { fail } from '../common/errors';
 import { hashPassword, verifyDummy, verifyPassword } from './passwords';

@@ -1,6 +1,10 @@
 /**
  * What every request handler receives: the services (database, market feed, trading engine,
  * config) and, for member/operator endpoints, the authenticated user.
+ *
+ * `common` sits below every domain folder, so it names no domain type: a domain that adds a
+ * long-lived service declares it on `Services` by module augmentation next to its code (the
+ * trading engine: server/modules/trading/services.ts). Folders depend on common, never back.
  */
 import type { z } from 'zod';
 import type { Api, EndpointName, ResOf } from '../../../contract/api';
@@ -8,7 +12,6 @@ import type { Role } from '../../../contract/auth';
 import type { Config } from '../../config';
 import type { Db } from '../../db/client';
 import type { MarketFeed } from '../../market/feed';
-import type { TradingEngine } from '../trading/engine';
 
 /** The authenticated caller; trade/withdraw bans already include the frozen flag. */
 export interface AuthUser {
@@ -20,12 +23,14 @@ export interface AuthUser {
   frozen: boolean;
 }
 
-/** Long-lived services shared by every request. */
+/**
+ * Long-lived services shared by every request. Domains add theirs by augmentation (see the
+ * module docstring): `trading` (server/modules/trading/services.ts).
+ */
 export interface Services {
   db: Db;
   config: Config;
   feed: MarketFeed;
-  trading: TradingEngine;
   /** Wall-clock time in epoch ms (injected by tests; Date.now otherwise): deposit hours, audit. */
   now: () => number;
 }

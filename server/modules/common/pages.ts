@@ -18,7 +18,7 @@ import {
 } from '../../../contract/common';
 import type { Db, Tx } from '../../db/client';
 import { sitePages } from '../../db/schema';
-import { audit } from '../admin/audit';
+import { audit } from './audit';
 import { requireUser, type Handlers } from './context';
 
 const textsDir = path.join(path.dirname(fileURLToPath(import.meta.url)), 'page-texts');

@@ -7,7 +7,7 @@
  */
 import { requireUser, type Ctx, type Handlers } from '../common/context';
 import { fail } from '../common/errors';
-import { audit } from '../admin/audit';
+import { audit } from '../common/audit';
 import { mentors } from '../../db/schema';
 import { eq } from 'drizzle-orm';
 import {

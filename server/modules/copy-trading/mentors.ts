@@ -1,7 +1,7 @@
 /**
  * Mentor applications (table mentors): a member applies and is checked against MENTOR_CRITERIA
  * (rules.ts) at once; one who meets them waits `review` for an operator, who approves or rejects
- * with a reason, never their own application (admin/four-eyes.ts). Each decision writes an audit
+ * with a reason, never their own application (four-eyes/four-eyes.ts). Each decision writes an audit
  * entry in its transaction. One open (review or approved) application per member: the partial
  * unique index mentors_one_open_uq holds that under concurrency too.
  */
@@ -9,8 +9,8 @@ import { and, count, desc, eq, inArray } from 'drizzle-orm';
 import type { AdminMentor, Mentor, MentorLevel } from '../../../contract/copy-trading';
 import type { Db, Tx } from '../../db/client';
 import { mentors, users } from '../../db/schema';
-import { audit } from '../admin/audit';
-import { auditSelfReview, refuseSelfReview } from '../admin/four-eyes';
+import { audit } from '../common/audit';
+import { auditSelfReview, refuseSelfReview } from '../four-eyes/four-eyes';
 import type { AuthUser } from '../common/context';
 import { isUniqueViolation } from '../common/db-errors';
 import { fail } from '../common/errors';

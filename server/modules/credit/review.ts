@@ -1,7 +1,7 @@
 /**
  * The operator's side of credit loans: the review queue (admin/creditLoans) and the decision
  * (admin/approveCreditLoan, admin/rejectCreditLoan). Four eyes: an operator never reviews their
- * own application (admin/four-eyes.ts; refused 403 selfReview with nothing changed, the attempt
+ * own application (four-eyes/four-eyes.ts; refused 403 selfReview with nothing changed, the attempt
  * audited). A decision is a conditional update of a pending row (a second decision finds nothing:
  * 409 operationFailed) with its audit entry (`credit.approve` / `credit.reject`); an approval
  * re-checks the member's limit now (the member's users row locked, as applications do) and
@@ -12,8 +12,8 @@ import type { AdminCreditLoan, CreditSettings } from '../../../contract/credit';
 import type { Db, Tx } from '../../db/client';
 import { creditLoans, users } from '../../db/schema';
 import { fail } from '../common/errors';
-import { audit } from '../admin/audit';
-import { auditSelfReview, refuseSelfReview } from '../admin/four-eyes';
+import { audit } from '../common/audit';
+import { auditSelfReview, refuseSelfReview } from '../four-eyes/four-eyes';
 import { move, post } from '../ledger/ledger';
 import { exposureOf, standingOf, toLoanDto, type LoanRow } from './loans';
 

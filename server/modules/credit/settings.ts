@@ -8,7 +8,7 @@ import { eq } from 'drizzle-orm';
 import { CREDIT_DEFAULTS, creditSettingsSchema, type CreditSettings } from '../../../contract/credit';
 import type { Db, Tx } from '../../db/client';
 import { creditSettings } from '../../db/schema';
-import { audit } from '../admin/audit';
+import { audit } from '../common/audit';
 
 const ROW_ID = 1;
 

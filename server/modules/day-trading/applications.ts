@@ -16,8 +16,8 @@ import type { Db, Tx } from '../../db/client';
 import { dayTradeApplications, users } from '../../db/schema';
 import type { AuthUser } from '../common/context';
 import { fail } from '../common/errors';
-import { audit } from '../admin/audit';
-import { auditSelfReview, refuseSelfReview } from '../admin/four-eyes';
+import { audit } from '../common/audit';
+import { auditSelfReview, refuseSelfReview } from '../four-eyes/four-eyes';
 import { isUniqueViolation } from '../common/db-errors';
 import type { DayTradeConfig } from './config';
 import { eligibilityOf } from './eligibility';
@@ -181,7 +181,7 @@ const auditView = (r: ApplicationRow) => ({
  * same application finds nothing to update), with its audit entry (`dayTrade.approve` /
  * `dayTrade.reject`).
  * @throws notFound (404) for no such application; selfReview (403) for the operator's own (the
- *   attempt audited as `review.selfRefused`, admin/four-eyes.ts);
+ *   attempt audited as `review.selfRefused`, four-eyes/four-eyes.ts);
  *   dayTradeNotPending (409) when it was already decided
  */
 export async function reviewApplication(

@@ -14,7 +14,7 @@ import { depositChannels } from '../../db/schema';
 import { fail } from '../common/errors';
 import { requireUser, type Handlers } from '../common/context';
 import { calendarExceptions } from '../../market/calendar';
-import { audit } from '../admin/audit';
+import { audit } from '../common/audit';
 import { hashPassword } from '../auth/passwords';
 import { siteSettings } from '../common/settings';
 

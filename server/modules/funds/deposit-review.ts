@@ -5,7 +5,7 @@
  * (with a reason; no money moves). Each review writes an audit entry with the row before and
  * after; the conditional status update makes a second review of the same deposit 409
  * operationFailed; an operator's own deposit is refused 403 selfReview with nothing changed, and
- * the attempt audited (admin/four-eyes.ts). Each deposit lists the other deposits whose receipt
+ * the attempt audited (four-eyes/four-eyes.ts). Each deposit lists the other deposits whose receipt
  * is the same picture (`receiptMatches`), so a receipt reused by another member is flagged, and
  * those whose receipt looks nearly the same (`receiptNearMatches`, receipt-near-matches.ts: a
  * re-encoded or retouched copy).
@@ -15,8 +15,8 @@ import { RECEIPT_MATCHES_MAX } from '../../../contract/admin';
 import { depositChannels, deposits, users } from '../../db/schema';
 import { fail } from '../common/errors';
 import { requireUser, type Handlers } from '../common/context';
-import { audit } from '../admin/audit';
-import { auditSelfReview } from '../admin/four-eyes';
+import { audit } from '../common/audit';
+import { auditSelfReview } from '../four-eyes/four-eyes';
 import { reviewer } from './review';
 import { ensureMemberAccounts, post } from '../ledger/ledger';
 import type { Db, Tx } from '../../db/client';

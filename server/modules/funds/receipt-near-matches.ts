@@ -1,7 +1,7 @@
 /**
  * Near matches of deposit receipts for the operator's review (contract/admin.ts
  * adminDepositSchema.receiptNearMatches): other deposits, any member and state, whose receipt's
- * 256-bit perceptual hash (funds/receipt-fingerprint.ts) is at most RECEIPT_NEAR_DISTANCE_MAX bits
+ * 256-bit perceptual hash (identity/receipt-fingerprint.ts) is at most RECEIPT_NEAR_DISTANCE_MAX bits
  * from this one's and whose picture is not the same (those are receiptMatches already).
  *
  * One query per page: the page's deposits as a VALUES list, the distance as PostgreSQL's

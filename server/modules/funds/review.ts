@@ -2,13 +2,13 @@
  * The operator's review of a pending deposit or withdrawal: one conditional update
  * (`where status = 'pending'`), so a second review of the same request, even concurrent, finds
  * nothing to update and is refused; an operator's own request is refused before anything is
- * written (admin/four-eyes.ts). Runs inside the caller's transaction, before its ledger posting.
+ * written (four-eyes/four-eyes.ts). Runs inside the caller's transaction, before its ledger posting.
  */
 import { and, eq } from 'drizzle-orm';
 import type { Tx } from '../../db/client';
 import type { deposits, withdrawals } from '../../db/schema';
 import { fail } from '../common/errors';
-import { refuseSelfReview, type ReviewTarget } from '../admin/four-eyes';
+import { refuseSelfReview, type ReviewTarget } from '../four-eyes/four-eyes';
 
 /** A table of requests an operator reviews: id, status, reason, reviewedBy, reviewedAt. */
 type Reviewed = typeof deposits | typeof withdrawals;

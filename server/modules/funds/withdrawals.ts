@@ -20,7 +20,7 @@
  * written. user/withdrawable tells the screen how much it may ask for and under which rule.
  * Reviews update the row only while it is pending, so a second review is 409 operationFailed; an
  * operator's own withdrawal is refused 403 selfReview with nothing changed, and the attempt audited
- * (admin/four-eyes.ts).
+ * (four-eyes/four-eyes.ts).
  */
 import { count, desc, eq } from 'drizzle-orm';
 import { maskCardNumber } from '../../../contract/identity-rules';
@@ -28,8 +28,8 @@ import type { Tx } from '../../db/client';
 import { bankCards, users, withdrawals } from '../../db/schema';
 import { AppError, fail } from '../common/errors';
 import { requireUser, type Handlers } from '../common/context';
-import { audit } from '../admin/audit';
-import { auditSelfReview } from '../admin/four-eyes';
+import { audit } from '../common/audit';
+import { auditSelfReview } from '../four-eyes/four-eyes';
 import { reviewer } from './review';
 import { siteSettings } from '../common/settings';
 import { requireOwnCard, type BankCardRow } from '../identity/cards';

@@ -27,7 +27,7 @@ import { convertMinorFloorInRange } from '../../../contract/money';
 import { exchanges, fxRates } from '../../db/schema';
 import { fail } from '../common/errors';
 import { requireUser, type Handlers } from '../common/context';
-import { audit } from '../admin/audit';
+import { audit } from '../common/audit';
 import { ensureMemberAccounts, post } from '../ledger/ledger';
 import { fxRateDto, rateSource } from './rate-source';
 import { serialiseWithWithdrawals } from '../funds/practice';

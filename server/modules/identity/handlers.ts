@@ -8,7 +8,7 @@ import type { Db } from '../../db/client';
 import { bankCards, sessions, userSecurity, users, withdrawals } from '../../db/schema';
 import { fail } from '../common/errors';
 import { requireUser, type Handlers } from '../common/context';
-import { audit } from '../admin/audit';
+import { audit } from '../common/audit';
 import { hashPassword, verifyPassword } from '../auth/passwords';
 import { revokeUser } from '../auth/session-sockets';
 import { forgetSessions, hashToken } from '../auth/sessions';

@@ -18,8 +18,8 @@ import type { Db, Tx } from '../../db/client';
 import { kycRecords, uploads, users } from '../../db/schema';
 import { fail } from '../common/errors';
 import { requireUser, type Handlers } from '../common/context';
-import { audit } from '../admin/audit';
-import { auditSelfReview, refuseSelfReview } from '../admin/four-eyes';
+import { audit } from '../common/audit';
+import { auditSelfReview, refuseSelfReview } from '../four-eyes/four-eyes';
 import { isUniqueViolation } from '../common/db-errors';
 import { notifyMember } from '../notices/notify';
 
@@ -143,7 +143,7 @@ const auditView = (row: KycRow) => ({
  * Moves a submission in review to `status` (conditional update: a second review of the same
  * submission finds nothing to update) and writes the audit entry.
  * @throws AppError notFound (404) when there is no such submission, selfReview (403) for the
- *   operator's own submission (nothing changes; the attempt is audited, admin/four-eyes.ts),
+ *   operator's own submission (nothing changes; the attempt is audited, four-eyes/four-eyes.ts),
  *   operationFailed (409) when it is not in review, alreadyVerified (409) when approving an ID
  *   number verified for another user
  */

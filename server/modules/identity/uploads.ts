@@ -14,7 +14,7 @@
  *   is stored as `${DATA_DIR}/uploads/<id>` (id: 32 random hex characters; mode 0600), outside
  *   any public path, with an `uploads` row (`bytes`: the stored size; `sha256`: of the bytes the
  *   member sent; for a receipt, `pixels_sha256` and `phash` of the decoded picture,
- *   funds/receipt-fingerprint.ts). Answer: the envelope with contract/identity.ts uploadRes.
+ *   identity/receipt-fingerprint.ts). Answer: the envelope with contract/identity.ts uploadRes.
  * - `GET /api/vue/upload/:id`: the bytes, to the owner or an operator/admin only (anyone else:
  *   404 notFound, so ids reveal nothing), with `content-type` the stored type,
  *   `content-disposition: inline; filename="<id>.<ext>"`, `cache-control: private, no-store`,
@@ -28,13 +28,14 @@
  * Every refusal is a 4xx envelope (401 notLoggedIn/sessionExpired without a valid session) and
  * writes nothing: no row, no file. The multipart parser is registered in its own encapsulated
  * plugin, so the JSON routes never accept multipart bodies.
+ *
+ * This file holds the checks and the storage (`storeUpload`, `readUpload`); the transport (the
+ * multipart parser, the session hook, the headers) is server/http/uploads.ts.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, readFile, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import fastifyMultipart from '@fastify/multipart';
 import { and, count, eq, gt, sql } from 'drizzle-orm';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { fileTypeFromBuffer } from 'file-type';
 import sharp from 'sharp';
 import {
@@ -43,13 +44,11 @@ import {
   UPLOAD_PURPOSES,
   type UploadPurpose,
 } from '../../../contract/constants';
-import { ERROR_STATUS, type ErrorKey } from '../../../contract/errors';
 import { uploadIdSchema, type UploadRes } from '../../../contract/identity';
 import { uploads } from '../../db/schema';
 import type { AuthUser, Services } from '../common/context';
 import { AppError, fail } from '../common/errors';
-import { authenticate } from '../auth/sessions';
-import { receiptFingerprint } from '../funds/receipt-fingerprint';
+import { receiptFingerprint } from './receipt-fingerprint';
 
 /** Uploads one member may make in 24 hours: bounds the disk a single account can fill. */
 export const UPLOADS_PER_DAY_MAX = 200;
@@ -57,7 +56,7 @@ export const UPLOADS_PER_DAY_MAX = 200;
 type UploadMime = (typeof UPLOAD_MIME_TYPES)[number];
 
 /** The accepted type of a content-detected mime, or null. */
-function acceptedMime(detected: string | undefined): UploadMime | null {
+export function acceptedMime(detected: string | undefined): UploadMime | null {
   return (UPLOAD_MIME_TYPES as readonly string[]).includes(detected ?? '') ? (detected as UploadMime) : null;
 }
 
@@ -119,145 +118,82 @@ export function uploadPath(dataDir: string, id: string): string {
   return path.join(dataDir, 'uploads', id);
 }
 
-function sendError(reply: FastifyReply, key: ErrorKey, http: number = ERROR_STATUS[key]) {
-  return reply.code(http).send({ status: 0, msg: key, data: null });
-}
-
 const errorCode = (err: unknown) =>
   err && typeof err === 'object' && 'code' in err ? String((err as { code: unknown }).code) : '';
 
-/** Reads the multipart body: the `purpose` field and the first `file` part (at most the size limit). */
-async function readForm(
-  req: FastifyRequest,
-): Promise<{ purpose: string | undefined; file: Buffer | undefined }> {
-  if (!req.isMultipart()) throw fail('parameterError');
-  let purpose: string | undefined;
-  let file: Buffer | undefined;
+/**
+ * Checks and stores one upload of `user` (see the module docstring): `purpose` and `file` as read
+ * from the multipart body. Returns the stored upload's description (contract/identity.ts uploadRes).
+ * @throws AppError forbidden, parameterError, fileTooLarge, unsupportedFileType, tooFrequent
+ */
+export async function storeUpload(
+  { db, config }: Pick<Services, 'db' | 'config'>,
+  user: AuthUser,
+  purpose: string | undefined,
+  file: Buffer | undefined,
+): Promise<UploadRes> {
+  // Uploads are a member's evidence (ID photos, receipts); operators only look at them.
+  // A news cover is the one upload of an operator, and never a member's.
+  if ((purpose === 'newsCover') !== (user.role !== 'member')) throw fail('forbidden');
+  if (!purpose || !(UPLOAD_PURPOSES as readonly string[]).includes(purpose)) throw fail('parameterError');
+  if (!file || file.length === 0) throw fail('parameterError');
+  if (file.length > UPLOAD_MAX_BYTES) throw fail('fileTooLarge');
+  const mime = acceptedMime((await fileTypeFromBuffer(file))?.mime);
+  if (!mime) throw fail('unsupportedFileType');
+  const stored = await reencodeImage(file, mime);
+
+  // Before any re-encoding: receipts are matched by the picture the member sent.
+  const received = receivedSha256(file);
+  const fingerprint = purpose === 'receipt' ? await receiptFingerprint(file) : null;
+  const [recent] = await db
+    .select({ n: count() })
+    .from(uploads)
+    .where(and(eq(uploads.userId, user.id), gt(uploads.createdAt, sql`now() - interval '1 day'`)));
+  if (recent!.n >= UPLOADS_PER_DAY_MAX) throw fail('tooFrequent');
+
+  const id = randomBytes(16).toString('hex');
+  const dir = path.join(config.dataDir, 'uploads');
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  const file_ = uploadPath(config.dataDir, id);
+  await writeFile(file_, stored, { mode: 0o600, flag: 'wx' });
   try {
-    const parts = req.parts({
-      limits: { fileSize: UPLOAD_MAX_BYTES, files: 1, fields: 4, fieldSize: 256, parts: 5 },
+    await db.insert(uploads).values({
+      id,
+      userId: user.id,
+      purpose: purpose as UploadPurpose,
+      mime,
+      bytes: stored.length,
+      sha256: received,
+      receivedSha256: received,
+      pixelsSha256: fingerprint?.pixelsSha256 ?? null,
+      phash: fingerprint?.phash ?? null,
     });
-    for await (const part of parts) {
-      if (part.type === 'field') {
-        if (part.fieldname === 'purpose' && typeof part.value === 'string') purpose = part.value;
-      } else if (part.fieldname === 'file' && !file) {
-        file = await part.toBuffer();
-      } else {
-        part.file.resume();
-      }
-    }
   } catch (err) {
-    if (err instanceof AppError) throw err;
-    if (errorCode(err) === 'FST_REQ_FILE_TOO_LARGE') throw fail('fileTooLarge');
-    // Too many parts or files, a malformed body: the caller's mistake.
-    throw fail('parameterError');
+    await unlink(file_).catch(() => undefined);
+    throw err;
   }
-  return { purpose, file };
+  return { id, purpose: purpose as UploadPurpose, mime, bytes: stored.length };
 }
 
-/** Registers POST /api/vue/upload and GET /api/vue/upload/:id (see the module docstring). */
-export async function registerUploadRoutes(app: FastifyInstance, services: Services): Promise<void> {
-  const { db, config } = services;
-  await app.register(async (scope) => {
-    await scope.register(fastifyMultipart, {
-      limits: { fileSize: UPLOAD_MAX_BYTES, files: 1, fields: 4, fieldSize: 256, parts: 5 },
-    });
-    const users = new WeakMap<FastifyRequest, AuthUser>();
-
-    scope.setErrorHandler((error: Error & { statusCode?: number }, req, reply) => {
-      if (error instanceof AppError) return sendError(reply, error.key);
-      if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500)
-        return sendError(reply, 'parameterError');
-      req.log.error({ err: error }, 'upload failed');
-      return sendError(reply, 'uploadFailed', 500);
-    });
-
-    // The session is checked before the body is read: no session, nothing is parsed.
-    scope.addHook('onRequest', async (req, reply) => {
-      const token = typeof req.headers.token === 'string' && req.headers.token ? req.headers.token : null;
-      if (!token) return sendError(reply, 'notLoggedIn');
-      const found = await authenticate(db, token);
-      if (found === 'expired') return sendError(reply, 'sessionExpired');
-      if (!found) return sendError(reply, 'notLoggedIn');
-      users.set(req, found);
-    });
-
-    scope.post(
-      '/api/vue/upload',
-      { schema: { summary: 'Upload an image (multipart)', tags: ['upload'] } },
-      async (req, reply) => {
-        const user = users.get(req)!;
-        const { purpose, file } = await readForm(req);
-        // Uploads are a member's evidence (ID photos, receipts); operators only look at them.
-        // A news cover is the one upload of an operator, and never a member's.
-        if ((purpose === 'newsCover') !== (user.role !== 'member')) throw fail('forbidden');
-        if (!purpose || !(UPLOAD_PURPOSES as readonly string[]).includes(purpose))
-          throw fail('parameterError');
-        if (!file || file.length === 0) throw fail('parameterError');
-        if (file.length > UPLOAD_MAX_BYTES) throw fail('fileTooLarge');
-        const mime = acceptedMime((await fileTypeFromBuffer(file))?.mime);
-        if (!mime) throw fail('unsupportedFileType');
-        const stored = await reencodeImage(file, mime);
-
-        // Before any re-encoding: receipts are matched by the picture the member sent.
-        const received = receivedSha256(file);
-        const fingerprint = purpose === 'receipt' ? await receiptFingerprint(file) : null;
-        const [recent] = await db
-          .select({ n: count() })
-          .from(uploads)
-          .where(and(eq(uploads.userId, user.id), gt(uploads.createdAt, sql`now() - interval '1 day'`)));
-        if (recent!.n >= UPLOADS_PER_DAY_MAX) throw fail('tooFrequent');
-
-        const id = randomBytes(16).toString('hex');
-        const dir = path.join(config.dataDir, 'uploads');
-        await mkdir(dir, { recursive: true, mode: 0o700 });
-        const file_ = uploadPath(config.dataDir, id);
-        await writeFile(file_, stored, { mode: 0o600, flag: 'wx' });
-        try {
-          await db.insert(uploads).values({
-            id,
-            userId: user.id,
-            purpose: purpose as UploadPurpose,
-            mime,
-            bytes: stored.length,
-            sha256: received,
-            receivedSha256: received,
-            pixelsSha256: fingerprint?.pixelsSha256 ?? null,
-            phash: fingerprint?.phash ?? null,
-          });
-        } catch (err) {
-          await unlink(file_).catch(() => undefined);
-          throw err;
-        }
-        const data: UploadRes = { id, purpose: purpose as UploadPurpose, mime, bytes: stored.length };
-        return reply.send({ status: 1, msg: 'ok', data });
-      },
-    );
-
-    scope.get<{ Params: { id: string } }>(
-      '/api/vue/upload/:id',
-      { schema: { summary: 'An uploaded image (owner or operator only)', tags: ['upload'] } },
-      async (req, reply) => {
-        const user = users.get(req)!;
-        const id = req.params.id;
-        if (!uploadIdSchema.safeParse(id).success) throw fail('notFound');
-        const [row] = await db.select().from(uploads).where(eq(uploads.id, id));
-        if (!row || (row.userId !== user.id && user.role === 'member')) throw fail('notFound');
-        let bytes: Buffer;
-        try {
-          bytes = await readFile(uploadPath(config.dataDir, id));
-        } catch (err) {
-          if (errorCode(err) === 'ENOENT') throw fail('notFound');
-          throw err;
-        }
-        return reply
-          .header('content-type', row.mime)
-          .header('content-disposition', `inline; filename="${id}.${EXTENSION[row.mime] ?? 'bin'}"`)
-          .header('cache-control', 'private, no-store')
-          .header('x-content-type-options', 'nosniff')
-          .header('content-security-policy', "default-src 'none'; sandbox")
-          .send(bytes);
-      },
-    );
-  });
+/**
+ * The bytes of upload `id` for `user`: the owner or an operator/admin only.
+ * @returns the stored type, the file name to offer (`<id>.<ext>`) and the bytes
+ * @throws AppError notFound for an unknown id, someone else's upload or a missing file
+ */
+export async function readUpload(
+  { db, config }: Pick<Services, 'db' | 'config'>,
+  user: AuthUser,
+  id: string,
+): Promise<{ mime: string; fileName: string; bytes: Buffer }> {
+  if (!uploadIdSchema.safeParse(id).success) throw fail('notFound');
+  const [row] = await db.select().from(uploads).where(eq(uploads.id, id));
+  if (!row || (row.userId !== user.id && user.role === 'member')) throw fail('notFound');
+  let bytes: Buffer;
+  try {
+    bytes = await readFile(uploadPath(config.dataDir, id));
+  } catch (err) {
+    if (errorCode(err) === 'ENOENT') throw fail('notFound');
+    throw err;
+  }
+  return { mime: row.mime, fileName: `${id}.${EXTENSION[row.mime] ?? 'bin'}`, bytes };
 }

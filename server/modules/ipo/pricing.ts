@@ -21,7 +21,7 @@
  */
 import { IPO_RULE_RATIO, ipoOfferPriceMinor, type IpoPricing } from '../../../contract/ipo';
 import { toMinor } from '../../../contract/money';
-import type { IpoAnnouncement } from '../../db/import';
+import type { IpoAnnouncement } from '../../market/import';
 import { readCsvRecords, seedDataPath } from '../../market/csv';
 
 /** The 2026 daily files the real closes come from (seed-data/daily; PROVENANCE §2.3, §2.4). */

@@ -9,7 +9,7 @@
  * none is scheduled.
  */
 import type { Db } from '../../db/client';
-import type { IpoAnnouncement } from '../../db/import';
+import type { IpoAnnouncement } from '../../market/import';
 import type { Clock } from '../../market/clock';
 import type { ReplayWindow } from '../../market/window';
 import type { MarketFeed } from '../../market/feed';

@@ -32,7 +32,7 @@ import {
   ipoUnits,
 } from '../../../contract/ipo';
 import { yieldToEventLoop, type Db, type Tx } from '../../db/client';
-import type { IpoAnnouncement } from '../../db/import';
+import type { IpoAnnouncement } from '../../market/import';
 import { ipoDraws, ipoOfferings } from '../../db/schema';
 import { listingPrice, seasonedPrice, type ReplayPrice } from './pricing';
 

@@ -16,7 +16,7 @@ import {
   orders,
   users,
 } from '../../db/schema';
-import { audit } from '../admin/audit';
+import { audit } from '../common/audit';
 import { requireUser, type Ctx, type Handlers } from '../common/context';
 import { fail } from '../common/errors';
 import { ipoRunnerOf } from '../ipo/runner';

@@ -9,7 +9,7 @@ import { and, count, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { NewsArticle, NewsItem, NewsKind, NewsStatus } from '../../../contract/news';
 import type { Db, Tx } from '../../db/client';
 import { newsArticles, newsInstruments, uploads } from '../../db/schema';
-import { audit } from '../admin/audit';
+import { audit } from '../common/audit';
 import { fail } from '../common/errors';
 
 export type ArticleRow = typeof newsArticles.$inferSelect;

@@ -8,7 +8,7 @@ import { and, count, desc, eq, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { AdminNotice, Notice, NoticeParams } from '../../../contract/notices';
 import type { Db, Tx } from '../../db/client';
 import { memberNotices, noticeReads, notices } from '../../db/schema';
-import { audit } from '../admin/audit';
+import { audit } from '../common/audit';
 import { requireUser, type Handlers } from '../common/context';
 import { fail } from '../common/errors';
 

@@ -20,7 +20,7 @@
  * | reject   | frozen → available: the same                      | blockTrade / placement  |
  * | approve  | frozen → margin: the same (the holding)           | stockPurchase (order)   |
  *
- * Review is four-eyes (server/modules/admin/four-eyes.ts) and audited (primary.approve / reject).
+ * Review is four-eyes (server/modules/four-eyes/four-eyes.ts) and audited (primary.approve / reject).
  */
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { FUNDS_PASSWORD_MAX_TRIES } from '../../../contract/constants';
@@ -34,8 +34,8 @@ import {
 import type { Db } from '../../db/client';
 import { blockTradePasswords, primaryApplications, primaryOfferings } from '../../db/schema';
 import { fail } from '../common/errors';
-import { audit } from '../admin/audit';
-import { auditSelfReview, refuseSelfReview } from '../admin/four-eyes';
+import { audit } from '../common/audit';
+import { auditSelfReview, refuseSelfReview } from '../four-eyes/four-eyes';
 import { hashPassword, verifyPassword } from '../auth/passwords';
 import { kycStatusesOf } from '../identity/kyc';
 import { move, post } from '../ledger/ledger';

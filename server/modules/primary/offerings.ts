@@ -2,7 +2,7 @@
  * The operator console's offerings: create and edit public subscriptions (ipo_offerings, through
  * server/modules/ipo/schedule.ts createOffering) and auctions, block trades and placements
  * (primary_offerings) on an instrument, each change audited in its transaction
- * (server/modules/admin/audit.ts: offering.create / offering.update with the record before and
+ * (server/modules/common/audit.ts: offering.create / offering.update with the record before and
  * after). Days are market-clock business days.
  *
  * Rules checked, each refused with its own key (offeringRuleBroken): the instrument exists
@@ -41,7 +41,7 @@ import {
   primaryOfferings,
 } from '../../db/schema';
 import { fail } from '../common/errors';
-import { audit } from '../admin/audit';
+import { audit } from '../common/audit';
 import { createOffering } from '../ipo/schedule';
 import type { IpoCalendar } from '../ipo/service';
 import type { PrimaryOfferingRow } from './auction';

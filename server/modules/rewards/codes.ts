@@ -27,7 +27,7 @@ import {
 } from '../../../contract/rewards';
 import type { Db, Tx } from '../../db/client';
 import { authThrottle, pointsCodeBatches, pointsCodes, users } from '../../db/schema';
-import { audit } from '../admin/audit';
+import { audit } from '../common/audit';
 import { AppError, fail } from '../common/errors';
 import { ensureMemberAccounts, move, post } from '../ledger/ledger';
 import { addPoints, lockPoints } from './points';

@@ -27,7 +27,7 @@ import {
 } from '../../../contract/rewards';
 import type { Db, Tx } from '../../db/client';
 import { feeCoupons, signIns, users } from '../../db/schema';
-import { audit } from '../admin/audit';
+import { audit } from '../common/audit';
 import { fail } from '../common/errors';
 import { isUniqueViolation } from '../common/db-errors';
 import { addPoints, lockPoints } from './points';

@@ -18,7 +18,7 @@ import { and, asc, eq, gte, sql } from 'drizzle-orm';
 import type { AccountLevel, Level } from '../../../contract/rewards';
 import type { Db, Tx } from '../../db/client';
 import { accountLevels, orders } from '../../db/schema';
-import { audit } from '../admin/audit';
+import { audit } from '../common/audit';
 import { fail } from '../common/errors';
 import { memberBalances } from '../ledger/ledger';
 

@@ -21,7 +21,7 @@
 import { forbiddenTextPath } from '../../../contract/common';
 import type { SupportEvent, SupportMessage } from '../../../contract/support';
 import type { Db } from '../../db/client';
-import { createRateLimiter, type RateLimiter } from '../../realtime/budget';
+import { createRateLimiter, type RateLimiter } from '../common/rate-limiter';
 import { sessionSocketsOf } from '../auth/session-sockets';
 import { authenticate, hashToken } from '../auth/sessions';
 import type { AuthUser } from '../common/context';

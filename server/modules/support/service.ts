@@ -16,7 +16,7 @@ import type {
 import { alias } from 'drizzle-orm/pg-core';
 import type { Db, Tx } from '../../db/client';
 import { supportConversations, supportMessages, uploads, users } from '../../db/schema';
-import { audit } from '../admin/audit';
+import { audit } from '../common/audit';
 import type { AuthUser } from '../common/context';
 import { fail } from '../common/errors';
 

@@ -4,7 +4,7 @@
  * path), the window's comparables (server/market/listing-proxies.ts findComparables: stocks that
  * list inside the window, 2025-04-28 … 2025-06-13) and the harness's usual three.
  */
-import { readIpoAnnouncements } from '../../../server/db/import';
+import { readIpoAnnouncements } from '../../../server/market/import';
 import { TEST_SYMBOLS } from '../harness';
 
 /** The window's first listings with 20+ traded days from window day 10 on (TWSE 5, TPEx 7). */

@@ -13,7 +13,7 @@ import type { Quote } from '../../../contract/market';
 import { priceLimitsMinor, type InstrumentKind } from '../../../contract/market-rules';
 import { DEFAULT_RISK_THRESHOLDS, type RiskThresholds } from '../../../contract/risk';
 import type { Db } from '../../../server/db/client';
-import { importMarketData } from '../../../server/db/import';
+import { importMarketData } from '../../../server/market/import';
 import { users } from '../../../server/db/schema';
 import type { MarketFeed } from '../../../server/market/feed';
 import type { AuthUser } from '../../../server/modules/common/context';

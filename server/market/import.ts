@@ -31,13 +31,13 @@ import { readFile } from 'node:fs/promises';
 import { gunzipSync } from 'node:zlib';
 import { PGlite } from '@electric-sql/pglite';
 import { inArray, sql } from 'drizzle-orm';
-import type { Db } from './client';
-import { dailyCandles, exRightsEvents, instruments } from './schema';
+import type { Db } from '../db/client';
+import { dailyCandles, exRightsEvents, instruments } from '../db/schema';
 import { parseDividendMicros } from '../../contract/dividends';
-import { EX_RIGHTS_FILE } from '../market/reference';
+import { EX_RIGHTS_FILE } from './reference';
 import { ruleKindOf, securityTypeOf } from '../../contract/market';
 import { toMinor } from '../../contract/money';
-import { parseCsv, readCsvRecords, seedDataPath, toRecords, type CsvRecord } from '../market/csv';
+import { parseCsv, readCsvRecords, seedDataPath, toRecords, type CsvRecord } from './csv';
 
 /** Rows per INSERT statement (9 parameters per candle row, far below PostgreSQL's 65,535). */
 const BATCH_ROWS = 1000;

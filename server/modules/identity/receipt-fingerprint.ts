@@ -20,7 +20,7 @@
 import { createHash } from 'node:crypto';
 import sharp from 'sharp';
 import { fail } from '../common/errors';
-import { UPLOAD_MAX_PIXELS, UPLOAD_MAX_SIDE_PX } from '../identity/uploads';
+import { UPLOAD_MAX_PIXELS, UPLOAD_MAX_SIDE_PX } from './uploads';
 
 /** A receipt's picture identity: exact decoded pixels and the perceptual hash. */
 export interface ReceiptFingerprint {

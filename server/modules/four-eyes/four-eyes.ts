@@ -10,7 +10,7 @@
  */
 import type { Db } from '../../db/client';
 import { AppError } from '../common/errors';
-import { audit } from './audit';
+import { audit } from '../common/audit';
 
 /** What an operator reviews. */
 export type ReviewTarget = {
