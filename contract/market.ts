@@ -91,6 +91,8 @@ export function etfCategoryOf(code: string): EtfCategory {
 export const instrumentSchema = z.object({
   symbol: z.string(),
   name: z.string(),
+  /** The exchange's English short name (英文簡稱, e.g. 'TSMC'), or null when none is published. */
+  nameEn: z.string().nullable(),
   market: marketSchema,
   industry: z.string().nullable(),
   securityType: securityTypeSchema,
@@ -249,12 +251,19 @@ export const marketListRes = paged(quoteSchema).extend({
    * simulated intraday figures, labelled as today's).
    */
   final: z.boolean(),
+  /**
+   * The exchange's English short names of this page's instruments, by symbol; a symbol without
+   * one (ETFs, …) is absent. Quotes carry only the Chinese name (the stream's shape).
+   */
+  namesEn: z.record(z.string(), z.string()),
 });
 
 export const symbolReq = z.object({ symbol: symbolSchema });
 
 export const instrumentDetailRes = z.object({
   quote: quoteSchema,
+  /** The exchange's English short name, or null when none is published. */
+  nameEn: z.string().nullable(),
   industry: z.string().nullable(),
   market: z.string(),
   isin: z.string().nullable(),

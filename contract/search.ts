@@ -32,7 +32,8 @@ export const HOT_MIN_MEMBERS = 2;
  * How a result matched, best first (the ranking's first key): the code itself; the code without
  * its leading zeros ('878' = 00878, '50' = 0050); the code's start; the start of the code without
  * leading zeros; the name's start; the start of a Latin word in the name ('KY' in '台耀-KY'); a
- * part of the name; the security type ('ETF').
+ * part of the name; the security type ('ETF'). "The name" is the Chinese short name or the
+ * exchange's English short name ('tsmc' finds 2330), case-insensitively.
  */
 export const SEARCH_MATCHES = [
   'code',
@@ -57,6 +58,8 @@ export const searchReq = z.object({
 export const searchHitSchema = z.object({
   symbol: z.string(),
   name: z.string(),
+  /** The exchange's English short name, or null when none is published. */
+  nameEn: z.string().nullable(),
   market: marketSchema,
   securityType: securityTypeSchema,
   match: z.enum(SEARCH_MATCHES),
@@ -79,6 +82,8 @@ export const searchHistoryAddReq = z.object({ symbol: symbolSchema });
 export const searchHistoryEntrySchema = z.object({
   symbol: z.string(),
   name: z.string(),
+  /** The exchange's English short name, or null when none is published. */
+  nameEn: z.string().nullable(),
   /** Epoch ms of the last time the member opened it. */
   openedAt: z.number().int(),
 });
@@ -90,6 +95,8 @@ export const HOT_BASES = ['searches', 'turnover'] as const;
 export const hotSearchItemSchema = z.object({
   symbol: z.string(),
   name: z.string(),
+  /** The exchange's English short name, or null when none is published. */
+  nameEn: z.string().nullable(),
   /** basis 'searches': members who opened it within the window; otherwise null. */
   members: z.number().int().nullable(),
   /** basis 'turnover': the replayed day's turnover so far (TWD minor); otherwise null. */

@@ -196,6 +196,11 @@ export const instruments = pgTable(
   {
     symbol: text('symbol').primaryKey(),
     name: text('name').notNull(),
+    /**
+     * The exchange's published English short name (英文簡稱, e.g. 'TSMC'); null where none is in
+     * seed-data/reference/instrument_names_en.csv (its README: source and coverage).
+     */
+    nameEn: text('name_en'),
     isin: text('isin'),
     listingDate: date('listing_date', { mode: 'string' }),
     /** contract/market.ts MARKETS: TWSE | TPEx */

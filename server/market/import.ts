@@ -6,7 +6,9 @@
  *   2026-03-26), plus every code of the full-market window that securities.csv lacks (ETNs,
  *   REITs, codes delisted since; name and market from full-market/codes_*.csv, no industry or
  *   listing date). security_type from contract/market.ts securityTypeOf, kind (the rule class)
- *   from ruleKindOf. Empty industry → null.
+ *   from ruleKindOf. Empty industry → null. name_en ← reference/instrument_names_en.csv (the
+ *   exchange's English short names, see reference/README.md; null for a code it lacks), also
+ *   filled in on rows imported before it existed (never overwriting a non-null value).
  * - daily_candles ← five files, merged per (symbol, date) by priority
  *   (PROVENANCE §9 "official §2.1 > §2.2 > §2.4"; §11 the full-market window, official too,
  *   first so that a replayed day equals the exchanges' own row for every instrument):
@@ -67,12 +69,22 @@ function marketOf(v: string): 'TWSE' | 'TPEx' {
   throw new RangeError(`unknown market ${v}`);
 }
 
+/** The English short names file (code → name_en; reference/README.md). */
+export const NAMES_EN_FILE = ['reference', 'instrument_names_en.csv'] as const;
+
+/** The exchange's English short names by code (1,985 codes; a code without one is absent). */
+export async function readInstrumentNamesEn(): Promise<Map<string, string>> {
+  const rows = await readCsvRecords(seedDataPath(...NAMES_EN_FILE));
+  return new Map(rows.map((r) => [r.code!, r.name_en!]));
+}
+
 /** securities.csv record → instruments row. */
 function toInstrument(r: CsvRecord): InstrumentRow {
   const securityType = securityTypeOf(r.code!, r.type);
   return {
     symbol: r.code!,
     name: r.name!,
+    nameEn: null,
     isin: r.isin || null,
     listingDate: r.listing_date || null,
     market: marketOf(r.market!),
@@ -88,6 +100,7 @@ function toWindowInstrument(r: CsvRecord): InstrumentRow {
   return {
     symbol: r.code!,
     name: r.name_latest!,
+    nameEn: null,
     isin: null,
     listingDate: null,
     market: marketOf(r.market!),
@@ -206,6 +219,8 @@ export async function readSeedMarketData(opts?: { symbols?: string[] }): Promise
     listed.add(r.code!);
     instRows.push(toWindowInstrument(r));
   }
+  const namesEn = await readInstrumentNamesEn();
+  for (const r of instRows) r.nameEn = namesEn.get(r.symbol) ?? null;
   const known = new Map(instRows.map((r) => [r.symbol, r.market]));
   // The exchange a window row was published by is the one of that date (codes file rows), not
   // today's listing (6589 traded on TPEx in the window, is listed on TWSE since 2025-07-21).
@@ -280,6 +295,7 @@ export async function importMarketData(
     const newInst = instRows.filter((r) => !haveInst.has(r.symbol));
     const newCandles = candleRows.filter((r) => !haveCandles.has(`${r.symbol}|${r.date}`));
     await insertBatches(newInst, (batch) => tx.insert(instruments).values(batch).onConflictDoNothing());
+    await fillNamesEn(tx, new Map(instRows.flatMap((r) => (r.nameEn ? [[r.symbol, r.nameEn]] : []))));
     const pglite = (db as { $client?: unknown }).$client instanceof PGlite;
     const raw = (tx as unknown as { session?: { client?: PgliteTxClient } }).session?.client;
     if (pglite && raw && newCandles.length > 0) {
@@ -293,6 +309,22 @@ export async function importMarketData(
     }
   });
   return { instruments: instRows.length, candles: candleRows.length };
+}
+
+/**
+ * Sets name_en on the given instruments where it is still null (rows imported before migration
+ * 0034, or by the IPO importer): one UPDATE … FROM (VALUES …) per batch; a row with a name_en is
+ * never changed, so a re-run updates nothing.
+ */
+async function fillNamesEn(db: Pick<Db, 'execute'>, names: Map<string, string>): Promise<void> {
+  await insertBatches([...names], (batch) =>
+    db.execute(sql`UPDATE instruments AS i SET name_en = v.name_en
+      FROM (VALUES ${sql.join(
+        batch.map(([code, name]) => sql`(${code}, ${name})`),
+        sql`, `,
+      )}) AS v(symbol, name_en)
+      WHERE i.symbol = v.symbol AND i.name_en IS NULL`),
+  );
 }
 
 /** Number of rows in daily_candles (for logs and tests). */
@@ -339,8 +371,9 @@ export async function readIpoAnnouncements(): Promise<IpoAnnouncement[]> {
 /**
  * Imports the public-subscription announcements' instruments: a code that is not yet an
  * instrument (a first listing) is added with its announced name, the market its 發行市場 names
- * (上櫃 → TPEx, otherwise TWSE), kind and security type from its code, and no price history.
- * Idempotent (ON CONFLICT DO NOTHING; an existing row is never changed).
+ * (上櫃 → TPEx, otherwise TWSE), its English short name (reference/instrument_names_en.csv, or
+ * null), kind and security type from its code, and no price history. Idempotent (ON CONFLICT DO
+ * NOTHING; an existing row is never changed, except a null name_en filled in).
  * @param opts.symbols a restricted import (tests): only announcements of these codes are kept.
  * @returns the announcements whose instrument exists afterwards (the ones to schedule).
  */
@@ -350,6 +383,7 @@ export async function importIpoAnnouncements(
 ): Promise<IpoAnnouncement[]> {
   const only = opts?.symbols ? new Set(opts.symbols) : null;
   const all = (await readIpoAnnouncements()).filter((a) => !only || only.has(a.code));
+  const namesEn = await readInstrumentNamesEn();
   const rows: InstrumentRow[] = [];
   const seen = new Set<string>();
   for (const a of all) {
@@ -359,6 +393,7 @@ export async function importIpoAnnouncements(
     rows.push({
       symbol: a.code,
       name: a.name,
+      nameEn: namesEn.get(a.code) ?? null,
       isin: null,
       listingDate: null,
       market: a.marketType.includes('上櫃') ? 'TPEx' : 'TWSE',
@@ -368,6 +403,7 @@ export async function importIpoAnnouncements(
     });
   }
   await insertBatches(rows, (batch) => db.insert(instruments).values(batch).onConflictDoNothing());
+  await fillNamesEn(db, new Map(rows.flatMap((r) => (r.nameEn ? [[r.symbol, r.nameEn]] : []))));
   return all;
 }
 

@@ -1,6 +1,6 @@
 /**
  * The instrument directory: every row of the instruments table as the contract's Instrument
- * (symbol, name, market, industry, security type, rule kind, listing date), sorted by symbol.
+ * (symbol, name, English name, market, industry, security type, rule kind, listing date), sorted by symbol.
  * Both feeds load it once at start and serve it from memory (MarketFeed.instruments()), so
  * listings, rankings, filters and search read no table per request. ~2,400 rows ≈ 0.5 MB.
  */
@@ -27,6 +27,7 @@ export async function loadInstruments(
       .select({
         symbol: instruments.symbol,
         name: instruments.name,
+        nameEn: instruments.nameEn,
         market: instruments.market,
         industry: instruments.industry,
         securityType: instruments.securityType,

@@ -367,6 +367,7 @@ export function createStressFeed(opts: StressFeedOptions): MarketFeed {
           name: `Stress ${code}`,
           kind: 'stock' as const,
           market: 'SIM' as const,
+          nameEn: null,
           industry: null,
           securityType: 'stock' as const,
           listingDate: null,

@@ -9,6 +9,7 @@
 import type { ResOf } from '../../contract/api';
 import { api } from '../api/api';
 import { earlyData, takeEarly } from '../api/early';
+import { recordNamesEn } from '../market/names-en';
 import { clockSeen, quotesReceived } from '../market/quotes-slice';
 import type { AppStore } from './store';
 
@@ -21,6 +22,7 @@ export function seedFromEarly(store: AppStore): void {
     void takeEarly('market/detail', body);
     void store.dispatch(api.util.upsertQueryData('marketDetail', symbol, detail));
     store.dispatch(quotesReceived([detail.quote]));
+    if (detail.nameEn) recordNamesEn({ [detail.quote.symbol]: detail.nameEn });
     store.dispatch(clockSeen(detail.clock));
   }
   for (const { body, data } of earlyData('market/indices')) {
@@ -30,6 +32,7 @@ export function seedFromEarly(store: AppStore): void {
   for (const { data } of earlyData('market/list')) {
     const page = data as ResOf<'market/list'>;
     store.dispatch(quotesReceived(page.items));
+    recordNamesEn(page.namesEn);
     store.dispatch(clockSeen(page.clock));
   }
 }

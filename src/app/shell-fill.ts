@@ -17,6 +17,7 @@ import { detailFigures } from '../features/market/detail-figures';
 import { columnsFor, paintRankingFigures, rankingFigures } from '../features/market/ranking-figures';
 import type { RankingArgs } from '../features/market/ranking-args';
 import type { EarlyAnswer } from '../api/early';
+import { instrumentName } from '../market/instrument-name';
 import { basisOf, homeIndex, indexFigures, HOME_INDEX_CODE } from '../features/home/index-figures';
 
 /** The replayed date the template rows were prerendered with (replaced by the real one). */
@@ -79,7 +80,7 @@ export function fillMarketShell(answer: EarlyAnswer, args: RankingArgs, doc: Doc
     const code = row.querySelector('.quote-code');
     if (code?.firstChild) code.firstChild.textContent = q.symbol;
     dateLabel(row, '.row-date', page.clock.replayDate ?? q.replayDate);
-    paintRankingFigures(row, q.name, f);
+    paintRankingFigures(row, instrumentName({ name: q.name, nameEn: page.namesEn?.[q.symbol] }, lang), f);
     rows.append(row);
   }
   slot.replaceWith(rows);
@@ -114,7 +115,7 @@ export function fillDetailShell(answer: EarlyAnswer, symbol: string, doc: Docume
   if (!detail || !shell || detail.quote.symbol !== symbol) return false;
   const { quote, clock } = detail;
   const title = shell.querySelector('.detail-title');
-  text(title?.children[0] ?? null, quote.name);
+  text(title?.children[0] ?? null, instrumentName({ name: quote.name, nameEn: detail.nameEn }, lang));
   text(title?.children[1] ?? null, quote.symbol);
   dateLabel(shell, '.replay-label', clock.replayDate ?? quote.replayDate);
   const f = detailFigures(quote, lang);

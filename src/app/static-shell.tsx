@@ -48,6 +48,7 @@ export async function renderShell(lang: Lang, strings: ResourceKey, path: string
     await store.dispatch(
       api.util.upsertQueryData('marketDetail', TEMPLATE_SYMBOL, {
         quote,
+        nameEn: null,
         industry: null,
         market: 'TWSE',
         isin: null,

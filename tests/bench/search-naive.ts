@@ -1,6 +1,6 @@
 /**
  * The naive search (a reference for tests and the baseline of `npm run bench:search`): for every
- * query it normalises every instrument's code and name afresh and tests each rule of
+ * query it normalises every instrument's code, name and English name afresh and tests each rule of
  * contract/search.ts SEARCH_MATCHES literally, in order, with regular expressions built from the
  * query, then sorts by (rank, popularity desc, code). No precomputed keys. It must give exactly
  * the results of server/modules/search/directory.ts searchDirectory.
@@ -15,21 +15,24 @@ const TYPE: Record<string, string> = { etf: 'ETF', etn: 'ETN', reit: 'REIT', tdr
 function naiveMatch(inst: Instrument, q: string): SearchMatch | null {
   const code = inst.symbol.toUpperCase();
   const noZeros = /^0+/.test(code) ? code.replace(/^0+/, '') : null;
-  const name = norm(inst.name);
-  const words =
-    inst.name
-      .normalize('NFKC')
-      .toUpperCase()
-      .match(/[A-Z][A-Z0-9&+]*/g) ?? [];
+  const names = inst.nameEn ? [inst.name, inst.nameEn] : [inst.name];
+  const normed = names.map(norm);
+  const words = names.flatMap(
+    (n) =>
+      n
+        .normalize('NFKC')
+        .toUpperCase()
+        .match(/[A-Z][A-Z0-9&+]*/g) ?? [],
+  );
   const prefix = new RegExp(`^${escape(q)}`);
   const tests: Array<[SearchMatch, boolean]> = [
     ['code', code === q],
     ['codeNoZeros', noZeros === q],
     ['codePrefix', prefix.test(code)],
     ['codeNoZerosPrefix', noZeros !== null && prefix.test(noZeros)],
-    ['namePrefix', prefix.test(name)],
+    ['namePrefix', normed.some((n) => prefix.test(n))],
     ['nameWord', words.some((w) => prefix.test(w))],
-    ['nameSubstring', new RegExp(escape(q)).test(name)],
+    ['nameSubstring', normed.some((n) => new RegExp(escape(q)).test(n))],
     ['securityType', TYPE[inst.securityType] === q],
   ];
   return tests.find(([, hit]) => hit)?.[0] ?? null;
@@ -58,6 +61,7 @@ export function naiveSearch(
     items: all.slice(0, limit).map(({ inst, match }) => ({
       symbol: inst.symbol,
       name: inst.name,
+      nameEn: inst.nameEn,
       market: inst.market,
       securityType: inst.securityType,
       match,

@@ -98,7 +98,12 @@ describe('search history', () => {
     await open(a, '2330'); // again: moves to the top, still one entry
     expect(await history(a)).toEqual(['2330', '0050']);
     const entries = ok(await h.call('search/history', {}, a)).items;
-    expect(entries[0]).toMatchObject({ symbol: '2330', name: '台積電', openedAt: h.wall.now });
+    expect(entries[0]).toMatchObject({
+      symbol: '2330',
+      name: '台積電',
+      nameEn: 'TSMC',
+      openedAt: h.wall.now,
+    });
     expect(await history(b)).toEqual([]);
     await open(b, '00878');
     expect(await history(b)).toEqual(['00878']);
@@ -143,6 +148,7 @@ describe('hot searches', () => {
       expected.map((q) => ({
         symbol: q.symbol,
         name: q.name,
+        nameEn: h.feed.instruments().find((i) => i.symbol === q.symbol)?.nameEn ?? null,
         members: null,
         turnoverMinor: q.turnoverMinor,
       })),
@@ -156,7 +162,9 @@ describe('hot searches', () => {
     await open(b, '2330');
     let r = ok(await h.call('search/hot', {}));
     expect(r).toMatchObject({ basis: 'searches', windowDays: HOT_WINDOW_DAYS });
-    expect(r.items).toEqual([{ symbol: '2330', name: '台積電', members: 2, turnoverMinor: null }]);
+    expect(r.items).toEqual([
+      { symbol: '2330', name: '台積電', nameEn: 'TSMC', members: 2, turnoverMinor: null },
+    ]);
 
     await open(c, '0050');
     await open(c, '2330');

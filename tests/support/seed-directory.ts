@@ -14,6 +14,7 @@ export async function loadSeedDirectory(): Promise<{
   const directory = seed.instruments.map((r) => ({
     symbol: r.symbol,
     name: r.name,
+    nameEn: r.nameEn ?? null,
     market: r.market,
     industry: r.industry ?? null,
     securityType: r.securityType ?? 'stock',

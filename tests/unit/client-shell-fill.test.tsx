@@ -27,6 +27,7 @@ import { api } from '../../src/api/api';
 import { AppProviders } from '../../src/app/providers';
 import { AppRoutes } from '../../src/app/router';
 import { fillDetailShell, fillHomeShell, fillMarketShell } from '../../src/app/shell-fill';
+import { recordNamesEn } from '../../src/market/names-en';
 import { renderShell } from '../../src/app/static-shell';
 import { createAppStore } from '../../src/app/store';
 import { RankingFiguresNote } from '../../src/features/market/components/ranking-list';
@@ -62,6 +63,7 @@ const QUOTES = [
 ];
 const page: ResOf<'market/list'> = {
   items: QUOTES,
+  namesEn: { '2330': 'TSMC' },
   total: 2_244,
   page: 1,
   pageSize: 50,
@@ -86,11 +88,15 @@ function ListRow({ symbol, columns }: { symbol: string; columns: RankingColumns 
   return <RankingRow symbol={symbol} columns={columns} text={useRankingRowText()} onOpen={() => {}} />;
 }
 
-/** RankingRow's markup for `q` with the page's clock, as the app renders it (test ids removed). */
+/**
+ * RankingRow's markup for `q` with the page's clock and English names, as the app renders it
+ * (test ids removed).
+ */
 function appRow(q: Quote, columns: RankingColumns): string {
   const store = createAppStore();
   store.dispatch(quotesReceived([q]));
   store.dispatch(clockSeen(page.clock));
+  recordNamesEn(page.namesEn); // as the list does with each page (ranking-window.ts)
   return renderToStaticMarkup(
     <AppProviders store={store}>
       <ListRow symbol={q.symbol} columns={columns} />
@@ -245,6 +251,7 @@ describe('early requests', () => {
 describe('stock detail shell fill', () => {
   const detail: ResOf<'market/detail'> = {
     quote: QUOTES[0]!,
+    nameEn: 'TSMC',
     industry: '半導體業',
     market: 'TWSE',
     isin: 'TW0002330008',

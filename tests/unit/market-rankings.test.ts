@@ -51,6 +51,7 @@ const inst = (
 ): Instrument => ({
   symbol,
   name: symbol,
+  nameEn: null,
   market,
   industry,
   securityType,

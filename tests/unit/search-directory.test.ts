@@ -4,8 +4,10 @@
  * popularity tie-breaker (what a user sees mid-session, when the replayed turnover has built up):
  * - what a user expects first: '2330', '23' and '台積' → 2330; '0050' → 0050; '878' → 00878 (ETF
  *   codes are said without their zeros); '50' → 0050 before any 50xx;
- * - Latin text inside names (there are no English names): 'ky' and full-width 'ＫＹ' find every
- *   '-KY' company, 'esg bbb' a fund named 'ESG BBB', 'etf' the ETFs;
+ * - Latin text inside names: 'ky' and full-width 'ＫＹ' find every '-KY' company (and every
+ *   English name containing KY), 'esg bbb' a fund named 'ESG BBB', 'etf' the ETFs;
+ * - the exchange's English short names (seed-data/reference/instrument_names_en.csv), in any case:
+ *   'tsmc' → 2330 TSMC, 'mediatek' → 2454, 'hai' → 2317 HON HAI by a word;
  * - results are ordered by match kind, then popularity, then code; `total` counts every match;
  * - the indexed search equals a naive from-scratch scan (tests/bench/search-naive.ts) on every
  *   code's first two characters, every name's first character and random queries (fast-check,
@@ -65,15 +67,41 @@ describe('what a user expects first', () => {
   });
 });
 
-describe('Latin text inside names (no English names in the data)', () => {
-  const kyNames = () => directory.filter((i) => /KY/.test(i.name.toUpperCase()));
+describe("the exchange's English short names", () => {
+  it('the directory carries them (2330 TSMC) and none for an ETF', () => {
+    expect(directory.find((i) => i.symbol === '2330')?.nameEn).toBe('TSMC');
+    expect(directory.find((i) => i.symbol === '0050')?.nameEn).toBeNull();
+    expect(directory.filter((i) => i.nameEn).length).toBeGreaterThan(1_900);
+  });
 
-  it("'ky', 'KY' and full-width 'ＫＹ' find every -KY company", () => {
-    expect(kyNames().length).toBeGreaterThan(100);
+  it.each([
+    ['tsmc', '2330', 'namePrefix'],
+    ['TSMC', '2330', 'namePrefix'],
+    ['ｔｓｍｃ', '2330', 'namePrefix'],
+    ['mediatek', '2454', 'namePrefix'],
+    ['hon hai', '2317', 'namePrefix'],
+  ] as const)("'%s' finds %s first (%s)", (q, symbol, match) => {
+    expect(find(q).items[0]).toMatchObject({ symbol, match });
+  });
+
+  it("a hit carries the English name; 'hai' finds HON HAI by a word", () => {
+    expect(find('tsmc').items[0]).toMatchObject({ name: '台積電', nameEn: 'TSMC' });
+    expect(find('hai', 50).items).toContainEqual(
+      expect.objectContaining({ symbol: '2317', nameEn: 'HON HAI', match: 'nameWord' }),
+    );
+  });
+});
+
+describe('Latin text inside names', () => {
+  const hasKy = (n: string | null) => n !== null && /KY/.test(n.normalize('NFKC').toUpperCase());
+  const kyNames = () => directory.filter((i) => hasKy(i.name) || hasKy(i.nameEn));
+
+  it("'ky', 'KY' and full-width 'ＫＹ' find every -KY company (and English names with KY)", () => {
+    expect(directory.filter((i) => hasKy(i.name)).length).toBeGreaterThan(100);
     for (const q of ['ky', 'KY', 'ＫＹ', 'Ｋy']) {
       const r = find(q, 50);
       expect(r.total).toBe(kyNames().length);
-      expect(r.items.every((h) => /KY/.test(h.name.toUpperCase()))).toBe(true);
+      expect(r.items.every((h) => hasKy(h.name) || hasKy(h.nameEn))).toBe(true);
     }
   });
 
@@ -110,32 +138,51 @@ describe('order and limits', () => {
   });
 });
 
-describe('the index equals a naive scan', () => {
-  it("on every code's first two characters and every name's first character", () => {
-    const queries = new Set<string>();
-    for (const i of directory) queries.add(i.symbol.slice(0, 2)).add(i.name.slice(0, 1));
-    for (const q of queries) expect(find(q, 40), q).toEqual(naiveSearch(directory, q, pop, 40));
-  });
+/**
+ * The naive scan normalises two names (Chinese and English) per instrument and query, ~1,100
+ * queries × 2,400 instruments: 20–60 s alone, minutes on a loaded 2-core machine.
+ */
+const NAIVE_TIMEOUT_MS = 300_000;
 
-  it('on random queries (fast-check; the seed is printed)', () => {
-    const seed = Date.now() % 2 ** 31;
-    console.log(`search fuzz seed ${seed}`);
-    const pieces = fc.constantFrom(
-      ...'0123456789ABKYLRUTESG台積電元大金控高股息國泰 -ＫＹ+&'.split(''),
-      'ESG',
-      '00',
-      '-KY',
-    );
-    fc.assert(
-      fc.property(
-        fc.array(pieces, { minLength: 1, maxLength: 5 }),
-        fc.integer({ min: 1, max: 50 }),
-        (parts, n) => {
-          const q = parts.join('');
-          expect(find(q, n)).toEqual(naiveSearch(directory, q, pop, n));
-        },
-      ),
-      { seed, numRuns: 300 },
-    );
-  });
+describe('the index equals a naive scan', () => {
+  it(
+    "on every code's first two characters and every name's (and English name's) first character",
+    () => {
+      const queries = new Set<string>();
+      for (const i of directory) {
+        queries.add(i.symbol.slice(0, 2)).add(i.name.slice(0, 1));
+        if (i.nameEn) queries.add(i.nameEn.slice(0, 1));
+      }
+      for (const q of queries) expect(find(q, 40), q).toEqual(naiveSearch(directory, q, pop, 40));
+    },
+    NAIVE_TIMEOUT_MS,
+  );
+
+  it(
+    'on random queries (fast-check; the seed is printed)',
+    () => {
+      const seed = Date.now() % 2 ** 31;
+      console.log(`search fuzz seed ${seed}`);
+      const pieces = fc.constantFrom(
+        ...'0123456789ABKYLRUTESGMCH台積電元大金控高股息國泰 -ＫＹ+&'.split(''),
+        'ESG',
+        'tsmc',
+        'hai',
+        '00',
+        '-KY',
+      );
+      fc.assert(
+        fc.property(
+          fc.array(pieces, { minLength: 1, maxLength: 5 }),
+          fc.integer({ min: 1, max: 50 }),
+          (parts, n) => {
+            const q = parts.join('');
+            expect(find(q, n)).toEqual(naiveSearch(directory, q, pop, n));
+          },
+        ),
+        { seed, numRuns: 300 },
+      );
+    },
+    NAIVE_TIMEOUT_MS,
+  );
 });

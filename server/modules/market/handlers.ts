@@ -3,7 +3,7 @@
  * instrument table.
  */
 import { eq } from 'drizzle-orm';
-import type { Quote } from '../../../contract/market';
+import type { Instrument, Quote } from '../../../contract/market';
 import { instruments } from '../../db/schema';
 import { fail } from '../common/errors';
 import type { Ctx, Handlers } from '../common/context';
@@ -13,6 +13,24 @@ function quoteOr404(ctx: Ctx, symbol: string): Quote {
   const q = ctx.feed.quote(symbol);
   if (!q) throw fail('productNotFound');
   return q;
+}
+
+const namesEnByDirectory = new WeakMap<readonly Instrument[], Map<string, string>>();
+
+/** The English short names of `quotes`' instruments, by symbol (from the feed's directory). */
+function namesEnOf(ctx: Ctx, quotes: readonly Quote[]): Record<string, string> {
+  const directory = ctx.feed.instruments();
+  let names = namesEnByDirectory.get(directory);
+  if (!names) {
+    names = new Map(directory.flatMap((i) => (i.nameEn ? [[i.symbol, i.nameEn] as const] : [])));
+    namesEnByDirectory.set(directory, names);
+  }
+  const out: Record<string, string> = {};
+  for (const q of quotes) {
+    const n = names.get(q.symbol);
+    if (n) out[q.symbol] = n;
+  }
+  return out;
 }
 
 /** market/* handlers: public, served from the feed's in-memory state and the instruments table. */
@@ -48,6 +66,7 @@ export const marketHandlers: Pick<
       rankedAt: snapshot.computedAt,
       replayDate: snapshot.replayDate,
       final: snapshot.final,
+      namesEn: namesEnOf(ctx, items),
     };
   },
   async 'market/industries'(_body, ctx) {
@@ -65,6 +84,7 @@ export const marketHandlers: Pick<
     )[0];
     return {
       quote,
+      nameEn: inst?.nameEn ?? null,
       industry: inst?.industry ?? null,
       // The exchange as of the day shown (6589: TPEx in the 2025 window, TWSE today).
       market: ctx.feed.marketOf(body.symbol) ?? inst?.market ?? 'TWSE',

@@ -5,6 +5,8 @@
  * Normalisation (queries and names alike): Unicode NFKC (full-width 'ＫＹ' → 'KY', as phone
  * keyboards in Chinese mode type Latin letters), upper case, and every space removed ('凱基ESG
  * BBB 債 15+' is found by 'esgbbb' or 'ESG BBB'). Chinese characters pass through unchanged.
+ * The exchange's English short name is searched like the Chinese one ('tsmc' → 2330 TSMC, 'hai'
+ * → 2317 HON HAI as a word), so the match is case-insensitive for Latin letters.
  *
  * Ranking: the best SEARCH_MATCHES rank an instrument reaches, then `popularity` (higher first:
  * the handlers pass the replayed day's turnover so far, TWD minor), then the code. One pass over
@@ -23,7 +25,12 @@ export interface SearchEntry {
   codeNoZeros: string;
   /** The name, normalised (see the module docstring). */
   name: string;
-  /** The Latin/digit words inside the name, normalised ('台耀-KY' → ['KY']). */
+  /** The English short name, normalised ('' when there is none). */
+  nameEn: string;
+  /**
+   * The Latin/digit words inside the name and the English name, normalised ('台耀-KY' → ['KY'];
+   * 'HON HAI' → ['HON', 'HAI']).
+   */
   words: string[];
   /** The security type's name as a user types it: 'ETF', 'ETN', 'REIT', 'TDR', or null. */
   typeWord: string | null;
@@ -72,7 +79,8 @@ export function buildSearchIndex(instruments: readonly Instrument[]): SearchInde
         code,
         codeNoZeros: stripped === code ? '' : stripped,
         name: normalizeSearchText(inst.name),
-        words: latinWords(inst.name),
+        nameEn: inst.nameEn ? normalizeSearchText(inst.nameEn) : '',
+        words: [...latinWords(inst.name), ...(inst.nameEn ? latinWords(inst.nameEn) : [])],
         typeWord: TYPE_WORDS[inst.securityType] ?? null,
       };
     }),
@@ -85,9 +93,9 @@ export function matchOf(e: SearchEntry, q: string): SearchMatch | null {
   if (e.codeNoZeros === q) return 'codeNoZeros';
   if (e.code.startsWith(q)) return 'codePrefix';
   if (e.codeNoZeros && e.codeNoZeros.startsWith(q)) return 'codeNoZerosPrefix';
-  if (e.name.startsWith(q)) return 'namePrefix';
+  if (e.name.startsWith(q) || (e.nameEn && e.nameEn.startsWith(q))) return 'namePrefix';
   for (const w of e.words) if (w.startsWith(q)) return 'nameWord';
-  if (e.name.includes(q)) return 'nameSubstring';
+  if (e.name.includes(q) || e.nameEn.includes(q)) return 'nameSubstring';
   if (e.typeWord === q) return 'securityType';
   return null;
 }
@@ -119,6 +127,7 @@ export function searchDirectory(
     items: found.slice(0, limit).map(({ e, match }) => ({
       symbol: e.inst.symbol,
       name: e.inst.name,
+      nameEn: e.inst.nameEn,
       market: e.inst.market,
       securityType: e.inst.securityType,
       match,

@@ -37,6 +37,7 @@ export const searchHandlers: Pick<
     // No member searches yet: the replayed day's most traded instruments, said to be so.
     const quotes = ctx.feed.listQuotes();
     const top = [...quotes].sort((a, b) => b.turnoverMinor - a.turnoverMinor).slice(0, HOT_MAX);
+    const bySymbol = new Map(ctx.feed.instruments().map((i) => [i.symbol, i]));
     return {
       basis: 'turnover' as const,
       windowDays: HOT_WINDOW_DAYS,
@@ -44,6 +45,7 @@ export const searchHandlers: Pick<
       items: top.map((q) => ({
         symbol: q.symbol,
         name: q.name,
+        nameEn: bySymbol.get(q.symbol)?.nameEn ?? null,
         members: null,
         turnoverMinor: q.turnoverMinor,
       })),

@@ -35,15 +35,25 @@ export async function recordOpened(db: Db, userId: number, symbol: string, nowMs
 export async function listHistory(
   db: Db,
   userId: number,
-): Promise<Array<{ symbol: string; name: string; openedAt: number }>> {
+): Promise<Array<{ symbol: string; name: string; nameEn: string | null; openedAt: number }>> {
   const rows = await db
-    .select({ symbol: searchHistory.symbol, name: instruments.name, openedAt: searchHistory.openedAt })
+    .select({
+      symbol: searchHistory.symbol,
+      name: instruments.name,
+      nameEn: instruments.nameEn,
+      openedAt: searchHistory.openedAt,
+    })
     .from(searchHistory)
     .innerJoin(instruments, eq(instruments.symbol, searchHistory.symbol))
     .where(eq(searchHistory.userId, userId))
     .orderBy(desc(searchHistory.openedAt), searchHistory.symbol)
     .limit(SEARCH_HISTORY_MAX);
-  return rows.map((r) => ({ symbol: r.symbol, name: r.name, openedAt: r.openedAt.getTime() }));
+  return rows.map((r) => ({
+    symbol: r.symbol,
+    name: r.name,
+    nameEn: r.nameEn,
+    openedAt: r.openedAt.getTime(),
+  }));
 }
 
 /** Deletes the member's whole history (their entries leave the hot counts too). */
@@ -59,14 +69,14 @@ export async function clearHistory(db: Db, userId: number): Promise<void> {
 export async function hotFromHistory(
   db: Db,
   nowMs: number,
-): Promise<Array<{ symbol: string; name: string; members: number }>> {
+): Promise<Array<{ symbol: string; name: string; nameEn: string | null; members: number }>> {
   const members = sql<number>`count(*)::int`;
   const rows = await db
-    .select({ symbol: searchHistory.symbol, name: instruments.name, members })
+    .select({ symbol: searchHistory.symbol, name: instruments.name, nameEn: instruments.nameEn, members })
     .from(searchHistory)
     .innerJoin(instruments, eq(instruments.symbol, searchHistory.symbol))
     .where(gte(searchHistory.openedAt, new Date(nowMs - HOT_WINDOW_DAYS * DAY_MS)))
-    .groupBy(searchHistory.symbol, instruments.name)
+    .groupBy(searchHistory.symbol, instruments.name, instruments.nameEn)
     .having(sql`count(*) >= ${HOT_MIN_MEMBERS}`)
     .orderBy(desc(members), searchHistory.symbol)
     .limit(HOT_MAX);

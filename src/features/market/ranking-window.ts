@@ -24,6 +24,7 @@ import type { ThunkDispatch, UnknownAction } from '@reduxjs/toolkit';
 import { startTransition, useCallback, useEffect, useRef, useState } from 'react';
 import { useDispatch } from 'react-redux';
 import type { ResOf } from '../../../contract/api';
+import { recordNamesEn } from '../../market/names-en';
 import { clockSeen, quotesReceived } from '../../market/quotes-slice';
 import { peekEarlyData } from '../../api/early';
 import { marketApi } from './api/market-api';
@@ -230,6 +231,7 @@ export function useRankingWindow(
         setError(false);
         const quotes = results.flatMap((r) => r.items);
         if (quotes.length) dispatch(quotesReceived(quotes));
+        for (const r of results) recordNamesEn(r.namesEn);
         if (results[0]) dispatch(clockSeen(results[0].clock));
         if (held() && viewRef.current) {
           apply(mergePages(viewRef.current, results, true));

@@ -11,13 +11,22 @@ import { useDispatch } from 'react-redux';
 import { Virtuoso } from 'react-virtuoso';
 import type { ClockState, Quote } from '../../../contract/market';
 import { NoData } from '../../ui/no-data';
+import { recordNamesEn } from '../names-en';
 import { clockSeen, quotesReceived } from '../quotes-slice';
 import { useVisibleQuotes } from '../visible-rows';
 import { QUOTE_ROW_HEIGHT_PX, QuoteRow } from './quote-row';
 
 /** What the list needs of an RTK Query infinite query over market/list pages. */
 export interface QuotePages {
-  data?: { pages: ReadonlyArray<{ items: Quote[]; total: number; clock: ClockState }> };
+  data?: {
+    pages: ReadonlyArray<{
+      items: Quote[];
+      total: number;
+      clock: ClockState;
+      /** English short names by symbol (market/list pages); recorded for the rows' titles. */
+      namesEn?: Readonly<Record<string, string>>;
+    }>;
+  };
   isLoading: boolean;
   isError: boolean;
   hasNextPage: boolean;
@@ -56,6 +65,7 @@ export function PagedQuoteList({
       if (seeded.current.has(p)) continue;
       seeded.current.add(p);
       dispatch(quotesReceived(p.items));
+      if (p.namesEn) recordNamesEn(p.namesEn);
       dispatch(clockSeen(p.clock));
     }
   }, [pages, dispatch]);

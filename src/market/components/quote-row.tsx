@@ -1,11 +1,14 @@
 /**
- * One instrument row (name, code, last, change, change %), coloured TWD-style. Memoized on its
+ * One instrument row (name, code, last, change, change %), coloured TWD-style. The name is the
+ * exchange's English short name in English when one is recorded (src/market/names-en.ts). Memoized on its
  * props (just the symbol) and subscribed to its own symbol only, so a batch that changes other
  * symbols never re-renders it (tests/unit/client-market-row.test.tsx).
  */
 import { memo } from 'react';
 import { changeColor } from '../../lib/colors';
-import { formatMinor, formatPercent, formatSignedMinor } from '../../lib/format';
+import { useTranslation } from 'react-i18next';
+import { formatMinor, formatPercent, formatSignedMinor, langOf } from '../../lib/format';
+import { instrumentName, useNameEn } from '../names-en';
 import { useRowView } from '../hooks';
 
 /**
@@ -24,6 +27,8 @@ export const QuoteRow = memo(function QuoteRow({
   onOpen?: (symbol: string) => void;
 }) {
   const row = useRowView(symbol);
+  const nameEn = useNameEn(symbol);
+  const { i18n } = useTranslation();
   const color = changeColor(row?.changeMinor);
   return (
     <div
@@ -38,7 +43,9 @@ export const QuoteRow = memo(function QuoteRow({
       }}
     >
       <div className="quote-name">
-        <div className="quote-title">{row?.name ?? symbol}</div>
+        <div className="quote-title">
+          {instrumentName({ name: row?.name ?? symbol, nameEn }, langOf(i18n.language))}
+        </div>
         <div className="quote-code">{symbol}</div>
       </div>
       <div className="quote-last" style={{ color }} data-testid={`quote-last-${symbol}`}>

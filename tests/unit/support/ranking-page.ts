@@ -15,6 +15,7 @@ export const rankingPage = (
   rankedAt = 1,
 ): ResOf<'market/list'> => ({
   items: symbols.map((symbol) => ({ symbol }) as Quote),
+  namesEn: {},
   total,
   page: n,
   pageSize: size,

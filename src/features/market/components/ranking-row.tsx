@@ -3,7 +3,8 @@
  * `change` (change, change %), `volume` (change %, volume in lots 張) or `turnover` (change %,
  * turnover in TWD, compact: 億/萬, B/M). TWD colours (up red, down green); an instrument with no
  * trade in the replayed day shows its reference price in grey and "No trade" instead of 0 %.
- * Renders on its props and the replayed date only (memoized): each new quote of its symbol is
+ * The name is the exchange's English short name in English when there is one (src/market/names-en.ts).
+ * Renders on its props, the replayed date and that name only (memoized): each new quote of its symbol is
  * drawn into the rendered row by `paintRankingFigures` (`usePaintedQuote`), not by a React render,
  * so the rows on screen under the stream cost a few DOM writes per animation frame. Its words
  * come from the list (`useRankingRowText`).
@@ -14,6 +15,7 @@ import { useTranslation } from 'react-i18next';
 import { langOf, type Lang } from '../../../lib/format';
 import { QUOTE_ROW_HEIGHT_PX } from '../../../market/components/quote-row';
 import { useClock, usePaintedQuote } from '../../../market/hooks';
+import { instrumentName, useNameEn } from '../../../market/names-en';
 import {
   paintRankingFigures,
   rankingFigures,
@@ -71,15 +73,17 @@ export const RankingRow = memo(function RankingRow({
 }) {
   const rowRef = useRef<HTMLDivElement>(null);
   const shown = useRef<RankingFigures | undefined>(undefined);
+  const nameEn = useNameEn(symbol);
   const paint = useCallback(
     (next: Quote | undefined, fresh: boolean) => {
       const row = rowRef.current;
       if (!row) return;
       const f = rankingFigures(next, columns, text.lang, text.notTraded);
-      paintRankingFigures(row, next?.name ?? symbol, f, fresh ? undefined : shown.current);
+      const title = instrumentName({ name: next?.name ?? symbol, nameEn }, text.lang);
+      paintRankingFigures(row, title, f, fresh ? undefined : shown.current);
       shown.current = f;
     },
-    [symbol, columns, text],
+    [symbol, columns, text, nameEn],
   );
   const q = usePaintedQuote(symbol, paint);
   const clock = useClock();
@@ -106,7 +110,7 @@ export const RankingRow = memo(function RankingRow({
       }}
     >
       <div className="quote-name">
-        <div className="quote-title">{q?.name ?? symbol}</div>
+        <div className="quote-title">{instrumentName({ name: q?.name ?? symbol, nameEn }, text.lang)}</div>
         <div className="quote-code">
           {symbol}
           <span className="ref-est" title={text.refEstimatedHint} data-testid={`ref-est-${symbol}`}>

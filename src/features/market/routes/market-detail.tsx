@@ -21,6 +21,7 @@ import {
   useQuoteReceivedAt,
   useQuoteStream,
 } from '../../../market/hooks';
+import { instrumentName, recordNamesEn } from '../../../market/names-en';
 import { clockSeen, quotesReceived } from '../../../market/quotes-slice';
 import { AGE_TICK_MS, formatAge } from '../../../ui/conn-badge';
 import { NoData } from '../../../ui/no-data';
@@ -148,7 +149,8 @@ function BookCard({ symbol, prevCloseMinor }: { symbol: string; prevCloseMinor: 
 
 /** The stock detail screen (product-spec §2 "Stock detail"). */
 export function MarketDetailPage() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
+  const lang = langOf(i18n.language);
   const [params] = useSearchParams();
   const raw = (params.get('symbol') ?? '').trim().toUpperCase();
   const symbol = SYMBOL_RE.test(raw) ? raw : '';
@@ -159,6 +161,7 @@ export function MarketDetailPage() {
   useEffect(() => {
     if (detail) {
       dispatch(quotesReceived([detail.quote]));
+      if (detail.nameEn) recordNamesEn({ [detail.quote.symbol]: detail.nameEn });
       dispatch(clockSeen(detail.clock));
     }
   }, [detail, dispatch]);
@@ -177,7 +180,9 @@ export function MarketDetailPage() {
     <Page
       title={
         <div className="detail-title">
-          <div>{detail?.quote.name ?? symbol}</div>
+          <div data-testid="detail-name">
+            {detail ? instrumentName({ name: detail.quote.name, nameEn: detail.nameEn }, lang) : symbol}
+          </div>
           <div className="muted small">{symbol}</div>
         </div>
       }

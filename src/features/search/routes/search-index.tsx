@@ -11,6 +11,7 @@ import { useSelector } from 'react-redux';
 import { useNavigate } from 'react-router-dom';
 import { selectLoggedIn } from '../../../api/session';
 import { formatCompactMinor, langOf } from '../../../lib/format';
+import { instrumentName } from '../../../market/names-en';
 import { SearchIcon } from '../../../ui/icons';
 import { LoginPrompt } from '../../../ui/login-prompt';
 import { Page } from '../../../ui/page';
@@ -19,7 +20,8 @@ import { useOpenResult } from '../components/use-open-result';
 import '../search.css';
 
 function History({ open }: { open: (symbol: string) => void }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
+  const lang = langOf(i18n.language);
   const { data, isLoading } = useSearchHistoryQuery();
   const [clear, clearing] = useClearSearchHistoryMutation();
   const items = data?.items ?? [];
@@ -63,7 +65,7 @@ function History({ open }: { open: (symbol: string) => void }) {
               onClick={() => open(e.symbol)}
               data-testid={`search-history-${e.symbol}`}
             >
-              {e.name} <span className="chip-code">{e.symbol}</span>
+              {instrumentName(e, lang)} <span className="chip-code">{e.symbol}</span>
             </button>
           ))}
         </div>
@@ -99,7 +101,7 @@ function Hot({ open }: { open: (symbol: string) => void }) {
                 >
                   <span className={`hot-rank ${i < 3 ? 'top' : ''}`}>{i + 1}</span>
                   <span className="hot-name">
-                    {item.name} <span className="chip-code">{item.symbol}</span>
+                    {instrumentName(item, lang)} <span className="chip-code">{item.symbol}</span>
                   </span>
                   <span className="hot-figure">
                     {item.members !== null

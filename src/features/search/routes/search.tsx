@@ -16,6 +16,7 @@ import { useSeedQuotes } from '../../../market/hooks';
 import { useVisibleQuotes } from '../../../market/visible-rows';
 import { SearchIcon } from '../../../ui/icons';
 import { NoData } from '../../../ui/no-data';
+import { namesEnOfHits, recordNamesEn } from '../../../market/names-en';
 import { Page, useBack } from '../../../ui/page';
 import { useSearchInstrumentsQuery } from '../api/search-api';
 import { RESULT_ROW_HEIGHT_PX, ResultRow } from '../components/result-row';
@@ -44,6 +45,9 @@ export function SearchPage() {
   );
   const shown = query && data ? data : undefined;
   useSeedQuotes(shown?.quotes);
+  useEffect(() => {
+    if (shown) recordNamesEn(namesEnOfHits(shown.items));
+  }, [shown]);
   const symbols = useMemo(() => (shown?.items ?? []).map((h) => h.symbol), [shown]);
   const onRange = useVisibleQuotes(symbols);
   const open = useOpenResult();
