@@ -52,7 +52,13 @@ export const CONTRACT_PACKAGES = ['zod', 'luxon'];
 export const WORKER_PACKAGES = ['comlink', 'rxjs'];
 
 /** The worker modules the page may import (extensionless): its interface and shared pure helpers. */
-export const WORKER_SURFACE = ['workers/protocol', 'workers/transfer', 'workers/conflate', 'workers/backoff'];
+export const WORKER_SURFACE = [
+  'workers/protocol',
+  'workers/transfer',
+  'workers/conflate',
+  'workers/backoff',
+  'workers/connection-machine',
+];
 
 /** The worker entry the page loads by URL. */
 export const WORKER_ENTRY = 'workers/market.worker.ts';
