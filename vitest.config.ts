@@ -2,7 +2,7 @@ import { defineConfig } from 'vitest/config';
 
 // Unit, integration and security tests on embedded PGlite; with TEST_DATABASE_URL set, the
 // integration and security tests run a second time against that PostgreSQL server (a fresh
-// database per test file).
+// database per test file, copied from a template).
 const pg = process.env.TEST_DATABASE_URL;
 // Files that assert wall time run alone: `npm test` runs `vitest run` (every other file, two at a
 // time) and then `TEST_TIMING=1 vitest run` (these, one file and one project at a time), so no
@@ -15,6 +15,9 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     setupFiles: ['tests/support/vitest-setup.ts'],
+    // Migrated (and seeded) template databases each test file's database is copied from
+    // (tests/support/db-template.ts, docs/adr/0048-test-database-templates.md).
+    globalSetup: ['tests/support/global-setup.ts'],
     maxWorkers: 2,
     fileParallelism: !timing,
     projects: [

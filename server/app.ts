@@ -118,6 +118,13 @@ export interface BuiltApp {
 export interface BuildOptions {
   /** Reuse an open database (tests share one per file). */
   database?: Database;
+  /**
+   * The database already holds the bundled seed data for `config.importSymbols`
+   * (importMarketData, importExRightsEvents): a copy of a test template
+   * (tests/support/db-template.ts). Skips re-reading the seed files (seconds per start; the
+   * import would insert nothing). Default false.
+   */
+  seedDataImported?: boolean;
   /** Inject a clock's wall time (tests; also the stress source's clock); default Date.now. */
   now?: () => number;
   /** Start the feed's timer (default true); tests drive `feed.tick()` themselves. */
@@ -134,13 +141,15 @@ export interface BuildOptions {
 export async function buildApp(config: Config, opts: BuildOptions = {}): Promise<BuiltApp> {
   const database = opts.database ?? (await openDatabase(config.databaseUrl));
   const { db } = database;
-  await importMarketData(db, config.importSymbols ? { symbols: config.importSymbols } : undefined);
+  if (!opts.seedDataImported) {
+    await importMarketData(db, config.importSymbols ? { symbols: config.importSymbols } : undefined);
+  }
   await ensurePlatformAccounts(db);
   await seedFxRates(db);
   const first = await firstRun(db, config);
   configureSessionIdle(db, config);
 
-  await importExRightsEvents(db);
+  if (!opts.seedDataImported) await importExRightsEvents(db);
   const ipoAnnouncements = await importIpoAnnouncements(
     db,
     config.importSymbols ? { symbols: config.importSymbols } : undefined,

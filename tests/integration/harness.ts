@@ -1,7 +1,8 @@
 /**
  * Starts the whole server in-process for a test file: buildApp() on a fresh in-memory PGlite
- * (or, with TEST_DATABASE_URL, a fresh schema-less PostgreSQL database created for this file),
- * a few real instruments, a manual clock the test advances, and helpers to call the API.
+ * (or, with TEST_DATABASE_URL, a fresh PostgreSQL database created for this file), each a copy
+ * of a migrated template that already holds TEST_SYMBOLS' market data (freshDatabase), a few real
+ * instruments, a manual clock the test advances, and helpers to call the API.
  *
  * Money fixtures (`fundedMember`, `deposit`): the wall clock starts at 2026-01-01 01:00
  * Asia/Taipei (the market clock maps it to 10:00 of the first replayed session), a TWSE holiday
@@ -35,8 +36,15 @@ import {
   verify,
 } from './support/members';
 import { png } from './support/files';
+import {
+  TEMPLATE_SYMBOLS,
+  createPostgresDatabase,
+  memoryDatabase,
+  type TemplateKind,
+} from '../support/db-template';
 
-export const TEST_SYMBOLS = ['2330', '2317', '0050'];
+/** The instruments every harness imports unless `importSymbols` says otherwise (the `market` template's). */
+export const TEST_SYMBOLS = TEMPLATE_SYMBOLS;
 /** The replay clock session the harness starts in (10:00 of 2025-04-14, see startHarness). */
 export const HARNESS_SESSION = 5;
 export { FUNDS_PASSWORD };
@@ -127,24 +135,28 @@ export interface Harness extends BuiltApp {
   close(): Promise<void>;
 }
 
-/** A fresh PostgreSQL database on TEST_DATABASE_URL's server, dropped on close; or in-memory PGlite. */
-export async function freshDatabase(): Promise<{ database: Database; drop: () => Promise<void> }> {
+/**
+ * A fresh PostgreSQL database on TEST_DATABASE_URL's server, dropped on close; or in-memory PGlite.
+ * Either is a copy of the template of `kind` (tests/support/db-template.ts) when vitest's
+ * globalSetup prepared one: `schema` has every migration applied; `market` also holds the seed
+ * data for TEST_SYMBOLS (then `seeded` is true). Without templates (scripts, benchmarks) the
+ * database is created and migrated here, empty, and `seeded` is false.
+ */
+export async function freshDatabase(
+  kind: TemplateKind = 'schema',
+): Promise<{ database: Database; drop: () => Promise<void>; seeded: boolean }> {
   const base = process.env.TEST_DB === 'postgres' ? process.env.TEST_DATABASE_URL : undefined;
   if (!base) {
-    const database = await openDatabase('memory://');
-    return { database, drop: async () => database.close() };
+    const { database, seeded } = await memoryDatabase(kind);
+    return { database, drop: async () => database.close(), seeded };
   }
   const name = `t_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: base });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(base);
-  url.pathname = `/${name}`;
+  const { url, seeded } = await createPostgresDatabase(base, name, kind);
   // The drop below terminates any connection still closing: expected, not a failure.
-  const database = await openDatabase(url.toString(), () => undefined);
+  const database = await openDatabase(url, () => undefined);
   return {
     database,
+    seeded,
     drop: async () => {
       await database.close();
       const c = new pg.Client({ connectionString: base });
@@ -182,7 +194,14 @@ export async function startHarness(
     marketSeed: 1,
     ...overrides,
   };
-  const { database, drop } = await freshDatabase();
+  // The harness's own instruments come with the `market` template (migrated, seed data
+  // imported); any other set is imported by buildApp into a `schema` copy.
+  const symbols = config.importSymbols;
+  const standard =
+    symbols !== undefined &&
+    symbols.length === TEST_SYMBOLS.length &&
+    TEST_SYMBOLS.every((s) => symbols.includes(s));
+  const { database, drop, seeded } = await freshDatabase(standard ? 'market' : 'schema');
   // 10:00 market time of replayed session 5 = 2025-04-14 (replay anchor 2026-01-01T00:00+08:00,
   // 08:30 → 14:30 days): an ordinary day for 2330 (895 → 865, inside its limits) — sessions 0–3
   // (2025-04-07 … 04-10, the tariff crash and rebound) sit at the limits all day.
@@ -192,8 +211,19 @@ export async function startHarness(
   // never lands in a phase without prints (pre-open, intermission, after-hours) at the hour CI runs.
   const startedAt = Date.now();
   const built = opts.realClock
-    ? await buildApp(config, { database, now: () => wall.now + (Date.now() - startedAt), ...log })
-    : await buildApp(config, { database, now: () => wall.now, feedTimer: false, ...log });
+    ? await buildApp(config, {
+        database,
+        seedDataImported: seeded,
+        now: () => wall.now + (Date.now() - startedAt),
+        ...log,
+      })
+    : await buildApp(config, {
+        database,
+        seedDataImported: seeded,
+        now: () => wall.now,
+        feedTimer: false,
+        ...log,
+      });
   if (!opts.realClock) built.feed.tick();
 
   const call: Harness['call'] = async (name, body, token, headers = {}) => {

@@ -14,7 +14,8 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Quote } from '../../contract/market';
 import { closeResult, openCosts } from '../../contract/market-rules';
-import { openDatabase, type Database } from '../../server/db/client';
+import type { Database } from '../../server/db/client';
+import { memoryDatabase } from '../support/db-template';
 import { importMarketData } from '../../server/market/import';
 import { orders, riskEvents, users } from '../../server/db/schema';
 import type { AuthUser } from '../../server/modules/common/context';
@@ -134,7 +135,7 @@ const kindsOf = async (userId: number) =>
 const order = async (id: number) => (await d.db.select().from(orders).where(eq(orders.id, id)))[0]!;
 
 beforeAll(async () => {
-  d = await openDatabase('memory://');
+  d = (await memoryDatabase()).database;
   await importMarketData(d.db, { symbols: ['2330', '2317'] });
   await ensurePlatformAccounts(d.db);
   engine = createTradingEngine({ db: d.db, feed, leverages: [10], timer: false });

@@ -7,7 +7,8 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Quote } from '../../contract/market';
 import { closeResult, openCosts } from '../../contract/market-rules';
-import { openDatabase, type Database } from '../../server/db/client';
+import type { Database } from '../../server/db/client';
+import { memoryDatabase } from '../support/db-template';
 import { importMarketData } from '../../server/market/import';
 import { users } from '../../server/db/schema';
 import type { AuthUser } from '../../server/modules/common/context';
@@ -58,7 +59,7 @@ const at = (priceMinor: number): Quote => ({
 });
 
 beforeAll(async () => {
-  d = await openDatabase('memory://');
+  d = (await memoryDatabase()).database;
   await importMarketData(d.db, { symbols: ['2330'] });
   await ensurePlatformAccounts(d.db);
   const [u] = await d.db.insert(users).values({ account: '0966666666', passwordHash: 'x' }).returning();

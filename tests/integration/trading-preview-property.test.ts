@@ -26,7 +26,8 @@ import {
   type Side,
 } from '../../contract/market-rules';
 import { addIsoDays, sessionTimes } from '../../contract/trading-session';
-import { openDatabase, type Database } from '../../server/db/client';
+import type { Database } from '../../server/db/client';
+import { memoryDatabase } from '../support/db-template';
 import { importMarketData } from '../../server/market/import';
 import { orders, users } from '../../server/db/schema';
 import type { AuthUser } from '../../server/modules/common/context';
@@ -101,7 +102,7 @@ function emit(symbol: string, at: number, p: { bid: number; ask: number; last: n
 }
 
 beforeAll(async () => {
-  d = await openDatabase('memory://');
+  d = (await memoryDatabase()).database;
   await importMarketData(d.db, { symbols: ['2330', '0050'] });
   await ensurePlatformAccounts(d.db);
   const [u] = await d.db.insert(users).values({ account: '0951000001', passwordHash: 'x' }).returning();

@@ -5,7 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq, sql } from 'drizzle-orm';
-import { openDatabase, type Database } from '../../server/db/client';
+import type { Database } from '../../server/db/client';
+import { memoryDatabase } from '../support/db-template';
 import { importMarketData, readSeedMarketData } from '../../server/market/import';
 import { dailyCandles, instruments } from '../../server/db/schema';
 import { parseCsv, toRecords } from '../../server/market/csv';
@@ -14,7 +15,7 @@ const SYMBOLS = ['2330', '2317', '0050'];
 let database: Database;
 
 beforeAll(async () => {
-  database = await openDatabase('memory://');
+  database = (await memoryDatabase()).database;
 });
 afterAll(async () => {
   await database?.close();
@@ -175,7 +176,7 @@ describe('importMarketData', () => {
 
 describe('full-market window', () => {
   it('imports codes securities.csv lacks (an ETN, a REIT) with their window rows', async () => {
-    const db = await openDatabase('memory://');
+    const db = (await memoryDatabase()).database;
     try {
       const r = await importMarketData(db.db, { symbols: ['020012', '01002T', '2881A'] });
       expect(r.instruments).toBe(3);

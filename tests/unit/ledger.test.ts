@@ -1,7 +1,8 @@
 /** Ledger invariants: balanced postings, the non-negative rule, idempotency, reconciliation. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
-import { openDatabase, type Database } from '../../server/db/client';
+import type { Database } from '../../server/db/client';
+import { memoryDatabase } from '../support/db-template';
 import { users } from '../../server/db/schema';
 import {
   ensureMemberAccounts,
@@ -17,7 +18,7 @@ import { AppError } from '../../server/modules/common/errors';
 let d: Database;
 let userId: number;
 beforeAll(async () => {
-  d = await openDatabase('memory://');
+  d = (await memoryDatabase()).database;
   await ensurePlatformAccounts(d.db);
   const [u] = await d.db.insert(users).values({ account: '0900000001', passwordHash: 'x' }).returning();
   userId = u!.id;

@@ -18,7 +18,8 @@ import {
   type Quote,
   type Trade,
 } from '../../contract/market';
-import { openDatabase, type Database } from '../../server/db/client';
+import type { Database } from '../../server/db/client';
+import { memoryDatabase } from '../support/db-template';
 import { importMarketData } from '../../server/market/import';
 import { dayStartMs, SESSION_MS, sessionStartMs } from '../../server/market/calendar';
 import { aggregateTrades, INTRADAY_PERIODS, type DailyRow } from '../../server/market/candles';
@@ -65,7 +66,7 @@ let win: ReplayWindow;
 let actions: CorporateActions;
 
 beforeAll(async () => {
-  database = await openDatabase('memory://');
+  database = (await memoryDatabase()).database;
   await importMarketData(database.db, { symbols: SYMBOLS });
   for (const s of SYMBOLS) {
     rows[s] = await loadDailyRows(database.db, s);

@@ -19,7 +19,8 @@ import {
   type Trade,
 } from '../../contract/market';
 import { isOnTick, limitUpMinor, SHARES_PER_LOT, stepTicks } from '../../contract/market-rules';
-import { openDatabase, type Database } from '../../server/db/client';
+import type { Database } from '../../server/db/client';
+import { memoryDatabase } from '../support/db-template';
 import { importMarketData } from '../../server/market/import';
 import { dailyCandles, instruments } from '../../server/db/schema';
 import type { MarketFeed } from '../../server/market/feed';
@@ -31,7 +32,7 @@ let database: Database;
 const feeds: MarketFeed[] = [];
 
 beforeAll(async () => {
-  database = await openDatabase('memory://');
+  database = (await memoryDatabase()).database;
   await importMarketData(database.db, { symbols: REAL });
 });
 afterAll(async () => {
