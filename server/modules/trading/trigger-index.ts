@@ -33,6 +33,12 @@ function insertSorted(
   list.splice(lo, 0, o);
 }
 
+/** Whether `a` comes before `b` in a `side` list (price, then time priority). */
+function priorityBefore(side: 'long' | 'short', a: RestingOrder, b: RestingOrder): boolean {
+  if (a.limitPriceMinor === b.limitPriceMinor) return a.id < b.id;
+  return side === 'long' ? a.limitPriceMinor > b.limitPriceMinor : a.limitPriceMinor < b.limitPriceMinor;
+}
+
 /** The per-symbol price index of resting limit orders (see the module docstring). */
 export class TriggerIndex {
   private books = new Map<string, Book>();
@@ -72,6 +78,35 @@ export class TriggerIndex {
     const i = list.indexOf(o);
     if (i >= 0) list.splice(i, 1);
     return true;
+  }
+
+  /** Every resting order (no order promised). O(n): for checks, not the hot path. */
+  entries(): RestingOrder[] {
+    return [...this.byId.values()];
+  }
+
+  /**
+   * The first inconsistency of the index with itself, or null: every order listed once, under its
+   * symbol and side, each list in priority order, and nothing listed that `byId` does not hold.
+   * O(n): for RestingBook.assertInvariants, not the hot path.
+   */
+  selfCheck(): string | null {
+    let listed = 0;
+    for (const [symbol, book] of this.books)
+      for (const [side, list] of [
+        ['long', book.longs],
+        ['short', book.shorts],
+      ] as const) {
+        for (let i = 0; i < list.length; i++) {
+          const o = list[i]!;
+          listed++;
+          if (this.byId.get(o.id) !== o) return `order ${o.id} listed but not indexed`;
+          if (o.symbol !== symbol || o.side !== side) return `order ${o.id} listed under ${symbol} ${side}`;
+          const prev = list[i - 1];
+          if (prev && !priorityBefore(side, prev, o)) return `order ${o.id} out of priority order`;
+        }
+      }
+    return listed === this.byId.size ? null : `${this.byId.size} indexed, ${listed} listed`;
   }
 
   /** Whether the order is resting here. */
