@@ -1,6 +1,8 @@
 /**
- * What every request handler receives: the services (database, market feed, trading engine,
- * config) and, for member/operator endpoints, the authenticated user.
+ * What every request handler receives: the request's database handle, the market feed, the
+ * trading engine, the config, the app's Services (every runner, hub, closer and limiter, built
+ * once by buildApp: server/services.ts) and, for member/operator endpoints, the authenticated
+ * user.
  */
 import type { z } from 'zod';
 import type { Api, EndpointName, ResOf } from '../../../contract/api';
@@ -9,6 +11,7 @@ import type { Config } from '../../config';
 import type { Db } from '../../db/client';
 import type { MarketFeed } from '../../market/feed';
 import type { TradingEngine } from '../trading/engine';
+import type { Services } from '../../services';
 
 /** The authenticated caller; trade/withdraw bans already include the frozen flag. */
 export interface AuthUser {
@@ -20,18 +23,22 @@ export interface AuthUser {
   frozen: boolean;
 }
 
-/** Long-lived services shared by every request. */
-export interface Services {
+export type { Services };
+
+/** Per-request context handed to a handler. */
+export interface Ctx {
+  /**
+   * The request's database handle: the app's database, or the request's transaction on an
+   * idempotent endpoint (contract/api.ts `idempotent: true`). Use this, not `services.db`.
+   */
   db: Db;
   config: Config;
   feed: MarketFeed;
   trading: TradingEngine;
   /** Wall-clock time in epoch ms (injected by tests; Date.now otherwise): deposit hours, audit. */
   now: () => number;
-}
-
-/** Per-request context handed to a handler. */
-export interface Ctx extends Services {
+  /** The app's long-lived services (server/services.ts). */
+  services: Services;
   /** Present on member and operator endpoints (checked before the handler runs). */
   user: AuthUser | null;
   /** The raw session token of this request, if any. */

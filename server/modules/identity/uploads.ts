@@ -48,7 +48,6 @@ import { uploadIdSchema, type UploadRes } from '../../../contract/identity';
 import { uploads } from '../../db/schema';
 import type { AuthUser, Services } from '../common/context';
 import { AppError, fail } from '../common/errors';
-import { authenticate } from '../auth/sessions';
 import { receiptFingerprint } from '../funds/receipt-fingerprint';
 
 /** Uploads one member may make in 24 hours: bounds the disk a single account can fill. */
@@ -176,7 +175,7 @@ export async function registerUploadRoutes(app: FastifyInstance, services: Servi
     scope.addHook('onRequest', async (req, reply) => {
       const token = typeof req.headers.token === 'string' && req.headers.token ? req.headers.token : null;
       if (!token) return sendError(reply, 'notLoggedIn');
-      const found = await authenticate(db, token);
+      const found = await services.sessions.authenticate(db, token);
       if (found === 'expired') return sendError(reply, 'sessionExpired');
       if (!found) return sendError(reply, 'notLoggedIn');
       users.set(req, found);
