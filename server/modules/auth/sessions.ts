@@ -1,6 +1,6 @@
 /**
  * Session tokens: 32 random bytes (base64url) handed to the client; only their sha256 is stored,
- * with an expiry. `authenticate` resolves a token to the user, or 'expired', or null.
+ * with an expiry. `SessionAuth.authenticate` resolves a token to the user, or 'expired', or null.
  *
  * `createSessionAuth` is the app's one SessionAuth (buildApp's Services `sessions`): it
  * authenticates with the app's idle times and ends sessions together with their sockets.
@@ -97,6 +97,7 @@ export function createSessionAuth(opts: { idle: SessionIdle | null; sockets: Ses
   return { authenticate: (db, token) => authenticate(db, token, idle, end), end };
 }
 
+/** SessionAuth.authenticate with the app's idle times and its `end` (logout with sockets). */
 async function authenticate(
   db: Db,
   token: string,
