@@ -20,8 +20,8 @@
  *
  * Server (`server/`):
  * - never imports `src/` or `workers/`.
- * - layers one-way, SERVER_LAYERS from top to bottom: main → app → realtime → http → modules →
- *   market → db. A file imports its own layer or any layer below it (skipping is allowed).
+ * - layers one-way, SERVER_LAYERS from top to bottom: main → app → app-modules → services →
+ *   realtime → http → modules → market → db. A file imports its own layer or any layer below it (skipping is allowed).
  *   `server/config.ts` (settings from the environment) is outside the order: any server file may
  *   import it, and it imports only the settings files of the units (CONFIG_SOURCES).
  * - `fastify`, `@fastify/*` and `fastify-*` packages only in FASTIFY_FILES (the transports and
@@ -67,6 +67,8 @@ export const WORKER_ENTRY = 'workers/market.worker.ts';
 export const SERVER_LAYERS = [
   'server/main',
   'server/app',
+  'server/app-modules',
+  'server/services',
   'server/realtime/',
   'server/http/',
   'server/modules/',
@@ -78,7 +80,11 @@ export const SERVER_LAYERS = [
 export const CONFIG_SOURCES = [/^server\/modules\/[^/]+\/config$/, /^server\/realtime\/limits$/];
 
 /** Where the Fastify packages may be imported: the transports and the composition root. */
-export const FASTIFY_FILES = [/^server\/(main|app)\.ts$/, /^server\/http\//, /^server\/realtime\//];
+export const FASTIFY_FILES = [
+  /^server\/(main|app|app-modules)\.ts$/,
+  /^server\/http\//,
+  /^server\/realtime\//,
+];
 
 /** Repo-relative POSIX path of an absolute path, or null when it lies outside the repository. */
 function repoPath(abs) {

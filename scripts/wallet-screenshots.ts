@@ -9,7 +9,6 @@
  * equity snapshot each); two friends register with the member's invitation code.
  */
 import { REPLAY_DAY_MS } from '../server/market/clock';
-import { equitySnapshotterOf } from '../server/modules/wallet/snapshots';
 import { idem, startHarness } from '../tests/integration/harness';
 import { openScreens } from './support/screens';
 
@@ -39,7 +38,7 @@ async function main() {
     h.wall.now += ms;
     h.feed.tick();
     await h.trading.idle();
-    await equitySnapshotterOf(h.trading)!.idle();
+    await h.services.snapshots.idle();
   };
   await step(60 * 60_000);
   await ok('trade/closePosition', { orderId: a.id });

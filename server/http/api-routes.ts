@@ -13,7 +13,6 @@ import { ERROR_KEYS, ERROR_STATUS, type ErrorKey, type SuccessKey } from '../../
 import type { SetFundsPasswordRes } from '../../contract/identity';
 import type { SetBlockTradePasswordRes } from '../../contract/primary';
 import { envelope } from '../../contract/envelope';
-import { authenticate } from '../modules/auth/sessions';
 import { AppError } from '../modules/common/errors';
 import { clientAddress } from './client-address';
 import { rowKey, runIdempotent, type RowKey } from './idempotency';
@@ -89,6 +88,9 @@ export function registerApiRoutes(app: FastifyInstance, handlers: Handlers, serv
   );
 
   const authUsers = new WeakMap<FastifyRequest, NonNullable<Ctx['user']>>();
+  const { db, config, feed, trading, now } = services;
+  /** What every request's context starts from (its user, token, address and db are its own). */
+  const base = { db, config, feed, trading, now, services };
   const tokenOf = (req: FastifyRequest) =>
     typeof req.headers.token === 'string' && req.headers.token ? req.headers.token : null;
   const typed = app.withTypeProvider<ZodTypeProvider>();
@@ -104,7 +106,7 @@ export function registerApiRoutes(app: FastifyInstance, handlers: Handlers, serv
           if (def.access === 'public') return;
           const token = tokenOf(req);
           if (!token) return send(reply, 'notLoggedIn');
-          const found = await authenticate(services.db, token);
+          const found = await services.sessions.authenticate(services.db, token);
           if (found === 'expired') return send(reply, 'sessionExpired');
           if (!found) return send(reply, 'notLoggedIn');
           // Roles never cross: a member is no operator, and an operator never acts as a member.
@@ -125,7 +127,7 @@ export function registerApiRoutes(app: FastifyInstance, handlers: Handlers, serv
         const header = req.headers[IDEMPOTENCY_HEADER];
         const run = async (idempotency?: RowKey) => {
           const data = await handler(req.body, {
-            ...services,
+            ...base,
             user,
             token: tokenOf(req),
             ip: clientAddress(req),
@@ -148,7 +150,7 @@ export function registerApiRoutes(app: FastifyInstance, handlers: Handlers, serv
           async (tx) => {
             // The handler runs on the request's transaction: its own transactions nest as savepoints.
             const data = await handler(req.body, {
-              ...services,
+              ...base,
               db: tx as unknown as Db,
               user,
               token: tokenOf(req),

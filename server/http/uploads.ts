@@ -9,7 +9,6 @@ import fastifyMultipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { UPLOAD_MAX_BYTES } from '../../contract/constants';
 import { ERROR_STATUS, type ErrorKey } from '../../contract/errors';
-import { authenticate } from '../modules/auth/sessions';
 import type { AuthUser, Services } from '../modules/common/context';
 import { AppError, fail } from '../modules/common/errors';
 import { readUpload, storeUpload } from '../modules/identity/uploads';
@@ -71,7 +70,7 @@ export async function registerUploadRoutes(app: FastifyInstance, services: Servi
     scope.addHook('onRequest', async (req, reply) => {
       const token = typeof req.headers.token === 'string' && req.headers.token ? req.headers.token : null;
       if (!token) return sendError(reply, 'notLoggedIn');
-      const found = await authenticate(db, token);
+      const found = await services.sessions.authenticate(db, token);
       if (found === 'expired') return sendError(reply, 'sessionExpired');
       if (!found) return sendError(reply, 'notLoggedIn');
       users.set(req, found);

@@ -10,7 +10,6 @@ import path from 'node:path';
 import { count, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, sessions, users } from '../../server/db/schema';
-import { authenticate } from '../../server/modules/auth/sessions';
 import { ensureMemberAccounts, move, post } from '../../server/modules/ledger/ledger';
 import { OPERATOR, startHarness, type Harness } from './harness';
 
@@ -70,7 +69,7 @@ describe('account flags', () => {
     const token = await h.register('0921000002');
     const id = await userId('0921000002');
     await h.database.db.update(users).set({ disabled: true }).where(eq(users.id, id));
-    expect(await authenticate(h.database.db, token)).toBeNull();
+    expect(await h.services.sessions.authenticate(h.database.db, token)).toBeNull();
     expect((await h.call('user/info', {}, token)).http).toBe(401);
   });
 
@@ -113,13 +112,16 @@ describe('account flags', () => {
     expect([placed.http, placed.body.msg]).toEqual([403, 'cannotWithdrawOrTrade']);
     expect((await h.call('user/info', {}, t)).http).toBe(200);
     expect((await login('0921000005')).body.status).toBe(1);
-    expect(await authenticate(h.database.db, t)).toMatchObject({ tradeBanned: true, withdrawBanned: false });
+    expect(await h.services.sessions.authenticate(h.database.db, t)).toMatchObject({
+      tradeBanned: true,
+      withdrawBanned: false,
+    });
 
     const f = await h.register('0921000006');
     await setFlags(await userId('0921000006'), { frozen: true });
     const p2 = await h.call('trade/placeOrder', order, f);
     expect([p2.http, p2.body.msg]).toEqual([403, 'cannotWithdrawOrTrade']);
-    expect(await authenticate(h.database.db, f)).toMatchObject({
+    expect(await h.services.sessions.authenticate(h.database.db, f)).toMatchObject({
       frozen: true,
       tradeBanned: true,
       withdrawBanned: true,
@@ -127,7 +129,10 @@ describe('account flags', () => {
 
     const w = await h.register('0921000007');
     await setFlags(await userId('0921000007'), { withdrawBanned: true });
-    expect(await authenticate(h.database.db, w)).toMatchObject({ withdrawBanned: true, tradeBanned: false });
+    expect(await h.services.sessions.authenticate(h.database.db, w)).toMatchObject({
+      withdrawBanned: true,
+      tradeBanned: false,
+    });
   });
 });
 

@@ -22,7 +22,6 @@ import { auditLog, creditLoans } from '../../server/db/schema';
 import { SelfReviewError } from '../../server/modules/four-eyes/four-eyes';
 import { isClean, memberBalances, platformBalance, reconcile } from '../../server/modules/ledger/ledger';
 import { reviewLoan } from '../../server/modules/credit/review';
-import { creditRunnerOf } from '../../server/modules/credit/runner';
 import { creditSettingsOf } from '../../server/modules/credit/settings';
 import { FUNDS_PASSWORD, idem, startHarness, type Harness } from './harness';
 
@@ -41,7 +40,7 @@ async function refused(name: Parameters<Harness['call']>[0], body: unknown, toke
   expect(r.body.status).toBe(0);
   return r.body.msg as string;
 }
-const runner = () => creditRunnerOf(h.feed)!;
+const runner = () => h.services.credit;
 /** Moves the market clock `days` replayed trading days on and runs the accrual. */
 async function advance(days: number): Promise<number> {
   h.wall.now += days * REPLAY_DAY_MS;

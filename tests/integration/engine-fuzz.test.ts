@@ -25,7 +25,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ClockState, Quote } from '../../contract/market';
 import { floorToTick, priceLimitsMinor, tickSizeMinor } from '../../contract/market-rules';
 import type { Db } from '../../server/db/client';
-import { importMarketData } from '../../server/db/import';
+import { importMarketData } from '../../server/market/import';
 import { orders, users } from '../../server/db/schema';
 import type { MarketFeed } from '../../server/market/feed';
 import type { AuthUser } from '../../server/modules/common/context';

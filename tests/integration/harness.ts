@@ -19,6 +19,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import pg from 'pg';
 import { buildApp, type BuiltApp } from '../../server/app';
+import type { ModuleName } from '../../server/app-modules';
 import { REPLAY_DAY_MS } from '../../server/market/clock';
 import { loadConfig, type Config } from '../../server/config';
 import { openDatabase, type Database } from '../../server/db/client';
@@ -172,10 +173,11 @@ export async function freshDatabase(
  * @param opts.realClock run the market on the wall clock with its timer (realtime tests) instead
  *   of the manual clock the test advances
  * @param opts.logStream receives the server log (at `overrides.logLevel`, else silent)
+ * @param opts.modules start only these app modules (server/app-modules.ts), with what they need
  */
 export async function startHarness(
   overrides: Partial<HarnessConfig> = {},
-  opts: { realClock?: boolean; logStream?: NodeJS.WritableStream } = {},
+  opts: { realClock?: boolean; logStream?: NodeJS.WritableStream; modules?: readonly ModuleName[] } = {},
 ): Promise<Harness> {
   const config: HarnessConfig = {
     ...loadConfig({
@@ -206,7 +208,7 @@ export async function startHarness(
   // 08:30 → 14:30 days): an ordinary day for 2330 (895 → 865, inside its limits) — sessions 0–3
   // (2025-04-07 … 04-10, the tariff crash and rebound) sit at the limits all day.
   const wall = { now: Date.UTC(2025, 11, 31, 16, 0, 0) + HARNESS_SESSION * REPLAY_DAY_MS + 60 * 60_000 };
-  const log = { logger: false, logStream: opts.logStream };
+  const log = { logger: false, logStream: opts.logStream, modules: opts.modules };
   // realClock: market time runs with the wall clock from that same 10:00, so a streaming test
   // never lands in a phase without prints (pre-open, intermission, after-hours) at the hour CI runs.
   const startedAt = Date.now();

@@ -32,7 +32,6 @@ import {
   type ReplayWindow,
 } from '../../server/market/window';
 import { isClean, memberBalances, reconcile } from '../../server/modules/ledger/ledger';
-import { rankingsFor } from '../../server/modules/market/rankings';
 import { HARNESS_SESSION, idem, startHarness, type Harness } from './harness';
 import { ipoTestSymbols } from './support/ipo';
 
@@ -298,7 +297,7 @@ describe('offers on the replayed market', () => {
     expect(held).toMatchObject({ symbol: next.symbol, leverage: 1, openPriceMinor: next.priceMinor });
     // Listed, but never ranked (another stock's figures).
     await advance(0);
-    const snap = rankingsFor(h.feed, () => h.wall.now).snapshot();
+    const snap = h.services.rankings.snapshot();
     expect(snap.orders.all).toContain(next.symbol);
     for (const sort of ['gainers', 'losers', 'volume', 'turnover'] as const)
       expect(snap.orders[sort]).not.toContain(next.symbol);

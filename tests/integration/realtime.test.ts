@@ -260,10 +260,10 @@ describe('stress market: a client that stops reading', () => {
     // Stop reading: the kernel buffers fill, then the server's send buffer passes the cap.
     const tcp = (c.ws as unknown as { _socket: { pause(): void; resume(): void } })._socket;
     tcp.pause();
-    const skippedAtPause = h.gateway.stats().skippedFlushes;
+    const skippedAtPause = h.gateway!.stats().skippedFlushes;
     let maxBuffered = 0;
     const sample = () => {
-      const s = h.gateway.stats();
+      const s = h.gateway!.stats();
       maxBuffered = Math.max(maxBuffered, s.maxBufferedBytes);
       return s;
     };
@@ -271,15 +271,15 @@ describe('stress market: a client that stops reading', () => {
     // … and keeps skipping (the feed goes on) without the buffer growing
     const skipped = sample().skippedFlushes;
     expect(await waitFor(() => sample().skippedFlushes >= skipped + 40, 10_000)).toBe(true);
-    const bound = MAX_BUFFERED_BYTES + h.gateway.stats().maxFrameBytes;
+    const bound = MAX_BUFFERED_BYTES + h.gateway!.stats().maxFrameBytes;
     expect(maxBuffered).toBeLessThanOrEqual(bound);
-    expect(h.gateway.stats().streams).toBe(3 * SYMBOLS + 20);
+    expect(h.gateway!.stats().streams).toBe(3 * SYMBOLS + 20);
 
     // Resume: the backlog arrives, then fresh snapshots of everything it missed.
     const resumedAt = Date.now();
-    const resyncBefore = h.gateway.stats().resyncSnapshots;
+    const resyncBefore = h.gateway!.stats().resyncSnapshots;
     tcp.resume();
-    expect(await waitFor(() => h.gateway.stats().resyncSnapshots > resyncBefore, 10_000)).toBe(true);
+    expect(await waitFor(() => h.gateway!.stats().resyncSnapshots > resyncBefore, 10_000)).toBe(true);
     expect(await waitFor(() => c.snapshotsAfter(resumedAt).length > 0, 10_000)).toBe(true);
 
     // Stop the market; once the last changes are flushed, the client equals the REST snapshots.
@@ -303,6 +303,6 @@ describe('stress market: a client that stops reading', () => {
     expect(await waitFor(consistent, 15_000)).toBe(true);
     expect(c.gaps).toEqual([]); // the gateway resynced the socket itself
     c.ws.close();
-    expect(await waitFor(() => h.gateway.stats().streams === 0, 5_000)).toBe(true);
+    expect(await waitFor(() => h.gateway!.stats().streams === 0, 5_000)).toBe(true);
   });
 });

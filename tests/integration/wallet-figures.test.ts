@@ -17,7 +17,6 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPLAY_DAY_MS } from '../../server/market/clock';
 import { dividendCredits, orders } from '../../server/db/schema';
-import { creditRunnerOf } from '../../server/modules/credit/runner';
 import { isClean, reconcile } from '../../server/modules/ledger/ledger';
 import { HARNESS_SESSION, idem, startHarness, type Harness } from './harness';
 import { advanceMarket, replayTo } from './trading-support';
@@ -69,7 +68,7 @@ describe('the overview with a credit loan outstanding', () => {
 
     // A replayed trading day later the interest accrued is owed too.
     await advanceMarket(h, REPLAY_DAY_MS, 10 * 60_000);
-    await creditRunnerOf(h.feed)!.run();
+    await h.services.credit.run();
     const owed = (await ok('credit/loans', {}, m.token)).items[0].owedMinor as number;
     expect(owed).toBeGreaterThan(LOAN);
     const later = await ok('wallet/overview', {}, m.token);

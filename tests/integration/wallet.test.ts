@@ -25,7 +25,7 @@ import { dividendCredits, invitationCodes, ledgerAccounts, orders } from '../../
 import { isClean, reconcile } from '../../server/modules/ledger/ledger';
 import { dayTimes, quoteDate } from '../../server/modules/trading/market-session';
 import { realisedByMonth } from '../../server/modules/wallet/pnl';
-import { equitySnapshotterOf, snapshotsOf } from '../../server/modules/wallet/snapshots';
+import { snapshotsOf } from '../../server/modules/wallet/snapshots';
 import { FUNDS_PASSWORD, idem, startHarness, type Harness } from './harness';
 
 let h: Harness;
@@ -231,7 +231,7 @@ describe('asset overview', () => {
       h.feed.tick();
       await h.trading.idle();
     }
-    await equitySnapshotterOf(h.trading)!.idle();
+    await h.services.snapshots.idle();
     const rows = await snapshotsOf(h.database.db, userId, tradeDate);
     const ov = await expectReconciled(who.token, userId);
     expect(rows.map((r) => r.currency).sort()).toEqual(['TWD', 'USD']);

@@ -15,7 +15,6 @@ import WebSocket from 'ws';
 import { WS_CLOSE_SESSION_ENDED } from '../../contract/realtime';
 import { sessions } from '../../server/db/schema';
 import { hashToken } from '../../server/modules/auth/sessions';
-import { supportHubOf } from '../../server/modules/support/hub';
 import { OPERATOR, startHarness, type Harness } from '../integration/harness';
 
 let h: Harness;
@@ -183,7 +182,7 @@ describe('a socket whose session ends is closed', () => {
       .set({ expiresAt: new Date(Date.now() - 1_000) })
       .where(eq(sessions.tokenHash, hashToken(token)));
     await sleep(2_100); // the session cache (SESSION_CACHE_MS) forgets it
-    expect(await supportHubOf(h.feed)!.recheck()).toBe(1);
+    expect(await h.services.supportHub.recheck()).toBe(1);
     expect(await waitFor(() => p.closed !== null, 2_000)).toBe(true);
     await operatorSays(op, conv, 'after expiry');
     await sleep(300);

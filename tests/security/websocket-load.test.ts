@@ -145,7 +145,7 @@ describe('400 anonymous sockets from one address', () => {
     clearInterval(sampler);
     loop.disable();
     rssMax = Math.max(rssMax, process.memoryUsage().rss);
-    const stats = h.gateway.stats();
+    const stats = h.gateway!.stats();
 
     const rssGrowthMiB = (rssMax - rssBefore) / MiB;
     const fmt = (xs: number[]) =>
@@ -176,7 +176,7 @@ describe('400 anonymous sockets from one address', () => {
     expect(rssGrowthMiB).toBeLessThan(256);
     // Nothing of the flood is left once it has gone.
     const gone = Date.now() + 5_000;
-    while (h.gateway.stats().sockets > 0 && Date.now() < gone) await new Promise((r) => setTimeout(r, 25));
-    expect(h.gateway.stats()).toMatchObject({ sockets: 0, streams: 0 });
+    while (h.gateway!.stats().sockets > 0 && Date.now() < gone) await new Promise((r) => setTimeout(r, 25));
+    expect(h.gateway!.stats()).toMatchObject({ sockets: 0, streams: 0 });
   }, 60_000);
 });

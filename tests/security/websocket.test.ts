@@ -140,7 +140,7 @@ describe('websocket under a hostile client', () => {
     // The server gave up on it; the client side sees the connection end (a reset: it never
     // read the close frame queued behind what it did not read) within a few seconds.
     const seenClosed = await waitFor(() => attacker.closed !== null, 5_000);
-    const stats = h.gateway.stats();
+    const stats = h.gateway!.stats();
 
     const times = quoteTimes().filter((t) => t >= started && t <= attackEnd);
     let gap = times.length > 0 ? times[0]! - started : Infinity;
@@ -166,23 +166,23 @@ describe('websocket under a hostile client', () => {
     expect(gap).toBeLessThan(500);
     expect(reader.closed).toBeNull();
     // Nothing of the attacker is left: only the reader's streams remain.
-    expect(await waitFor(() => h.gateway.stats().sockets === 1, 5_000)).toBe(true);
-    expect(h.gateway.stats().streams).toBe(watched.length);
+    expect(await waitFor(() => h.gateway!.stats().sockets === 1, 5_000)).toBe(true);
+    expect(h.gateway!.stats().streams).toBe(watched.length);
     reader.ws.close();
-    expect(await waitFor(() => h.gateway.stats().sockets === 0, 5_000)).toBe(true);
+    expect(await waitFor(() => h.gateway!.stats().sockets === 0, 5_000)).toBe(true);
   }, 60_000);
 
   it(`a client that stops reading then reads again sees the close code ${WS_CLOSE_TOO_SLOW} tooSlow`, async () => {
-    const before = h.gateway.stats().closedTooSlow;
+    const before = h.gateway!.stats().closedTooSlow;
     const c = await connect();
     const tcp = (c.ws as unknown as { _socket: { pause(): void; resume(): void } })._socket;
     tcp.pause();
     const started = Date.now();
-    while (h.gateway.stats().closedTooSlow === before && Date.now() - started < ATTACK_MS) {
+    while (h.gateway!.stats().closedTooSlow === before && Date.now() - started < ATTACK_MS) {
       c.send({ op: 'sub', channel: 'quotes', symbols });
       await sleep(25);
     }
-    expect(h.gateway.stats().closedTooSlow).toBe(before + 1);
+    expect(h.gateway!.stats().closedTooSlow).toBe(before + 1);
     tcp.resume(); // reads what was queued, then the close frame behind it
     expect(await waitFor(() => c.closed !== null, 5_000)).toBe(true);
     expect(c.closed).toMatchObject({ code: WS_CLOSE_TOO_SLOW, reason: 'tooSlow' });
@@ -208,7 +208,7 @@ describe('websocket under a hostile client', () => {
     for (let i = 0; i < 1_000 && c.ws.readyState === WebSocket.OPEN; i++) c.send({ op: 'ping' });
     expect(await waitFor(() => c.closed !== null, 5_000)).toBe(true);
     expect(c.closed).toMatchObject({ code: WS_CLOSE_TOO_FREQUENT, reason: 'tooFrequent' });
-    expect(h.gateway.stats().closedTooFrequent).toBe(1);
+    expect(h.gateway!.stats().closedTooFrequent).toBe(1);
   });
 
   it('refuses subscriptions beyond the per-channel limit with tooManySubscriptions', async () => {

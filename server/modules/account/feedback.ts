@@ -6,7 +6,6 @@
 import { desc, eq, sql } from 'drizzle-orm';
 import { feedback, users } from '../../db/schema';
 import { requireUser, type Handlers } from '../common/context';
-import { consumeMemberQuota } from '../common/member-quota';
 
 const view = (r: typeof feedback.$inferSelect) => ({
   id: r.id,
@@ -18,7 +17,7 @@ const view = (r: typeof feedback.$inferSelect) => ({
 export const feedbackHandlers: Pick<Handlers, 'user/feedback' | 'user/myFeedback' | 'admin/feedback'> = {
   async 'user/feedback'(body, ctx) {
     const user = requireUser(ctx);
-    await consumeMemberQuota(ctx.db, 'feedback', user.id);
+    await ctx.services.memberQuotas.consume('feedback', user.id);
     const [row] = await ctx.db
       .insert(feedback)
       .values({ userId: user.id, rating: body.rating, comment: body.comment })

@@ -21,7 +21,6 @@ import { fail } from '../common/errors';
 import { requireUser, type Handlers } from '../common/context';
 import { isValidSetting, settingItems } from '../common/settings';
 import { kycStatusesOf } from '../identity/kyc';
-import { revokeUser } from '../auth/session-sockets';
 import { forgetSessions } from '../auth/sessions';
 import { isClean, reconcile } from '../ledger/ledger';
 import { audit } from '../common/audit';
@@ -136,7 +135,7 @@ export const adminHandlers: Pick<
       return { ends, user: (await adminUsers(tx, [updated!]))[0]! };
     });
     forgetSessions(body.id);
-    if (result.ends) revokeUser(ctx.db, body.id);
+    if (result.ends) ctx.services.sessionSockets.revokeUser(body.id);
     return result.user;
   },
 

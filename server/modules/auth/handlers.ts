@@ -23,8 +23,7 @@ import { ensureMemberAccounts } from '../ledger/ledger';
 import { invitationUsable, useInvitation } from './invitations';
 import { hashPassword, needsRehash, verifyDummy, verifyPassword } from './passwords';
 import { knownDevice, rememberDevice } from './devices';
-import { createSession, deleteSession } from './sessions';
-import { authThrottleFor } from './throttle';
+import { createSession } from './sessions';
 
 async function login(
   body: { account: string; password: string; device?: string },
@@ -32,7 +31,7 @@ async function login(
   operatorOnly: boolean,
 ) {
   const device = await knownDevice(ctx.db, body.account, body.device);
-  const attempt = await authThrottleFor(ctx.db, ctx.config).beginLogin(body.account, ctx.ip, device);
+  const attempt = await ctx.services.authThrottle.beginLogin(body.account, ctx.ip, device);
   const user = (await ctx.db.select().from(users).where(eq(users.account, body.account)).limit(1))[0];
   const ok = user ? await verifyPassword(body.password, user.passwordHash) : await verifyDummy(body.password);
   if (!user || !ok) {
@@ -72,7 +71,7 @@ export const authHandlers: Pick<Handlers, 'user/register' | 'user/login' | 'user
    *   (400) for an existing account or a code that cannot register anyone (see the module docstring)
    */
   async 'user/register'(body, ctx) {
-    await authThrottleFor(ctx.db, ctx.config).beginRegistration(ctx.ip);
+    await ctx.services.authThrottle.beginRegistration(ctx.ip);
     const passwordHash = await hashPassword(body.password);
     return ctx.db.transaction(async (tx) => {
       const exists = (
@@ -102,7 +101,7 @@ export const authHandlers: Pick<Handlers, 'user/register' | 'user/login' | 'user
   'user/login': (body, ctx) => login(body, ctx, false),
   'admin/login': (body, ctx) => login(body, ctx, true),
   async 'user/logout'(_body, ctx) {
-    if (ctx.token) await deleteSession(ctx.db, ctx.token);
+    if (ctx.token) await ctx.services.sessions.end(ctx.db, ctx.token);
     return { ok: true as const };
   },
 };

@@ -23,9 +23,7 @@ import { audit } from '../common/audit';
 import { requireUser, type Handlers } from '../common/context';
 import { fail } from '../common/errors';
 import { hashPassword, verifyDummy, verifyPassword } from './passwords';
-import { revokeUser } from './session-sockets';
 import { forgetSessions } from './sessions';
-import { authThrottleFor } from './throttle';
 
 /** How long an issued code stays valid (ms): long enough to type it after the call. */
 export const RESET_CODE_TTL_MS = 15 * 60_000;
@@ -51,7 +49,7 @@ export const passwordResetHandlers: ResetHandlers = {
    * @throws tooFrequent (429)
    */
   async 'user/resetRequest'(body, ctx) {
-    await authThrottleFor(ctx.db, ctx.config).beginResetRequest(ctx.ip);
+    await ctx.services.authThrottle.beginResetRequest(ctx.ip);
     await ctx.db.transaction(async (tx) => {
       const [user] = await tx
         .select({ id: users.id, role: users.role })
@@ -70,7 +68,7 @@ export const passwordResetHandlers: ResetHandlers = {
    * @throws tooFrequent (429) while the account waits or is locked; resetCodeInvalid (400)
    */
   async 'user/resetPassword'(body, ctx) {
-    const attempt = await authThrottleFor(ctx.db, ctx.config).beginLogin(body.account, ctx.ip);
+    const attempt = await ctx.services.authThrottle.beginLogin(body.account, ctx.ip);
     const now = ctx.now();
     const [row] = await ctx.db
       .select({ id: passwordResets.id, userId: users.id, codeHash: passwordResets.codeHash })
@@ -112,7 +110,7 @@ export const passwordResetHandlers: ResetHandlers = {
       await tx.delete(sessions).where(eq(sessions.userId, row.userId));
     });
     forgetSessions(row.userId);
-    revokeUser(ctx.db, row.userId);
+    ctx.services.sessionSockets.revokeUser(row.userId);
     await attempt.succeeded();
     return { ok: true as const };
   },

@@ -4,11 +4,11 @@
  * this it would keep receiving after logout, a password change or the account being disabled,
  * while REST already answers 401.
  *
- * One registry per database (`sessionSocketsOf(db)`: an app and the handlers of its requests
- * share it; user ids are only unique within one database). Every path that ends sessions calls
- * one function after its commit:
- * - `revokeSession(db, tokenHash)`: logout (deleteSession);
- * - `revokeUser(db, userId, keepTokenHash?)`: a password change (every session but the current
+ * One registry per app (buildApp's Services `sessionSockets`: the support hub tracks into it and
+ * the handlers of the app's requests revoke from it; user ids are only unique within one
+ * database). Every path that ends sessions calls one method after its commit:
+ * - `revokeSession(tokenHash)`: logout (sessions.ts SessionAuth.end);
+ * - `revokeUser(userId, keepTokenHash?)`: a password change (every session but the current
  *   one), a password reset, an operator disabling or barring the user (every session).
  * Both are synchronous and take plain data, so a later message bus between processes can call
  * them as they are. Session expiry and changes made to the database outside the app are caught by
@@ -83,26 +83,4 @@ export function createSessionSockets(): SessionSockets {
       return n;
     },
   };
-}
-
-const registries = new WeakMap<object, SessionSockets>();
-
-/** The registry of a database (created on first use). */
-export function sessionSocketsOf(db: object): SessionSockets {
-  let r = registries.get(db);
-  if (!r) registries.set(db, (r = createSessionSockets()));
-  return r;
-}
-
-/** Ends the sockets of the session behind `tokenHash` (sha256 hex, sessions.ts hashToken). */
-export function revokeSession(db: object, tokenHash: string): number {
-  return sessionSocketsOf(db).revokeSession(tokenHash);
-}
-
-/**
- * Ends the sockets of every session of `userId`, except those of the session `keepTokenHash` (a
- * password change keeps the session that made it).
- */
-export function revokeUser(db: object, userId: number, keepTokenHash?: string): number {
-  return sessionSocketsOf(db).revokeUser(userId, keepTokenHash);
 }

@@ -1,10 +1,13 @@
 /**
  * Session tokens: 32 random bytes (base64url) handed to the client; only their sha256 is stored,
- * with an expiry. `authenticate` resolves a token to the user, or 'expired', or null.
+ * with an expiry. `SessionAuth.authenticate` resolves a token to the user, or 'expired', or null.
  *
- * Idle timeout: a session unused for its role's idle time (`configureSessionIdle`: members
+ * `createSessionAuth` is the app's one SessionAuth (buildApp's Services `sessions`): it
+ * authenticates with the app's idle times and ends sessions together with their sockets.
+ *
+ * Idle timeout: a session unused for its role's idle time (SessionAuth `idle`: members
  * SESSION_IDLE_MINUTES 30, operators OPERATOR_SESSION_IDLE_MINUTES 15) ends like a logout
- * (`deleteSession`) and answers 'expired' (401 `sessionExpired`, the client goes to login). Its
+ * (`SessionAuth.end`) and answers 'expired' (401 `sessionExpired`, the client goes to login). Its
  * last use (`last_seen_at`) is written at most once per IDLE_TOUCH_MS, so the timeout may run out
  * up to that much earlier than the last request plus the idle time.
  *
@@ -20,7 +23,7 @@ import type { Role } from '../../../contract/auth';
 import type { Db, Tx } from '../../db/client';
 import { sessions, users } from '../../db/schema';
 import type { AuthUser } from '../common/context';
-import { revokeSession } from './session-sockets';
+import type { SessionSockets } from './session-sockets';
 
 /** sha256 hex of a session token: what the sessions table stores. */
 export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
@@ -38,14 +41,6 @@ export interface SessionIdle {
   memberIdleMs: number;
   operatorIdleMs: number;
 }
-/** The idle times of each database (set by buildApp); a database without one has no idle timeout. */
-const idleOf = new WeakMap<Db, SessionIdle>();
-
-/** Sets the idle times of sessions on `db` (buildApp, from the auth config). */
-export function configureSessionIdle(db: Db, idle: SessionIdle): void {
-  idleOf.set(db, { memberIdleMs: idle.memberIdleMs, operatorIdleMs: idle.operatorIdleMs });
-}
-
 /** `last_seen_at` is rewritten once it is older than this (or a tenth of the idle time, if shorter). */
 export const IDLE_TOUCH_MS = 60_000;
 
@@ -72,17 +67,43 @@ export function forgetSessions(userId: number): void {
   for (const [hash, entry] of cache) if (entry.user.id === userId) cache.delete(hash);
 }
 
-/** Ends the session behind `token` (logout) and closes its sockets; unknown tokens are ignored. */
-export async function deleteSession(db: Db, token: string): Promise<void> {
-  const hash = hashToken(token);
-  await db.delete(sessions).where(eq(sessions.tokenHash, hash));
-  generation++;
-  cache.delete(hash);
-  revokeSession(db, hash);
+/** The app's sessions: authentication with its idle times, logout with its sockets. */
+export interface SessionAuth {
+  /**
+   * The user behind a token; 'expired' for a known but expired (or idle past its role's time)
+   * session; null otherwise or if disabled/login-banned.
+   */
+  authenticate(db: Db, token: string): Promise<AuthUser | 'expired' | null>;
+  /** Ends the session behind `token` (logout) and closes its sockets; unknown tokens are ignored. */
+  end(db: Db, token: string): Promise<void>;
 }
 
-/** The user behind a token; 'expired' for a known but expired session; null otherwise or if disabled/login-banned. */
-export async function authenticate(db: Db, token: string): Promise<AuthUser | 'expired' | null> {
+/**
+ * The SessionAuth of one app: `idle` null turns the idle timeout off; `sockets` is the app's
+ * registry of session-authenticated sockets (closed when their session ends).
+ */
+export function createSessionAuth(opts: { idle: SessionIdle | null; sockets: SessionSockets }): SessionAuth {
+  const idle = opts.idle && {
+    memberIdleMs: opts.idle.memberIdleMs,
+    operatorIdleMs: opts.idle.operatorIdleMs,
+  };
+  const end = async (db: Db, token: string) => {
+    const hash = hashToken(token);
+    await db.delete(sessions).where(eq(sessions.tokenHash, hash));
+    generation++;
+    cache.delete(hash);
+    opts.sockets.revokeSession(hash);
+  };
+  return { authenticate: (db, token) => authenticate(db, token, idle, end), end };
+}
+
+/** SessionAuth.authenticate with the app's idle times and its `end` (logout with sockets). */
+async function authenticate(
+  db: Db,
+  token: string,
+  idle: SessionIdle | null,
+  end: (db: Db, token: string) => Promise<void>,
+): Promise<AuthUser | 'expired' | null> {
   if (token.length > 200) return null;
   const hash = hashToken(token);
   const now = Date.now();
@@ -111,13 +132,12 @@ export async function authenticate(db: Db, token: string): Promise<AuthUser | 'e
   if (!row) return null;
   if (row.expiresAt.getTime() <= Date.now()) return 'expired';
   if (row.disabled || row.loginBanned) return null;
-  const idle = idleOf.get(db);
   if (idle) {
     const idleMs = row.role === 'member' ? idle.memberIdleMs : idle.operatorIdleMs;
     const unused = Date.now() - row.lastSeenAt.getTime();
     if (unused >= idleMs) {
       // Ended like a logout, so whatever follows a revoked session (its sockets) follows here too.
-      await deleteSession(db, token);
+      await end(db, token);
       return 'expired';
     }
     if (unused >= Math.min(IDLE_TOUCH_MS, idleMs / 10))

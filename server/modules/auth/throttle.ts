@@ -71,7 +71,7 @@ const rejection = (e: unknown): RateLimiterRes => {
 /** Expired rows are swept at most this often (on a login), so the table stays small. */
 const SWEEP_EVERY_MS = 300_000;
 
-/** Builds the throttle on `db` with the limits of `cfg`. */
+/** Builds the throttle on `db` with the limits of `cfg` (one per app: buildApp's Services `authThrottle`). */
 export function createAuthThrottle(db: Db, cfg: AuthConfig): AuthThrottle {
   const store = { storeClient: db, schema: authThrottle, clearExpiredByTimeout: false };
   /** Consecutive failures per guesser (account + address or device); blocked (growing) past the maximum. */
@@ -205,13 +205,4 @@ export function createAuthThrottle(db: Db, cfg: AuthConfig): AuthThrottle {
     beginRegistration: (ip) => consumeIp(ipRegistrations, ip),
     beginResetRequest: (ip) => consumeIp(ipResetRequests, ip),
   };
-}
-
-const throttles = new WeakMap<Db, AuthThrottle>();
-
-/** The throttle of `db`, built on first use with `cfg` (one per database handle, i.e. per app). */
-export function authThrottleFor(db: Db, cfg: AuthConfig): AuthThrottle {
-  let t = throttles.get(db);
-  if (!t) throttles.set(db, (t = createAuthThrottle(db, cfg)));
-  return t;
 }

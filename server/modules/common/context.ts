@@ -1,10 +1,12 @@
 /**
- * What every request handler receives: the services (database, market feed, trading engine,
- * config) and, for member/operator endpoints, the authenticated user.
+ * What every request handler receives: the request's database handle, the market feed, the
+ * trading engine, the config, the app's Services (every runner, hub, closer and limiter, built
+ * once by buildApp) and, for member/operator endpoints, the authenticated user.
  *
- * `common` sits below every domain folder, so it names no domain type: a domain that adds a
- * long-lived service declares it on `Services` by module augmentation next to its code (the
- * trading engine: server/modules/trading/services.ts). Folders depend on common, never back.
+ * `common` sits below every domain folder, so it names no domain type: `Services` is declared
+ * here with what every request shares, and the rest is added by module augmentation where it
+ * is built (the trading engine: server/modules/trading/services.ts; every runner, hub and
+ * limiter: server/services.ts). Folders depend on common, never back.
  */
 import type { z } from 'zod';
 import type { Api, EndpointName, ResOf } from '../../../contract/api';
@@ -24,19 +26,33 @@ export interface AuthUser {
 }
 
 /**
- * Long-lived services shared by every request. Domains add theirs by augmentation (see the
- * module docstring): `trading` (server/modules/trading/services.ts).
+ * The app's long-lived services, built once by buildApp. Augmented (see the module docstring)
+ * with `trading` (server/modules/trading/services.ts) and every runner, hub, closer and limiter
+ * (server/services.ts).
  */
 export interface Services {
+  /** The app's database (a handler uses ctx.db: it may be the request's transaction). */
   db: Db;
   config: Config;
   feed: MarketFeed;
-  /** Wall-clock time in epoch ms (injected by tests; Date.now otherwise): deposit hours, audit. */
+  /** Wall-clock time in epoch ms (injected by tests; Date.now otherwise). */
   now: () => number;
 }
 
 /** Per-request context handed to a handler. */
-export interface Ctx extends Services {
+export interface Ctx {
+  /**
+   * The request's database handle: the app's database, or the request's transaction on an
+   * idempotent endpoint (contract/api.ts `idempotent: true`). Use this, not `services.db`.
+   */
+  db: Db;
+  config: Config;
+  feed: MarketFeed;
+  trading: Services['trading'];
+  /** Wall-clock time in epoch ms (injected by tests; Date.now otherwise): deposit hours, audit. */
+  now: () => number;
+  /** The app's long-lived services (server/services.ts). */
+  services: Services;
   /** Present on member and operator endpoints (checked before the handler runs). */
   user: AuthUser | null;
   /** The raw session token of this request, if any. */

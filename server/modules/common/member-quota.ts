@@ -10,7 +10,7 @@
  * script (the issue's reproduction: 300 support messages in 7 s).
  */
 import { RateLimiterDrizzle, RateLimiterRes } from 'rate-limiter-flexible';
-import type { Db, Tx } from '../../db/client';
+import type { Db } from '../../db/client';
 import { authThrottle } from '../../db/schema';
 import { fail } from './errors';
 
@@ -25,36 +25,39 @@ export const MEMBER_QUOTAS = {
 } as const;
 export type MemberQuota = keyof typeof MEMBER_QUOTAS;
 
-const limiters = new WeakMap<object, Map<MemberQuota, RateLimiterDrizzle>>();
-
-function limiterOf(db: Db | Tx, quota: MemberQuota): RateLimiterDrizzle {
-  let byQuota = limiters.get(db);
-  if (!byQuota) limiters.set(db, (byQuota = new Map()));
-  let limiter = byQuota.get(quota);
-  if (!limiter) {
-    const { points, durationS } = MEMBER_QUOTAS[quota];
-    limiter = new RateLimiterDrizzle({
-      storeClient: db,
-      schema: authThrottle,
-      clearExpiredByTimeout: false,
-      keyPrefix: `member-${quota}`,
-      points,
-      duration: durationS,
-    });
-    byQuota.set(quota, limiter);
-  }
-  return limiter;
+/** The quotas of one app (buildApp's Services `memberQuotas`). */
+export interface MemberQuotas {
+  /**
+   * Counts one request of `userId` against `quota`.
+   * @throws AppError tooFrequent (429) once the member has used the window's quota
+   */
+  consume(quota: MemberQuota, userId: number): Promise<void>;
 }
 
-/**
- * Counts one request of `userId` against `quota`.
- * @throws AppError tooFrequent (429) once the member has used the window's quota
- */
-export async function consumeMemberQuota(db: Db | Tx, quota: MemberQuota, userId: number): Promise<void> {
-  try {
-    await limiterOf(db, quota).consume(String(userId));
-  } catch (e) {
-    if (e instanceof RateLimiterRes) throw fail('tooFrequent');
-    throw e;
-  }
+/** The quotas on `db`: one limiter per quota, built here once. */
+export function createMemberQuotas(db: Db): MemberQuotas {
+  const limiters = new Map(
+    (Object.keys(MEMBER_QUOTAS) as MemberQuota[]).map((quota) => {
+      const { points, durationS } = MEMBER_QUOTAS[quota];
+      const limiter = new RateLimiterDrizzle({
+        storeClient: db,
+        schema: authThrottle,
+        clearExpiredByTimeout: false,
+        keyPrefix: `member-${quota}`,
+        points,
+        duration: durationS,
+      });
+      return [quota, limiter] as const;
+    }),
+  );
+  return {
+    async consume(quota, userId) {
+      try {
+        await limiters.get(quota)!.consume(String(userId));
+      } catch (e) {
+        if (e instanceof RateLimiterRes) throw fail('tooFrequent');
+        throw e;
+      }
+    },
+  };
 }

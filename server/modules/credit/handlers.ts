@@ -7,7 +7,6 @@
 import { requireUser, type Handlers } from '../common/context';
 import { applyForLoan, exposureOf, memberLoans, repayLoan, standingOf, toLoanDto } from './loans';
 import { adminLoans, reviewLoan } from './review';
-import { creditToday } from './runner';
 import { overdueCount } from './score';
 import { creditSettingsOf, saveCreditSettings } from './settings';
 
@@ -25,7 +24,7 @@ type CreditEndpoints =
 export const creditHandlers: Pick<Handlers, CreditEndpoints> = {
   async 'credit/summary'(_body, ctx) {
     const user = requireUser(ctx);
-    const today = creditToday(ctx.feed);
+    const today = ctx.services.credit.today();
     const settings = await creditSettingsOf(ctx.db);
     const s = await standingOf(ctx.db, settings, user.id, ctx.now(), today);
     const e = await exposureOf(ctx.db, user.id);
@@ -47,24 +46,24 @@ export const creditHandlers: Pick<Handlers, CreditEndpoints> = {
 
   async 'credit/apply'(body, ctx) {
     const user = requireUser(ctx);
-    const today = creditToday(ctx.feed);
+    const today = ctx.services.credit.today();
     const settings = await creditSettingsOf(ctx.db);
     return toLoanDto(await applyForLoan(ctx.db, settings, user, body.amountMinor, ctx.now(), today), today);
   },
 
   async 'credit/repay'(body, ctx) {
     const user = requireUser(ctx);
-    const today = creditToday(ctx.feed);
+    const today = ctx.services.credit.today();
     return toLoanDto(await repayLoan(ctx.db, user, body.loanId, body.amountMinor, ctx.now(), today), today);
   },
 
   async 'credit/loans'(body, ctx) {
     const user = requireUser(ctx);
-    return memberLoans(ctx.db, user.id, body.page, body.pageSize, creditToday(ctx.feed));
+    return memberLoans(ctx.db, user.id, body.page, body.pageSize, ctx.services.credit.today());
   },
 
   async 'admin/creditLoans'(body, ctx) {
-    return adminLoans(ctx.db, await creditSettingsOf(ctx.db), body, ctx.now(), creditToday(ctx.feed));
+    return adminLoans(ctx.db, await creditSettingsOf(ctx.db), body, ctx.now(), ctx.services.credit.today());
   },
 
   async 'admin/approveCreditLoan'(body, ctx) {
@@ -75,7 +74,7 @@ export const creditHandlers: Pick<Handlers, CreditEndpoints> = {
       decision: 'lending',
       reason: null,
       nowMs: ctx.now(),
-      today: creditToday(ctx.feed),
+      today: ctx.services.credit.today(),
     });
   },
 
@@ -87,7 +86,7 @@ export const creditHandlers: Pick<Handlers, CreditEndpoints> = {
       decision: 'rejected',
       reason: body.reason,
       nowMs: ctx.now(),
-      today: creditToday(ctx.feed),
+      today: ctx.services.credit.today(),
     });
   },
 

@@ -1,7 +1,7 @@
 /**
  * Credit loans of a member (table credit_loans; docs/credit.md). Days are market-calendar trading
- * days (runner.ts `creditToday`). Every money movement is one ledger transaction in the same
- * database transaction as the loan row's change (TWD minor units):
+ * days (runner.ts CreditRunner.today, handlers: ctx.services.credit). Every money movement is one
+ * ledger transaction in the same database transaction as the loan row's change (TWD minor units):
  *
  * | when           | ledger                                                 | fund-flow type    |
  * |----------------|--------------------------------------------------------|-------------------|

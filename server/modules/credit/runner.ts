@@ -26,20 +26,12 @@ export interface CreditRunner extends PeriodicJob {
   today(): number;
 }
 
-const runners = new WeakMap<object, CreditRunner>();
-
-/** The runner attached to `feed` (handlers reach it through ctx.feed). */
-export function creditRunnerOf(feed: object): CreditRunner | undefined {
-  return runners.get(feed);
-}
-
-/** The trading day now for handlers: the runner's, or 0 without one. */
-export const creditToday = (feed: object): number => creditRunnerOf(feed)?.today() ?? 0;
-
-/** Creates the runner for `feed` on `clock` (null: no calendar, day 0). */
+/**
+ * Creates the runner on `clock` (null: no calendar, day 0); inert until start(). Handlers read
+ * the trading day through ctx.services.credit.today().
+ */
 export function createCreditRunner(opts: {
   db: Db;
-  feed: object;
   clock: Clock | null;
   log?: (msg: string, err?: unknown) => void;
 }): CreditRunner {
@@ -49,7 +41,5 @@ export function createCreditRunner(opts: {
     what: 'credit interest accrual',
     log: opts.log,
   });
-  const runner: CreditRunner = { today, ...job };
-  runners.set(opts.feed, runner);
-  return runner;
+  return { today, ...job };
 }

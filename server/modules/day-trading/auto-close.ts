@@ -33,17 +33,9 @@ export interface DayTradeCloser {
   track(symbol: string): void;
 }
 
-/** The closer of each engine (so handlers reach it through ctx.trading). */
-const closers = new WeakMap<object, DayTradeCloser>();
-
-/** The closer attached to `trading`, if one was created. */
-export function dayTradeCloserOf(trading: object): DayTradeCloser | undefined {
-  return closers.get(trading);
-}
-
 type Engine = Pick<TradingEngine, 'onMatch' | 'forceClose' | 'tradeDate'>;
 
-/** Creates the closer for `trading`; inert when `enabled` is false (DAY_TRADE_AUTO_CLOSE=false). */
+/** Creates the closer for `trading` (handlers reach it as ctx.services.dayTrades); inert when `enabled` is false (DAY_TRADE_AUTO_CLOSE=false). */
 export function createDayTradeCloser(opts: {
   db: Db;
   feed: Pick<MarketFeed, 'quote'>;
@@ -130,6 +122,5 @@ export function createDayTradeCloser(opts: {
       if (opts.enabled) watched.set(symbol, (watched.get(symbol) ?? 0) + 1);
     },
   };
-  closers.set(trading, closer);
   return closer;
 }

@@ -22,7 +22,6 @@ import {
   reviewApplication,
   toApplicationDto,
 } from './applications';
-import { dayTradeCloserOf } from './auto-close';
 import { eligibilityOf } from './eligibility';
 import { currentTradeDate } from './trade-date';
 
@@ -132,7 +131,7 @@ export const dayTradingHandlers: Pick<Handlers, DayTradeEndpoints> = {
     const user = requireUser(ctx);
     if (!(await isDayTradeApproved(ctx.db, user.id))) throw fail('dayTradeNotApproved');
     // Watched before it exists, so its closing match cannot slip by.
-    dayTradeCloserOf(ctx.trading)?.track(body.symbol);
+    ctx.services.dayTrades.track(body.symbol);
     const row = await ctx.trading.placeOrder(user, body, { dayTrade: true, idempotency: ctx.idempotency });
     return orderWithName(ctx.db, row);
   },

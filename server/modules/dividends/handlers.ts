@@ -18,14 +18,12 @@ import type { Db } from '../../db/client';
 import { dividendCredits, exRightsEvents, instruments } from '../../db/schema';
 import { requireUser, type Ctx, type Handlers } from '../common/context';
 import { fail } from '../common/errors';
-import { dividendRunnerOf, type DividendCalendar } from './runner';
+import type { DividendCalendar } from './runner';
 
 type EventRow = typeof exRightsEvents.$inferSelect;
 
 function calendarOf(ctx: Ctx): DividendCalendar {
-  const runner = dividendRunnerOf(ctx.feed);
-  if (!runner) throw new Error('no dividend runner for this feed');
-  return runner.calendar;
+  return ctx.services.dividends.calendar;
 }
 
 /** Index of each replayed date in the window's cycle, and the cycle's first/last date. */

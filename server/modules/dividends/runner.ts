@@ -35,17 +35,12 @@ export interface DividendRunner extends PeriodicJob {
   readonly calendar: DividendCalendar;
 }
 
-const runners = new WeakMap<object, DividendRunner>();
-
-/** The runner attached to `feed` (handlers reach it through ctx.feed). */
-export function dividendRunnerOf(feed: object): DividendRunner | undefined {
-  return runners.get(feed);
-}
-
-/** Creates the runner for `feed` (see the module docstring). */
+/**
+ * Creates the runner (see the module docstring; inert until start(), handlers read its calendar
+ * through ctx.services.dividends).
+ */
 export function createDividendRunner(opts: {
   db: Db;
-  feed: object;
   clock: Clock | null;
   window: ReplayWindow | null;
   log?: (msg: string, err?: unknown) => void;
@@ -74,6 +69,5 @@ export function createDividendRunner(opts: {
     calendar,
     ...periodicJob(once, { intervalMs: RUN_INTERVAL_MS, what: 'dividend crediting', log: opts.log }),
   };
-  runners.set(opts.feed, runner);
   return runner;
 }

@@ -37,7 +37,6 @@ import { verifyFundsPassword } from '../identity/funds-password';
 import { move, post } from '../ledger/ledger';
 import { isUniqueViolation } from '../common/db-errors';
 import { refuseWhenOverdue } from '../credit/loans';
-import { creditToday } from '../credit/runner';
 import { notifyMember } from '../notices/notify';
 import { refuseAboveNetDeposits, withdrawableOf } from './practice';
 
@@ -114,7 +113,7 @@ export const withdrawalHandlers: Pick<
     if (body.amountMinor < limits.withdrawMinMinor) throw fail('belowMinWithdraw');
     if (body.amountMinor > limits.withdrawMaxMinor) throw fail('aboveMaxWithdraw');
     // An overdue credit loan blocks withdrawals until repaid (modules/credit/loans.ts).
-    await refuseWhenOverdue(ctx.db, user.id, creditToday(ctx.feed));
+    await refuseWhenOverdue(ctx.db, user.id, ctx.services.credit.today());
     const card = await requireOwnCard(ctx.db, user.id, body.cardId);
     await verifyFundsPassword(ctx.db, user.id, body.fundsPassword);
     // One pending withdrawal per member: the partial unique index withdrawals_one_pending_uq

@@ -10,9 +10,7 @@ import { fail } from '../common/errors';
 import { requireUser, type Handlers } from '../common/context';
 import { audit } from '../common/audit';
 import { hashPassword, verifyPassword } from '../auth/passwords';
-import { revokeUser } from '../auth/session-sockets';
 import { forgetSessions, hashToken } from '../auth/sessions';
-import { authThrottleFor } from '../auth/throttle';
 import { isUniqueViolation } from '../common/db-errors';
 import { bankCardDto, cardCodes, normaliseName } from './cards';
 import {
@@ -58,7 +56,7 @@ export const identityHandlers: Pick<
    */
   async 'user/loginPassword'(body, ctx) {
     const user = requireUser(ctx);
-    const attempt = await authThrottleFor(ctx.db, ctx.config).beginLogin(user.account, ctx.ip);
+    const attempt = await ctx.services.authThrottle.beginLogin(user.account, ctx.ip);
     const [row] = await ctx.db.select({ hash: users.passwordHash }).from(users).where(eq(users.id, user.id));
     if (!row || !(await verifyPassword(body.oldPassword, row.hash))) {
       await attempt.failed();
@@ -72,7 +70,7 @@ export const identityHandlers: Pick<
       await tx.delete(sessions).where(and(eq(sessions.userId, user.id), ne(sessions.tokenHash, keep)));
     });
     forgetSessions(user.id);
-    revokeUser(ctx.db, user.id, keep);
+    ctx.services.sessionSockets.revokeUser(user.id, keep);
     return { ok: true as const };
   },
 

@@ -20,13 +20,10 @@ import { ipoApplications, ipoDraws, ipoOfferings } from '../../db/schema';
 import type { MarketFeed } from '../../market/feed';
 import { requireUser, type Ctx, type Handlers } from '../common/context';
 import { fail } from '../common/errors';
-import { ipoRunnerOf } from './runner';
 import { apply, pay, type ApplicationRow, type OfferingRow, type IpoCalendar } from './service';
 
 function calendarOf(ctx: Ctx): IpoCalendar {
-  const runner = ipoRunnerOf(ctx.feed);
-  if (!runner) throw new Error('no public-subscription runner for this feed');
-  return runner.calendar;
+  return ctx.services.ipo.calendar;
 }
 
 function phaseOf(o: OfferingRow, today: number): IpoPhase {

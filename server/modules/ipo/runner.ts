@@ -27,13 +27,6 @@ export interface IpoRunner extends PeriodicJob {
   readonly calendar: IpoCalendar;
 }
 
-const runners = new WeakMap<object, IpoRunner>();
-
-/** The runner attached to `feed` (handlers reach it through ctx.feed). */
-export function ipoRunnerOf(feed: object): IpoRunner | undefined {
-  return runners.get(feed);
-}
-
 /**
  * The replay's side of placing seeded offerings (schedule.ts ReplayPlacement): the feed's replayed
  * closes and comparables, the window's length, and the announcements' real closes (read once from
@@ -56,7 +49,8 @@ export async function replayPlacement(
 }
 
 /**
- * Creates the runner for `feed`. `clock` null (the stress source has no business days): today
+ * Creates the runner for `feed` (inert until start(); handlers read its calendar through
+ * ctx.services.ipo). `clock` null (the stress source has no business days): today
  * is day 0 and no seeded offering is scheduled.
  */
 export function createIpoRunner(opts: {
@@ -108,6 +102,5 @@ export function createIpoRunner(opts: {
       return job.start(o);
     },
   };
-  runners.set(opts.feed, runner);
   return runner;
 }

@@ -19,15 +19,12 @@ import {
 import { audit } from '../common/audit';
 import { requireUser, type Ctx, type Handlers } from '../common/context';
 import { fail } from '../common/errors';
-import { ipoRunnerOf } from '../ipo/runner';
 import { loadAccountRisk } from '../risk/account-risk';
 import { currentReferenceOf, referenceOf } from './runner';
 import { channelOf, isLendable, lend, recall, type LendingCalendar, type LendingOrderRow } from './service';
 
 function calendarOf(ctx: Ctx): LendingCalendar {
-  const runner = ipoRunnerOf(ctx.feed);
-  if (!runner) throw new Error('no market-clock runner for this feed');
-  return runner.calendar;
+  return ctx.services.ipo.calendar;
 }
 
 async function namesOf(db: Db, symbols: string[]): Promise<Map<string, string>> {

@@ -7,7 +7,6 @@ import type { Instrument, Quote } from '../../../contract/market';
 import { instruments } from '../../db/schema';
 import { fail } from '../common/errors';
 import type { Ctx, Handlers } from '../common/context';
-import { rankingsFor } from './rankings';
 
 function quoteOr404(ctx: Ctx, symbol: string): Quote {
   const q = ctx.feed.quote(symbol);
@@ -51,7 +50,7 @@ export const marketHandlers: Pick<
    * filters applied server-side); the page's quotes are the feed's latest.
    */
   async 'market/list'(body, ctx) {
-    const { snapshot, symbols } = rankingsFor(ctx.feed, ctx.now).list(body.sort, body);
+    const { snapshot, symbols } = ctx.services.rankings.list(body.sort, body);
     const start = (body.page - 1) * body.pageSize;
     const items = symbols
       .slice(start, start + body.pageSize)
@@ -70,11 +69,11 @@ export const marketHandlers: Pick<
     };
   },
   async 'market/industries'(_body, ctx) {
-    return { items: rankingsFor(ctx.feed, ctx.now).industries() };
+    return { items: ctx.services.rankings.industries() };
   },
   /** Breadth of the replayed day from the same snapshot as the rankings. */
   async 'market/breadth'(_body, ctx) {
-    const snap = rankingsFor(ctx.feed, ctx.now).snapshot();
+    const snap = ctx.services.rankings.snapshot();
     return { replayDate: snap.replayDate, rankedAt: snap.computedAt, final: snap.final, ...snap.breadth };
   },
   async 'market/detail'(body, ctx) {

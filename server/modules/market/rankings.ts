@@ -297,15 +297,3 @@ export function createRankings({ feed, now, maxAgeMs = 1000 }: RankingsOptions):
     },
   };
 }
-
-const perFeed = new WeakMap<MarketFeed, Rankings>();
-
-/** The rankings service of `feed`, created on first use with the given wall clock. */
-export function rankingsFor(feed: MarketFeed, now: () => number): Rankings {
-  let r = perFeed.get(feed);
-  if (!r) {
-    r = createRankings({ feed, now });
-    perFeed.set(feed, r);
-  }
-  return r;
-}

@@ -8,7 +8,7 @@
 import { SESSION_BOUNDARIES } from '../../../contract/trading-session';
 import type { Db } from '../../db/client';
 import type { MarketFeed } from '../../market/feed';
-import { rankingsFor } from '../market/rankings';
+import type { Rankings } from '../market/rankings';
 import type { DividendCalendar } from '../dividends/runner';
 import { periodicJob, type PeriodicJob } from '../common/periodic';
 import { writeGenerated, type GeneratedItem } from './articles';
@@ -28,9 +28,11 @@ export function createNewsRunner(opts: {
   feed: MarketFeed;
   calendar: DividendCalendar;
   now: () => number;
+  /** The app's rankings (the market summary's movers and breadth). */
+  rankings: Pick<Rankings, 'snapshot'>;
   log?: (msg: string, err?: unknown) => void;
 }): NewsRunner {
-  const { db, feed, calendar: cal, now } = opts;
+  const { db, feed, calendar: cal, now, rankings } = opts;
   /** Source keys known written (skips their queries on later runs). */
   const done = new Set<string>();
 
@@ -56,7 +58,7 @@ export function createNewsRunner(opts: {
     const t = cal.timeOfDayMs();
     const key = `marketSummary:${today}`;
     if (t !== null && t >= SESSION_BOUNDARIES.regularClose && !done.has(key)) {
-      const snap = rankingsFor(feed, now).snapshot();
+      const snap = rankings.snapshot();
       if (snap.replayDate !== null && snap.replayDate === cal.dateOf(today))
         n += await write(marketSummaryItem(today, snap.replayDate, snap, (s) => feed.quote(s)));
     }

@@ -16,7 +16,6 @@ import type { Db } from '../../db/client';
 import { auctionBids, primaryApplications, primaryOfferings, users } from '../../db/schema';
 import { requireUser, type Ctx, type Handlers } from '../common/context';
 import { fail } from '../common/errors';
-import { ipoRunnerOf } from '../ipo/runner';
 import type { IpoCalendar } from '../ipo/service';
 import { allocationDay, placeBid, type AuctionBidRow, type PrimaryOfferingRow } from './auction';
 import { listOfferings, saveOffering } from './offerings';
@@ -30,9 +29,7 @@ import {
 } from './applications';
 
 function calendarOf(ctx: Ctx): IpoCalendar {
-  const runner = ipoRunnerOf(ctx.feed);
-  if (!runner) throw new Error('no market-clock runner for this feed');
-  return runner.calendar;
+  return ctx.services.ipo.calendar;
 }
 
 function auctionDto(o: PrimaryOfferingRow, cal: IpoCalendar, myBids: number): Auction {

@@ -17,7 +17,7 @@ import {
   type BatchRow,
 } from './codes';
 import { buyCoupon, couponDto, grantCoupon, listCoupons, signIn, signedInToday } from './coupons';
-import { accountLevel, deleteLevel, levelTable, saveLevel } from './levels';
+import { deleteLevel, levelTable, saveLevel } from './levels';
 import { pointsBalance } from './points';
 
 const batchDto = (b: BatchRow, redeemed: number) => ({
@@ -55,7 +55,7 @@ export const rewardsHandlers: Pick<
   async 'rewards/summary'(_body, ctx) {
     const user = requireUser(ctx);
     const t = now(ctx);
-    const level = await accountLevel(ctx.db, user.id, t);
+    const level = await ctx.services.levels.level(user.id, t);
     const [{ n }] = (await ctx.db
       .select({ n: count() })
       .from(feeCoupons)
@@ -89,7 +89,7 @@ export const rewardsHandlers: Pick<
 
   async 'user/accountLevel'(_body, ctx) {
     const user = requireUser(ctx);
-    return accountLevel(ctx.db, user.id, now(ctx));
+    return ctx.services.levels.level(user.id, now(ctx));
   },
 
   async 'rewards/coupons'(body, ctx) {
@@ -144,12 +144,16 @@ export const rewardsHandlers: Pick<
 
   async 'admin/saveLevel'(body, ctx) {
     const op = requireUser(ctx);
-    return { levels: await saveLevel(ctx.db, op.id, body) };
+    const levels = await saveLevel(ctx.db, op.id, body);
+    ctx.services.levels.clear();
+    return { levels };
   },
 
   async 'admin/deleteLevel'(body, ctx) {
     const op = requireUser(ctx);
-    return { levels: await deleteLevel(ctx.db, op.id, body.level) };
+    const levels = await deleteLevel(ctx.db, op.id, body.level);
+    ctx.services.levels.clear();
+    return { levels };
   },
 
   async 'admin/grantCoupon'(body, ctx) {

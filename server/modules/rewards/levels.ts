@@ -10,9 +10,9 @@
  * The level's fee discount (bps of the commission) is what the trading engine records on each new
  * order (engine.ts FeeTerms.levelBps), so the ticket's preview and the fill charge the same.
  *
- * The engine asks for the discount on every order; `levelBpsCached` answers from a per-database
- * cache refreshed after LEVEL_CACHE_MS (or when the member's level is computed for a screen), so
- * the order path pays a query at most once a minute per member.
+ * The engine asks for the discount on every order; the app's LevelDiscounts (buildApp's Services
+ * `levels`) answers from its cache, refreshed after LEVEL_CACHE_MS (or when the member's level is
+ * computed for a screen), so the order path pays a query at most once a minute per member.
  */
 import { and, asc, eq, gte, sql } from 'drizzle-orm';
 import type { AccountLevel, Level } from '../../../contract/rewards';
@@ -77,43 +77,52 @@ export function levelFor(
   return { current, next };
 }
 
-const caches = new WeakMap<object, Map<number, { bps: number; at: number }>>();
-const cacheOf = (db: Db | Tx) => {
-  let c = caches.get(db);
-  if (!c) caches.set(db, (c = new Map()));
-  return c;
-};
-
-/** The member's figures and level at `nowMs` (user/accountLevel); refreshes the cached discount. */
+/** The member's figures and level at `nowMs` (user/accountLevel), uncached. */
 export async function accountLevel(db: Db, userId: number, nowMs: number): Promise<AccountLevel> {
   const bal = await memberBalances(db, userId);
   const totalAssetsMinor = bal.available + bal.frozen + bal.margin + bal.debt;
   const volume = await volume30dMinor(db, userId, nowMs);
   const levels = await levelTable(db);
   const { current, next } = levelFor(levels, totalAssetsMinor, volume);
-  cacheOf(db).set(userId, { bps: current.feeDiscountBps, at: nowMs });
   return { totalAssetsMinor, volume30dMinor: volume, current, next, levels };
 }
 
-/** The member's level discount (bps) for the order path: cached up to LEVEL_CACHE_MS. */
-export async function levelBpsCached(db: Db, userId: number, nowMs: number): Promise<number> {
-  const hit = cacheOf(db).get(userId);
-  if (hit && nowMs - hit.at < LEVEL_CACHE_MS) return hit.bps;
-  return (await accountLevel(db, userId, nowMs)).current.feeDiscountBps;
+/** The level discounts of one app's database, cached per member. */
+export interface LevelDiscounts {
+  /** The member's figures and level at `nowMs` (user/accountLevel); refreshes the cached discount. */
+  level(userId: number, nowMs: number): Promise<AccountLevel>;
+  /** The member's level discount (bps) for the order path: cached up to LEVEL_CACHE_MS. */
+  bps(userId: number, nowMs: number): Promise<number>;
+  /** Forgets every cached discount (after the operator changes the table). */
+  clear(): void;
 }
 
-/** Forgets every cached discount of `db` (after the operator changes the table). */
-export function clearLevelCache(db: Db): void {
-  caches.delete(db);
+/** The LevelDiscounts of `db` (one per app). */
+export function createLevelDiscounts(db: Db): LevelDiscounts {
+  const cache = new Map<number, { bps: number; at: number }>();
+  const level = async (userId: number, nowMs: number) => {
+    const out = await accountLevel(db, userId, nowMs);
+    cache.set(userId, { bps: out.current.feeDiscountBps, at: nowMs });
+    return out;
+  };
+  return {
+    level,
+    async bps(userId, nowMs) {
+      const hit = cache.get(userId);
+      if (hit && nowMs - hit.at < LEVEL_CACHE_MS) return hit.bps;
+      return (await level(userId, nowMs)).current.feeDiscountBps;
+    },
+    clear: () => cache.clear(),
+  };
 }
 
 /**
- * Creates or replaces a level row (operator). Thresholds must rise with the level (no lower level
+ * Creates or replaces a level row (operator); the caller clears the app's LevelDiscounts after. Thresholds must rise with the level (no lower level
  * may need more), so the table stays a ladder.
  * @throws AppError parameterError when the row would break the ladder
  */
 export async function saveLevel(db: Db, operatorId: number, row: Level): Promise<Level[]> {
-  const out = await db.transaction(async (tx) => {
+  return db.transaction(async (tx) => {
     await tx.execute(sql`lock table account_levels in exclusive mode`);
     const table = (await levelTable(tx)).filter((l) => l.level !== row.level);
     const merged = [...table, row].sort((a, b) => a.level - b.level);
@@ -146,13 +155,11 @@ export async function saveLevel(db: Db, operatorId: number, row: Level): Promise
     });
     return levelTable(tx);
   });
-  clearLevelCache(db);
-  return out;
 }
 
-/** Deletes a level above 0 (operator). @throws AppError notFound */
+/** Deletes a level above 0 (operator; the caller clears LevelDiscounts after). @throws AppError notFound */
 export async function deleteLevel(db: Db, operatorId: number, level: number): Promise<Level[]> {
-  const out = await db.transaction(async (tx) => {
+  return db.transaction(async (tx) => {
     const [gone] = await tx.delete(accountLevels).where(eq(accountLevels.level, level)).returning();
     if (!gone) throw fail('notFound');
     await audit(tx, {
@@ -164,6 +171,4 @@ export async function deleteLevel(db: Db, operatorId: number, level: number): Pr
     });
     return levelTable(tx);
   });
-  clearLevelCache(db);
-  return out;
 }

@@ -7,7 +7,6 @@ import { HOT_MAX, HOT_WINDOW_DAYS } from '../../../contract/search';
 import { requireUser, type Handlers } from '../common/context';
 import { searchDirectory, searchIndexOf } from './directory';
 import { clearHistory, hotFromHistory, listHistory, recordOpened } from './history';
-import { consumeMemberQuota } from '../common/member-quota';
 
 /** search/query, search/hot, search/history, search/addHistory, search/clearHistory. */
 export const searchHandlers: Pick<
@@ -56,7 +55,7 @@ export const searchHandlers: Pick<
   },
   async 'search/addHistory'(body, ctx) {
     const user = requireUser(ctx);
-    await consumeMemberQuota(ctx.db, 'searchHistory', user.id);
+    await ctx.services.memberQuotas.consume('searchHistory', user.id);
     await recordOpened(ctx.db, user.id, body.symbol, ctx.now());
     return { ok: true as const };
   },

@@ -5,7 +5,6 @@
  */
 import { requireUser, type Ctx, type Handlers } from '../common/context';
 import { fail } from '../common/errors';
-import { supportHubOf } from './hub';
 import {
   byMember,
   conversationView,
@@ -19,10 +18,9 @@ import {
 } from './service';
 import { eq } from 'drizzle-orm';
 import { supportConversations } from '../../db/schema';
-import { consumeMemberQuota } from '../common/member-quota';
 
 const publish = (ctx: Ctx, view: ConversationView | null, posted?: Posted) => {
-  if (view) supportHubOf(ctx.feed)?.publish(view, posted?.message);
+  if (view) ctx.services.supportHub.publish(view, posted?.message);
 };
 
 /** The conversation by id for an operator. @throws notFound (404) */
@@ -56,7 +54,7 @@ export const supportHandlers: Pick<
 
   async 'support/send'(body, ctx) {
     const user = requireUser(ctx);
-    await consumeMemberQuota(ctx.db, 'supportSend', user.id);
+    await ctx.services.memberQuotas.consume('supportSend', user.id);
     const posted = await postMessage(ctx.db, user, body);
     publish(ctx, posted, posted);
     return { conversation: posted.conversation, message: posted.message };

@@ -22,8 +22,8 @@ import { forbiddenTextPath } from '../../../contract/common';
 import type { SupportEvent, SupportMessage } from '../../../contract/support';
 import type { Db } from '../../db/client';
 import { createRateLimiter, type RateLimiter } from '../common/rate-limiter';
-import { sessionSocketsOf } from '../auth/session-sockets';
-import { authenticate, hashToken } from '../auth/sessions';
+import type { SessionSockets } from '../auth/session-sockets';
+import { hashToken, type SessionAuth } from '../auth/sessions';
 import type { AuthUser } from '../common/context';
 import { AppError } from '../common/errors';
 import { postMessage, type ConversationView } from './service';
@@ -61,6 +61,8 @@ export interface SupportHub {
   peers(): number;
   /** Checks every authenticated socket's session now; closes those that ended (tests call it). */
   recheck(): Promise<number>;
+  /** Starts the periodic re-check (every SUPPORT_SESSION_RECHECK_MS). */
+  start(): void;
   /** Stops the periodic re-check. */
   stop(): void;
 }
@@ -75,13 +77,20 @@ interface PeerState {
 
 const errorText = (msg: string) => JSON.stringify({ type: 'error', msg });
 
-/** Creates the hub on the database (the gateway calls it; REST handlers publish through it). */
-export function createSupportHub(
-  db: Db,
-  log: (msg: string, err: unknown) => void = () => undefined,
-  opts: { timers?: boolean } = {},
-): SupportHub {
-  const registry = sessionSocketsOf(db);
+/**
+ * Creates the hub on the database (the gateway calls it; REST handlers publish through it as
+ * ctx.services.supportHub). `sessions` authenticates the sockets; `sockets` is the app's registry
+ * they are tracked in. Inert until start() (the periodic re-check).
+ */
+export function createSupportHub(opts: {
+  db: Db;
+  sessions: SessionAuth;
+  sockets: SessionSockets;
+  log?: (msg: string, err: unknown) => void;
+}): SupportHub {
+  const { db, sockets: registry } = opts;
+  const log = opts.log ?? (() => undefined);
+  const authenticate = opts.sessions.authenticate;
   const states = new Map<SupportPeer, PeerState>();
   const members = new Map<number, Set<SupportPeer>>();
   const operators = new Set<SupportPeer>();
@@ -168,8 +177,17 @@ export function createSupportHub(
     resyncText: JSON.stringify({ type: 'support', event: 'resync' } satisfies SupportEvent),
     peers: () => states.size,
     recheck,
-    stop: () => clearInterval(timer),
+    start() {
+      if (timer) return;
+      timer = setInterval(() => void recheck(), SUPPORT_SESSION_RECHECK_MS);
+      timer.unref?.();
+    },
+    stop() {
+      if (timer) clearInterval(timer);
+      timer = null;
+    },
   };
+  let timer: ReturnType<typeof setInterval> | null = null;
   /** Re-authenticates every socket's session, one at a time; ends those that ended. */
   async function recheck(): Promise<number> {
     let ended = 0;
@@ -189,20 +207,5 @@ export function createSupportHub(
     }
     return ended;
   }
-  const timer = setInterval(() => void recheck(), SUPPORT_SESSION_RECHECK_MS);
-  timer.unref?.();
-  if (opts.timers === false) clearInterval(timer);
   return hub;
-}
-
-const hubs = new WeakMap<object, SupportHub>();
-
-/** Registers the app's hub under its market feed (one per app; REST handlers find it by ctx.feed). */
-export function registerSupportHub(feed: object, hub: SupportHub): void {
-  hubs.set(feed, hub);
-}
-
-/** The app's hub, or null (a handler run without the gateway, e.g. a unit test). */
-export function supportHubOf(feed: object): SupportHub | null {
-  return hubs.get(feed) ?? null;
 }

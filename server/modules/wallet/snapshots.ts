@@ -134,13 +134,6 @@ export interface EquitySnapshotter {
   idle(): Promise<void>;
 }
 
-const snapshotters = new WeakMap<object, EquitySnapshotter>();
-
-/** The snapshotter attached to `trading`, if one was created. */
-export function equitySnapshotterOf(trading: object): EquitySnapshotter | undefined {
-  return snapshotters.get(trading);
-}
-
 /** Creates the snapshotter for `trading` (see the module docstring). `now`: wall epoch ms. */
 export function createEquitySnapshotter(opts: {
   db: Db;
@@ -175,6 +168,5 @@ export function createEquitySnapshotter(opts: {
     },
     idle: () => running,
   };
-  snapshotters.set(trading, self);
   return self;
 }
