@@ -71,107 +71,35 @@
  * first flush at which the socket has drained it gets one `resync` event instead (the client
  * reloads the history over REST), so the hub never queues per socket.
  *
- * Module layout: streams and their messages in ./streams.ts, the budget and the rate limiter in
- * ./budget.ts, the wiring (subscriptions, flush, limits, timers) here.
+ * Module layout: the wiring here (createGatewayCore composes the pieces, registerGateway puts it
+ * on Fastify); state and Conn in ./gateway-state.ts; the stream registry, feed wiring and candle
+ * fetch in ./registry.ts; subscriptions and cost accounting in ./subscriptions.ts; the connection
+ * lifecycle (admission, messages, closes) in ./connections.ts; the outbound path in ./outbound.ts;
+ * flush, resync and heartbeat in ./flush.ts; streams and their messages in ./streams.ts; the
+ * budget and the rate limiter in ./budget.ts; the per-address limits in ./limits.ts.
  */
 import type { FastifyInstance } from 'fastify';
 import type { WebSocket } from 'ws';
-import type { Candle, CandlePeriod } from '../../contract/market';
-import {
-  clientMessageSchema,
-  GATEWAY_FLUSH_MS,
-  HEARTBEAT_MS,
-  MAX_TRADES_PER_FLUSH,
-  streamId,
-  WS_CLOSE_REASONS,
-  WS_CLOSE_SESSION_ENDED,
-  WS_CLOSE_TOO_FREQUENT,
-  WS_CLOSE_TOO_MANY_CONNECTIONS,
-  WS_CLOSE_TOO_SLOW,
-  WS_MAX_STREAMS,
-  WS_OUTBOUND_BUDGET_BYTES,
-  WS_SLOW_GRACE_MS,
-  type Channel,
-  type WsCloseCode,
-} from '../../contract/realtime';
+import { GATEWAY_FLUSH_MS, HEARTBEAT_MS, WS_OUTBOUND_BUDGET_BYTES } from '../../contract/realtime';
 import type { MarketFeed } from '../market/feed';
-import { z } from 'zod';
-import { supportClientMessages } from '../../contract/support';
 import type { SupportOp, SupportPeer } from '../modules/support/hub';
-
-/** Everything the gateway accepts: the market ops plus the support channel's `auth` and `say`. */
-const gatewayMessageSchema = z.union([clientMessageSchema, ...supportClientMessages]);
-import {
-  createRateLimiter,
-  OPEN,
-  overBudget,
-  sendParts,
-  type GatewaySocket,
-  type RateLimiter,
-} from './budget';
-import { createAddressBook, DEFAULT_WS_LIMITS, streamCost, type AddressShare, type WsLimits } from './limits';
+import { overBudget, type GatewaySocket } from './budget';
+import { forget, openConn, takeMessage } from './connections';
+import { flush, heartbeat } from './flush';
+import { createGatewayState, type Conn, type GatewayState } from './gateway-state';
+import { createAddressBook, DEFAULT_WS_LIMITS, type WsLimits } from './limits';
 import { clientAddress } from '../http/client-address';
-import {
-  CANDLE_SNAPSHOT_BARS,
-  candleSnapshotText,
-  deltaMessage,
-  errorText,
-  newStream,
-  syncSnapshot,
-  type GatewayFeed,
-  type Stream as AnyStream,
-} from './streams';
+import { wireFeed } from './registry';
+import type { GatewayFeed } from './streams';
 
 export { CANDLE_SNAPSHOT_BARS, TRADE_SNAPSHOT_PRINTS, type GatewayFeed } from './streams';
 export type { GatewaySocket } from './budget';
+export { MAX_QUEUED_MESSAGES, WS_CLOSE_LINGER_MS } from './connections';
 /** The WebSocket server's maxPayload (registered with the plugin in server/app.ts). */
 export { WS_MAX_MESSAGE_BYTES } from '../../contract/realtime';
 
 /** Above this many unsent bytes a socket skips flushes until it drains (the outbound budget). */
 export const MAX_BUFFERED_BYTES = WS_OUTBOUND_BUDGET_BYTES;
-/**
- * Client messages waiting to be handled, per socket. Messages are handled at once, in order,
- * except behind a candle snapshot being fetched (daily periods read the database): a queue this
- * long means the client asks faster than the server answers, and further messages are refused.
- */
-export const MAX_QUEUED_MESSAGES = 32;
-/** After a close for slowness or abuse, the socket is destroyed if still open this much later. */
-export const WS_CLOSE_LINGER_MS = 2_000;
-/** Candle snapshot fetches repeated at most this often when flushes interleave. */
-const SNAPSHOT_FETCH_ATTEMPTS = 4;
-/** ws readyState CLOSED. */
-const CLOSED = 3;
-
-type Stream = AnyStream<Conn>;
-
-interface Conn {
-  ws: GatewaySocket;
-  streams: Set<Stream>;
-  /** Streams held per channel (the WS_MAX_STREAMS limit). */
-  held: Record<Channel, number>;
-  /** The client's address and its share of the address limits (realtime/limits.ts). */
-  address: string;
-  share: AddressShare;
-  /** Cost of the streams held (streamCost), counted in `share.cost` too. */
-  cost: number;
-  /** Messages of the current flush, and the stream each belongs to (null: an error). */
-  out: string[];
-  outStreams: Array<Stream | null>;
-  /** Flush number when last visited, and whether it was over the budget then. */
-  mark: number;
-  blocked: boolean;
-  /** Streams whose deltas it missed → true while a candle snapshot for it is being fetched. */
-  missed: Map<Stream, boolean>;
-  /** A message being handled that waits (a candle snapshot), and the messages behind it. */
-  busy: Promise<void> | null;
-  waiting: Array<{ raw: string; done: () => void }>;
-  limiter: RateLimiter;
-  /** The socket as the support hub sees it (created on its first support op). */
-  peer: SupportPeer | null;
-  /** When it was first seen over its budget without draining since (ms), or null. */
-  overSince: number | null;
-  closed: boolean;
-}
 
 /** Counters for tests and metrics. */
 export interface GatewayStats {
@@ -248,6 +176,24 @@ export interface Gateway {
   stats(): GatewayStats;
 }
 
+/** GatewayCore.stats: the counters, plus the sockets' current buffers and budgets. */
+function statsOf(g: GatewayState): GatewayStats {
+  let maxBufferedBytes = 0;
+  let over = 0;
+  for (const c of g.conns) {
+    if (c.ws.bufferedAmount > maxBufferedBytes) maxBufferedBytes = c.ws.bufferedAmount;
+    if (overBudget(c.ws)) over++;
+  }
+  return {
+    sockets: g.conns.size,
+    streams: g.streams.size,
+    addresses: g.addresses.size(),
+    overBudget: over,
+    maxBufferedBytes,
+    ...g.counters,
+  };
+}
+
 /**
  * Creates the gateway core on a feed. `timers: false` (tests) leaves flush() and heartbeat() to
  * the caller; otherwise they run every GATEWAY_FLUSH_MS and HEARTBEAT_MS (unref'd timers).
@@ -259,627 +205,26 @@ export function createGatewayCore(
 ): GatewayCore {
   const now = opts.now ?? Date.now;
   const limits = opts.limits ?? DEFAULT_WS_LIMITS;
-  const addresses = createAddressBook(limits, now);
-  const streams = new Map<string, Stream>();
-  // Per-channel indexes by symbol for the feed events (no string building per event).
-  const quoteStreams = new Map<string, Stream>();
-  const depthStreams = new Map<string, Stream>();
-  const tradeStreams = new Map<string, Stream>();
-  const candleStreams = new Map<string, Map<CandlePeriod, Stream>>();
-  const conns = new Set<Conn>();
-  const dirty: Stream[] = [];
-  const visited: Conn[] = [];
-  const resyncing = new Set<Conn>();
-  /** Sockets seen over their budget and not seen drained since. */
-  const slow = new Set<Conn>();
-  /** Sockets that missed support events: a `resync` once drained. */
-  const supportMissed = new Set<Conn>();
-  let flushNo = 0;
-  const counters = {
-    skippedFlushes: 0,
-    resyncSnapshots: 0,
-    deferredSnapshots: 0,
-    droppedReplies: 0,
-    refusedMessages: 0,
-    refusedSubscriptions: 0,
-    refusedSnapshots: 0,
-    refusedConnections: 0,
-    closedTooSlow: 0,
-    closedTooFrequent: 0,
-    closedSessionEnded: 0,
-    maxFrameBytes: 0,
-  };
-  const onFrame = (chars: number) => {
-    if (chars > counters.maxFrameBytes) counters.maxFrameBytes = chars;
-  };
-
-  // ---------- streams ----------
-
-  function ensureStream(channel: Channel, symbol: string, period: CandlePeriod | undefined): Stream {
-    const id = streamId(channel, symbol, period);
-    let s = streams.get(id);
-    if (!s) {
-      s = newStream<Conn>(channel, symbol, period);
-      streams.set(id, s);
-      if (channel === 'candles') {
-        let m = candleStreams.get(symbol);
-        if (!m) candleStreams.set(symbol, (m = new Map()));
-        m.set(period ?? '1m', s);
-      } else indexOf(channel).set(symbol, s);
-    }
-    return s;
-  }
-
-  function indexOf(channel: 'quotes' | 'depth' | 'trades'): Map<string, Stream> {
-    return channel === 'quotes' ? quoteStreams : channel === 'depth' ? depthStreams : tradeStreams;
-  }
-
-  function dropIfUnused(s: Stream): void {
-    if (s.subs.size > 0 || s.pending > 0 || streams.get(s.id) !== s) return;
-    streams.delete(s.id);
-    if (s.channel === 'candles') {
-      const m = candleStreams.get(s.symbol);
-      m?.delete(s.period ?? '1m');
-      if (m?.size === 0) candleStreams.delete(s.symbol);
-    } else indexOf(s.channel).delete(s.symbol);
-  }
-
-  const markDirty = (s: Stream) => {
-    if (!s.dirty) {
-      s.dirty = true;
-      dirty.push(s);
-    }
-  };
-
-  // ---------- feed events: accumulate only ----------
-
-  const offQuote = feed.onQuote((q) => {
-    const s = quoteStreams.get(q.symbol);
-    if (!s) return;
-    s.quote = q;
-    markDirty(s);
-  });
-  const offDepth = feed.onDepth((d) => {
-    const s = depthStreams.get(d.symbol);
-    if (!s) return;
-    s.book = d;
-    markDirty(s);
-  });
-  const offCandle = feed.onCandle((symbol, period, c) => {
-    const s = candleStreams.get(symbol)?.get(period);
-    if (!s) return;
-    s.bars.set(c.ts, c);
-    markDirty(s);
-  });
-  const offTrade = feed.onTrade((symbol, t) => {
-    const s = tradeStreams.get(symbol);
-    if (!s) return;
-    if (!s.firstPending) s.firstPending = t;
-    s.prints.push(t);
-    // Trim in batches (amortised O(1)); the flush trims to exactly MAX_TRADES_PER_FLUSH.
-    if (s.prints.length >= 2 * MAX_TRADES_PER_FLUSH) {
-      s.prints.splice(0, s.prints.length - MAX_TRADES_PER_FLUSH);
-      s.truncated = true;
-    }
-    markDirty(s);
-  });
-
-  /**
-   * Candle snapshot bars, re-fetched while a flush consumed the stream's changes meanwhile. One
-   * fetch per stream and flush: subscribers asking before the next flush share it.
-   */
-  async function fetchCandles(s: Stream): Promise<Candle[]> {
-    for (let attempt = 1; ; attempt++) {
-      const before = s.flushes;
-      let f = s.candleFetch;
-      if (!f || f.flushes !== before) {
-        const fetch = {
-          flushes: before,
-          data: feed.candles(s.symbol, s.period ?? '1m', CANDLE_SNAPSHOT_BARS),
-        };
-        fetch.data.catch(() => {
-          if (s.candleFetch === fetch) s.candleFetch = null;
-        });
-        s.candleFetch = f = fetch;
-      }
-      const items = await f.data;
-      if (s.flushes === before || attempt >= SNAPSHOT_FETCH_ATTEMPTS) return items;
-    }
-  }
-
-  // ---------- the outbound budget: every send goes through here ----------
-
-  /**
-   * True when c may be sent to now. Notes a socket over its budget for the slow check, and one
-   * seen drained as no longer slow (a flush may fill it again right after: it still reads).
-   */
-  function sendable(c: Conn): boolean {
-    if (c.closed || c.ws.readyState !== OPEN) return false;
-    if (!overBudget(c.ws)) {
-      if (c.overSince !== null) {
-        c.overSince = null;
-        slow.delete(c);
-      }
-      return true;
-    }
-    if (c.overSince === null) {
-      c.overSince = now();
-      slow.add(c);
-    }
-    return false;
-  }
-
-  /** The stream's next snapshot for c comes from the resync at a flush once c has drained. */
-  function defer(c: Conn, s: Stream): void {
-    if (!c.missed.has(s)) c.missed.set(s, false);
-    resyncing.add(c);
-  }
-
-  /**
-   * Sends stream messages (and errors, stream null) within the budget; those that do not fit
-   * are deferred (a stream's message: a fresh snapshot later) or dropped (an error).
-   */
-  function sendStreamParts(c: Conn, parts: string[], of: Array<Stream | null>): void {
-    if (parts.length === 0) return;
-    const sent = sendable(c) ? sendParts(c.ws, parts, onFrame) : 0;
-    if (sent === parts.length) return;
-    sendable(c); // notes the socket as over budget if that is what stopped the frames
-    for (let i = sent; i < parts.length; i++) {
-      const s = of[i];
-      if (!s) counters.droppedReplies++;
-      else if (c.streams.has(s)) defer(c, s);
-    }
-  }
-
-  /** Sends one single-message frame (hb, pong, error) within the budget, else drops it. */
-  function sendReply(c: Conn, text: string): void {
-    if (sendable(c)) c.ws.send(text);
-    else if (!c.closed) counters.droppedReplies++;
-  }
-
-  /**
-   * Closes a socket for slowness, abuse or an ended session: forgotten at once (nothing more is
-   * sent to it), the close code and reason sent, destroyed WS_CLOSE_LINGER_MS later if the peer
-   * has not answered (one that does not read never gets the close frame, queued behind what it
-   * did not read).
-   */
-  function closeFor(c: Conn, code: WsCloseCode): void {
-    if (c.closed) return;
-    if (code === WS_CLOSE_TOO_SLOW) counters.closedTooSlow++;
-    else if (code === WS_CLOSE_TOO_FREQUENT) counters.closedTooFrequent++;
-    else if (code === WS_CLOSE_SESSION_ENDED) counters.closedSessionEnded++;
-    forget(c);
-    const ws = c.ws;
-    try {
-      ws.close(code, WS_CLOSE_REASONS[code]);
-    } catch {
-      // already closing
-    }
-    if (ws.terminate) {
-      const t = setTimeout(() => {
-        if (ws.readyState !== CLOSED) ws.terminate!();
-      }, WS_CLOSE_LINGER_MS);
-      t.unref?.();
-    }
-  }
-
-  /** Clears sockets that drained; closes those over their budget for WS_SLOW_GRACE_MS. */
-  function checkSlow(): void {
-    if (slow.size === 0) return;
-    const t = now();
-    for (const c of slow) {
-      if (c.closed || !overBudget(c.ws)) {
-        c.overSince = null;
-        slow.delete(c);
-      } else if (t - c.overSince! >= WS_SLOW_GRACE_MS) closeFor(c, WS_CLOSE_TOO_SLOW);
-    }
-  }
-
-  // ---------- flush ----------
-
-  function visit(c: Conn): void {
-    c.mark = flushNo;
-    c.blocked = !sendable(c);
-    if (c.blocked) counters.skippedFlushes++;
-    visited.push(c);
-  }
-
-  function queue(c: Conn, text: string, s: Stream | null): void {
-    c.out.push(text);
-    c.outStreams.push(s);
-  }
-
-  /** Queues fresh snapshots of the streams a drained socket missed. */
-  function resync(c: Conn): void {
-    for (const [s, inFlight] of c.missed) {
-      if (inFlight) continue;
-      if (s.channel === 'candles') {
-        c.missed.set(s, true);
-        void fetchCandles(s).then((data) => {
-          if (c.closed || !c.streams.has(s) || c.missed.get(s) !== true) return;
-          c.missed.delete(s);
-          if (c.missed.size === 0) resyncing.delete(c);
-          if (!sendable(c)) return defer(c, s);
-          counters.resyncSnapshots++;
-          sendStreamParts(c, [candleSnapshotText(s, data)], [s]);
-        });
-        continue;
-      }
-      c.missed.delete(s);
-      const text = syncSnapshot(feed, s);
-      if (text) {
-        queue(c, text, s);
-        counters.resyncSnapshots++;
-      }
-    }
-    if (c.missed.size === 0) resyncing.delete(c);
-  }
-
-  function flush(): void {
-    flushNo++;
-    for (const s of dirty) {
-      s.dirty = false;
-      s.flushes++;
-      if (s.subs.size === 0) {
-        deltaMessage(s); // only a snapshot is being fetched: consume, send nothing
-        continue;
-      }
-      s.seq++;
-      const msg = deltaMessage(s);
-      if (!msg) {
-        s.seq--; // nothing to say (cannot happen for a dirty stream; keeps seq gap-free anyway)
-        continue;
-      }
-      const text = JSON.stringify(msg);
-      for (const c of s.subs) {
-        if (c.mark !== flushNo) visit(c);
-        if (c.blocked) defer(c, s);
-        else if (!c.missed.has(s)) queue(c, text, s);
-        // else: a fresh snapshot replaces this delta for c
-      }
-    }
-    dirty.length = 0;
-    for (const c of resyncing) {
-      if (c.mark !== flushNo) visit(c);
-      if (!c.blocked) resync(c);
-    }
-    for (const c of visited) {
-      if (c.out.length > 0) {
-        const parts = c.out;
-        const of = c.outStreams;
-        c.out = [];
-        c.outStreams = [];
-        sendStreamParts(c, parts, of);
-      }
-    }
-    visited.length = 0;
-    for (const c of supportMissed) {
-      if (c.closed) supportMissed.delete(c);
-      else if (sendable(c)) {
-        c.ws.send(opts.support!.resyncText);
-        supportMissed.delete(c);
-      }
-    }
-    checkSlow();
-  }
-
-  /** The socket as the support hub sees it: events and replies within the budget. */
-  function peerOf(c: Conn): SupportPeer {
-    c.peer ??= {
-      deliver(text) {
-        if (sendable(c)) c.ws.send(text);
-        else if (!c.closed) supportMissed.add(c);
-      },
-      reply: (text) => sendReply(c, text),
-      end() {
-        sendReply(c, errorText('sessionEnded'));
-        closeFor(c, WS_CLOSE_SESSION_ENDED);
-      },
-    };
-    return c.peer;
-  }
-
-  // ---------- client messages ----------
-
-  function attach(c: Conn, s: Stream): void {
-    s.subs.add(c);
-    if (!c.streams.has(s)) {
-      c.streams.add(s);
-      c.held[s.channel]++;
-      const cost = streamCost(s.channel, s.period);
-      c.cost += cost;
-      c.share.cost += cost;
-    }
-    c.missed.delete(s);
-  }
-
-  /**
-   * Why a `sub` of `symbol` is refused (an error key), or null when it is accepted: not tradable,
-   * beyond WS_MAX_STREAMS or a cost limit (a new stream; `room` and `adding` count this `sub`'s
-   * earlier symbols), or its snapshot beyond the address's bucket.
-   */
-  function refusal(
-    c: Conn,
-    symbol: string,
-    held: boolean,
-    room: number,
-    adding: number,
-    cost: number,
-  ): 'productNotFound' | 'tooManySubscriptions' | 'tooFrequent' | null {
-    if (!feed.isTradable(symbol)) return 'productNotFound';
-    if (
-      !held &&
-      (room <= 0 ||
-        c.cost + adding + cost > limits.costPerConnection ||
-        c.share.cost + adding + cost > limits.costPerAddress)
-    ) {
-      counters.refusedSubscriptions++;
-      return 'tooManySubscriptions';
-    }
-    if (!c.share.takeSnapshot(now(), cost)) {
-      counters.refusedSnapshots++;
-      return 'tooFrequent';
-    }
-    return null;
-  }
-
-  /** Answers a `sub` at once, except candle snapshots: then a promise of the answer. */
-  function subscribe(
-    c: Conn,
-    channel: Channel,
-    symbols: string[],
-    period: CandlePeriod | undefined,
-  ): Promise<void> | undefined {
-    const parts: string[] = [];
-    const of: Array<Stream | null> = [];
-    const accepted: Stream[] = [];
-    let room = WS_MAX_STREAMS[channel] - c.held[channel];
-    const cost = streamCost(channel, period);
-    let adding = 0;
-    for (const symbol of new Set(symbols)) {
-      const known = streams.get(streamId(channel, symbol, period));
-      const held = known !== undefined && c.streams.has(known);
-      const refused = refusal(c, symbol, held, room, adding, cost);
-      if (refused) {
-        parts.push(errorText(refused));
-        of.push(null);
-      } else {
-        if (!held) {
-          room--;
-          adding += cost;
-        }
-        accepted.push(ensureStream(channel, symbol, period));
-      }
-    }
-    if (accepted.length > 0 && !sendable(c)) {
-      // Over budget: subscribe now, snapshot once drained (no fetch, no text built now).
-      for (const s of accepted) {
-        if (s.channel !== 'candles' && s.subs.size === 0) syncSnapshot(feed, s); // primes a new stream
-        attach(c, s);
-        defer(c, s);
-        counters.deferredSnapshots++;
-      }
-      accepted.length = 0;
-    }
-    if (channel === 'candles' && accepted.length > 0) return subscribeCandles(c, accepted, parts, of);
-    for (const s of accepted) {
-      const text = syncSnapshot(feed, s);
-      if (text) {
-        parts.push(text);
-        of.push(s);
-      }
-      attach(c, s);
-    }
-    sendStreamParts(c, parts, of);
-    return undefined;
-  }
-
-  /** Fetches candle snapshots, then subscribes and answers (with `parts` already built). */
-  async function subscribeCandles(
-    c: Conn,
-    accepted: Stream[],
-    parts: string[],
-    of: Array<Stream | null>,
-  ): Promise<void> {
-    for (const s of accepted) s.pending++;
-    const data = await Promise.all(accepted.map(fetchCandles));
-    // From here to the send: one synchronous turn (seq read, subscription registered).
-    accepted.forEach((s, i) => {
-      s.pending--;
-      if (c.closed) return dropIfUnused(s);
-      parts.push(candleSnapshotText(s, data[i]!));
-      of.push(s);
-      attach(c, s);
-    });
-    sendStreamParts(c, parts, of);
-  }
-
-  function unsubscribe(c: Conn, s: Stream): void {
-    s.subs.delete(c);
-    if (c.streams.delete(s)) {
-      c.held[s.channel]--;
-      const cost = streamCost(s.channel, s.period);
-      c.cost -= cost;
-      c.share.cost -= cost;
-    }
-    c.missed.delete(s);
-    if (c.missed.size === 0) resyncing.delete(c);
-    dropIfUnused(s);
-  }
-
-  /** Handles one client message; a promise only while it waits (a candle snapshot). */
-  function handle(c: Conn, raw: string): Promise<void> | undefined {
-    if (c.closed) return undefined;
-    let parsed;
-    try {
-      parsed = gatewayMessageSchema.safeParse(JSON.parse(raw));
-    } catch {
-      parsed = null;
-    }
-    if (!parsed?.success) {
-      sendReply(c, errorText('parameterError'));
-      return undefined;
-    }
-    const m = parsed.data;
-    if (m.op === 'ping') {
-      sendReply(c, heartbeatText());
-      return undefined;
-    }
-    if (m.op === 'auth' || m.op === 'say') {
-      if (!opts.support) {
-        sendReply(c, errorText('parameterError'));
-        return undefined;
-      }
-      return opts.support.handle(peerOf(c), m);
-    }
-    const period = m.channel === 'candles' ? (m.period ?? '1m') : undefined;
-    if (m.op === 'sub') return subscribe(c, m.channel, m.symbols, period);
-    for (const symbol of m.symbols) {
-      const s = streams.get(streamId(m.channel, symbol, period));
-      if (s && c.streams.has(s)) unsubscribe(c, s);
-    }
-    return undefined;
-  }
-
-  /**
-   * Handles a message now; one that waits (a candle snapshot) makes the socket busy, and its
-   * later messages wait in `waiting` until it is done, so each socket's messages are answered
-   * in order. Resolves when the message is handled.
-   */
-  function run(c: Conn, raw: string): Promise<void> {
-    let p: Promise<void> | undefined;
-    try {
-      p = handle(c, raw);
-    } catch (err) {
-      console.error('realtime gateway: message failed', err);
-    }
-    if (!p) return Promise.resolve();
-    const busy = p
-      .catch((err) => console.error('realtime gateway: message failed', err))
-      .then(() => {
-        c.busy = null;
-        while (c.busy === null && c.waiting.length > 0) {
-          const next = c.waiting.shift()!;
-          void run(c, next.raw).then(next.done);
-        }
-      });
-    c.busy = busy;
-    return busy;
-  }
-
-  /** Forgets the socket and every stream only it held. */
-  function forget(c: Conn): void {
-    if (c.closed) return;
-    c.closed = true;
-    for (const s of [...c.streams]) unsubscribe(c, s);
-    c.missed.clear();
-    supportMissed.delete(c);
-    if (c.peer) opts.support?.close(c.peer);
-    for (const w of c.waiting.splice(0)) w.done();
-    c.out = [];
-    c.outStreams = [];
-    resyncing.delete(c);
-    slow.delete(c);
-    if (conns.delete(c)) addresses.release(c.address);
-  }
-
-  /** Tells a socket beyond its address's connection limit why, and closes it. */
-  function refuseConnection(ws: GatewaySocket): void {
-    try {
-      if (ws.readyState === OPEN) ws.send(errorText('tooManyConnections'));
-      ws.close(WS_CLOSE_TOO_MANY_CONNECTIONS, WS_CLOSE_REASONS[WS_CLOSE_TOO_MANY_CONNECTIONS]);
-    } catch {
-      // already closing
-    }
-  }
-
-  // ---------- heartbeats and timers ----------
-
-  const heartbeatText = () => JSON.stringify({ type: 'hb', ts: Date.now(), clock: feed.clock() });
-
-  function heartbeat(): void {
-    const text = heartbeatText();
-    for (const c of conns) sendReply(c, text);
-  }
-
+  const g = createGatewayState(feed, now, limits, opts.support, createAddressBook(limits, now));
+  const offFeed = wireFeed(g);
   const timers: Array<ReturnType<typeof setInterval>> = [];
   if (opts.timers !== false) {
-    timers.push(setInterval(flush, GATEWAY_FLUSH_MS), setInterval(heartbeat, HEARTBEAT_MS));
+    timers.push(
+      setInterval(() => flush(g), GATEWAY_FLUSH_MS),
+      setInterval(() => heartbeat(g), HEARTBEAT_MS),
+    );
     for (const t of timers) t.unref?.();
   }
-
   return {
-    open(ws, address = 'local') {
-      const share = addresses.admit(address);
-      const c: Conn = {
-        ws,
-        streams: new Set(),
-        held: { quotes: 0, depth: 0, trades: 0, candles: 0 },
-        address,
-        share: share ?? { connections: 0, cost: 0, takeSnapshot: () => false, full: () => true },
-        cost: 0,
-        out: [],
-        outStreams: [],
-        mark: -1,
-        blocked: false,
-        missed: new Map(),
-        busy: null,
-        waiting: [],
-        limiter: createRateLimiter(),
-        peer: null,
-        overSince: null,
-        closed: share === null,
-      };
-      if (!share) {
-        counters.refusedConnections++;
-        refuseConnection(ws);
-        return c;
-      }
-      conns.add(c);
-      sendReply(c, heartbeatText());
-      return c;
-    },
-    message(c, raw) {
-      if (c.closed) return Promise.resolve();
-      const verdict = c.limiter.take(now());
-      if (verdict === 'abusive') {
-        counters.refusedMessages++;
-        closeFor(c, WS_CLOSE_TOO_FREQUENT);
-        return Promise.resolve();
-      }
-      if (verdict === 'refused' || c.waiting.length >= MAX_QUEUED_MESSAGES) {
-        counters.refusedMessages++;
-        sendReply(c, errorText('tooFrequent'));
-        return Promise.resolve();
-      }
-      if (c.busy === null) return run(c, raw);
-      return new Promise<void>((done) => c.waiting.push({ raw, done }));
-    },
-    close: forget,
-    flush,
-    heartbeat,
-    stats() {
-      let maxBufferedBytes = 0;
-      let over = 0;
-      for (const c of conns) {
-        if (c.ws.bufferedAmount > maxBufferedBytes) maxBufferedBytes = c.ws.bufferedAmount;
-        if (overBudget(c.ws)) over++;
-      }
-      return {
-        sockets: conns.size,
-        streams: streams.size,
-        addresses: addresses.size(),
-        overBudget: over,
-        maxBufferedBytes,
-        ...counters,
-      };
-    },
+    open: (ws, address = 'local') => openConn(g, ws, address),
+    message: (c, raw) => takeMessage(g, c, raw),
+    close: (c) => forget(g, c),
+    flush: () => flush(g),
+    heartbeat: () => heartbeat(g),
+    stats: () => statsOf(g),
     stop() {
       for (const t of timers) clearInterval(t);
-      offQuote();
-      offDepth();
-      offCandle();
-      offTrade();
+      offFeed();
     },
   };
 }
