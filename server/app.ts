@@ -3,7 +3,8 @@
  * (`app.inject`) and by main.ts. Opens the database (unless one is passed), imports market data
  * and the public-subscription announcements on first start, creates the first-run operator and
  * invitation code, starts the market feed (MARKET_SOURCE: the replay feed, or the stress source),
- * the trading engine and the public-subscription steps on the market clock, registers `/api/vue/*`, `/ws`, `/api/docs` and the built client.
+ * the trading engine and the public-subscription steps on the market clock, registers `/api/vue/*`, `/ws`, `/api/docs` and the built client
+ * (and, on a MARKET_CLOCK=manual test build only, POST /api/test/clock: http/test-clock.ts).
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -28,6 +29,8 @@ import {
   timeoutOptions,
 } from './http/edges';
 import { createClock, type Clock } from './market/clock';
+import { createManualTime } from './market/manual-time';
+import { registerTestClock } from './http/test-clock';
 import { nextTradingDay } from './market/calendar';
 import { createMarketFeed, type MarketFeed } from './market/feed';
 import { loadWindowDates, replayWindow, type ReplayWindow } from './market/window';
@@ -147,10 +150,14 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   );
   // MARKET_SEED, or this install's own secret seed (market/install-seed.ts).
   const seed = await installSeed(db, config.marketSeed);
+  // MARKET_CLOCK=manual (tests): the replay clock at speed 1 on a time only the test moves.
+  const manual = config.marketClock === 'manual' ? createManualTime() : null;
   const clock =
     config.marketSource === 'stress'
       ? null
-      : createClock({ mode: config.marketClock, speed: config.marketSpeed, now: opts.now });
+      : manual
+        ? createClock({ mode: 'replay', speed: 1, now: manual.now })
+        : createClock({ mode: config.marketClock, speed: config.marketSpeed, now: opts.now });
   const feed =
     clock === null
       ? createStressFeed({
@@ -347,6 +354,16 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   const supportHub = createSupportHub(db, (msg, err) => app.log.error({ err }, msg));
   registerSupportHub(feed, supportHub);
   const gateway = registerGateway(app, feed, supportHub, config.wsLimits);
+  // POST /api/test/clock exists only on a manual clock, which config.ts allows only with NODE_ENV=test.
+  if (manual && clock)
+    registerTestClock(app, {
+      time: manual,
+      clock,
+      feed,
+      trading,
+      jobs: [corporateActions, dividends, ipo, credit, lending],
+      risk,
+    });
 
   // Built client: precompressed .br/.gz, immutable hashed assets, no-cache HTML (static-client.ts).
   if (existsSync(path.join(config.clientDir, 'index.html'))) {

@@ -155,6 +155,8 @@ export interface MarketFeed {
   stop(): void;
   /** Advances to clock.position(): emits every trade whose market time has passed. */
   tick(): void;
+  /** Timer mode: true while a sliced tick still has work scheduled (not every due print is out yet). */
+  busy?(): boolean;
   /** Contract ClockState at the last tick. */
   clock(): ClockState;
   /** Quotes of all listed instruments (traded today or not), symbol order. */
@@ -1055,6 +1057,7 @@ export function createMarketFeed(opts: MarketFeedOptions): MarketFeed {
       timer.stop();
     },
     tick,
+    busy: () => catchUpScheduled,
     clock() {
       return {
         source: 'replay' as const,
