@@ -13,8 +13,12 @@
  *   start; tests that watch a live market set it).
  * Only forward: a target before now is refused (400).
  *
- * A move crosses replayed days one at a time, as the replay would: to each next day's 08:30, then
- * to the target. Each step brings the risk monitor's holdings index up to date, then ticks the
+ * A move into the next replayed day goes through its 08:30 first, as the replay would (the old
+ * day's remaining prints and closing print emitted, the new day installed); a move of two and
+ * more days jumps, with the replay's semantics for a server that was stopped meanwhile: the feed
+ * installs the target day silently and emits one snapshot (the days between print nothing, so no
+ * resting order fills on them), and the calendar jobs catch up on every step that fell due. Each
+ * step brings the risk monitor's holdings index up to date, then ticks the
  * feed until it has caught up (every print of the interval emitted: quotes, depth, candles, the
  * tape, the engine's triggers; a day change emits the old day's closing prints and installs the
  * new day, market/feed.ts), then runs the engine's clock-driven matches, the calendar jobs
@@ -112,11 +116,14 @@ export function registerTestClock(app: FastifyInstance, deps: TestClockDeps): vo
     await risk.idle();
   }
 
-  /** Moves to `target`, one replayed day at a time (each next day's 08:30 first). */
+  /**
+   * Moves to `target`: into the next replayed day through its 08:30 (the old day's remaining
+   * prints emitted first), or two and more days on in one jump.
+   */
   async function moveTo(target: number): Promise<void> {
-    const last = clock.position(target).session;
-    for (let k = clock.position().session + 1; k <= last; k++) {
-      time.set(Math.max(time.now(), manualWallAt(k, -PRE_OPEN_MS)));
+    const next = clock.position().session + 1;
+    if (clock.position(target).session === next) {
+      time.set(Math.max(time.now(), manualWallAt(next, -PRE_OPEN_MS)));
       await settle();
     }
     if (target > time.now()) time.set(target);
