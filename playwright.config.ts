@@ -1,38 +1,27 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { defineConfig } from '@playwright/test';
 
-// The end-to-end tests run the real server (built client, PGlite in a fresh data directory,
-// replayed market at 30× speed) and Debian's Chromium; no browser is downloaded.
+// The end-to-end tests run the real server (built client, PGlite in a fresh data directory) on a
+// manual market clock (MARKET_CLOCK=manual, NODE_ENV=test: market time stands still until a test
+// moves it through POST /api/test/clock, tests/support/market-clock.ts) and Debian's Chromium;
+// no browser is downloaded.
 const dataDir = process.env.E2E_DATA_DIR ?? mkdtempSync(path.join(tmpdir(), 'tw-trade-e2e-'));
 process.env.E2E_DATA_DIR = dataDir;
 const port = Number(process.env.E2E_PORT ?? 3100);
 
-// Specs named *.fast.spec.ts run against a second server whose replay clock runs at 1200× (a
-// replayed day, 08:30–14:30, in 18 wall seconds), for journeys that span replayed days (a public
-// subscription's draw and listing). It replays two stocks and the public-subscription
-// announcements' own codes only, so its feed costs little beside the main server.
-const fastDataDir = process.env.E2E_FAST_DATA_DIR ?? mkdtempSync(path.join(tmpdir(), 'tw-trade-e2e-fast-'));
-process.env.E2E_FAST_DATA_DIR = fastDataDir;
-const fastPort = port + 1;
-process.env.E2E_FAST_PORT = String(fastPort);
-const ipoCodes = readFileSync('server/db/seed-data/corporate-actions/ipo_subscriptions.csv', 'utf8')
-  .trim()
-  .split('\n')
-  .slice(1)
-  .map((line) => line.split(',')[1]!);
-const FAST_SPEC = /\.fast\.spec\.ts$/;
-
-/** What both servers share. */
+/** The server's environment beside its port and data directory. */
 const serverEnv = {
+  NODE_ENV: 'test',
+  MARKET_CLOCK: 'manual',
   LOG_LEVEL: 'warn',
   HOST: '127.0.0.1',
   // trading-rules.spec.ts rebuilds the replayed paths (replay.ts buildSession) with seed 1; without
-  // it each server would draw its own secret seed (server/market/install-seed.ts).
+  // it the server would draw its own secret seed (server/market/install-seed.ts).
   MARKET_SEED: '1',
   // trading-rules.spec.ts (b) opens a 10× long a few ticks above maintenance so that the
-  // replay liquidates it within the test's minutes; the opening reserve (default 130 %) would
+  // replay liquidates it within the next market minutes; the opening reserve (default 130 %) would
   // refuse that opening. The reserve is tested in tests/integration/trading-execution.test.ts.
   OPENING_MARGIN_BPS: '10000',
   // Every spec registers its members from 127.0.0.1 against one server; the per-address
@@ -68,37 +57,15 @@ export default defineConfig({
       ],
     },
   },
-  projects: [
-    { name: 'replay-30x', testIgnore: FAST_SPEC },
-    { name: 'replay-1200x', testMatch: FAST_SPEC, use: { baseURL: `http://127.0.0.1:${fastPort}` } },
-  ],
-  webServer: [
-    {
-      command: 'npx tsx server/main.ts',
-      url: `http://127.0.0.1:${port}/api/docs`,
-      // A first start imports the whole market (~315k daily rows) and loads the replay: minutes on a
-      // loaded machine.
-      timeout: 420_000,
-      reuseExistingServer: false,
-      env: {
-        PORT: String(port),
-        DATA_DIR: dataDir,
-        MARKET_SPEED: '30',
-        ...serverEnv,
-      },
-    },
-    {
-      command: 'npx tsx server/main.ts',
-      url: `http://127.0.0.1:${fastPort}/api/docs`,
-      timeout: 420_000,
-      reuseExistingServer: false,
-      env: {
-        ...serverEnv,
-        PORT: String(fastPort),
-        DATA_DIR: fastDataDir,
-        MARKET_SPEED: '1200',
-        IMPORT_SYMBOLS: ['2330', '2317', ...ipoCodes].join(','),
-      },
-    },
-  ],
+  webServer: {
+    command: 'npx tsx server/main.ts',
+    url: `http://127.0.0.1:${port}/api/docs`,
+    // A first start imports the whole market (~315k daily rows) and loads the replay: minutes on a
+    // loaded machine.
+    timeout: 420_000,
+    // E2E_REUSE_SERVER=1: run against a server already listening on E2E_PORT (started with this
+    // environment and DATA_DIR=$E2E_DATA_DIR), to iterate on one spec without a new import.
+    reuseExistingServer: process.env.E2E_REUSE_SERVER === '1',
+    env: { ...serverEnv, PORT: String(port), DATA_DIR: dataDir },
+  },
 });

@@ -7,6 +7,8 @@
  * limiter) and starts the selected modules (server/app-modules.ts; default all: the feed, the
  * engine, the background jobs, `/api/vue/*`, `/api/docs`, `/ws` and the built client), stopping
  * them in reverse order on close.
+ * On a MARKET_CLOCK=manual test build only, it also registers POST /api/test/clock
+ * (http/test-clock.ts).
  */
 import Fastify, { type FastifyInstance } from 'fastify';
 import fastifyWebsocket from '@fastify/websocket';
@@ -24,6 +26,8 @@ import {
   timeoutOptions,
 } from './http/edges';
 import { createClock } from './market/clock';
+import { createManualTime } from './market/manual-time';
+import { registerTestClock } from './http/test-clock';
 import { createMarketFeed, type MarketFeed } from './market/feed';
 import { loadWindowDates, replayWindow } from './market/window';
 import { createStressFeed } from './market/stress';
@@ -122,10 +126,14 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   );
   // MARKET_SEED, or this install's own secret seed (market/install-seed.ts).
   const seed = await installSeed(db, config.marketSeed);
+  // MARKET_CLOCK=manual (tests): the replay clock at speed 1 on a time only the test moves.
+  const manual = config.marketClock === 'manual' ? createManualTime() : null;
   const clock =
     config.marketSource === 'stress'
       ? null
-      : createClock({ mode: config.marketClock, speed: config.marketSpeed, now: opts.now });
+      : config.marketClock === 'manual'
+        ? createClock({ mode: 'replay', speed: 1, now: manual!.now })
+        : createClock({ mode: config.marketClock, speed: config.marketSpeed, now: opts.now });
   const feed: MarketFeed =
     clock === null
       ? createStressFeed({
@@ -189,6 +197,16 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     for (const stop of stops.reverse()) await stop();
     stops.length = 0;
   };
+  // POST /api/test/clock exists only on a manual clock, which config.ts allows only with NODE_ENV=test.
+  if (manual && clock)
+    registerTestClock(app, {
+      time: manual,
+      clock,
+      feed,
+      trading: services.trading,
+      jobs: [services.corporateActions, services.dividends, services.ipo, services.credit, services.lending],
+      risk: services.risk,
+    });
   try {
     for (const m of selectModules(opts.modules)) {
       if (m.start) stops.push(await m.start(ctx));

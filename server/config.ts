@@ -4,7 +4,9 @@
  * PORT (3000) · HOST (0.0.0.0) · DATA_DIR (./data: embedded database and uploads) ·
  * DATABASE_URL (postgres://… to use a PostgreSQL server instead of embedded PGlite) ·
  * MARKET_SOURCE (replay | stress) · STRESS_SYMBOLS (2000) · STRESS_RATE (20000 updates/s) ·
- * MARKET_CLOCK (replay | exchange) · MARKET_SPEED (1: market ms per wall ms) · MARKET_SEED (unset:
+ * MARKET_CLOCK (replay | exchange | manual: test builds only, NODE_ENV=test required; market time
+ * stands at 10:00 of replayed session 5 until POST /api/test/clock moves it, http/test-clock.ts;
+ * MARKET_SPEED is ignored) · MARKET_SPEED (1: market ms per wall ms) · MARKET_SEED (unset:
  * the install's own random secret, kept in the database, market/install-seed.ts; set: pins the
  * intraday paths, for tests and benchmarks) · REPLAY_WITHDRAWALS (unset: a replayed market is a
  * practice venue and a member withdraws at most their net deposits, modules/funds/practice.ts;
@@ -46,7 +48,8 @@ export interface Config extends DayTradeConfig, TradingConfig, RiskConfig, AuthC
   stressSymbols: number;
   /** Stress source: trades per second across all its instruments. */
   stressRate: number;
-  marketClock: 'replay' | 'exchange';
+  /** `manual` only with NODE_ENV=test (see the module docstring). */
+  marketClock: 'replay' | 'exchange' | 'manual';
   marketSpeed: number;
   /**
    * MARKET_SEED when set; null: the install's own random seed, created on first start and kept in
@@ -93,8 +96,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (source !== 'replay' && source !== 'stress')
     throw new Error(`MARKET_SOURCE must be replay or stress, got ${source}`);
   const clock = env.MARKET_CLOCK || 'replay';
-  if (clock !== 'replay' && clock !== 'exchange')
+  if (clock !== 'replay' && clock !== 'exchange' && clock !== 'manual')
     throw new Error(`MARKET_CLOCK must be replay or exchange, got ${clock}`);
+  if (clock === 'manual' && env.NODE_ENV !== 'test')
+    throw new Error('MARKET_CLOCK=manual is for tests only: it needs NODE_ENV=test');
   const leverages = (env.LEVERAGES || DEFAULT_LEVERAGES.join(','))
     .split(',')
     .map((s) => Number(s.trim()))

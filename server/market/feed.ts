@@ -123,6 +123,8 @@ export interface MarketFeed {
   stop(): void;
   /** Advances to clock.position(): emits every trade whose market time has passed. */
   tick(): void;
+  /** Timer mode: true while a sliced tick still has work scheduled (not every due print is out yet). */
+  busy?(): boolean;
   /** Contract ClockState at the last tick. */
   clock(): ClockState;
   /** Quotes of all listed instruments (traded today or not), symbol order. */
@@ -268,8 +270,10 @@ function createFeedState(opts: MarketFeedOptions): FeedState {
   return f;
 }
 
-/** The lifecycle part of the MarketFeed API: start, stop, tick, clock, settled. */
-function feedControls(f: FeedState): Pick<MarketFeed, 'start' | 'stop' | 'tick' | 'clock' | 'settled'> {
+/** The lifecycle part of the MarketFeed API: start, stop, tick, busy, clock, settled. */
+function feedControls(
+  f: FeedState,
+): Pick<MarketFeed, 'start' | 'stop' | 'tick' | 'busy' | 'clock' | 'settled'> {
   return {
     start: (startOpts) => startFeed(f, startOpts),
     stop() {
@@ -277,6 +281,7 @@ function feedControls(f: FeedState): Pick<MarketFeed, 'start' | 'stop' | 'tick' 
       f.timer.stop();
     },
     tick: () => tick(f),
+    busy: () => f.catchUpScheduled,
     clock() {
       return {
         source: 'replay' as const,

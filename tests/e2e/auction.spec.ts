@@ -1,6 +1,6 @@
 /**
  * Auctions (競價拍賣) and block trades (鉅額交易) in Chromium at 390×844, in tw and en, on the real
- * server (replayed market at 30×). Each test's member is funded through a deposit the operator
+ * server (manual market clock). Each test's member is funded through a deposit the operator
  * approves (tests/support/http-funding.ts), and the operator opens the offering through
  * admin/saveOffering starting today (auctions and block trades are operator-made, none is seeded).
  *
@@ -8,11 +8,9 @@
  *   in its bidding days (minimum NT$800, deposit 20 %): the deposit NT$340,000 is frozen (the
  *   member centre's frozen figure, the fund records of type auction: available −, frozen +), and the records tab shows the
  *   bid "bidding" with its deposit. Bids are taken 09:00–14:00 market time, so the test first
- *   waits for those hours (at most two wall minutes, waitForAuctionHours).
+ *   moves the market clock into those hours (marketToAuctionHours).
  *   Not here: a lost bid's deposit released at allocation. Allocation runs on the business day
- *   after the third bidding day, 24 wall minutes or more after the bid at this server's 30×; it
- *   runs on the 1200× server (tests/e2e/primary.fast.spec.ts) and on the manual clock
- *   (tests/integration/auction.test.ts).
+ *   after the third bidding day: tests/e2e/primary.spec.ts and tests/integration/auction.test.ts.
  * - Block trade: applying without a block-trade password is refused and links to the password
  *   screen; the member sets it there, comes back to the block-trade tab, applies (the amount held,
  *   "pending review" in the records), and settings then open the screen as "change".
@@ -22,12 +20,12 @@ import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { depositApproved, httpApi, type HttpCall } from '../support/http-funding';
 import { tr, type Lang } from '../support/locales';
-import { waitForAuctionHours } from '../support/market-clock';
+import { marketToAuctionHours } from '../support/market-clock';
 import { logInPage, operatorToken, registerMember } from '../support/member';
 
 const shots = path.resolve('docs/screenshots');
-/** Waiting for the bidding hours (two wall minutes at most) and the journey itself. */
-const TEST_TIMEOUT_MS = 240_000;
+/** The journey (the market clock moves at once). */
+const TEST_TIMEOUT_MS = 120_000;
 
 /** The operator's new offering of `kind` starting today (the console's "today" business day). */
 async function openOffering(call: HttpCall, opToken: string, body: Record<string, unknown>) {
@@ -92,7 +90,7 @@ for (const { lang, bidder, blockTrader } of CASES) {
       depositBps: 2_000,
     });
     const deposit = 85_000 * 2 * 1_000 * 0.2;
-    await waitForAuctionHours(baseUrl);
+    await marketToAuctionHours(baseUrl);
 
     await page.goto('/#/home/index');
     await page.getByTestId('shortcut-bidding').click();
@@ -144,7 +142,7 @@ for (const { lang, bidder, blockTrader } of CASES) {
     // The fewest lots worth NT$15,000,000 (the block-trade minimum by value).
     const lots = Math.ceil(1_500_000_000 / (price * 1_000));
     const amount = price * lots * 1_000;
-    await waitForAuctionHours(baseUrl);
+    await marketToAuctionHours(baseUrl);
 
     await page.goto('/#/market/bidding?tab=blockTrade');
     const apply = async () => {

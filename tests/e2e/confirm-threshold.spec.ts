@@ -1,6 +1,6 @@
 /**
- * The confirmation threshold in Chromium at 390×844, in tw and en, on the real server (replayed
- * market at 30×): a funded member with the default threshold (NT$100,000)
+ * The confirmation threshold in Chromium at 390×844, in tw and en, on the real server (manual
+ * market clock): a funded member with the default threshold (NT$100,000)
  * - places a large leveraged limit order (2 lots of 2330 at 5×, at the day's limit-down price so
  *   it waits as pending): the dialog names it (stock, side, lots, leverage, price, notional, total
  *   required); dismissing it places nothing; confirming places it;
@@ -20,7 +20,7 @@ import { minorToDecimal } from '../../contract/money';
 import { formatMinor } from '../../src/lib/format';
 import { firstRun } from '../support/first-run';
 import { depositApproved, httpApi, type HttpCall } from '../support/http-funding';
-import { SKIPPED_DAY_AT_30X_MS, waitForContinuous } from '../support/market-clock';
+import { marketToContinuous } from '../support/market-clock';
 import { logInPage, registerMember } from '../support/member';
 
 const shots = path.resolve('docs/screenshots');
@@ -69,8 +69,7 @@ for (const { lang, account } of CASES) {
   test(`orders, cancels and exchanges above the threshold ask first; below it one tap (${lang})`, async ({
     page,
   }) => {
-    // May wait ~6 min for the replay's next continuous session, and skip a day locked at a limit.
-    test.setTimeout(900_000 + SKIPPED_DAY_AT_30X_MS);
+    test.setTimeout(240_000);
     const M = MORE[lang];
     const B = BASE[lang];
     const baseUrl = test.info().project.use.baseURL!;
@@ -106,7 +105,7 @@ for (const { lang, account } of CASES) {
 
     // ---- a large leveraged order asks ----
     // Not a day 2330 spends at limit-down: the order at the limit-down price must wait as pending.
-    await waitForContinuous(baseUrl, 90, { moving: SYMBOL });
+    await marketToContinuous(baseUrl, { minutesLeft: 90, moving: SYMBOL });
     const q = (
       await call<{ items: Array<{ limitDownMinor: number }> }>('market/quotes', { symbols: [SYMBOL] })
     ).data.items[0]!;
@@ -186,7 +185,7 @@ for (const { lang, account } of CASES) {
     await expect(page.locator('.adm-toast-main')).toHaveCount(0);
     await page.screenshot({ path: path.join(shots, `confirm-setting-saved-${lang}.png`) });
 
-    await waitForContinuous(baseUrl, 30, { moving: SYMBOL });
+    await marketToContinuous(baseUrl, { minutesLeft: 30, moving: SYMBOL });
     expect(await fillTicket()).toBe(required);
     await page.getByTestId('order-submit').click();
     await expect(page).toHaveURL(/#\/position\/position\?tab=orders/);

@@ -1,5 +1,5 @@
 /**
- * Copy trading in Chromium at 390×844, in tw and en, on the real server (replayed market at 30×,
+ * Copy trading in Chromium at 390×844, in tw and en, on the real server (manual market clock,
  * the copy trader's pass every second):
  * - a mentor is made as a member becomes one: funded, five round trips through the API, an
  *   application (mentor/apply) and the operator's approval in the console's mentor queue (the
@@ -15,7 +15,7 @@ import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { depositApproved, httpApi } from '../support/http-funding';
 import { tr, type Lang } from '../support/locales';
-import { waitForContinuous } from '../support/market-clock';
+import { marketToContinuous } from '../support/market-clock';
 import { logInPage, openConsole, operatorToken, registerMember } from '../support/member';
 
 const shots = path.resolve('docs/screenshots');
@@ -43,8 +43,7 @@ for (const { lang, mentor, follower } of CASES) {
     page,
     browser,
   }) => {
-    // Waiting for the replayed day's continuous session can take minutes; the journey itself ~40 s.
-    test.setTimeout(420_000);
+    test.setTimeout(180_000);
     const baseUrl = test.info().project.use.baseURL!;
     const call = httpApi(baseUrl);
     const op = await operatorToken(baseUrl);
@@ -52,7 +51,7 @@ for (const { lang, mentor, follower } of CASES) {
     await depositApproved(baseUrl, mentorToken, op, 2_000_000 * NT);
     const followerToken = await registerMember(baseUrl, follower);
     await depositApproved(baseUrl, followerToken, op, 600_000 * NT);
-    await waitForContinuous(baseUrl, 45);
+    await marketToContinuous(baseUrl, { minutesLeft: 45 });
 
     // The mentor: five round trips, then the application.
     const order = (lots: number) =>

@@ -5,8 +5,8 @@
  * second tap is not offered, the record shows "waiting for draw"; on an ended offering whose draw
  * has run, "verify" re-runs the published draw with the browser's Web Crypto and confirms it.
  *
- * The whole path to a delivered holding (about seven replayed days, over 80 wall minutes at this
- * server's 30×) runs on the 1200× server: tests/e2e/primary.fast.spec.ts.
+ * The whole path to a delivered holding (about seven replayed days, the test moving the market
+ * clock) is tests/e2e/primary.spec.ts.
  */
 import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';

@@ -10,7 +10,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { depositApproved, httpApi } from '../support/http-funding';
-import { waitForContinuous } from '../support/market-clock';
+import { marketToContinuous } from '../support/market-clock';
 import { logInPage, operatorToken, registerMember } from '../support/member';
 
 const shots = path.resolve('docs/screenshots');
@@ -26,7 +26,6 @@ const CASES: { lang: Lang; account: string }[] = [
 
 for (const { lang, account } of CASES) {
   test(`lend a holding, refuse its sale, recall; see the margin view (${lang})`, async ({ page }) => {
-    test.setTimeout(600_000);
     const S = STRINGS[lang];
     const baseUrl = test.info().project.use.baseURL!;
     const call = httpApi(baseUrl);
@@ -35,7 +34,7 @@ for (const { lang, account } of CASES) {
     expect(quota.status, quota.msg).toBe(1);
     const token = await registerMember(baseUrl, account);
     await depositApproved(baseUrl, token, opToken, 500_000_000);
-    await waitForContinuous(baseUrl, 30);
+    await marketToContinuous(baseUrl, { minutesLeft: 30 });
     const order = (body: object) =>
       call<{ id: number; status: string }>('trade/placeOrder', body, token, {
         'idempotency-key': crypto.randomUUID(),

@@ -1,5 +1,6 @@
 /**
- * The stock detail screen in Chromium at 390×844 with touch, on the real server (replay at 30×):
+ * The stock detail screen in Chromium at 390×844 with touch, on the real server (the manual market clock put in
+ * continuous trading and run at 30× where a test watches the market move):
  * five levels a side with volume bars, the trade tape, the candle chart (the period switch loads
  * that period; volume bars red up / green down; the chart holds exactly the server's bars), and
  * touch: a vertical swipe that starts on the chart scrolls the page, a horizontal one scrolls
@@ -8,7 +9,12 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { SKIPPED_DAY_AT_30X_MS, waitForContinuous } from '../support/market-clock';
+import { marketToContinuous, moveMarket } from '../support/market-clock';
+
+// Tests here run the market at 30×: it stands still again after each.
+test.afterEach(async ({ baseURL }) => {
+  await moveMarket(baseURL!, { speed: 0 });
+});
 
 const shots = path.resolve('tests/e2e/screenshots');
 mkdirSync(shots, { recursive: true });
@@ -56,11 +62,10 @@ test.beforeEach(async ({ page }) => {
 });
 
 test('five levels a side, each with a volume bar', async ({ page }) => {
-  test.setTimeout(420_000 + SKIPPED_DAY_AT_30X_MS);
   // The book has five priced levels a side once the session's matching runs (not in the pre-open,
   // nor while a session just started on the server is still being built), on a day the stock is
   // not locked at a price limit (then the locked side has its one level, as on the exchange).
-  await waitForContinuous(test.info().project.use.baseURL!, 1, { moving: SYMBOL });
+  await marketToContinuous(test.info().project.use.baseURL!, { minutesLeft: 1, moving: SYMBOL });
   for (const side of ['bid', 'ask']) {
     for (let n = 1; n <= 5; n++) {
       const cell = page.getByTestId(`depth-${side}-${n}`);
@@ -76,9 +81,8 @@ test('five levels a side, each with a volume bar', async ({ page }) => {
 });
 
 test('the trade tape lists prints, newest first, and keeps moving', async ({ page }) => {
-  test.setTimeout(420_000 + SKIPPED_DAY_AT_30X_MS);
   // Prints only in the continuous session, and keeps moving only on a day not locked at a limit.
-  await waitForContinuous(test.info().project.use.baseURL!, 5, { moving: SYMBOL });
+  await marketToContinuous(test.info().project.use.baseURL!, { minutesLeft: 60, moving: SYMBOL, speed: 30 });
   await page.getByTestId('book-tab-trades').click();
   const rows = page.getByTestId('tape-row');
   await expect(rows.first()).toBeVisible();

@@ -1,6 +1,7 @@
 /**
  * The market socket is cut mid-session while HTTP keeps working, in Chromium at 390×844, on the
- * real server (replay at 30×: one 1-minute candle every 2 s of wall time).
+ * real server (the manual market clock put in continuous trading and run at 30×: one 1-minute
+ * candle every 2 s of wall time).
  *
  * Between the page and the server sits a small proxy (node `http` + `net`, a mock at the edge of
  * the network only): it forwards plain HTTP, pipes `Upgrade: websocket` requests to the server,
@@ -19,7 +20,12 @@ import type { AddressInfo } from 'node:net';
 import net from 'node:net';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { SKIPPED_DAY_AT_30X_MS, waitForContinuous } from '../support/market-clock';
+import { marketToContinuous, moveMarket } from '../support/market-clock';
+
+// Tests here run the market at 30×: it stands still again after each.
+test.afterEach(async ({ baseURL }) => {
+  await moveMarket(baseURL!, { speed: 0 });
+});
 
 const shots = path.resolve('tests/e2e/screenshots');
 mkdirSync(shots, { recursive: true });
@@ -154,10 +160,10 @@ test('socket cut: reconnecting → polling (prices move) → stale → live, no 
   page,
   request,
 }) => {
-  test.setTimeout(480_000 + SKIPPED_DAY_AT_30X_MS);
-  // Prices must move while the socket is down: start in the replay's continuous session, on a day
-  // the stock is not locked at a price limit.
-  await waitForContinuous(test.info().project.use.baseURL!, 40, { moving: SYMBOL });
+  test.setTimeout(300_000);
+  // Prices must move while the socket is down: the replay's continuous session running at 30×, on a
+  // day the stock is not locked at a price limit.
+  await marketToContinuous(test.info().project.use.baseURL!, { minutesLeft: 120, moving: SYMBOL, speed: 30 });
   const badge = page.getByTestId('conn-badge');
   const age = page.getByTestId('conn-age');
   const last = page.getByTestId('detail-last');

@@ -1,17 +1,22 @@
 /**
- * Waiting for continuous trading in end-to-end tests. The replay clock plays each replayed day
- * 08:30 → 14:30 market time (server/market/clock.ts): prices print only in the continuous session
- * 09:00–13:25; the closing call refuses market orders (`orderTypeNotInSession`), and the
- * intermission, the after-hours match and the next day's pre-open print nothing. A test that
- * trades, or watches a price move, first waits until the replayed day has at least
- * `marketMinutes` of continuous trading left. An auction bid waits, likewise, for the bidding
- * hours (waitForAuctionHours).
+ * The market clock in end-to-end tests. The e2e server runs MARKET_CLOCK=manual
+ * (playwright.config.ts): market time stands still until a test moves it through POST
+ * /api/test/clock (server/http/test-clock.ts), so a test goes straight to the phase it needs
+ * (`marketToContinuous`, `marketToAuctionHours`, `moveMarket`) and, when it watches a live market,
+ * sets it running (`speed`, market ms per wall ms).
+ *
+ * The replay clock plays each replayed day 08:30 → 14:30 market time (server/market/clock.ts):
+ * prices print only in the continuous session 09:00–13:25; the closing call refuses market orders
+ * (`orderTypeNotInSession`), and the intermission, the after-hours match and the next day's
+ * pre-open print nothing. A test that trades, or watches a price move, needs continuous trading.
  *
  * A test that watches one instrument move also names it (`moving`): some replayed days are real
  * days on which the instrument printed one price all session, locked at a price limit (2330 on
  * 2025-04-07, limit-down at 848, and 2025-04-10, limit-up at 863: high = low in the seed data).
  * On such a day its last price never changes and its book has one level on one side, as on the
- * exchange; the test waits for the next replayed day instead.
+ * exchange; the test moves on to the next replayed day instead.
+ *
+ * `waitForContinuous` polls a server on the running replay clock instead (the benchmarks').
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -138,4 +143,76 @@ async function waitForWindow(
       );
     await new Promise((r) => setTimeout(r, 250));
   }
+}
+
+/** The clock state POST /api/test/clock answers with (contract ClockState, the fields used here). */
+export interface TestClock {
+  now: number;
+  speed: number;
+  tradingPhase: string;
+  replayDate: string | null;
+}
+
+/**
+ * Moves the e2e server's manual market clock (server/http/test-clock.ts body: `advanceMs`,
+ * `to` 'HH:MM', `days`, `speed`); resolves with the clock after the move, once the feed, the
+ * engine and the calendar jobs have caught up. The clock stands still afterwards unless `speed`
+ * says otherwise. Throws on a refusal (a production server: 404).
+ */
+export async function moveMarket(
+  baseUrl: string,
+  body: { advanceMs?: number; to?: string; days?: number; speed?: number },
+): Promise<TestClock> {
+  const res = await fetch(new URL('/api/test/clock', baseUrl), {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ speed: 0, ...body }),
+  });
+  const json = (await res.json()) as { status: number; data: { clock: TestClock } };
+  if (res.status !== 200 || json.status !== 1)
+    throw new Error(`POST /api/test/clock ${JSON.stringify(body)}: ${res.status} ${JSON.stringify(json)}`);
+  return json.data.clock;
+}
+
+/** marketToContinuous options. */
+export interface ToContinuousOptions {
+  /** Market minutes of continuous trading the test needs left (default 20). */
+  minutesLeft?: number;
+  /** A symbol the test watches move: a replayed day it spends locked at a limit is skipped. */
+  moving?: string;
+  /** Market ms per wall ms from then on (default 0: the market stands still). */
+  speed?: number;
+}
+
+/**
+ * Puts the manual clock in continuous trading with `minutesLeft` market minutes before the
+ * closing call (13:25), on a day `moving` is not locked at a limit: it stays where it is when that
+ * holds, else moves to the next 09:05 (skipping locked days). Then sets `speed`.
+ */
+export async function marketToContinuous(
+  baseUrl: string,
+  { minutesLeft = 20, moving, speed = 0 }: ToContinuousOptions = {},
+): Promise<TestClock> {
+  const skip = moving ? lockedDates(moving) : new Set<string>();
+  let clock = await moveMarket(baseUrl, { speed: 0 });
+  for (let i = 0; i < 10; i++) {
+    const minute = taipeiMinute(clock.now);
+    const dayOk = clock.replayDate === null || !skip.has(clock.replayDate);
+    if (dayOk && minute >= OPEN_MINUTE && minute + minutesLeft < CLOSING_CALL_MINUTE)
+      return speed > 0 ? moveMarket(baseUrl, { speed }) : clock;
+    // A locked day is skipped whole (two days on: the feed jumps instead of printing the rest).
+    clock = await moveMarket(baseUrl, dayOk ? { to: '09:05' } : { to: '09:05', days: 1 });
+  }
+  throw new Error(`no continuous session with ${minutesLeft} minutes left in 10 replayed days`);
+}
+
+/**
+ * Puts the manual clock in the auction bidding hours (09:00–14:00) with `minutesLeft` market
+ * minutes left: where it is when that holds, else the next 09:05. The clock stands still.
+ */
+export async function marketToAuctionHours(baseUrl: string, minutesLeft = 10): Promise<TestClock> {
+  const clock = await moveMarket(baseUrl, { speed: 0 });
+  const minute = taipeiMinute(clock.now);
+  if (minute >= OPEN_MINUTE && minute + minutesLeft < AUCTION_CLOSE_MINUTE) return clock;
+  return moveMarket(baseUrl, { to: '09:05' });
 }

@@ -1,6 +1,6 @@
 /**
- * The primary market's journeys that span replayed days, in Chromium at 390×844 in tw and en, on
- * the fast-clock server (playwright.config.ts: 1200×, a replayed day in 18 wall seconds):
+ * The primary market's journeys that span replayed days, in Chromium at 390×844 in tw and en; the
+ * test moves the manual market clock a replayed day at a time (tests/support/market-clock.ts):
  *
  * - Public subscription (product-spec "new share subscription"): two funded members, one per
  *   language, apply on screen to an open seeded offering; the market clock runs its steps
@@ -19,12 +19,14 @@ import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { depositApproved, httpApi, type HttpCall } from '../support/http-funding';
 import { tr, type Lang } from '../support/locales';
-import { waitForAuctionHours } from '../support/market-clock';
+import { marketToAuctionHours, moveMarket } from '../support/market-clock';
 import { logInPage, operatorToken, registerMember } from '../support/member';
 
 const shots = path.resolve('docs/screenshots');
-/** Replayed days to the listing (at most ~10) at 18 s each, plus the pages. */
-const TEST_TIMEOUT_MS = 420_000;
+/** Replayed days to the listing (at most ~10), each a move of the clock, plus the pages. */
+const TEST_TIMEOUT_MS = 300_000;
+/** Replayed days a step waits for at most (a subscription's draw and listing take fewer). */
+const MAX_DAYS = 15;
 
 interface Offering {
   id: number;
@@ -55,17 +57,19 @@ async function fundedMember(page: Page, lang: Lang, account: string, minor: numb
   return token;
 }
 
-/** Polls `read` (every 1 s, up to `timeoutMs`) until it returns a value; fails with `what`. */
-async function until<T>(
-  what: string,
-  read: () => Promise<T | null | undefined>,
-  timeoutMs: number,
-): Promise<T> {
-  let v: T | null | undefined;
-  await expect
-    .poll(async () => (v = await read()) ?? null, { message: what, timeout: timeoutMs, intervals: [1_000] })
-    .not.toBeNull();
-  return v!;
+/**
+ * Reads `read` and, while it returns nothing, moves the market clock two replayed days on (a jump:
+ * the feed installs the day without printing the one between; the server runs the steps due
+ * before it answers), MAX_DAYS at most; fails with `what`.
+ */
+async function afterDays<T>(what: string, read: () => Promise<T | null | undefined>): Promise<T> {
+  const baseUrl = test.info().project.use.baseURL!;
+  for (let day = 0; day <= MAX_DAYS; day += 2) {
+    const v = await read();
+    if (v !== null && v !== undefined) return v;
+    await moveMarket(baseUrl, { days: 2 });
+  }
+  throw new Error(`${what}: not within ${MAX_DAYS} replayed days`);
 }
 
 test('public subscription: apply, draw, won, listed, the shares in holdings (tw, en)', async ({
@@ -114,10 +118,8 @@ test('public subscription: apply, draw, won, listed, the shares in holdings (tw,
       (a) => a.offeringId === id,
     );
   for (const { lang, page, token } of members) {
-    await until(
-      'the draw',
-      async () => ((await applicationOf(token))?.status === 'waitingDraw' ? null : true),
-      240_000,
+    await afterDays('the draw', async () =>
+      (await applicationOf(token))?.status === 'waitingDraw' ? null : true,
     );
     await page.goto('/#/market/subscribeRecord');
     await expect(page.getByTestId('ipo-records').getByTestId('ipo-status').first()).toHaveText(
@@ -126,14 +128,10 @@ test('public subscription: apply, draw, won, listed, the shares in holdings (tw,
     await page.screenshot({ path: path.join(shots, `fast-ipo-won-${lang}.png`) });
   }
   for (const { lang, page, token } of members) {
-    const listed = await until(
-      'the listing day',
-      async () => {
-        const a = await applicationOf(token);
-        return a?.status === 'subscribed' && a.orderId !== null ? a : null;
-      },
-      300_000,
-    );
+    const listed = await afterDays('the listing day', async () => {
+      const a = await applicationOf(token);
+      return a?.status === 'subscribed' && a.orderId !== null ? a : null;
+    });
     await page.goto('/#/position/position');
     const row = page.getByTestId(`position-row-${listed.orderId}`);
     await expect(row).toBeVisible();
@@ -189,27 +187,20 @@ for (const [lang, account, others] of [
     expect(saved.status, saved.msg).toBe(1);
     const id = saved.data.id;
 
-    // Ten higher bids of one lot each (the cap) take the whole tranche. Bids are taken 09:00–14:00
-    // market time (15 wall seconds of each replayed day here): one refused outside them is tried
-    // again, with a fresh idempotency key, in the next bidding hours.
+    // Ten higher bids of one lot each (the cap) take the whole tranche, in the bidding hours
+    // (09:00–14:00 market time; the clock stands still meanwhile).
+    await marketToAuctionHours(baseUrl, 150);
     for (const [i, t] of bidders.entries()) {
-      let attempt = 0;
-      await until(
-        `bid ${i} accepted`,
-        async () => {
-          const r = await call('auction/bid', { offeringId: id, priceMinor: 90_000, lots: 1 }, t, {
-            'idempotency-key': `fast-auction-${lang}-${i}-${attempt++}`,
-          });
-          return r.status === 1 ? r : null;
-        },
-        120_000,
-      );
+      const r = await call('auction/bid', { offeringId: id, priceMinor: 90_000, lots: 1 }, t, {
+        'idempotency-key': `auction-${lang}-${i}`,
+      });
+      expect(r.status, `bid ${i}: ${r.msg}`).toBe(1);
     }
     // The member's bid at the minimum, on screen: 1 lot × 1,000 shares × NT$800 × 20 %.
     const deposit = 80_000 * 1_000 * 0.2;
     await page.goto('/#/market/bidding');
     await expect(page.getByTestId(`auction-price-${id}`)).toBeVisible();
-    await waitForAuctionHours(baseUrl, 150); // 150 market minutes = 7.5 wall seconds left
+    await marketToAuctionHours(baseUrl, 150);
     await page.getByTestId(`auction-price-${id}`).fill('800');
     await page.getByTestId(`auction-lots-${id}`).fill('1');
     await page.getByTestId(`auction-bid-${id}`).click();
@@ -221,18 +212,14 @@ for (const [lang, account, others] of [
     expect((await info()).frozenMinor).toBe(deposit);
 
     // Allocation, on the business day after the third bidding day.
-    await until(
-      'the allocation',
-      async () => {
-        const mine = await call<{ items: { offeringId: number; status: string }[] }>(
-          'auction/bids',
-          { pageSize: 20 },
-          token,
-        );
-        return mine.data.items.find((b) => b.offeringId === id && b.status !== 'bidding') ?? null;
-      },
-      240_000,
-    );
+    await afterDays('the allocation', async () => {
+      const mine = await call<{ items: { offeringId: number; status: string }[] }>(
+        'auction/bids',
+        { pageSize: 20 },
+        token,
+      );
+      return mine.data.items.find((b) => b.offeringId === id && b.status !== 'bidding') ?? null;
+    });
     await page.reload();
     await page.getByTestId('bidding-tab-records').click();
     await expect(bid).toContainText(tr(lang, 'primary.bidStatus.lost'));
