@@ -18,7 +18,7 @@ export async function registerMember(baseUrl: string, account: string): Promise<
     account,
     password: 'abcd1234',
     confirmPassword: 'abcd1234',
-    inviteCode: firstRun(baseUrl).invite,
+    inviteCode: firstRun().invite,
     agree: true,
   });
   expect(reg.status, reg.msg).toBe(1);
@@ -47,7 +47,7 @@ export async function logInPage(
 
 /** The operator's token from the first-run credentials. */
 export async function operatorToken(baseUrl: string): Promise<string> {
-  const creds = firstRun(baseUrl);
+  const creds = firstRun();
   const op = await httpApi(baseUrl)<{ token: string }>('admin/login', {
     account: creds.operator,
     password: creds.password,
@@ -61,7 +61,7 @@ export async function operatorToken(baseUrl: string): Promise<string> {
  * the first-run credentials, in `lang` when given. Close it with `page.context().close()`.
  */
 export async function openConsole(browser: Browser, lang?: Lang): Promise<Page> {
-  const creds = firstRun(test.info().project.use.baseURL);
+  const creds = firstRun();
   const ctx = await browser.newContext({
     baseURL: test.info().project.use.baseURL,
     viewport: { width: 1280, height: 800 },
