@@ -3,7 +3,7 @@
  * Features import the generated hooks from here; cache tags keep account, orders, watchlist and
  * fund records fresh after the mutations that change them.
  */
-import { createApi } from '@reduxjs/toolkit/query/react';
+import { createApi, type EndpointBuilder } from '@reduxjs/toolkit/query/react';
 import type { EndpointName, ReqOf, ResOf } from '../../contract/api';
 import type { FundTab } from '../../contract/funds';
 import type { CandlePeriod } from '../../contract/market';
@@ -35,21 +35,36 @@ export interface MoneyCall<N extends 'user/recharge' | 'user/withdraw' | 'user/e
  */
 export type OrderCall<N extends EndpointName> = KeyedCall<ReqOf<N>>;
 
-export const api = createApi({
-  reducerPath: 'api',
-  baseQuery: envelopeBaseQuery,
-  tagTypes: ['Account', 'Orders', 'Watchlist', 'Funds', 'Kyc', 'Security', 'Cards', 'Channels', 'Rates'],
-  keepUnusedDataFor: 30,
-  endpoints: (b) => ({
-    // ---- common ----
+/** Cache tags: each names a kind of record the mutations below invalidate. */
+const TAG_TYPES = [
+  'Account',
+  'Orders',
+  'Watchlist',
+  'Funds',
+  'Kyc',
+  'Security',
+  'Cards',
+  'Channels',
+  'Rates',
+] as const;
+
+type Builder = EndpointBuilder<typeof envelopeBaseQuery, (typeof TAG_TYPES)[number], 'api'>;
+
+/** Site-wide reads: the configuration. */
+function commonEndpoints(b: Builder) {
+  return {
     config: b.query<SiteConfig, void>({
       query: () => ({ name: 'common/config', body: { type: 'all' }, silent: true }),
       transformResponse: (items: ResOf<'common/config'>) =>
         Object.fromEntries((items ?? []).map((i) => [i.name, i.value])),
       keepUnusedDataFor: 3600,
     }),
+  };
+}
 
-    // ---- auth and account ----
+/** Auth, the member's account and watchlist. */
+function accountEndpoints(b: Builder) {
+  return {
     register: b.mutation<ResOf<'user/register'>, ReqOf<'user/register'>>({
       query: (body) => ({ name: 'user/register', body }),
     }),
@@ -75,8 +90,12 @@ export const api = createApi({
       query: (body) => ({ name: 'user/delOptional', body }),
       invalidatesTags: ['Watchlist'],
     }),
+  };
+}
 
-    // ---- identity: real-name verification, passwords, bank cards ----
+/** Identity: real-name verification, passwords, bank cards. */
+function identityEndpoints(b: Builder) {
+  return {
     kyc: b.query<ResOf<'user/kyc'>, void>({
       query: () => ({ name: 'user/kyc', body: {} }),
       providesTags: ['Kyc'],
@@ -108,8 +127,12 @@ export const api = createApi({
       query: (body) => ({ name: 'user/deleteBankCard', body }),
       invalidatesTags: ['Cards'],
     }),
+  };
+}
 
-    // ---- funds ----
+/** Funds: deposits, withdrawals, exchange, balances, records, statements. */
+function fundsEndpoints(b: Builder) {
+  return {
     // Money-moving calls carry an idempotency key (one per submission, reused on a retry).
     recharge: b.mutation<ResOf<'user/recharge'>, MoneyCall<'user/recharge'>>({
       query: ({ body, idempotencyKey }) => ({ name: 'user/recharge', body, idempotencyKey }),
@@ -154,8 +177,12 @@ export const api = createApi({
       }),
       providesTags: ['Funds'],
     }),
+  };
+}
 
-    // ---- market ----
+/** Market data: lists, details, quotes, candles, indices. */
+function marketEndpoints(b: Builder) {
+  return {
     marketList: b.infiniteQuery<ResOf<'market/list'>, { sort: MarketSort }, number>({
       infiniteQueryOptions: { initialPageParam: 1, getNextPageParam: (last) => nextPage(last) },
       query: ({ queryArg, pageParam }) => ({
@@ -179,8 +206,12 @@ export const api = createApi({
     indices: b.query<ResOf<'market/indices'>, void>({
       query: () => ({ name: 'market/indices', body: {} }),
     }),
+  };
+}
 
-    // ---- trading ----
+/** Trading: orders, closes, loans in loan and the privacy agreement page. */
+function tradingEndpoints(b: Builder) {
+  return {
     placeOrder: b.mutation<ResOf<'trade/placeOrder'>, OrderCall<'trade/placeOrder'>>({
       query: ({ body, idempotencyKey, silent }) => ({
         name: 'trade/placeOrder',
@@ -208,16 +239,16 @@ export const api = createApi({
       }),
       invalidatesTags: ['Orders', 'Account', 'Funds'],
     }),
-    /**
-     * The member's stock loans still in loan (up to 200, the page limit), asked before a close: a
-     * long with shares among them cannot be sold until they are recalled (server
-     * lending/service.ts refuseCloseInLoan). Fetched on the tap, never cached for a screen.
-     */
     /** The privacy agreement (common/page), for its version: the login form remembers acceptance of it. */
     agreementPage: b.query<ResOf<'common/page'>, void>({
       query: () => ({ name: 'common/page', body: { name: 'agreement' } }),
       keepUnusedDataFor: 600,
     }),
+    /**
+     * The member's stock loans still in loan (up to 200, the page limit), asked before a close: a
+     * long with shares among them cannot be sold until they are recalled (server
+     * lending/service.ts refuseCloseInLoan). Fetched on the tap, never cached for a screen.
+     */
     loansInLoan: b.query<ResOf<'lending/orders'>, void>({
       query: () => ({ name: 'lending/orders', body: { status: 'inLoan', page: 1, pageSize: 200 } }),
     }),
@@ -233,6 +264,21 @@ export const api = createApi({
       query: (orderId) => ({ name: 'trade/orderDetail', body: { orderId } }),
       providesTags: ['Orders'],
     }),
+  };
+}
+
+export const api = createApi({
+  reducerPath: 'api',
+  baseQuery: envelopeBaseQuery,
+  tagTypes: TAG_TYPES,
+  keepUnusedDataFor: 30,
+  endpoints: (b) => ({
+    ...commonEndpoints(b),
+    ...accountEndpoints(b),
+    ...identityEndpoints(b),
+    ...fundsEndpoints(b),
+    ...marketEndpoints(b),
+    ...tradingEndpoints(b),
   }),
 });
 
