@@ -68,13 +68,9 @@ export function channelRequest(
   };
 }
 
-function ChannelForm({ channel, onDone }: { channel: AdminChannel | null; onDone: () => void }) {
-  const { t } = useTranslation();
-  const [form] = Form.useForm<ChannelFields>();
-  const [mode, setMode] = useState<PasswordMode>('keep');
-  const [save, { isLoading }] = useSaveChannelMutation();
-  const dispatch = useAdminDispatch();
-  const initial: ChannelFields = channel
+/** The form's starting values: the channel's (amounts as decimals of its currency), or blanks for a new one. */
+function initialFields(channel: AdminChannel | null): ChannelFields {
+  return channel
     ? {
         name: channel.name,
         accountName: channel.accountName,
@@ -99,13 +95,116 @@ function ChannelForm({ channel, onDone }: { channel: AdminChannel | null; onDone
         max: '',
         enabled: true,
       };
+}
 
+/** The channel's fields: names, account, bank and branch, currency and the min/max amounts (decimals). */
+function ChannelFieldsGrid() {
+  const { t } = useTranslation();
   const required = (msg: string) => [{ required: true, whitespace: true, message: msg }];
   const amountRule = {
     validator: async (_: unknown, v: string) => {
       if (v && parseAmountToMinor(v) === null) throw new Error(t('admin.amountInvalid'));
     },
   };
+
+  return (
+    <div className="form-grid">
+      <Form.Item name="name" label={t('admin.col.channelName')} rules={required(t('admin.required'))}>
+        <TestIdInput testId="channel-name" maxLength={60} />
+      </Form.Item>
+      <Form.Item name="accountName" label={t('admin.col.accountName')} rules={required(t('admin.required'))}>
+        <TestIdInput testId="channel-account-name" maxLength={60} />
+      </Form.Item>
+      <Form.Item
+        name="accountNumber"
+        label={t('admin.col.accountNumber')}
+        rules={[
+          { required: true, message: t('admin.required') },
+          { pattern: ACCOUNT_NUMBER_RE, message: t('admin.accountNumberInvalid') },
+        ]}
+      >
+        <TestIdInput testId="channel-account-number" inputMode="numeric" maxLength={19} />
+      </Form.Item>
+      <Form.Item name="bankName" label={t('admin.col.bank')} rules={required(t('admin.required'))}>
+        <TestIdInput testId="channel-bank" maxLength={60} />
+      </Form.Item>
+      <Form.Item name="branch" label={t('admin.col.branch')} rules={required(t('admin.required'))}>
+        <TestIdInput testId="channel-branch" maxLength={60} />
+      </Form.Item>
+      <Form.Item name="currency" label={t('admin.col.currency')}>
+        <select className="native-select" data-testid="channel-currency">
+          {CURRENCIES.map((c) => (
+            <option key={c} value={c}>
+              {c}
+            </option>
+          ))}
+        </select>
+      </Form.Item>
+      <Form.Item
+        name="min"
+        label={t('admin.col.min')}
+        rules={[{ required: true, message: t('admin.required') }, amountRule]}
+      >
+        <TestIdInput testId="channel-min" inputMode="decimal" placeholder="1000.00" />
+      </Form.Item>
+      <Form.Item
+        name="max"
+        label={t('admin.col.max')}
+        rules={[{ required: true, message: t('admin.required') }, amountRule]}
+      >
+        <TestIdInput testId="channel-max" inputMode="decimal" placeholder="1000000.00" />
+      </Form.Item>
+    </div>
+  );
+}
+
+/** The channel password choice (keep, set or remove; keep or set when none) and the new password. */
+function PasswordFields({
+  channel,
+  mode,
+  setMode,
+}: {
+  channel: AdminChannel | null;
+  mode: PasswordMode;
+  setMode: (m: PasswordMode) => void;
+}) {
+  const { t } = useTranslation();
+  const passwordOptions = channel?.hasPassword
+    ? [
+        { value: 'keep' as const, label: t('admin.passwordKeep'), testId: 'channel-password-keep' },
+        { value: 'set' as const, label: t('admin.passwordChange'), testId: 'channel-password-set' },
+        { value: 'remove' as const, label: t('admin.passwordRemove'), testId: 'channel-password-remove' },
+      ]
+    : [
+        { value: 'keep' as const, label: t('admin.passwordNone'), testId: 'channel-password-keep' },
+        { value: 'set' as const, label: t('admin.passwordSet'), testId: 'channel-password-set' },
+      ];
+
+  return (
+    <>
+      <Form.Item label={t('admin.col.password')} description={t('admin.channelPasswordHint')}>
+        <Segmented<PasswordMode> value={mode} onChange={setMode} options={passwordOptions} />
+      </Form.Item>
+      {mode === 'set' && (
+        <Form.Item
+          name="password"
+          label={t('admin.newPassword')}
+          rules={[{ required: true, whitespace: true, message: t('admin.required') }]}
+        >
+          <TestIdInput testId="channel-password" maxLength={64} autoComplete="new-password" />
+        </Form.Item>
+      )}
+    </>
+  );
+}
+
+function ChannelForm({ channel, onDone }: { channel: AdminChannel | null; onDone: () => void }) {
+  const { t } = useTranslation();
+  const [form] = Form.useForm<ChannelFields>();
+  const [mode, setMode] = useState<PasswordMode>('keep');
+  const [save, { isLoading }] = useSaveChannelMutation();
+  const dispatch = useAdminDispatch();
+  const initial = initialFields(channel);
 
   const onFinish = async (v: ChannelFields) => {
     const body = channelRequest(channel?.id, v, mode);
@@ -126,17 +225,6 @@ function ChannelForm({ channel, onDone }: { channel: AdminChannel | null; onDone
     onDone();
   };
 
-  const passwordOptions = channel?.hasPassword
-    ? [
-        { value: 'keep' as const, label: t('admin.passwordKeep'), testId: 'channel-password-keep' },
-        { value: 'set' as const, label: t('admin.passwordChange'), testId: 'channel-password-set' },
-        { value: 'remove' as const, label: t('admin.passwordRemove'), testId: 'channel-password-remove' },
-      ]
-    : [
-        { value: 'keep' as const, label: t('admin.passwordNone'), testId: 'channel-password-keep' },
-        { value: 'set' as const, label: t('admin.passwordSet'), testId: 'channel-password-set' },
-      ];
-
   return (
     <div className="admin-card channel-form" data-testid="channel-form">
       <h3>{channel ? t('admin.editChannel', { name: channel.name }) : t('admin.newChannel')}</h3>
@@ -156,69 +244,8 @@ function ChannelForm({ channel, onDone }: { channel: AdminChannel | null; onDone
           </div>
         }
       >
-        <div className="form-grid">
-          <Form.Item name="name" label={t('admin.col.channelName')} rules={required(t('admin.required'))}>
-            <TestIdInput testId="channel-name" maxLength={60} />
-          </Form.Item>
-          <Form.Item
-            name="accountName"
-            label={t('admin.col.accountName')}
-            rules={required(t('admin.required'))}
-          >
-            <TestIdInput testId="channel-account-name" maxLength={60} />
-          </Form.Item>
-          <Form.Item
-            name="accountNumber"
-            label={t('admin.col.accountNumber')}
-            rules={[
-              { required: true, message: t('admin.required') },
-              { pattern: ACCOUNT_NUMBER_RE, message: t('admin.accountNumberInvalid') },
-            ]}
-          >
-            <TestIdInput testId="channel-account-number" inputMode="numeric" maxLength={19} />
-          </Form.Item>
-          <Form.Item name="bankName" label={t('admin.col.bank')} rules={required(t('admin.required'))}>
-            <TestIdInput testId="channel-bank" maxLength={60} />
-          </Form.Item>
-          <Form.Item name="branch" label={t('admin.col.branch')} rules={required(t('admin.required'))}>
-            <TestIdInput testId="channel-branch" maxLength={60} />
-          </Form.Item>
-          <Form.Item name="currency" label={t('admin.col.currency')}>
-            <select className="native-select" data-testid="channel-currency">
-              {CURRENCIES.map((c) => (
-                <option key={c} value={c}>
-                  {c}
-                </option>
-              ))}
-            </select>
-          </Form.Item>
-          <Form.Item
-            name="min"
-            label={t('admin.col.min')}
-            rules={[{ required: true, message: t('admin.required') }, amountRule]}
-          >
-            <TestIdInput testId="channel-min" inputMode="decimal" placeholder="1000.00" />
-          </Form.Item>
-          <Form.Item
-            name="max"
-            label={t('admin.col.max')}
-            rules={[{ required: true, message: t('admin.required') }, amountRule]}
-          >
-            <TestIdInput testId="channel-max" inputMode="decimal" placeholder="1000000.00" />
-          </Form.Item>
-        </div>
-        <Form.Item label={t('admin.col.password')} description={t('admin.channelPasswordHint')}>
-          <Segmented<PasswordMode> value={mode} onChange={setMode} options={passwordOptions} />
-        </Form.Item>
-        {mode === 'set' && (
-          <Form.Item
-            name="password"
-            label={t('admin.newPassword')}
-            rules={[{ required: true, whitespace: true, message: t('admin.required') }]}
-          >
-            <TestIdInput testId="channel-password" maxLength={64} autoComplete="new-password" />
-          </Form.Item>
-        )}
+        <ChannelFieldsGrid />
+        <PasswordFields channel={channel} mode={mode} setMode={setMode} />
         <Form.Item name="enabled" label={t('admin.col.enabled')} valuePropName="checked">
           <Switch data-testid="channel-enabled" />
         </Form.Item>

@@ -8,6 +8,7 @@
  * defaults to the verified name (the server requires a match).
  */
 import { Button, Form, List, NoticeBar, Popup, Result, SearchBar, Switch } from 'antd-mobile';
+import type { FormInstance } from 'antd-mobile/es/components/form';
 import { useMemo, useRef, useState } from 'react';
 import '../identity.css';
 import { useTranslation } from 'react-i18next';
@@ -94,46 +95,21 @@ function BankPicker({
   );
 }
 
-function AddCardForm({ verifiedName }: { verifiedName: string }) {
-  const { t, i18n } = useTranslation();
-  const lang = langOf(i18n.language);
-  const navigate = useNavigate();
-  const [form] = Form.useForm<CardForm>();
-  const [add, { isLoading }] = useAddBankCardMutation();
-  const [picking, setPicking] = useState(false);
-  const outsideTaiwan = Form.useWatch('outsideTaiwan', form) ?? false;
-  const bankCode = ((Form.useWatch('bankCode', form) as string | undefined) ?? '').trim();
-  const listed = outsideTaiwan ? undefined : bankByCode(bankCode);
-  /** The bank name this screen filled in from a listed code (cleared again if the code changes). */
-  const filled = useRef<string | null>(null);
-
-  const fillBankName = (code: string) => {
-    const bank = bankByCode(code.trim());
-    if (bank) {
-      filled.current = bank[lang];
-      form.setFieldsValue({ bankName: bank[lang] });
-    } else if (filled.current !== null && form.getFieldValue('bankName') === filled.current) {
-      filled.current = null;
-      form.setFieldsValue({ bankName: '' });
-    }
-  };
-
-  const onFinish = async (v: CardForm) => {
-    const common = {
-      holderName: v.holderName.trim(),
-      cardNumber: normaliseCardNumber(v.cardNumber),
-      bankName: v.bankName.trim(),
-      branchName: v.branchName.trim(),
-    };
-    const res = await add(
-      v.outsideTaiwan
-        ? { ...common, outsideTaiwan: true, upi: (v.upi ?? '').trim() }
-        : { ...common, bankCode: (v.bankCode ?? '').trim(), branchCode: (v.branchCode ?? '').trim() },
-    );
-    if ('data' in res) navigate('/user/WithCard', { replace: true });
-  };
-
-  const bankNameItem = (
+/**
+ * The bank name: read-only and filled in when the code is a listed bank (`listed`), with a hint
+ * when a well-formed code is not listed; free text abroad.
+ */
+function BankNameItem({
+  outsideTaiwan,
+  listed,
+  bankCode,
+}: {
+  outsideTaiwan: boolean;
+  listed: ReturnType<typeof bankByCode>;
+  bankCode: string;
+}) {
+  const { t } = useTranslation();
+  return (
     <Form.Item
       name="bankName"
       label={t('card.bank')}
@@ -157,11 +133,168 @@ function AddCardForm({ verifiedName }: { verifiedName: string }) {
       />
     </Form.Item>
   );
-  const branchNameItem = (
+}
+
+/** The branch name (required). */
+function BranchNameItem() {
+  const { t } = useTranslation();
+  return (
     <Form.Item name="branchName" label={t('card.branch')} rules={[keyRule(t, requiredError)]}>
       <TestIdInput testId="card-branch" maxLength={60} placeholder={t('card.branchPlaceholder')} clearable />
     </Form.Item>
   );
+}
+
+/** The holder (prefilled with the verified real name) and the card number. */
+function HolderAndNumberFields() {
+  const { t } = useTranslation();
+  return (
+    <>
+      <Form.Item
+        name="holderName"
+        label={t('card.holder')}
+        rules={[keyRule(t, realNameError)]}
+        description={t('card.holderHint')}
+      >
+        <TestIdInput testId="card-holder" placeholder={t('card.holderPlaceholder')} clearable />
+      </Form.Item>
+      <Form.Item name="cardNumber" label={t('card.number')} rules={[keyRule(t, cardNumberError)]}>
+        <TestIdInput
+          testId="card-number"
+          inputMode="numeric"
+          maxLength={23}
+          placeholder={t('card.numberPlaceholder')}
+          autoComplete="off"
+          clearable
+        />
+      </Form.Item>
+    </>
+  );
+}
+
+/** A card abroad: bank and branch names and the UPI code. */
+function AbroadFields() {
+  const { t } = useTranslation();
+  return (
+    <>
+      <BankNameItem outsideTaiwan listed={undefined} bankCode="" />
+      <BranchNameItem />
+      <Form.Item
+        name="upi"
+        label={t('card.upi')}
+        rules={[keyRule(t, upiError)]}
+        description={t('card.upiHint')}
+      >
+        <TestIdInput
+          testId="card-upi"
+          maxLength={32}
+          placeholder={t('card.upiPlaceholder')}
+          autoCapitalize="characters"
+          clearable
+        />
+      </Form.Item>
+    </>
+  );
+}
+
+/** A Taiwan card: bank code (typed or picked: `onPick`), bank name, branch code and branch name. */
+function TaiwanFields({
+  listed,
+  bankCode,
+  onPick,
+}: {
+  listed: ReturnType<typeof bankByCode>;
+  bankCode: string;
+  onPick: () => void;
+}) {
+  const { t } = useTranslation();
+  return (
+    <>
+      <Form.Item
+        name="bankCode"
+        label={t('card.bankCode')}
+        rules={[keyRule(t, bankCodeError)]}
+        extra={
+          <Button size="small" fill="outline" onClick={onPick} data-testid="card-bank-pick">
+            {t('card.pick')}
+          </Button>
+        }
+      >
+        <TestIdInput
+          testId="card-bank-code"
+          inputMode="numeric"
+          maxLength={3}
+          placeholder={t('card.bankCodePlaceholder')}
+          autoComplete="off"
+        />
+      </Form.Item>
+      <BankNameItem outsideTaiwan={false} listed={listed} bankCode={bankCode} />
+      <Form.Item
+        name="branchCode"
+        label={t('card.branchCode')}
+        rules={[keyRule(t, branchCodeError)]}
+        description={t('card.branchCodeHint')}
+      >
+        <TestIdInput
+          testId="card-branch-code"
+          inputMode="numeric"
+          maxLength={4}
+          placeholder={t('card.branchCodePlaceholder')}
+          autoComplete="off"
+          clearable
+        />
+      </Form.Item>
+      <BranchNameItem />
+    </>
+  );
+}
+
+/**
+ * Fills the bank name in from a listed bank code (contract/banks.ts, in `lang`), and clears it
+ * again when the code changes to an unlisted one while the name is still the one filled in.
+ */
+function useBankNameFill(form: FormInstance, lang: ReturnType<typeof langOf>) {
+  /** The bank name this screen filled in from a listed code (cleared again if the code changes). */
+  const filled = useRef<string | null>(null);
+
+  return (code: string) => {
+    const bank = bankByCode(code.trim());
+    if (bank) {
+      filled.current = bank[lang];
+      form.setFieldsValue({ bankName: bank[lang] });
+    } else if (filled.current !== null && form.getFieldValue('bankName') === filled.current) {
+      filled.current = null;
+      form.setFieldsValue({ bankName: '' });
+    }
+  };
+}
+
+function AddCardForm({ verifiedName }: { verifiedName: string }) {
+  const { t, i18n } = useTranslation();
+  const lang = langOf(i18n.language);
+  const navigate = useNavigate();
+  const [form] = Form.useForm<CardForm>();
+  const [add, { isLoading }] = useAddBankCardMutation();
+  const [picking, setPicking] = useState(false);
+  const outsideTaiwan = Form.useWatch('outsideTaiwan', form) ?? false;
+  const bankCode = ((Form.useWatch('bankCode', form) as string | undefined) ?? '').trim();
+  const listed = outsideTaiwan ? undefined : bankByCode(bankCode);
+  const fillBankName = useBankNameFill(form, lang);
+
+  const onFinish = async (v: CardForm) => {
+    const common = {
+      holderName: v.holderName.trim(),
+      cardNumber: normaliseCardNumber(v.cardNumber),
+      bankName: v.bankName.trim(),
+      branchName: v.branchName.trim(),
+    };
+    const res = await add(
+      v.outsideTaiwan
+        ? { ...common, outsideTaiwan: true, upi: (v.upi ?? '').trim() }
+        : { ...common, bankCode: (v.bankCode ?? '').trim(), branchCode: (v.branchCode ?? '').trim() },
+    );
+    if ('data' in res) navigate('/user/WithCard', { replace: true });
+  };
 
   return (
     <>
@@ -179,86 +312,11 @@ function AddCardForm({ verifiedName }: { verifiedName: string }) {
           </SubmitButton>
         }
       >
-        <Form.Item
-          name="holderName"
-          label={t('card.holder')}
-          rules={[keyRule(t, realNameError)]}
-          description={t('card.holderHint')}
-        >
-          <TestIdInput testId="card-holder" placeholder={t('card.holderPlaceholder')} clearable />
-        </Form.Item>
-        <Form.Item name="cardNumber" label={t('card.number')} rules={[keyRule(t, cardNumberError)]}>
-          <TestIdInput
-            testId="card-number"
-            inputMode="numeric"
-            maxLength={23}
-            placeholder={t('card.numberPlaceholder')}
-            autoComplete="off"
-            clearable
-          />
-        </Form.Item>
+        <HolderAndNumberFields />
         {outsideTaiwan ? (
-          <>
-            {bankNameItem}
-            {branchNameItem}
-            <Form.Item
-              name="upi"
-              label={t('card.upi')}
-              rules={[keyRule(t, upiError)]}
-              description={t('card.upiHint')}
-            >
-              <TestIdInput
-                testId="card-upi"
-                maxLength={32}
-                placeholder={t('card.upiPlaceholder')}
-                autoCapitalize="characters"
-                clearable
-              />
-            </Form.Item>
-          </>
+          <AbroadFields />
         ) : (
-          <>
-            <Form.Item
-              name="bankCode"
-              label={t('card.bankCode')}
-              rules={[keyRule(t, bankCodeError)]}
-              extra={
-                <Button
-                  size="small"
-                  fill="outline"
-                  onClick={() => setPicking(true)}
-                  data-testid="card-bank-pick"
-                >
-                  {t('card.pick')}
-                </Button>
-              }
-            >
-              <TestIdInput
-                testId="card-bank-code"
-                inputMode="numeric"
-                maxLength={3}
-                placeholder={t('card.bankCodePlaceholder')}
-                autoComplete="off"
-              />
-            </Form.Item>
-            {bankNameItem}
-            <Form.Item
-              name="branchCode"
-              label={t('card.branchCode')}
-              rules={[keyRule(t, branchCodeError)]}
-              description={t('card.branchCodeHint')}
-            >
-              <TestIdInput
-                testId="card-branch-code"
-                inputMode="numeric"
-                maxLength={4}
-                placeholder={t('card.branchCodePlaceholder')}
-                autoComplete="off"
-                clearable
-              />
-            </Form.Item>
-            {branchNameItem}
-          </>
+          <TaiwanFields listed={listed} bankCode={bankCode} onPick={() => setPicking(true)} />
         )}
         <Form.Item
           name="outsideTaiwan"
