@@ -16,13 +16,17 @@ import { builtinRules } from 'eslint/use-at-your-own-risk';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const core = builtinRules.get('max-lines-per-function');
 
-/** Allowed length by `file>function name` (scripts/lint-allow/function-length.json). */
-function loadAllowList() {
-  const raw = JSON.parse(readFileSync(path.join(ROOT, 'scripts/lint-allow/function-length.json'), 'utf8'));
+/** The allow-list read unless the rule's `allowList` option names another (repo-relative) file. */
+const DEFAULT_ALLOW_LIST = 'scripts/lint-allow/function-length.json';
+
+/** Allowed length by `file>function name`, from the repo-relative JSON file `listPath`. */
+function loadAllowList(listPath) {
+  const raw = JSON.parse(readFileSync(path.join(ROOT, listPath), 'utf8'));
   return new Map(raw.functions.map((f) => [`${f.file}>${f.name}`, f.lines]));
 }
 
-let allowList = null;
+/** Loaded allow-lists by path (read once per lint run). */
+const allowLists = new Map();
 
 const rule = {
   meta: {
@@ -31,7 +35,7 @@ const rule = {
     schema: [
       {
         type: 'object',
-        properties: { max: { type: 'integer', minimum: 1 } },
+        properties: { max: { type: 'integer', minimum: 1 }, allowList: { type: 'string' } },
         additionalProperties: false,
       },
     ],
@@ -42,7 +46,9 @@ const rule = {
     },
   },
   create(context) {
-    allowList ??= loadAllowList();
+    const listPath = context.options[0]?.allowList ?? DEFAULT_ALLOW_LIST;
+    if (!allowLists.has(listPath)) allowLists.set(listPath, loadAllowList(listPath));
+    const allowList = allowLists.get(listPath);
     const max = context.options[0]?.max ?? 150;
     const file = path.relative(ROOT, path.resolve(context.cwd, context.filename)).split(path.sep).join('/');
     const report = (descriptor) => {
