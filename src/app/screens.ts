@@ -58,12 +58,12 @@ export const SCREENS: Record<string, () => Promise<ComponentType>> = {
     import('../features/primary/routes/block-trade-password').then((m) => m.BlockTradePasswordPage),
   'market/subscribeRecord': () =>
     import('../features/ipo/routes/subscribe-record').then((m) => m.SubscribeRecordPage),
-  'gdindex/gdindex': () => import('../features/follow/routes/follow').then((m) => m.MentorListPage),
-  'gdindex/gdList': () => import('../features/follow/routes/follow').then((m) => m.MentorInfoPage),
-  'gdindex/dsFllow': () => import('../features/follow/routes/follow').then((m) => m.FollowFormPage),
-  'gdindex/dsFllowInfo': () => import('../features/follow/routes/follow').then((m) => m.FollowInfoPage),
-  'gdindex/dsFllowRecord': () => import('../features/follow/routes/follow').then((m) => m.FollowRecordPage),
-  'gdindex/mentorApply': () => import('../features/follow/routes/follow').then((m) => m.MentorApplyPage),
+  'gdindex/gdindex': () => import('../features/copy-trading/routes/follow').then((m) => m.MentorListPage),
+  'gdindex/gdList': () => import('../features/copy-trading/routes/follow').then((m) => m.MentorInfoPage),
+  'gdindex/dsFllow': () => import('../features/copy-trading/routes/follow').then((m) => m.FollowFormPage),
+  'gdindex/dsFllowInfo': () => import('../features/copy-trading/routes/follow').then((m) => m.FollowInfoPage),
+  'gdindex/dsFllowRecord': () => import('../features/copy-trading/routes/follow').then((m) => m.FollowRecordPage),
+  'gdindex/mentorApply': () => import('../features/copy-trading/routes/follow').then((m) => m.MentorApplyPage),
   'common/dayTrading': () =>
     import('../features/day-trading/routes/day-trading').then((m) => m.DayTradingPage),
   'user/accountLevel': () => import('../features/rewards/routes/rewards').then((m) => m.AccountLevelPage),

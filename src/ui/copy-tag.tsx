@@ -1,7 +1,7 @@
 /**
  * The positions' "copy" tag (copy trading): which of the listed orders are copies of a mentor's
  * (follow/copyOrders, one request per list of at most MAX ids, the newest), the context the rows
- * read it from, and the tag. Kept apart from follow-api.ts so the positions screen loads only
+ * read it from, and the tag. Kept apart from copy-trading-api.ts so the positions screen loads only
  * this endpoint; shared (src/ui) because the positions screen shows what copy trading knows.
  */
 import { createContext, useContext, useMemo } from 'react';

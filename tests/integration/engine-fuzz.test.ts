@@ -10,7 +10,7 @@
  * closing print (resting orders it crosses fill at it, queued closes close at it, the rest expire),
  * and the closed market (entry and closes refused). Cancels, forced closes (at market, or at a
  * given price outside continuous trading) and engine restarts (a new engine loading the live
- * orders) happen at random points.
+ * orders) happen at random points; a restart also follows every close queued in pre-open.
  *
  * A model kept here (its own arithmetic, not the engine's) says every order's status, open price,
  * close price and close reason, and which refusals come when. After every step: the rows equal
@@ -283,7 +283,13 @@ async function runSeed(seed: number): Promise<Record<string, number>> {
     if (slot === 'closed') return expect(key, at).toBe('nonTradingTime');
     expect(key, at).toBeNull();
     count('close');
-    if (slot !== 'continuous') return void (o.status = 'closing');
+    if (slot !== 'continuous') {
+      o.status = 'closing';
+      // A restart before the opening keeps the close queued for it (engine.ts loadLive). No
+      // random draw: every seed's sequence stays the same.
+      if (slot === 'preOpen') await restart('restart with a close queued in pre-open');
+      return;
+    }
     const q = quote(o.symbol);
     Object.assign(o, {
       status: 'closed',
@@ -387,11 +393,11 @@ async function runSeed(seed: number): Promise<Record<string, number>> {
     count(`to ${slot}`);
   };
 
-  const restart = async () => {
+  const restart = async (what = 'restart') => {
     engine.stop();
     engine = newEngine();
     await engine.start();
-    count('restart');
+    count(what);
   };
 
   const reconciles = async (at: string) => {
@@ -478,6 +484,7 @@ describe('the order lifecycle against a model (seeded fuzz)', () => {
   it('pinned seed 1353238884: IOC / FOK kills, forced closes, restarts', { timeout: 600_000 }, async () => {
     const s = await runSeed(1_353_238_884);
     expect(s.forceClose).toBeGreaterThan(0);
+    expect(s['restart with a close queued in pre-open']).toBeGreaterThan(0);
   });
 
   it('a fresh random seed', { timeout: 600_000 }, async () => {

@@ -17,9 +17,9 @@ import { afterEach, beforeAll, beforeEach, expect, it, vi } from 'vitest';
 import { loggedIn } from '../../src/api/session';
 import { setupI18n } from '../../src/app/i18n';
 import { createAppStore } from '../../src/app/store';
-import { FollowFormPage } from '../../src/features/follow/routes/follow-form';
-import { FollowRecordPage } from '../../src/features/follow/routes/follow-record';
-import { MentorInfoPage } from '../../src/features/follow/routes/mentor-info';
+import { FollowFormPage } from '../../src/features/copy-trading/routes/follow-form';
+import { FollowRecordPage } from '../../src/features/copy-trading/routes/follow-record';
+import { MentorInfoPage } from '../../src/features/copy-trading/routes/mentor-info';
 import { en, tw } from './support/strings';
 
 const calls: string[] = [];

@@ -18,23 +18,16 @@
  *   notice naming the cause and the order of sales.
  *
  * Each sale goes through the trading engine's forced close (close_reason `liquidation`) with its
- * `liquidation` risk event in the same transaction. Units: minor units, basis points, sessions.
+ * `liquidation` risk event in the same transaction (margin-sales.ts). Units: minor units, basis
+ * points, sessions.
  */
-import {
-  liquidationOrder,
-  marginCallSaleSession,
-  nextMarginCallState,
-  type RiskThresholds,
-} from '../../../contract/risk';
+import { marginCallSaleSession, nextMarginCallState, type RiskThresholds } from '../../../contract/risk';
 import type { Db, Tx } from '../../db/client';
 import type { MarketFeed } from '../../market/feed';
-import { AppError } from '../common/errors';
 import { notifyMember } from '../notices/notify';
-import { loadAccountRisk, type LoadedAccountRisk, type OpenOrder, type PoolRisk } from './account-risk';
+import { loadAccountRisk, type OpenOrder } from './account-risk';
 import { lastMarginCall, openMarginCall, recordRiskEvent, type OpenMarginCall } from './events';
-
-/** Positions closed per account and run at most (a bound on the loop, far above any account's). */
-const MAX_CLOSES_PER_RUN = 10_000;
+import { liquidate, saleOrderOf } from './margin-sales';
 
 /** The trading engine's forced close, as forced sales need it. */
 export interface PositionCloser {
@@ -95,206 +88,149 @@ export interface MarginCalls {
   readonly liquidations: number;
 }
 
+/** The own pool's ratio figures a call is judged on (minor units, basis points). */
+export interface CallRatio {
+  ratioBps: number | null;
+  equityMinor: number;
+  usedMarginMinor: number;
+}
+
+/** The per-account state behind one MarginCalls (see createMarginCalls). */
+export interface MarginCallState {
+  deps: MarginCallDeps;
+  /** The open call per account (null: none), cached from the risk events. */
+  calls: Map<number, OpenMarginCall | null>;
+  /** `${userId}:${followId ?? 'own'}` of pools whose sale notice was sent and whose sale is still due. */
+  saleNoticed: Set<string>;
+  /** Positions closed by forced sales so far. */
+  liquidations: number;
+}
+
 /** Creates the per-account call state over `deps`. */
 export function createMarginCalls(deps: MarginCallDeps): MarginCalls {
-  const { db, feed, closer, thresholds } = deps;
-  const calls = new Map<number, OpenMarginCall | null>();
-  /** `${userId}:${followId ?? 'own'}` of pools whose sale notice was sent and whose sale is still due. */
-  const saleNoticed = new Set<string>();
-  let liquidations = 0;
-
-  async function callOf(userId: number): Promise<OpenMarginCall | null> {
-    let c = calls.get(userId);
-    if (c === undefined) calls.set(userId, (c = await openMarginCall(db, userId)));
-    return c;
-  }
-
-  /** The pool's margined holdings in sale order, as the notices name them. */
-  function saleOrderOf(snap: LoadedAccountRisk, pool: PoolRisk) {
-    const bySymbol = new Map(snap.holdings.map((h) => [h.id, h.symbol]));
-    return liquidationOrder(pool.risk.positions).map((id) => ({ orderId: id, symbol: bySymbol.get(id)! }));
-  }
-
-  async function updateCall(
-    userId: number,
-    r: { ratioBps: number | null; equityMinor: number; usedMarginMinor: number },
-    opts: { clearAtCall?: boolean } = {},
-  ) {
-    const open = await callOf(userId);
-    let below = nextMarginCallState(open !== null, r.ratioBps, thresholds);
-    if (opts.clearAtCall && r.ratioBps !== null && r.ratioBps >= thresholds.marginCallBps) below = false;
-    const none = { marginCall: false, cleared: false, immediate: false };
-    if (below === (open !== null)) return none;
-    if (!below) {
-      await db.transaction(async (tx) => {
-        await recordRiskEvent(tx, {
-          userId,
-          kind: 'marginCallCleared',
-          ratioBps: r.ratioBps,
-          detail: {
-            thresholdBps: thresholds.marginCallBps,
-            equityMinor: r.equityMinor,
-            usedMarginMinor: r.usedMarginMinor,
-          },
-        });
-      });
-      calls.set(userId, null);
-      return { ...none, cleared: true };
-    }
-    const snap = await loadAccountRisk(db, feed, userId, thresholds);
-    const saleOrder = saleOrderOf(snap, snap.pools[0]!);
-    const immediate = r.ratioBps !== null && r.ratioBps < thresholds.maintenanceBps;
-    // A call raised again before its predecessor's deadline (the ratio bounced above the clearing
-    // band and fell back) keeps that deadline, and the notice already sent stands: a bounce
-    // neither restarts the grace days nor repeats the notice.
-    const prev = await lastMarginCall(db, userId);
-    const now = deps.session();
-    const again = prev?.saleSession != null && prev.calledSession != null && now < prev.saleSession;
-    const calledSession = again ? prev.calledSession! : now;
-    const saleSession = again ? prev.saleSession! : marginCallSaleSession(calledSession, deps.graceDays);
-    const saleDate = deps.sessionDate(saleSession);
-    const id = await db.transaction(async (tx) => {
-      const eventId = await recordRiskEvent(tx, {
-        userId,
-        kind: 'marginCall',
-        ratioBps: r.ratioBps,
-        detail: {
-          thresholdBps: thresholds.marginCallBps,
-          equityMinor: r.equityMinor,
-          usedMarginMinor: r.usedMarginMinor,
-          calledSession,
-          saleSession,
-          saleDate,
-          saleOrder,
-          immediate,
-        },
-      });
-      if (!again || immediate)
-        await notifyMember(tx, userId, 'marginCall', {
-          ratioBps: r.ratioBps ?? 0,
-          thresholdBps: thresholds.marginCallBps,
-          maintenanceBps: thresholds.maintenanceBps,
-          saleDate: saleDate ?? '',
-          saleOrder: saleOrder.map((o) => o.symbol).join(', '),
-          immediate: immediate ? 1 : 0,
-        });
-      return eventId;
-    });
-    calls.set(userId, {
-      id,
-      calledSession,
-      saleSession,
-      saleDate,
-      saleOrder: saleOrder.map((o) => o.symbol),
-    });
-    return { marginCall: true, cleared: false, immediate };
-  }
-
-  async function ownSaleCause(userId: number, ratioBps: number | null): Promise<SaleCause | null> {
-    if (ratioBps === null) return null;
-    if (ratioBps < thresholds.maintenanceBps) return 'maintenance';
-    const open = await callOf(userId);
-    if (open?.saleSession == null || ratioBps >= thresholds.marginCallBps) return null;
-    return deps.session() >= open.saleSession ? 'deadline' : null;
-  }
-
-  /** The pool to sell next, with the line it is sold back to; undefined when none is due. */
-  function duePool(snap: LoadedAccountRisk, ownCause: SaleCause | null, holding: Set<number>) {
-    for (const pool of snap.pools) {
-      const ratio = pool.risk.ratioBps;
-      const sellable = pool.risk.positions.some((p) => !p.cash && holding.has(p.id));
-      if (!sellable || ratio === null) continue;
-      if (pool.followId !== null) {
-        if (pool.risk.level === 'liquidation')
-          return { pool, lineBps: thresholds.maintenanceBps, cause: 'maintenance' as const };
-        continue;
-      }
-      if (ownCause === 'maintenance' && ratio < thresholds.maintenanceBps)
-        return { pool, lineBps: thresholds.maintenanceBps, cause: ownCause };
-      if (ownCause === 'deadline' && ratio < thresholds.marginCallBps)
-        return { pool, lineBps: thresholds.marginCallBps, cause: ownCause };
-    }
-    return undefined;
-  }
-
-  async function liquidate(userId: number, ownCause: SaleCause | null, noticed: boolean) {
-    const closed: number[] = [];
-    let refused = false;
-    let snap = await loadAccountRisk(db, feed, userId, thresholds);
-    const key = (followId: number | null) => `${userId}:${followId ?? 'own'}`;
-    if (noticed) saleNoticed.add(key(null));
-    for (let step = 0; step < MAX_CLOSES_PER_RUN && snap.marked; step++) {
-      const holding = new Set(snap.holdings.filter((h) => h.status === 'holding').map((h) => h.id));
-      const due = duePool(snap, ownCause, holding);
-      if (!due) {
-        for (const pool of snap.pools) saleNoticed.delete(key(pool.followId));
-        break;
-      }
-      const order = saleOrderOf(snap, due.pool).filter((o) => holding.has(o.orderId));
-      const next = order[0]!;
-      if (!saleNoticed.has(key(due.pool.followId))) {
-        await notifyMember(db, userId, 'forcedSale', {
-          cause: due.cause,
-          ratioBps: due.pool.risk.ratioBps ?? 0,
-          lineBps: due.lineBps,
-          saleOrder: order.map((o) => o.symbol).join(', '),
-          ...(due.pool.followId === null ? {} : { followId: due.pool.followId }),
-        });
-        saleNoticed.add(key(due.pool.followId));
-      }
-      const pos = due.pool.risk.positions.find((p) => p.id === next.orderId)!;
-      const why = {
-        ratioBps: due.pool.risk.ratioBps,
-        detail: {
-          symbol: next.symbol,
-          thresholdBps: due.lineBps,
-          markMinor: pos.markMinor,
-          equityMinor: due.pool.risk.equityMinor,
-          usedMarginMinor: due.pool.risk.usedMarginMinor,
-          cause: due.cause,
-          ...(due.pool.followId === null ? {} : { followId: due.pool.followId }),
-        },
-      };
-      let row: OpenOrder | null;
-      try {
-        row = await closer.forceClose(next.orderId, 'liquidation', async (tx, done) => {
-          await recordRiskEvent(tx, {
-            userId,
-            kind: 'liquidation',
-            orderId: next.orderId,
-            ratioBps: why.ratioBps,
-            priceMinor: done.closePriceMinor,
-            detail: why.detail,
-          });
-        });
-      } catch (err) {
-        // The market refused (not in continuous trading, no price): expected, retried on a later
-        // quote. Anything else is logged.
-        if (!(err instanceof AppError)) deps.log(`liquidation of order ${next.orderId} failed`, err);
-        refused = true;
-        break;
-      }
-      if (row) {
-        closed.push(next.orderId);
-        liquidations++;
-      }
-      snap = await loadAccountRisk(db, feed, userId, thresholds);
-    }
-    return {
-      closed,
-      ratioAfter: snap.pools[0]!.risk.ratioBps,
-      held: snap.holdings.map((h) => h.symbol),
-      refused,
-    };
-  }
-
+  const s: MarginCallState = { deps, calls: new Map(), saleNoticed: new Set(), liquidations: 0 };
   return {
-    updateCall,
-    ownSaleCause,
-    liquidate,
-    forget: (userId) => calls.delete(userId),
+    updateCall: (userId, r, opts = {}) => updateCall(s, userId, r, opts),
+    ownSaleCause: (userId, ratioBps) => ownSaleCause(s, userId, ratioBps),
+    liquidate: (userId, ownCause, noticed) => liquidate(s, userId, ownCause, noticed),
+    forget: (userId) => s.calls.delete(userId),
     get liquidations() {
-      return liquidations;
+      return s.liquidations;
     },
   };
+}
+
+/** The account's open call (cached; read from the risk events on first use), or null. */
+async function callOf(s: MarginCallState, userId: number): Promise<OpenMarginCall | null> {
+  let c = s.calls.get(userId);
+  if (c === undefined) s.calls.set(userId, (c = await openMarginCall(s.deps.db, userId)));
+  return c;
+}
+
+/** MarginCalls.updateCall over `s`: raises or clears the own pool's call when its ratio crosses. */
+async function updateCall(
+  s: MarginCallState,
+  userId: number,
+  r: CallRatio,
+  opts: { clearAtCall?: boolean },
+): Promise<{ marginCall: boolean; cleared: boolean; immediate: boolean }> {
+  const { thresholds } = s.deps;
+  const open = await callOf(s, userId);
+  let below = nextMarginCallState(open !== null, r.ratioBps, thresholds);
+  if (opts.clearAtCall && r.ratioBps !== null && r.ratioBps >= thresholds.marginCallBps) below = false;
+  const none = { marginCall: false, cleared: false, immediate: false };
+  if (below === (open !== null)) return none;
+  if (!below) {
+    await clearCall(s, userId, r);
+    return { ...none, cleared: true };
+  }
+  const immediate = await raiseCall(s, userId, r);
+  return { marginCall: true, cleared: false, immediate };
+}
+
+/** Records the clearing of the account's open call (a `marginCallCleared` risk event). */
+async function clearCall(s: MarginCallState, userId: number, r: CallRatio): Promise<void> {
+  const { db, thresholds } = s.deps;
+  await db.transaction(async (tx) => {
+    await recordRiskEvent(tx, {
+      userId,
+      kind: 'marginCallCleared',
+      ratioBps: r.ratioBps,
+      detail: {
+        thresholdBps: thresholds.marginCallBps,
+        equityMinor: r.equityMinor,
+        usedMarginMinor: r.usedMarginMinor,
+      },
+    });
+  });
+  s.calls.set(userId, null);
+}
+
+/**
+ * Raises a call: its `marginCall` risk event and (unless it only repeats a call whose deadline
+ * stands) its notice, in one transaction. Returns whether it was raised straight below maintenance.
+ */
+async function raiseCall(s: MarginCallState, userId: number, r: CallRatio): Promise<boolean> {
+  const { db, feed, thresholds } = s.deps;
+  const snap = await loadAccountRisk(db, feed, userId, thresholds);
+  const saleOrder = saleOrderOf(snap, snap.pools[0]!);
+  const immediate = r.ratioBps !== null && r.ratioBps < thresholds.maintenanceBps;
+  // A call raised again before its predecessor's deadline (the ratio bounced above the clearing
+  // band and fell back) keeps that deadline, and the notice already sent stands: a bounce
+  // neither restarts the grace days nor repeats the notice.
+  const prev = await lastMarginCall(db, userId);
+  const now = s.deps.session();
+  const again = prev?.saleSession != null && prev.calledSession != null && now < prev.saleSession;
+  const calledSession = again ? prev.calledSession! : now;
+  const saleSession = again ? prev.saleSession! : marginCallSaleSession(calledSession, s.deps.graceDays);
+  const saleDate = s.deps.sessionDate(saleSession);
+  const id = await db.transaction(async (tx) => {
+    const eventId = await recordRiskEvent(tx, {
+      userId,
+      kind: 'marginCall',
+      ratioBps: r.ratioBps,
+      detail: {
+        thresholdBps: thresholds.marginCallBps,
+        equityMinor: r.equityMinor,
+        usedMarginMinor: r.usedMarginMinor,
+        calledSession,
+        saleSession,
+        saleDate,
+        saleOrder,
+        immediate,
+      },
+    });
+    if (!again || immediate)
+      await notifyMember(tx, userId, 'marginCall', {
+        ratioBps: r.ratioBps ?? 0,
+        thresholdBps: thresholds.marginCallBps,
+        maintenanceBps: thresholds.maintenanceBps,
+        saleDate: saleDate ?? '',
+        saleOrder: saleOrder.map((o) => o.symbol).join(', '),
+        immediate: immediate ? 1 : 0,
+      });
+    return eventId;
+  });
+  s.calls.set(userId, {
+    id,
+    calledSession,
+    saleSession,
+    saleDate,
+    saleOrder: saleOrder.map((o) => o.symbol),
+  });
+  return immediate;
+}
+
+/** MarginCalls.ownSaleCause over `s`. */
+async function ownSaleCause(
+  s: MarginCallState,
+  userId: number,
+  ratioBps: number | null,
+): Promise<SaleCause | null> {
+  const { thresholds } = s.deps;
+  if (ratioBps === null) return null;
+  if (ratioBps < thresholds.maintenanceBps) return 'maintenance';
+  const open = await callOf(s, userId);
+  if (open?.saleSession == null || ratioBps >= thresholds.marginCallBps) return null;
+  return s.deps.session() >= open.saleSession ? 'deadline' : null;
 }

@@ -12,8 +12,8 @@
  * summed exposure rows (account-risk.ts loadAccountExposure). Only a call or a sale loads the
  * positions one by one.
  *
- * The symbol → accounts index is loaded at start and kept current without a hook in the trading
- * engine: at most every `syncMs` (checked when quotes arrive) it reads orders with an id above
+ * The symbol → accounts index (monitor-index.ts) is loaded at start and kept current without a
+ * hook in the trading engine: at most every `syncMs` (checked when quotes arrive) it reads orders with an id above
  * the highest seen (primary-key range), re-reads the pending ones it knows (a resting order that
  * fills becomes a holding) and the ids skipped in the sequence (an insert that had not committed
  * yet, or a rolled-back one; at most MAX_GAPS, each dropped after GAP_SYNCS syncs). Each
@@ -23,29 +23,21 @@
  * Clocks: throttling and sync use the injected wall clock `now` (tests drive it); deadlines use the
  * market clock's trading sessions (`session`).
  */
-import { asc, desc, gt, inArray } from 'drizzle-orm';
 import type { Quote } from '../../../contract/market';
 import { DEFAULT_MARGIN_CALL_GRACE_DAYS, type RiskThresholds } from '../../../contract/risk';
 import type { Db } from '../../db/client';
-import { orders } from '../../db/schema';
 import type { MarketFeed } from '../../market/feed';
-import { OPEN_STATUSES, loadAccountExposure } from './account-risk';
-import { createMarginCalls, type PositionCloser } from './margin-calls';
+import { loadAccountExposure } from './account-risk';
+import { createMarginCalls, type MarginCalls, type PositionCloser } from './margin-calls';
+import { createHoldingsIndex, loadIndex, reindex, syncIndex, type HoldingsIndex } from './monitor-index';
 
 export type { PositionCloser } from './margin-calls';
+export { GAP_SYNCS } from './monitor-index';
 
 /** Default minimum wall ms between two evaluations of one account. */
 export const RISK_THROTTLE_MS = 500;
 /** Default wall ms between two syncs of the holdings index with the orders table. */
 export const RISK_SYNC_MS = 500;
-/** Syncs after which an id skipped in the order sequence is no longer looked for (~10 s). */
-export const GAP_SYNCS = 20;
-/** Skipped ids remembered at most (refused orders roll their insert back and leave gaps). */
-const MAX_GAPS = 10_000;
-/** Rows read per sync query (the range read repeats until it returns fewer). */
-const SYNC_BATCH = 5_000;
-/** Ids per `in (…)` re-read. */
-const RECHECK_CHUNK = 1_000;
 /** Accounts evaluated per drain before yielding to a later one. */
 const MAX_EVALUATIONS_PER_DRAIN = 1_000;
 
@@ -64,6 +56,7 @@ export interface RiskEvaluation {
   ratioAfterBps?: number | null;
 }
 
+/** The risk monitor's handle (createRiskMonitor). */
 export interface RiskMonitor {
   /** Loads the holdings index and subscribes to the feed's quotes. */
   start(): Promise<void>;
@@ -78,8 +71,8 @@ export interface RiskMonitor {
   stats(): { accounts: number; symbols: number; evaluations: number; liquidations: number };
 }
 
-/** Creates the monitor; call start() after the trading engine has started. */
-export function createRiskMonitor(opts: {
+/** createRiskMonitor's options (see the module docstring). */
+export interface RiskMonitorOptions {
   db: Db;
   feed: Pick<MarketFeed, 'onQuote' | 'quote' | 'kind'>;
   closer: PositionCloser;
@@ -94,231 +87,176 @@ export function createRiskMonitor(opts: {
   throttleMs?: number;
   syncMs?: number;
   log?: (msg: string, err?: unknown) => void;
-}): RiskMonitor {
+}
+
+/** One monitor's state (createRiskMonitor), shared by the module's functions. */
+interface MonitorState {
+  db: Db;
+  feed: Pick<MarketFeed, 'onQuote' | 'quote' | 'kind'>;
+  thresholds: RiskThresholds;
+  now: () => number;
+  throttleMs: number;
+  syncMs: number;
+  log: (msg: string, err?: unknown) => void;
+  calls: MarginCalls;
+  ix: HoldingsIndex;
+  /** Wall ms of each account's last evaluation (for the throttle). */
+  lastEvaluated: Map<number, number>;
+  /** The serial chain of syncs and evaluations. */
+  queue: Promise<unknown>;
+  scheduled: boolean;
+  unsubscribe: (() => void) | null;
+  evaluations: number;
+}
+
+/** Creates the monitor; call start() after the trading engine has started. */
+export function createRiskMonitor(opts: RiskMonitorOptions): RiskMonitor {
   const { db, feed, thresholds } = opts;
   const now = opts.now ?? Date.now;
-  const throttleMs = opts.throttleMs ?? RISK_THROTTLE_MS;
-  const syncMs = opts.syncMs ?? RISK_SYNC_MS;
   const log = opts.log ?? (() => undefined);
-  const calls = createMarginCalls({
+  const m: MonitorState = {
     db,
     feed,
-    closer: opts.closer,
     thresholds,
-    session: opts.session ?? (() => 0),
-    sessionDate: opts.sessionDate ?? (() => null),
-    graceDays: opts.graceDays ?? DEFAULT_MARGIN_CALL_GRACE_DAYS,
+    now,
+    throttleMs: opts.throttleMs ?? RISK_THROTTLE_MS,
+    syncMs: opts.syncMs ?? RISK_SYNC_MS,
     log,
-  });
+    calls: createMarginCalls({
+      db,
+      feed,
+      closer: opts.closer,
+      thresholds,
+      session: opts.session ?? (() => 0),
+      sessionDate: opts.sessionDate ?? (() => null),
+      graceDays: opts.graceDays ?? DEFAULT_MARGIN_CALL_GRACE_DAYS,
+      log,
+    }),
+    ix: createHoldingsIndex(db, now),
+    lastEvaluated: new Map(),
+    queue: Promise.resolve(),
+    scheduled: false,
+    unsubscribe: null,
+    evaluations: 0,
+  };
+  return monitorHandle(m);
+}
 
-  const bySymbol = new Map<string, Set<number>>();
-  const symbolsOf = new Map<number, Set<string>>();
-  const dirty = new Set<number>();
-  const lastEvaluated = new Map<number, number>();
-  let maxSeenId = 0;
-  const pendingIds = new Set<number>();
-  /** id skipped in the sequence → syncs left to look for it. */
-  const gaps = new Map<number, number>();
-  let lastSync = Number.NEGATIVE_INFINITY;
-  let queue: Promise<unknown> = Promise.resolve();
-  let scheduled = false;
-  let unsubscribe: (() => void) | null = null;
-  let evaluations = 0;
-
-  /** Watches `symbol` for the account; true when it was not watched yet. */
-  function index(userId: number, symbol: string): boolean {
-    let users = bySymbol.get(symbol);
-    if (!users) bySymbol.set(symbol, (users = new Set()));
-    if (users.has(userId)) return false;
-    users.add(userId);
-    let syms = symbolsOf.get(userId);
-    if (!syms) symbolsOf.set(userId, (syms = new Set()));
-    syms.add(symbol);
-    return true;
-  }
-
-  /** Replaces the account's index entries with the symbols it holds now. */
-  function reindex(userId: number, held: Iterable<string>): void {
-    const next = new Set(held);
-    for (const s of symbolsOf.get(userId) ?? []) {
-      if (next.has(s)) continue;
-      const users = bySymbol.get(s);
-      users?.delete(userId);
-      if (users?.size === 0) bySymbol.delete(s);
-    }
-    symbolsOf.delete(userId);
-    for (const s of next) {
-      bySymbol.get(s)?.delete(userId);
-      index(userId, s);
-    }
-  }
-
-  type Row = { id: number; userId: number; symbol: string; status: string };
-  const rowCols = { id: orders.id, userId: orders.userId, symbol: orders.symbol, status: orders.status };
-
-  /** Applies one order row: remembers a pending order, watches an open one (and marks its account). */
-  function apply(r: Row): void {
-    if (r.status === 'pending') {
-      pendingIds.add(r.id);
-      return;
-    }
-    pendingIds.delete(r.id);
-    if ((OPEN_STATUSES as readonly string[]).includes(r.status) && index(r.userId, r.symbol))
-      dirty.add(r.userId);
-  }
-
-  async function sync(): Promise<void> {
-    lastSync = now();
-    // New orders, by primary-key range.
-    for (;;) {
-      const rows = await db
-        .select(rowCols)
-        .from(orders)
-        .where(gt(orders.id, maxSeenId))
-        .orderBy(asc(orders.id))
-        .limit(SYNC_BATCH);
-      for (const r of rows) {
-        for (let missing = maxSeenId + 1; missing < r.id && gaps.size < MAX_GAPS; missing++)
-          gaps.set(missing, GAP_SYNCS);
-        maxSeenId = r.id;
-        apply(r);
-      }
-      if (rows.length < SYNC_BATCH) break;
-    }
-    // Known pending orders and skipped ids, re-read.
-    const recheck = [...pendingIds, ...gaps.keys()];
-    for (const [id, left] of gaps) {
-      if (left <= 1) gaps.delete(id);
-      else gaps.set(id, left - 1);
-    }
-    for (let i = 0; i < recheck.length; i += RECHECK_CHUNK) {
-      const ids = recheck.slice(i, i + RECHECK_CHUNK);
-      const rows = await db.select(rowCols).from(orders).where(inArray(orders.id, ids));
-      const found = new Set<number>();
-      for (const r of rows) {
-        found.add(r.id);
-        gaps.delete(r.id);
-        apply(r);
-      }
-      for (const id of ids) if (!found.has(id)) pendingIds.delete(id);
-    }
-  }
-
-  async function evaluateNow(userId: number): Promise<RiskEvaluation> {
-    evaluations++;
-    const exp = await loadAccountExposure(db, feed, userId, thresholds);
-    reindex(userId, exp.symbols);
-    if (exp.symbols.length === 0) {
-      // Nothing held: forget the account until it holds something again (a call still open is
-      // cleared below: nothing margined is left).
-      lastEvaluated.delete(userId);
-    }
-    const out: RiskEvaluation = {
-      userId,
-      ratioBps: exp.ratio.ratioBps,
-      marginCall: false,
-      cleared: false,
-      liquidated: [],
-    };
-    if (!exp.marked) return { ...out, skipped: 'unmarked' };
-    const r = exp.ratio;
-    const call = await calls.updateCall(userId, r);
-    out.marginCall = call.marginCall;
-    out.cleared = call.cleared;
-    const ownCause = await calls.ownSaleCause(userId, r.ratioBps);
-    if (ownCause === null && !exp.follows.some((f) => f.ratio.level === 'liquidation')) {
-      if (exp.symbols.length === 0) calls.forget(userId);
-      return out;
-    }
-    const sold = await calls.liquidate(userId, ownCause, call.marginCall && call.immediate);
-    if (sold.refused) dirty.add(userId);
-    reindex(userId, sold.held);
-    out.liquidated = sold.closed;
-    out.ratioAfterBps = sold.ratioAfter;
-    // Recovered (or nothing left): the call clears now, not on the next quote; after a deadline's
-    // sales brought it back to the call line, the call is over.
-    const after = await loadAccountExposure(db, feed, userId, thresholds);
-    if (after.marked) {
-      const c = await calls.updateCall(userId, after.ratio, { clearAtCall: ownCause === 'deadline' });
-      out.cleared = out.cleared || c.cleared;
-    }
-    return out;
-  }
-
-  async function drain(): Promise<void> {
-    scheduled = false;
-    if (now() - lastSync >= syncMs) await sync();
-    const t = now();
-    let n = 0;
-    for (const userId of [...dirty]) {
-      if (n >= MAX_EVALUATIONS_PER_DRAIN) {
-        schedule();
-        break;
-      }
-      const last = lastEvaluated.get(userId);
-      if (last !== undefined && t - last < throttleMs) continue; // stays dirty for a later drain
-      dirty.delete(userId);
-      lastEvaluated.set(userId, t);
-      n++;
-      try {
-        await evaluateNow(userId);
-      } catch (err) {
-        log(`risk evaluation of user ${userId} failed`, err);
-      }
-    }
-  }
-
-  function schedule(): void {
-    if (scheduled) return;
-    scheduled = true;
-    queue = queue.then(drain).catch((err) => log('risk drain failed', err));
-  }
-
-  function onQuote(q: Quote): void {
-    const users = bySymbol.get(q.symbol);
-    if (users) for (const u of users) dirty.add(u);
-    if (dirty.size > 0 || now() - lastSync >= syncMs) schedule();
-  }
-
+/** The RiskMonitor methods over `m`. */
+function monitorHandle(m: MonitorState): RiskMonitor {
   return {
     async start() {
-      const [top] = await db.select({ id: orders.id }).from(orders).orderBy(desc(orders.id)).limit(1);
-      const live = await db
-        .select(rowCols)
-        .from(orders)
-        .where(inArray(orders.status, ['pending', ...OPEN_STATUSES]));
-      for (const r of live) apply(r);
-      maxSeenId = top?.id ?? 0;
-      lastSync = now();
-      unsubscribe = feed.onQuote(onQuote);
+      await loadIndex(m.ix);
+      m.unsubscribe = m.feed.onQuote((q) => onQuote(m, q));
     },
     stop() {
-      unsubscribe?.();
-      unsubscribe = null;
+      m.unsubscribe?.();
+      m.unsubscribe = null;
     },
     idle: async () => {
       // A drain may schedule another (throttled accounts stay dirty); wait for the chain to settle.
       let seen: Promise<unknown> | null = null;
-      while (seen !== queue) {
-        seen = queue;
-        await queue;
+      while (seen !== m.queue) {
+        seen = m.queue;
+        await m.queue;
       }
     },
     sync: () => {
-      const p = queue.then(sync);
-      queue = p.catch((err) => log('risk sync failed', err));
+      const p = m.queue.then(() => syncIndex(m.ix));
+      m.queue = p.catch((err) => m.log('risk sync failed', err));
       return p;
     },
     evaluate: (userId) => {
-      const p = queue.then(() => evaluateNow(userId));
-      queue = p.catch((err) => log(`risk evaluation of user ${userId} failed`, err));
+      const p = m.queue.then(() => evaluateNow(m, userId));
+      m.queue = p.catch((err) => m.log(`risk evaluation of user ${userId} failed`, err));
       return p;
     },
     stats: () => ({
-      accounts: symbolsOf.size,
-      symbols: bySymbol.size,
-      evaluations,
-      liquidations: calls.liquidations,
+      accounts: m.ix.symbolsOf.size,
+      symbols: m.ix.bySymbol.size,
+      evaluations: m.evaluations,
+      liquidations: m.calls.liquidations,
     }),
   };
+}
+
+/** Evaluates one account now: its call, and the forced sales due (see the module docstring). */
+async function evaluateNow(m: MonitorState, userId: number): Promise<RiskEvaluation> {
+  const { db, feed, thresholds, calls, ix } = m;
+  m.evaluations++;
+  const exp = await loadAccountExposure(db, feed, userId, thresholds);
+  reindex(ix, userId, exp.symbols);
+  if (exp.symbols.length === 0) {
+    // Nothing held: forget the account until it holds something again (a call still open is
+    // cleared below: nothing margined is left).
+    m.lastEvaluated.delete(userId);
+  }
+  const out: RiskEvaluation = {
+    userId,
+    ratioBps: exp.ratio.ratioBps,
+    marginCall: false,
+    cleared: false,
+    liquidated: [],
+  };
+  if (!exp.marked) return { ...out, skipped: 'unmarked' };
+  const r = exp.ratio;
+  const call = await calls.updateCall(userId, r);
+  out.marginCall = call.marginCall;
+  out.cleared = call.cleared;
+  const ownCause = await calls.ownSaleCause(userId, r.ratioBps);
+  if (ownCause === null && !exp.follows.some((f) => f.ratio.level === 'liquidation')) {
+    if (exp.symbols.length === 0) calls.forget(userId);
+    return out;
+  }
+  const sold = await calls.liquidate(userId, ownCause, call.marginCall && call.immediate);
+  if (sold.refused) ix.dirty.add(userId);
+  reindex(ix, userId, sold.held);
+  out.liquidated = sold.closed;
+  out.ratioAfterBps = sold.ratioAfter;
+  // Recovered (or nothing left): the call clears now, not on the next quote; after a deadline's
+  // sales brought it back to the call line, the call is over.
+  const after = await loadAccountExposure(db, feed, userId, thresholds);
+  if (after.marked) {
+    const c = await calls.updateCall(userId, after.ratio, { clearAtCall: ownCause === 'deadline' });
+    out.cleared = out.cleared || c.cleared;
+  }
+  return out;
+}
+
+/** Syncs the index when due, then evaluates the marked accounts past their throttle, serially. */
+async function drain(m: MonitorState): Promise<void> {
+  m.scheduled = false;
+  if (m.now() - m.ix.lastSync >= m.syncMs) await syncIndex(m.ix);
+  const t = m.now();
+  let n = 0;
+  for (const userId of [...m.ix.dirty]) {
+    if (n >= MAX_EVALUATIONS_PER_DRAIN) {
+      schedule(m);
+      break;
+    }
+    const last = m.lastEvaluated.get(userId);
+    if (last !== undefined && t - last < m.throttleMs) continue; // stays dirty for a later drain
+    m.ix.dirty.delete(userId);
+    m.lastEvaluated.set(userId, t);
+    n++;
+    try {
+      await evaluateNow(m, userId);
+    } catch (err) {
+      m.log(`risk evaluation of user ${userId} failed`, err);
+    }
+  }
+}
+
+/** Queues one drain behind the running work (at most one waiting). */
+function schedule(m: MonitorState): void {
+  if (m.scheduled) return;
+  m.scheduled = true;
+  m.queue = m.queue.then(() => drain(m)).catch((err) => m.log('risk drain failed', err));
+}
+
+/** The feed's quote listener: marks the accounts holding the symbol and schedules a drain. */
+function onQuote(m: MonitorState, q: Quote): void {
+  const users = m.ix.bySymbol.get(q.symbol);
+  if (users) for (const u of users) m.ix.dirty.add(u);
+  if (m.ix.dirty.size > 0 || m.now() - m.ix.lastSync >= m.syncMs) schedule(m);
 }

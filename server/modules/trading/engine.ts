@@ -84,10 +84,13 @@ export { orderWithName, toOrderDto } from './dto';
 export const SWEEP_INTERVAL_MS = 1_000;
 
 /**
- * Loads the live orders (pending, closing) into the book: a closing order waits for its symbol's
- * next match, an after-hours order for its 14:30 match, a regular one where its day says
- * (matching.ts admit); orders from before trading dates were recorded get today's. Then catches
- * up on a closing print already shown (the server started after a close).
+ * Loads the live orders (pending, closing) into the book: an after-hours order waits for its
+ * 14:30 match, a regular one where its day says (matching.ts admit); orders from before trading
+ * dates were recorded get today's. Then catches up on a closing print already shown (the server
+ * started after a close). Closing orders come last, so that catch-up never takes a close asked
+ * for on a later day (a restart in the next pre-open): each waits for its symbol's next match
+ * on the date it is asked for now, or closes at a match of that date already run (matching.ts
+ * admitClosing).
  */
 async function loadLive(ctx: EngineContext, matcher: Matcher): Promise<void> {
   const { db, days, book, feed } = ctx;
@@ -103,10 +106,8 @@ async function loadLive(ctx: EngineContext, matcher: Matcher): Promise<void> {
     .where(inArray(orders.status, ['pending', 'closing']));
   for (const found of live) {
     let row = found;
-    if (row.status === 'closing') {
-      // When the close was asked for is not stored: it waits for the symbol's next match.
-      matcher.admitClosing(row, days.tradeDateFor(v, row.symbol), v.shaped);
-    } else if (row.entrySession === 'afterHours') {
+    if (row.status === 'closing') continue;
+    if (row.entrySession === 'afterHours') {
       book.afterHours.set(row.id, row.tradeDate ?? marketDate(v.nowMs));
     } else {
       if (!row.tradeDate) {
@@ -126,6 +127,9 @@ async function loadLive(ctx: EngineContext, matcher: Matcher): Promise<void> {
       const st = days.dayOf(symbol);
       if (q && st && !st.closeDone && q.ts >= st.closeMs) matcher.closeDay(q, st);
     }
+  // When the close was asked for is not stored: it counts as asked for on today's trading date.
+  for (const row of live)
+    if (row.status === 'closing') matcher.admitClosing(row, days.tradeDateFor(v, row.symbol), v.shaped);
 }
 
 /** Creates the engine over the database and the live feed; call start() before use. */

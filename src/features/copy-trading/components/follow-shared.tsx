@@ -1,5 +1,5 @@
 /**
- * Pieces the follow screens share (src/features/follow/routes/*): the login guard, the list body
+ * Pieces the follow screens share (src/features/copy-trading/routes/*): the login guard, the list body
  * (no-data placeholder once an empty page has loaded, else the items), a mentor's title row with
  * its level, the mentor's terms shown before following (minimum, profit share), and the mentor
  * named by the route's `?id=`.
@@ -14,7 +14,7 @@ import { formatMinor } from '../../../lib/format';
 import { LabeledValue } from '../../../ui/labeled-value';
 import { LoginPrompt } from '../../../ui/login-prompt';
 import { NoData } from '../../../ui/no-data';
-import { useMentorInfoQuery } from '../api/follow-api';
+import { useMentorInfoQuery } from '../api/copy-trading-api';
 import { formatBps } from '../../../../contract/money';
 
 /** Its children for a logged-in member, the login prompt otherwise. */

@@ -12,9 +12,9 @@ import type { Copy } from '../../../../contract/copy-trading';
 import { changeColor } from '../../../lib/colors';
 import { formatDateTime, formatMinor, formatSignedMinor } from '../../../lib/format';
 import { Page } from '../../../ui/page';
-import { useFollowRecordsQuery } from '../api/follow-api';
+import { useFollowRecordsQuery } from '../api/copy-trading-api';
 import { FollowList, Guard, useIdParam } from '../components/follow-shared';
-import '../follow.css';
+import '../copy-trading.css';
 
 function Record({ c, all }: { c: Copy; all: boolean }) {
   const { t } = useTranslation();

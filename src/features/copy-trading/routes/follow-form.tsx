@@ -13,10 +13,10 @@ import { sendWithKey, useIdempotencyKeys } from '../../../api/idempotency';
 import { formatMinor } from '../../../lib/format';
 import { Page } from '../../../ui/page';
 import { showToast } from '../../../ui/toast';
-import { useFollowStartMutation } from '../api/follow-api';
+import { useFollowStartMutation } from '../api/copy-trading-api';
 import { Guard, MentorTerms, useIdParam, useRouteMentor } from '../components/follow-shared';
 import { MinFollowCard } from '../components/min-follow';
-import '../follow.css';
+import '../copy-trading.css';
 import { MentorListPage } from './mentor-list';
 import { formatBps } from '../../../../contract/money';
 

@@ -11,7 +11,7 @@ import { formatMinor, formatSignedMinor } from '../../../lib/format';
 import { LabeledValue } from '../../../ui/labeled-value';
 import { Page } from '../../../ui/page';
 import { Guard, MentorTerms, MentorTitle, useIdParam, useRouteMentor } from '../components/follow-shared';
-import '../follow.css';
+import '../copy-trading.css';
 import { MentorListPage } from './mentor-list';
 import { formatBps } from '../../../../contract/money';
 

@@ -11,9 +11,9 @@ import { useNavigate } from 'react-router-dom';
 import { LabeledValue } from '../../../ui/labeled-value';
 import { Page } from '../../../ui/page';
 import { showToast } from '../../../ui/toast';
-import { useMentorApplyMutation, useMentorStatusQuery } from '../api/follow-api';
+import { useMentorApplyMutation, useMentorStatusQuery } from '../api/copy-trading-api';
 import { Guard, MentorTerms } from '../components/follow-shared';
-import '../follow.css';
+import '../copy-trading.css';
 import { formatBps } from '../../../../contract/money';
 
 /** One criterion: the label, the member's figure against the bar, and a progress bar. */

@@ -10,7 +10,7 @@ import { useTranslation } from 'react-i18next';
 import { divCeil, MINOR_PER_MAJOR } from '../../../../contract/money';
 import { formatDateTime, formatMinor } from '../../../lib/format';
 import { LabeledValue } from '../../../ui/labeled-value';
-import { useMentorMinFollowQuery } from '../api/follow-api';
+import { useMentorMinFollowQuery } from '../api/copy-trading-api';
 
 /** Latest orders listed on the form (the rest are counted). */
 const SHOWN = 5;

@@ -13,9 +13,9 @@ import { formatDateTime, formatMinor, formatSignedMinor } from '../../../lib/for
 import { LabeledValue } from '../../../ui/labeled-value';
 import { Page } from '../../../ui/page';
 import { showToast } from '../../../ui/toast';
-import { useFollowListQuery, useFollowPauseMutation, useFollowStopMutation } from '../api/follow-api';
+import { useFollowListQuery, useFollowPauseMutation, useFollowStopMutation } from '../api/copy-trading-api';
 import { FollowList, Guard } from '../components/follow-shared';
-import '../follow.css';
+import '../copy-trading.css';
 import { formatBps } from '../../../../contract/money';
 
 function FollowCard({ f }: { f: Follow }) {

@@ -12,9 +12,9 @@ import { changeColor } from '../../../lib/colors';
 import { formatMinor, formatSignedMinor } from '../../../lib/format';
 import { LabeledValue } from '../../../ui/labeled-value';
 import { Page } from '../../../ui/page';
-import { useMentorListQuery } from '../api/follow-api';
+import { useMentorListQuery } from '../api/copy-trading-api';
 import { FollowList, Guard, MentorTitle } from '../components/follow-shared';
-import '../follow.css';
+import '../copy-trading.css';
 import { formatBps } from '../../../../contract/money';
 
 function MentorCard({ m, onOpen }: { m: Mentor; onOpen: () => void }) {
