@@ -62,8 +62,10 @@ export const SCREENS: Record<string, () => Promise<ComponentType>> = {
   'gdindex/gdList': () => import('../features/copy-trading/routes/follow').then((m) => m.MentorInfoPage),
   'gdindex/dsFllow': () => import('../features/copy-trading/routes/follow').then((m) => m.FollowFormPage),
   'gdindex/dsFllowInfo': () => import('../features/copy-trading/routes/follow').then((m) => m.FollowInfoPage),
-  'gdindex/dsFllowRecord': () => import('../features/copy-trading/routes/follow').then((m) => m.FollowRecordPage),
-  'gdindex/mentorApply': () => import('../features/copy-trading/routes/follow').then((m) => m.MentorApplyPage),
+  'gdindex/dsFllowRecord': () =>
+    import('../features/copy-trading/routes/follow').then((m) => m.FollowRecordPage),
+  'gdindex/mentorApply': () =>
+    import('../features/copy-trading/routes/follow').then((m) => m.MentorApplyPage),
   'common/dayTrading': () =>
     import('../features/day-trading/routes/day-trading').then((m) => m.DayTradingPage),
   'user/accountLevel': () => import('../features/rewards/routes/rewards').then((m) => m.AccountLevelPage),
