@@ -134,12 +134,13 @@ describe('importMarketData', () => {
     expect(await candle('0050', '2025-06-18')).toMatchObject({ openMinor: 4_750, source: 'twse_mi_index' });
   });
 
-  it('maps instruments (kind, empty industry → null)', async () => {
+  it('maps instruments (kind, empty industry → null, the exchange’s English short name)', async () => {
     const rows = await database.db.select().from(instruments).orderBy(instruments.symbol);
     expect(rows).toEqual([
       {
         symbol: '0050',
         name: '元大台灣50',
+        nameEn: null,
         isin: 'TW0000050004',
         listingDate: '2003-06-30',
         market: 'TWSE',
@@ -151,6 +152,7 @@ describe('importMarketData', () => {
       {
         symbol: '2317',
         name: '鴻海',
+        nameEn: 'HON HAI',
         isin: 'TW0002317005',
         listingDate: '1991-06-18',
         market: 'TWSE',
@@ -162,6 +164,7 @@ describe('importMarketData', () => {
       {
         symbol: '2330',
         name: '台積電',
+        nameEn: 'TSMC',
         isin: 'TW0002330008',
         listingDate: '1994-09-05',
         market: 'TWSE',
