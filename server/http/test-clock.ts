@@ -70,7 +70,7 @@ export interface TestClockDeps {
   /** Calendar jobs run after each step, in order. */
   jobs: ReadonlyArray<{ run(): Promise<unknown> }>;
   /** Risk monitor: its holdings index brought up to date first, then its evaluations awaited. */
-  risk: { sync(): Promise<void>; idle(): Promise<void> };
+  risk: { sync(): Promise<void>; idle(): Promise<void>; flush(): Promise<void> };
 }
 
 /** Market ms after 09:00 of `HH:MM[:SS]`; null outside a replayed day (08:30 ≤ t < 14:30). */
@@ -114,6 +114,10 @@ export function registerTestClock(app: FastifyInstance, deps: TestClockDeps): vo
     for (const job of jobs) await job.run();
     await trading.idle();
     await risk.idle();
+    // The throttle skips an account evaluated less than RISK_THROTTLE_MS of wall time ago, and on
+    // a clock that stands still no later quote brings it back: evaluate what is marked now.
+    await risk.flush();
+    await trading.idle();
   }
 
   /**

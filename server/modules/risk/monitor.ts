@@ -68,6 +68,12 @@ export interface RiskMonitor {
   sync(): Promise<void>;
   /** Evaluates one account now (queued behind the running evaluations). */
   evaluate(userId: number): Promise<RiskEvaluation>;
+  /**
+   * Evaluates every marked account now, past the wall-clock throttle (queued behind the running
+   * work): the manual test clock's catch-up (server/http/test-clock.ts), where no later quote
+   * comes to pick up an account the throttle skipped.
+   */
+  flush(): Promise<void>;
   stats(): { accounts: number; symbols: number; evaluations: number; liquidations: number };
 }
 
@@ -166,6 +172,11 @@ function monitorHandle(m: MonitorState): RiskMonitor {
       m.queue = p.catch((err) => m.log('risk sync failed', err));
       return p;
     },
+    flush: () => {
+      const p = m.queue.then(() => drain(m, true));
+      m.queue = p.catch((err) => m.log('risk flush failed', err));
+      return p;
+    },
     evaluate: (userId) => {
       const p = m.queue.then(() => evaluateNow(m, userId));
       m.queue = p.catch((err) => m.log(`risk evaluation of user ${userId} failed`, err));
@@ -223,8 +234,11 @@ async function evaluateNow(m: MonitorState, userId: number): Promise<RiskEvaluat
   return out;
 }
 
-/** Syncs the index when due, then evaluates the marked accounts past their throttle, serially. */
-async function drain(m: MonitorState): Promise<void> {
+/**
+ * Syncs the index when due, then evaluates the marked accounts past their throttle (every marked
+ * account with `force`), serially.
+ */
+async function drain(m: MonitorState, force = false): Promise<void> {
   m.scheduled = false;
   if (m.now() - m.ix.lastSync >= m.syncMs) await syncIndex(m.ix);
   const t = m.now();
@@ -235,7 +249,7 @@ async function drain(m: MonitorState): Promise<void> {
       break;
     }
     const last = m.lastEvaluated.get(userId);
-    if (last !== undefined && t - last < m.throttleMs) continue; // stays dirty for a later drain
+    if (!force && last !== undefined && t - last < m.throttleMs) continue; // stays dirty for a later drain
     m.ix.dirty.delete(userId);
     m.lastEvaluated.set(userId, t);
     n++;
