@@ -103,23 +103,11 @@ export type ModuleName = (typeof MODULE_NAMES)[number];
  * the engine can be reached across processes it still starts them in-process (its needs).
  * `worker` runs every background job and serves nothing.
  */
-export const MODULE_ROLES = {
-  api: ['api', 'realtime', 'client'],
-  worker: [
-    'market',
-    'corporate-actions',
-    'trading',
-    'day-trade-close',
-    'risk',
-    'ipo',
-    'dividends',
-    'news',
-    'credit',
-    'lending',
-    'copy-trading',
-    'snapshots',
-  ],
-} as const satisfies Record<string, readonly ModuleName[]>;
+const API_MODULES: readonly ModuleName[] = ['api', 'realtime', 'client'];
+export const MODULE_ROLES: Record<'api' | 'worker', readonly ModuleName[]> = {
+  api: API_MODULES,
+  worker: MODULE_NAMES.filter((n) => !API_MODULES.includes(n) && n !== 'support-hub'),
+};
 
 /** Every REST handler of contract/api.ts (registerApiRoutes refuses a missing one). */
 const handlers: Handlers = {
