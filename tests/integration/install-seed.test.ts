@@ -103,7 +103,7 @@ describe('the intraday seed of an install', () => {
     const readers = files('server')
       .filter((f) => /installSecrets|install_secrets/.test(readFileSync(f, 'utf8')))
       .sort();
-    expect(readers).toEqual(['server/db/schema.ts', 'server/market/install-seed.ts']);
+    expect(readers).toEqual(['server/db/schema/market.ts', 'server/market/install-seed.ts']);
     expect(MARKET_SEED_SECRET).toBe('marketSeed');
   });
 });
