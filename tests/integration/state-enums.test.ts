@@ -1,5 +1,5 @@
 /**
- * State columns are typed enums with a database CHECK (server/db/schema.ts, migration 0009), on
+ * State columns are typed enums with a database CHECK (server/db/schema/<area>.ts, migration 0009), on
  * PGlite and PostgreSQL:
  * - every text column named like a state (status, state, kind, role, side, type, purpose, reason,
  *   session, granted_by) in the schema is an enum column, bar the listed free-text ones;
