@@ -1,11 +1,12 @@
 /**
  * One word per area (issue 32): a product area has the same name in the client's features
  * (`src/features/<area>`), the server's modules (`server/modules/<area>`) and the contract
- * (`contract/<area>.ts`). The exceptions below are the whole list, each with its reason; a new
+ * (`contract/<area>.ts`), and its tables, if any, are in `server/db/schema/<area>.ts` (re-exported by
+ * the folder's index). The exceptions below are the whole list, each with its reason; a new
  * area on one side only, or an exception that no longer applies, fails here. docs/glossary.md
  * maps the spec's route names to these words.
  */
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 
 const dirs = (p: string) =>
@@ -39,8 +40,18 @@ const NO_CONTRACT: Record<string, string> = {
   ledger: 'no endpoints',
 };
 
+/** Files of server/db/schema that hold no area's tables. */
+const SCHEMA_SHARED: Record<string, string> = {
+  columns: 'column helpers every area uses',
+  index: 're-exports every area',
+};
+
 const features = dirs('src/features');
 const modules = dirs('server/modules');
+const schemaFiles = readdirSync('server/db/schema')
+  .filter((f) => f.endsWith('.ts'))
+  .map((f) => f.slice(0, -'.ts'.length))
+  .sort();
 
 describe('area names', () => {
   it('every feature has a server module of the same name, or is a listed client-only area', () => {
@@ -55,9 +66,22 @@ describe('area names', () => {
     expect(modules.filter((a) => !existsSync(`contract/${a}.ts`) && !(a in NO_CONTRACT))).toEqual([]);
   });
 
+  it('every schema file is named as a server module, or is a listed shared file', () => {
+    expect(schemaFiles.filter((a) => !modules.includes(a) && !(a in SCHEMA_SHARED))).toEqual([]);
+  });
+
+  it('the schema index re-exports every area file', () => {
+    const index = readFileSync('server/db/schema/index.ts', 'utf8');
+    const exported = [...index.matchAll(/^export \* from '\.\/([\w-]+)';$/gm)].map((m) => m[1]).sort();
+    expect(exported).toEqual(schemaFiles.filter((a) => !(a in SCHEMA_SHARED)));
+  });
+
   it('lists no exception that no longer applies', () => {
     expect(Object.keys(CLIENT_ONLY).filter((a) => !features.includes(a) || modules.includes(a))).toEqual([]);
     expect(Object.keys(SERVER_ONLY).filter((a) => !modules.includes(a) || features.includes(a))).toEqual([]);
     expect(Object.keys(NO_CONTRACT).filter((a) => existsSync(`contract/${a}.ts`))).toEqual([]);
+    expect(Object.keys(SCHEMA_SHARED).filter((a) => !schemaFiles.includes(a) || modules.includes(a))).toEqual(
+      [],
+    );
   });
 });
