@@ -9,9 +9,9 @@ import { shallowEqual, useSelector } from 'react-redux';
 import type { AccountSummary } from '../../contract/account';
 import { unrealisedPnlMinor } from '../../contract/market-rules';
 import { useOrdersInfiniteQuery, useUserInfoQuery } from '../api/api';
-import { useQuoteStream } from './hooks';
-import type { MarketRootState } from './quotes-slice';
-import { selectQuote } from './selectors';
+import { useQuoteStream } from '../live/hooks';
+import type { MarketRootState } from '../live/quotes-slice';
+import { selectQuote } from '../live/selectors';
 
 export function useLiveAccountSummary(opts: { skip?: boolean } = {}): {
   data: AccountSummary | undefined;

@@ -32,10 +32,10 @@ import { setupI18n } from '../../src/app/i18n';
 import { createAppStore } from '../../src/app/store';
 import { OrderPanel } from '../../src/market/components/order-panel';
 import { formatDateTime, formatMinor, minorToInput } from '../../src/lib/format';
-import { clockSeen } from '../../src/market/quotes-slice';
+import { clockSeen } from '../../src/live/quotes-slice';
 import type * as SegmentedModule from '../../src/ui/segmented';
 
-vi.mock('../../src/market/worker-bridge', async () => {
+vi.mock('../../src/live/worker-bridge', async () => {
   const { NEVER } = await import('rxjs');
   return { marketStream: () => NEVER, marketStatus$: () => NEVER };
 });

@@ -37,14 +37,14 @@ import { parseLeverages, useConfigQuery, useUserInfoQuery } from '../../api/api'
 import { selectLoggedIn } from '../../api/session';
 import { GREEN, RED } from '../../lib/colors';
 import { CouponPicker, useFeeDiscount } from '../../rewards/fee-discount';
-import { useClock, useQuote } from '../hooks';
-import type { ClockView } from '../selectors';
+import { useClock, useQuote } from '../../live/hooks';
+import type { ClockView } from '../../live/selectors';
 import { FixNotice } from './order-fix';
 import { OrderControls, type OrderControlsProps } from './order-controls';
 import { OrderPreviewBlock } from './order-preview-block';
 import { OrderSubmitButton } from './order-submit-button';
 import type { DayTradeMode } from './order-ticket-types';
-import { TradingPhaseTag } from './trading-phase';
+import { TradingPhaseTag } from '../../live/components/trading-phase';
 import { useOrderPreview } from './use-order-preview';
 import { useOrderSubmit } from './use-order-submit';
 import { previewPrice, ticketTestId, useOrderTicket, type OrderTicket } from './use-order-ticket';

@@ -4,9 +4,9 @@
  * tapping the row opens the stock's detail.
  */
 import { useQuotesQuery } from '../../api/api';
-import { useQuoteStream, useSeedQuotes } from '../hooks';
+import { useQuoteStream, useSeedQuotes } from '../../live/hooks';
 import { LiveOrderPanel } from './order-panel';
-import { QuoteRow } from './quote-row';
+import { QuoteRow } from '../../live/components/quote-row';
 
 export function QuickTicket({ symbol, onOpen }: { symbol: string; onOpen: (symbol: string) => void }) {
   const { data: snap } = useQuotesQuery([symbol]);

@@ -13,7 +13,7 @@ import { priceRejection, type Side, type TimeInForce } from '../../../contract/m
 import { toMinor } from '../../../contract/money';
 import type { OrderFix } from '../../../contract/trading';
 import { minorToInput } from '../../lib/format';
-import type { ClockView } from '../selectors';
+import type { ClockView } from '../../live/selectors';
 import type { FixActions } from './order-fix';
 
 /** Market or limit. */

@@ -10,7 +10,7 @@ import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useQuotesQuery } from '../../../api/api';
 import { formatMinor } from '../../../lib/format';
-import { useQuote, useQuoteStream, useSeedQuotes } from '../../../market/hooks';
+import { useQuote, useQuoteStream, useSeedQuotes } from '../../../live/hooks';
 import { TestIdInput } from '../../../ui/testid-input';
 import { showToast } from '../../../ui/toast';
 import { OrderPanel } from '../../../market/components/order-panel';

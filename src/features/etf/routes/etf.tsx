@@ -10,7 +10,7 @@ import { useCallback, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { ETF_CATEGORIES, type EtfCategory } from '../../../../contract/market';
-import { MarketStatusBar } from '../../../market/components/status-bar';
+import { MarketStatusBar } from '../../../live/components/status-bar';
 import { PagedQuoteList } from '../../../market/components/paged-quote-list';
 import { Page } from '../../../ui/page';
 import { useEtfListInfiniteQuery, type EtfListArg } from '../api/etf-api';

@@ -15,9 +15,9 @@ import { useTranslation } from 'react-i18next';
 import { useDispatch } from 'react-redux';
 import { useNavigate } from 'react-router-dom';
 import { api, useIndicesQuery, useQuotesQuery } from '../../../api/api';
-import { MarketStatusBar } from '../../../market/components/status-bar';
-import { QuoteRow } from '../../../market/components/quote-row';
-import { useQuoteStream, useSeedQuotes } from '../../../market/hooks';
+import { MarketStatusBar } from '../../../live/components/status-bar';
+import { QuoteRow } from '../../../live/components/quote-row';
+import { useQuoteStream, useSeedQuotes } from '../../../live/hooks';
 import {
   CreditIcon,
   DepositIcon,

@@ -11,8 +11,8 @@ import { useSearchParams } from 'react-router-dom';
 import type { CandlePeriod } from '../../../../contract/market';
 import { useMarketDetailQuery } from '../../../api/api';
 import { langOf } from '../../../lib/format';
-import { MarketStatusBar } from '../../../market/components/status-bar';
-import { TradingPhaseTag } from '../../../market/components/trading-phase';
+import { MarketStatusBar } from '../../../live/components/status-bar';
+import { TradingPhaseTag } from '../../../live/components/trading-phase';
 import {
   useClock,
   useConn,
@@ -20,9 +20,9 @@ import {
   useQuote,
   useQuoteReceivedAt,
   useQuoteStream,
-} from '../../../market/hooks';
-import { instrumentName, recordNamesEn } from '../../../market/names-en';
-import { clockSeen, quotesReceived } from '../../../market/quotes-slice';
+} from '../../../live/hooks';
+import { instrumentName, recordNamesEn } from '../../../live/names-en';
+import { clockSeen, quotesReceived } from '../../../live/quotes-slice';
 import { AGE_TICK_MS, formatAge } from '../../../ui/conn-badge';
 import { NoData } from '../../../ui/no-data';
 import { Page } from '../../../ui/page';

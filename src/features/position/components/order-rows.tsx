@@ -26,7 +26,7 @@ import { useCancelOrderMutation, useClosePositionMutation } from '../../../api/a
 import { sendTap } from '../../../api/idempotency';
 import { changeColor, GREEN, RED } from '../../../lib/colors';
 import { formatDateTime, formatMinor, formatMinorOrDash, formatSignedMinor } from '../../../lib/format';
-import { useQuote, useWallIsMarketTime } from '../../../market/hooks';
+import { useQuote, useWallIsMarketTime } from '../../../live/hooks';
 import { LiquidationPrice } from '../../../risk/components/liquidation-price';
 import { useConfirmAbove, type ConfirmRequest } from '../../../account/confirm-above';
 import { CopyTag } from '../../../ui/copy-tag';

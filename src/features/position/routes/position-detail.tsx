@@ -23,7 +23,7 @@ import {
   formatSignedMinor,
   shortenMiddle,
 } from '../../../lib/format';
-import { useQuote, useQuoteStream, useWallIsMarketTime } from '../../../market/hooks';
+import { useQuote, useQuoteStream, useWallIsMarketTime } from '../../../live/hooks';
 import { LoginPrompt } from '../../../ui/login-prompt';
 import { NoData } from '../../../ui/no-data';
 import { Page } from '../../../ui/page';

@@ -1,6 +1,6 @@
 /**
  * The instrument name to show in a language (no React, so the static shell's first-paint code can
- * use it too; src/market/names-en.ts keeps the names pages bring).
+ * use it too; src/live/names-en.ts keeps the names pages bring).
  */
 import type { Lang } from '../lib/format';
 

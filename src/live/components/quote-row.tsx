@@ -1,6 +1,6 @@
 /**
  * One instrument row (name, code, last, change, change %), coloured TWD-style. The name is the
- * exchange's English short name in English when one is recorded (src/market/names-en.ts). Memoized on its
+ * exchange's English short name in English when one is recorded (src/live/names-en.ts). Memoized on its
  * props (just the symbol) and subscribed to its own symbol only, so a batch that changes other
  * symbols never re-renders it (tests/unit/client-market-row.test.tsx).
  */

@@ -2,7 +2,7 @@
  * Live quotes and five-level depth as entity collections keyed by symbol. Stream batches are
  * low-priority actions (`prepareAutoBatched`): the store notifies subscribers once per animation
  * frame however many batches arrived (src/app/store.ts, `autoBatchEnhancer({type: 'raf'})`).
- * Whole entities are replaced with `setMany`. Trades stay outside Redux (src/market/hooks.ts
+ * Whole entities are replaced with `setMany`. Trades stay outside Redux (src/live/hooks.ts
  * `useTrades`), candles go to the chart imperatively.
  */
 import {
