@@ -1,7 +1,7 @@
 /**
  * "Are you sure?" above the member's threshold: the one place every order ticket (the market
  * detail, /market/marketBuy, the Trade tab and the day-trade ticket, all through
- * src/market/components/order-panel.tsx), the pending-order rows' cancel (features/position) and
+ * src/features/trading/components/order-panel.tsx), the pending-order rows' cancel (features/position) and
  * the exchange screen (features/funds) ask before sending a large action.
  *
  * The caller values its action in TWD minor units (what each counts: contract/account.ts

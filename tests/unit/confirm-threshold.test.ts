@@ -25,7 +25,7 @@ import type { Order } from '../../contract/trading';
 import { parseThreshold } from '../../src/features/account/components/confirm-above-setting';
 import { exchangePreview, exchangeTwdMinor } from '../../src/features/funds/amount';
 import { cancelConfirmRequest } from '../../src/features/position/components/order-rows';
-import { orderConfirmRequest } from '../../src/market/components/order-confirm';
+import { orderConfirmRequest } from '../../src/features/trading/components/order-confirm';
 
 const RATES: FxRate[] = [
   { currency: 'TWD', buyPpm: 31_840_000, sellPpm: 31_990_000, source: 'test', asOf: '2026-03-13' },

@@ -18,7 +18,7 @@ import type { Quote } from '../../../contract/market';
 import { AppProviders } from '../../../src/app/providers';
 import { setupI18n } from '../../../src/app/i18n';
 import { createAppStore } from '../../../src/app/store';
-import { OrderPanel } from '../../../src/market/components/order-panel';
+import { OrderPanel } from '../../../src/features/trading/components/order-panel';
 import { QUOTE_ROW_HEIGHT_PX, QuoteRow } from '../../../src/live/components/quote-row';
 import { MarketStatusBar } from '../../../src/live/components/status-bar';
 import { useMarketStatusBridge, useQuote, useQuoteStream } from '../../../src/live/hooks';

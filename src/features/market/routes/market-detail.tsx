@@ -29,7 +29,7 @@ import { Page } from '../../../ui/page';
 import { useNow } from '../../../ui/use-now';
 import { DepthBook } from '../components/depth-book';
 import { PeriodSelector } from '../components/period-selector';
-import { LiveOrderPanel } from '../../../market/components/order-panel';
+import { LiveOrderPanel } from '../../trading';
 import { TradeTape } from '../components/trade-tape';
 import { detailFigures } from '../detail-figures';
 import { WatchToggle } from '../../../market/components/watch-toggle';

@@ -5,10 +5,10 @@
  */
 import { memo } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { Side, TimeInForce } from '../../../contract/market-rules';
-import { GREEN, RED } from '../../lib/colors';
-import { formatMinor } from '../../lib/format';
-import { Segmented } from '../../ui/segmented';
+import type { Side, TimeInForce } from '../../../../contract/market-rules';
+import { GREEN, RED } from '../../../lib/colors';
+import { formatMinor } from '../../../lib/format';
+import { Segmented } from '../../../ui/segmented';
 import { LeverageRow, LotsRow, PriceRow } from './order-price-row';
 import { ticketTestId, type ControlHandlers, type EntrySession, type OrderType } from './use-order-ticket';
 

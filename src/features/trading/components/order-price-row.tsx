@@ -5,10 +5,10 @@
  * minor units; lots are lots of SHARES_PER_LOT.
  */
 import { useTranslation } from 'react-i18next';
-import { MAX_LOTS_PER_ORDER, SHARES_PER_LOT } from '../../../contract/market-rules';
-import { formatMinor } from '../../lib/format';
-import { Segmented } from '../../ui/segmented';
-import { TestIdInput } from '../../ui/testid-input';
+import { MAX_LOTS_PER_ORDER, SHARES_PER_LOT } from '../../../../contract/market-rules';
+import { formatMinor } from '../../../lib/format';
+import { Segmented } from '../../../ui/segmented';
+import { TestIdInput } from '../../../ui/testid-input';
 import { LotsField } from './lots-field';
 import { PriceFixButton } from './order-fix';
 import { ticketTestId } from './use-order-ticket';

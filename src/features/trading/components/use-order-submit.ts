@@ -8,12 +8,12 @@
  */
 import type { TFunction } from 'i18next';
 import { useLocation, useNavigate } from 'react-router-dom';
-import type { OrderPreview } from '../../../contract/market-rules';
-import type { Order, PlaceOrderInput } from '../../../contract/trading';
-import { usePlaceOrderMutation } from '../../api/api';
-import type { ApiError } from '../../api/base-query';
-import { sendTap } from '../../api/idempotency';
-import { useConfirmAbove } from '../../account/confirm-above';
+import type { OrderPreview } from '../../../../contract/market-rules';
+import type { Order, PlaceOrderInput } from '../../../../contract/trading';
+import { usePlaceOrderMutation } from '../../../api/api';
+import type { ApiError } from '../../../api/base-query';
+import { sendTap } from '../../../api/idempotency';
+import { useConfirmAbove } from '../../../account/confirm-above';
 import { orderConfirmRequest } from './order-confirm';
 import { refusalFix, type DayTradeMode } from './order-ticket-types';
 import type { OrderTicket } from './use-order-ticket';

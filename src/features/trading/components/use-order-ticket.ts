@@ -7,13 +7,13 @@
  * Prices are TWD minor units (cents); lots are lots of SHARES_PER_LOT.
  */
 import { useLayoutEffect, useMemo, useRef, useState, type Dispatch, type SetStateAction } from 'react';
-import { quoteHasLimits, type Quote } from '../../../contract/market';
-import { PHASE_RULES } from '../../../contract/trading-session';
-import { priceRejection, type Side, type TimeInForce } from '../../../contract/market-rules';
-import { toMinor } from '../../../contract/money';
-import type { OrderFix } from '../../../contract/trading';
-import { minorToInput } from '../../lib/format';
-import type { ClockView } from '../../live/selectors';
+import { quoteHasLimits, type Quote } from '../../../../contract/market';
+import { PHASE_RULES } from '../../../../contract/trading-session';
+import { priceRejection, type Side, type TimeInForce } from '../../../../contract/market-rules';
+import { toMinor } from '../../../../contract/money';
+import type { OrderFix } from '../../../../contract/trading';
+import { minorToInput } from '../../../lib/format';
+import type { ClockView } from '../../../live/selectors';
 import type { FixActions } from './order-fix';
 
 /** Market or limit. */

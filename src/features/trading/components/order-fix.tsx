@@ -7,8 +7,8 @@
 import { Button } from 'antd-mobile';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { OrderFix } from '../../../contract/trading';
-import { formatDateTime, formatMinor } from '../../lib/format';
+import type { OrderFix } from '../../../../contract/trading';
+import { formatDateTime, formatMinor } from '../../../lib/format';
 
 /** What the fix box does when tapped. */
 export interface FixActions {

@@ -6,11 +6,16 @@
  * units (cents).
  */
 import { useMemo } from 'react';
-import { quoteTaxKind, type Quote } from '../../../contract/market';
-import { taipeiIsoDate } from '../../../contract/trading-session';
-import { orderPreview, type FeeDiscount, type OrderPreview, type Side } from '../../../contract/market-rules';
-import { isCashHolding, openingCheck } from '../../../contract/risk';
-import { useLiveRisk } from '../../risk/hooks/use-live-risk';
+import { quoteTaxKind, type Quote } from '../../../../contract/market';
+import { taipeiIsoDate } from '../../../../contract/trading-session';
+import {
+  orderPreview,
+  type FeeDiscount,
+  type OrderPreview,
+  type Side,
+} from '../../../../contract/market-rules';
+import { isCashHolding, openingCheck } from '../../../../contract/risk';
+import { useLiveRisk } from '../../../risk/hooks/use-live-risk';
 
 const NO_PREVIEW = { preview: null, dayTradePreview: null } as const;
 

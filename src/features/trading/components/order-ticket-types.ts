@@ -2,9 +2,9 @@
  * The order ticket's (./order-panel.tsx) day-trade mode and order sending types, and the reading
  * of a refusal's fix. Re-exported by ./order-panel.tsx, their public home.
  */
-import type { Order, OrderFix, PlaceOrderInput } from '../../../contract/trading';
-import type { ApiError } from '../../api/base-query';
-import type { CallResult, KeyedCall } from '../../api/idempotency';
+import type { Order, OrderFix, PlaceOrderInput } from '../../../../contract/trading';
+import type { ApiError } from '../../../api/base-query';
+import type { CallResult, KeyedCall } from '../../../api/idempotency';
 
 /**
  * The fix of a refused order, when the refusal carries one (`data.fix`), checked against the
@@ -14,7 +14,7 @@ import type { CallResult, KeyedCall } from '../../api/idempotency';
 export async function refusalFix(error: unknown): Promise<OrderFix | null> {
   const data = (error as ApiError | undefined)?.data as { fix?: unknown } | null | undefined;
   if (data?.fix === undefined) return null;
-  const { orderFixSchema } = await import('../../../contract/trading');
+  const { orderFixSchema } = await import('../../../../contract/trading');
   const parsed = orderFixSchema.safeParse(data.fix);
   return parsed.success ? parsed.data : null;
 }

@@ -6,9 +6,9 @@
  * (a market order's at the book side the preview used), the notional and the total required.
  */
 import type { TFunction } from 'i18next';
-import type { OrderPreview, Side } from '../../../contract/market-rules';
-import type { ConfirmRequest } from '../../account/confirm-above';
-import { formatMinor } from '../../lib/format';
+import type { OrderPreview, Side } from '../../../../contract/market-rules';
+import type { ConfirmRequest } from '../../../account/confirm-above';
+import { formatMinor } from '../../../lib/format';
 
 /** The order as the ticket will send it, with its preview. Prices are TWD minor units. */
 export interface OrderToConfirm {

@@ -1,7 +1,7 @@
 /** The order ticket's submit button (./order-panel.tsx). */
 import { Button } from 'antd-mobile';
 import { useRef, useState } from 'react';
-import { afterNextPaint } from '../../lib/after-paint';
+import { afterNextPaint } from '../../../lib/after-paint';
 
 /**
  * The order button. Its busy state is its own: a tap re-renders this button alone, paints, and

@@ -7,11 +7,11 @@
  */
 import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
-import type { Side } from '../../../contract/market-rules';
-import { formatBps } from '../../../contract/money';
-import { RED } from '../../lib/colors';
-import { formatMinor } from '../../lib/format';
-import { LabeledValue } from '../../ui/labeled-value';
+import type { Side } from '../../../../contract/market-rules';
+import { formatBps } from '../../../../contract/money';
+import { RED } from '../../../lib/colors';
+import { formatMinor } from '../../../lib/format';
+import { LabeledValue } from '../../../ui/labeled-value';
 import type { TicketPreview } from './use-order-preview';
 import { ticketTestId, type OrderType } from './use-order-ticket';
 
