@@ -24,7 +24,7 @@ import { KycTag } from '../../../ui/kyc-tag';
 import { LoginPrompt } from '../../../ui/login-prompt';
 import { Page } from '../../../ui/page';
 import { PullRefresh } from '../../../ui/pull-refresh';
-import { RiskBanner } from '../../../risk/components/risk-banner';
+import { RiskBanner } from '../../risk';
 import { RewardsCard } from '../../../rewards/rewards-card';
 
 const CreditLine = lazy(() => import('../components/credit-line').then((m) => ({ default: m.CreditLine })));

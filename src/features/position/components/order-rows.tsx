@@ -27,7 +27,7 @@ import { sendTap } from '../../../api/idempotency';
 import { changeColor, GREEN, RED } from '../../../lib/colors';
 import { formatDateTime, formatMinor, formatMinorOrDash, formatSignedMinor } from '../../../lib/format';
 import { useQuote, useWallIsMarketTime } from '../../../live/hooks';
-import { LiquidationPrice } from '../../../risk/components/liquidation-price';
+import { LiquidationPrice } from '../../risk';
 import { useConfirmAbove, type ConfirmRequest } from '../../../account/confirm-above';
 import { CopyTag } from '../../../ui/copy-tag';
 import { useNavigate } from 'react-router-dom';

@@ -27,7 +27,7 @@ import { useQuote, useQuoteStream, useWallIsMarketTime } from '../../../live/hoo
 import { LoginPrompt } from '../../../ui/login-prompt';
 import { NoData } from '../../../ui/no-data';
 import { Page } from '../../../ui/page';
-import { usePositionRiskRows } from '../../../risk/components/position-risk-rows';
+import { usePositionRiskRows } from '../../risk';
 import '../position.css';
 import { isLive, livePnl, marketValueMinor, useCloseReasonLabel } from '../components/order-rows';
 

@@ -24,7 +24,7 @@ import { LoginPrompt } from '../../../ui/login-prompt';
 import { NoData } from '../../../ui/no-data';
 import { Page } from '../../../ui/page';
 import { PullRefresh } from '../../../ui/pull-refresh';
-import { RiskBanner } from '../../../risk/components/risk-banner';
+import { RiskBanner } from '../../risk';
 import '../position.css';
 import { CopyOrdersContext, useCopyOrderIds } from '../../../ui/copy-tag';
 import { HoldingRow, PendingRow, TerminatedRow } from '../components/order-rows';

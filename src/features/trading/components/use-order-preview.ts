@@ -15,7 +15,7 @@ import {
   type Side,
 } from '../../../../contract/market-rules';
 import { isCashHolding, openingCheck } from '../../../../contract/risk';
-import { useLiveRisk } from '../../../risk/hooks/use-live-risk';
+import { useLiveRisk } from '../../risk';
 
 const NO_PREVIEW = { preview: null, dayTradePreview: null } as const;
 

@@ -8,11 +8,11 @@
  */
 import { useMemo } from 'react';
 import { shallowEqual, useSelector } from 'react-redux';
-import { accountRisk, type AccountRisk, type PositionRisk } from '../../../contract/risk';
-import type { RiskSummary } from '../../../contract/risk-api';
-import { useQuoteStream } from '../../live/hooks';
-import type { MarketRootState } from '../../live/quotes-slice';
-import { selectQuote } from '../../live/selectors';
+import { accountRisk, type AccountRisk, type PositionRisk } from '../../../../contract/risk';
+import type { RiskSummary } from '../../../../contract/risk-api';
+import { useQuoteStream } from '../../../live/hooks';
+import type { MarketRootState } from '../../../live/quotes-slice';
+import { selectQuote } from '../../../live/selectors';
 import { RISK_POLL_MS, useRiskSummaryQuery } from '../api/risk-api';
 
 export interface LiveRisk {

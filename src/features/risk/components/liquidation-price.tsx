@@ -3,7 +3,7 @@
  * account falls below maintenance, everything else as now), re-marked to the live quotes; '--'
  * when no price liquidates it or the figures are not loaded yet. For a position row's cell.
  */
-import { formatMinorOrDash } from '../../lib/format';
+import { formatMinorOrDash } from '../../../lib/format';
 import { useLiveRisk } from '../hooks/use-live-risk';
 
 export function LiquidationPrice({ orderId }: { orderId: number }) {

@@ -11,12 +11,12 @@ import { Button, NoticeBar } from 'antd-mobile';
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useDispatch, useSelector } from 'react-redux';
-import { selectLoggedIn } from '../../api/session';
-import { formatMinorOrDash } from '../../lib/format';
+import { selectLoggedIn } from '../../../api/session';
+import { formatMinorOrDash } from '../../../lib/format';
 import { riskApi, useMarkRiskReadMutation, useRiskEventsQuery } from '../api/risk-api';
 import '../risk.css';
 import { useLiveRisk } from '../hooks/use-live-risk';
-import { formatBps } from '../../../contract/money';
+import { formatBps } from '../../../../contract/money';
 
 /** Unread notices shown at most (the rest stay in risk/events). */
 const MAX_NOTICES = 5;

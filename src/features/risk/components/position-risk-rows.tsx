@@ -8,12 +8,12 @@
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSelector } from 'react-redux';
-import type { Order } from '../../../contract/trading';
-import { selectLoggedIn } from '../../api/session';
-import { formatDateTime, formatMinorOrDash } from '../../lib/format';
+import type { Order } from '../../../../contract/trading';
+import { selectLoggedIn } from '../../../api/session';
+import { formatDateTime, formatMinorOrDash } from '../../../lib/format';
 import { useRiskEventsQuery } from '../api/risk-api';
 import { useLiveRisk } from '../hooks/use-live-risk';
-import { formatBps } from '../../../contract/money';
+import { formatBps } from '../../../../contract/money';
 
 export interface RiskRow {
   k: string;

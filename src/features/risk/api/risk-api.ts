@@ -4,8 +4,8 @@
  * marking them read. The summary also refetches when orders or the account change (a new or
  * closed position moves the ratio).
  */
-import type { ReqOf, ResOf } from '../../../contract/api';
-import { api } from '../../api/api';
+import type { ReqOf, ResOf } from '../../../../contract/api';
+import { api } from '../../../api/api';
 
 /** How often an open screen re-reads the summary (ms): liquidations happen on the server. */
 export const RISK_POLL_MS = 5_000;
