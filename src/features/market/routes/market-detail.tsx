@@ -42,8 +42,8 @@ import { WatchToggle } from '../../../market/components/watch-toggle';
 const KlineChart = lazy(() => import('../components/kline-chart').then((m) => ({ default: m.KlineChart })));
 const chartPlace = <div className="kline" />;
 
-/** The news naming this instrument, in its own chunk (src/news). */
-const NewsSection = lazy(() => import('../../../news/news-section'));
+/** The news naming this instrument, in its own chunk (src/features/news). */
+const NewsSection = lazy(() => import('../../news').then((m) => ({ default: m.NewsSection })));
 
 /** Connection states in which the quote on screen may be old: its age is shown. */
 const AGED_STATES: ReadonlySet<string> = new Set(['reconnecting', 'polling', 'stale', 'backgrounded']);

@@ -4,10 +4,10 @@
  */
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
-import type { NewsItem } from '../../contract/news';
-import { formatDateTime } from '../lib/format';
-import { newsText } from './news-api';
-import './news.css';
+import type { NewsItem } from '../../../../contract/news';
+import { formatDateTime } from '../../../lib/format';
+import { newsText } from '../api/news-api';
+import '../news.css';
 
 export function NewsRow({ item, summary = true }: { item: NewsItem; summary?: boolean }) {
   const { t, i18n } = useTranslation();

@@ -3,10 +3,10 @@
  * shared layer: the news screens (src/features/news), the home section and the stock detail's
  * section all read through them. Items are public; `News` tags them.
  */
-import type { ResOf } from '../../contract/api';
-import type { NewsItem } from '../../contract/news';
-import { api, LIST_PAGE_SIZE } from '../api/api';
-import { langOf } from '../lib/format';
+import type { ResOf } from '../../../../contract/api';
+import type { NewsItem } from '../../../../contract/news';
+import { api, LIST_PAGE_SIZE } from '../../../api/api';
+import { langOf } from '../../../lib/format';
 
 type Paged = ResOf<'news/list'>;
 

@@ -5,8 +5,8 @@
  */
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
-import { NoData } from '../ui/no-data';
-import { useNewsLatestQuery } from './news-api';
+import { NoData } from '../../../ui/no-data';
+import { useNewsLatestQuery } from '../api/news-api';
 import { NewsRow } from './news-row';
 
 export default function NewsSection({ symbol, count = 3 }: { symbol?: string; count?: number }) {
