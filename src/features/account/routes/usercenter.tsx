@@ -25,7 +25,7 @@ import { LoginPrompt } from '../../../ui/login-prompt';
 import { Page } from '../../../ui/page';
 import { PullRefresh } from '../../../ui/pull-refresh';
 import { RiskBanner } from '../../risk';
-import { RewardsCard } from '../../../rewards/rewards-card';
+import { RewardsCard } from '../../rewards';
 
 const CreditLine = lazy(() => import('../components/credit-line').then((m) => ({ default: m.CreditLine })));
 

@@ -36,7 +36,7 @@ import { DEFAULT_LEVERAGES, MAX_LOTS_PER_ORDER } from '../../../../contract/mark
 import { parseLeverages, useConfigQuery, useUserInfoQuery } from '../../../api/api';
 import { selectLoggedIn } from '../../../api/session';
 import { GREEN, RED } from '../../../lib/colors';
-import { CouponPicker, useFeeDiscount } from '../../../rewards/fee-discount';
+import { CouponPicker, useFeeDiscount } from '../../rewards';
 import { useClock, useQuote } from '../../../live/hooks';
 import type { ClockView } from '../../../live/selectors';
 import { FixNotice } from './order-fix';

@@ -3,8 +3,8 @@
  * (contract/rewards.ts; bps of the commission, 100 bps = 1 %).
  */
 import type { TFunction } from 'i18next';
-import { formatMinor } from '../lib/format';
-import { formatBps } from '../../contract/money';
+import { formatMinor } from '../../../lib/format';
+import { formatBps } from '../../../../contract/money';
 
 export function couponText(
   t: TFunction,

@@ -6,10 +6,10 @@
 import { Button } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
-import { showToast } from '../ui/toast';
-import { useRewardsSummaryQuery, useSignInMutation } from './rewards-api';
-import './rewards.css';
-import { formatBps } from '../../contract/money';
+import { showToast } from '../../../ui/toast';
+import { useRewardsSummaryQuery, useSignInMutation } from '../api/rewards-api';
+import '../rewards.css';
+import { formatBps } from '../../../../contract/money';
 
 export function RewardsCard() {
   const { t } = useTranslation();

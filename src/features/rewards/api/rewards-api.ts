@@ -5,9 +5,9 @@
  * a cash code also refreshes the account and fund records (money is credited); placing or
  * cancelling an order refreshes the coupons (a coupon is used or given back).
  */
-import type { ReqOf, ResOf } from '../../contract/api';
-import type { CouponTab } from '../../contract/rewards';
-import { api } from '../api/api';
+import type { ReqOf, ResOf } from '../../../../contract/api';
+import type { CouponTab } from '../../../../contract/rewards';
+import { api } from '../../../api/api';
 
 /** A money-moving call (a cash code credits the wallet): its body and this submission's key. */
 export interface RewardsCall<N extends 'rewards/redeemCode' | 'rewards/buyCoupon'> {

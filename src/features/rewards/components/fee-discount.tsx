@@ -8,9 +8,9 @@
 import { Selector } from 'antd-mobile';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { FeeDiscount } from '../../contract/market-rules';
+import type { FeeDiscount } from '../../../../contract/market-rules';
 import { couponText } from './coupon-text';
-import { useCouponsQuery, useRewardsSummaryQuery } from './rewards-api';
+import { useCouponsQuery, useRewardsSummaryQuery } from '../api/rewards-api';
 
 export function useFeeDiscount(loggedIn: boolean) {
   const { data: summary } = useRewardsSummaryQuery(undefined, { skip: !loggedIn });
