@@ -14,7 +14,7 @@ import { useSelector } from 'react-redux';
 import { useNavigate } from 'react-router-dom';
 import { useUserInfoQuery } from '../../../api/api';
 import { LabeledValue } from '../../../ui/labeled-value';
-import { useLiveAccountSummary } from '../../../market/live-account';
+import { useLiveAccountSummary } from '../live-account';
 import { selectSession } from '../../../api/session';
 import { LogoutButton } from '../logout-button';
 import { changeLang, LANGS } from '../../../lib/lang';

@@ -19,7 +19,7 @@ import { changeColor } from '../../../lib/colors';
 import { formatMinor, formatSignedMinor } from '../../../lib/format';
 import { MarketStatusBar } from '../../../live/components/status-bar';
 import { useQuoteStream, useSeedQuotes } from '../../../live/hooks';
-import { useLiveAccountSummary } from '../../../market/live-account';
+import { useLiveAccountSummary } from '../../account';
 import { LoginPrompt } from '../../../ui/login-prompt';
 import { NoData } from '../../../ui/no-data';
 import { Page } from '../../../ui/page';

@@ -17,10 +17,10 @@ import { Dialog } from 'antd-mobile';
 import { useCallback } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useDispatch, useSelector } from 'react-redux';
-import { CONFIRM_ABOVE_DEFAULT_MINOR, confirmNeeded } from '../../contract/confirm-above';
-import { selectLoggedIn } from '../api/session';
-import { formatMinor } from '../lib/format';
-import { preferencesApi, usePreferencesQuery } from './preferences-api';
+import { CONFIRM_ABOVE_DEFAULT_MINOR, confirmNeeded } from '../../../../contract/confirm-above';
+import { selectLoggedIn } from '../../../api/session';
+import { formatMinor } from '../../../lib/format';
+import { preferencesApi, usePreferencesQuery } from '../api/preferences-api';
 import './confirm-above.css';
 
 /** One line of the dialog: a label and its value, as shown (already translated and formatted). */

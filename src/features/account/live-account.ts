@@ -6,12 +6,12 @@
  */
 import { useMemo } from 'react';
 import { shallowEqual, useSelector } from 'react-redux';
-import type { AccountSummary } from '../../contract/account';
-import { unrealisedPnlMinor } from '../../contract/market-rules';
-import { useOrdersInfiniteQuery, useUserInfoQuery } from '../api/api';
-import { useQuoteStream } from '../live/hooks';
-import type { MarketRootState } from '../live/quotes-slice';
-import { selectQuote } from '../live/selectors';
+import type { AccountSummary } from '../../../contract/account';
+import { unrealisedPnlMinor } from '../../../contract/market-rules';
+import { useOrdersInfiniteQuery, useUserInfoQuery } from '../../api/api';
+import { useQuoteStream } from '../../live/hooks';
+import type { MarketRootState } from '../../live/quotes-slice';
+import { selectQuote } from '../../live/selectors';
 
 export function useLiveAccountSummary(opts: { skip?: boolean } = {}): {
   data: AccountSummary | undefined;

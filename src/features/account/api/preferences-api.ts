@@ -4,8 +4,8 @@
  * confirmation threshold, and every order ticket, the pending-order rows and the exchange screen
  * read it (./confirm-above.tsx). The read is silent: without an answer the screens use the default.
  */
-import type { ReqOf, ResOf } from '../../contract/api';
-import { api } from '../api/api';
+import type { ReqOf, ResOf } from '../../../../contract/api';
+import { api } from '../../../api/api';
 
 export const preferencesApi = api.enhanceEndpoints({ addTagTypes: ['Preferences'] }).injectEndpoints({
   endpoints: (b) => ({
