@@ -75,7 +75,7 @@ export function watchPageVisibility(
   };
 }
 
-/** The worker's Comlink remote, spawned on first use (src/market/support-events.ts shares it). */
+/** The worker's Comlink remote, spawned on first use (src/features/support/support-events.ts shares it). */
 export function getRemote(): Comlink.Remote<MarketWorkerApi> {
   if (!remote) {
     const worker = new Worker(new URL('../../workers/market.worker.ts', import.meta.url), {

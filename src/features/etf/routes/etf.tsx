@@ -11,7 +11,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { ETF_CATEGORIES, type EtfCategory } from '../../../../contract/market';
 import { MarketStatusBar } from '../../../live/components/status-bar';
-import { PagedQuoteList } from '../../../market/components/paged-quote-list';
+import { PagedQuoteList } from '../../../live/components/paged-quote-list';
 import { Page } from '../../../ui/page';
 import { useEtfListInfiniteQuery, type EtfListArg } from '../api/etf-api';
 

@@ -32,7 +32,7 @@ import { PeriodSelector } from '../components/period-selector';
 import { LiveOrderPanel } from '../../trading';
 import { TradeTape } from '../components/trade-tape';
 import { detailFigures } from '../detail-figures';
-import { WatchToggle } from '../../../market/components/watch-toggle';
+import { WatchToggle } from '../components/watch-toggle';
 
 /**
  * The candle chart, in its own chunk with klinecharts (48 KiB): the screen draws its prices

@@ -4,7 +4,7 @@
  */
 import { memo } from 'react';
 import { QUOTE_ROW_HEIGHT_PX, QuoteRow } from '../../../live/components/quote-row';
-import { WatchToggle } from '../../../market/components/watch-toggle';
+import { WatchToggle } from '../../market';
 
 export const RESULT_ROW_HEIGHT_PX = QUOTE_ROW_HEIGHT_PX;
 

@@ -15,7 +15,7 @@ import { selectSession } from '../../../api/session';
 import { UploadError, uploadImage, uploadObjectUrl } from '../../../api/upload';
 import { toastError } from '../../../api/base-query';
 import { formatDateTime } from '../../../lib/format';
-import { supportEvents$ } from '../../../market/support-events';
+import { supportEvents$ } from '../support-events';
 import { IMAGE_ACCEPT } from '../../../ui/image-picker';
 import { fitUnderLimit } from '../../../ui/downscale-image';
 import { LoginPrompt } from '../../../ui/login-prompt';

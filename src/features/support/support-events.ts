@@ -4,9 +4,9 @@
  */
 import type * as Comlink from 'comlink';
 import type { Observable } from 'rxjs';
-import type { SupportEvent } from '../../contract/support';
-import type { StreamHandle } from '../../workers/protocol';
-import { getRemote, remoteObservable } from '../live/worker-bridge';
+import type { SupportEvent } from '../../../contract/support';
+import type { StreamHandle } from '../../../workers/protocol';
+import { getRemote, remoteObservable } from '../../live/worker-bridge';
 
 /**
  * Support events authenticated with `token`; a `resync` event means events were missed

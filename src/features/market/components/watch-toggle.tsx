@@ -3,10 +3,10 @@ import { Dialog } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
 import { useSelector } from 'react-redux';
 import { useLocation, useNavigate } from 'react-router-dom';
-import { useAddOptionalMutation, useDelOptionalMutation, useWatchlistQuery } from '../../api/api';
-import { selectLoggedIn } from '../../api/session';
-import { StarIcon } from '../../ui/icons';
-import { showToast } from '../../ui/toast';
+import { useAddOptionalMutation, useDelOptionalMutation, useWatchlistQuery } from '../../../api/api';
+import { selectLoggedIn } from '../../../api/session';
+import { StarIcon } from '../../../ui/icons';
+import { showToast } from '../../../ui/toast';
 
 export function WatchToggle({ symbol }: { symbol: string }) {
   const { t } = useTranslation();

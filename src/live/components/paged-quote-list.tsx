@@ -11,10 +11,10 @@ import { useDispatch } from 'react-redux';
 import { Virtuoso } from 'react-virtuoso';
 import type { ClockState, Quote } from '../../../contract/market';
 import { NoData } from '../../ui/no-data';
-import { recordNamesEn } from '../../live/names-en';
-import { clockSeen, quotesReceived } from '../../live/quotes-slice';
-import { useVisibleQuotes } from '../../live/visible-rows';
-import { QUOTE_ROW_HEIGHT_PX, QuoteRow } from '../../live/components/quote-row';
+import { recordNamesEn } from '../names-en';
+import { clockSeen, quotesReceived } from '../quotes-slice';
+import { useVisibleQuotes } from '../visible-rows';
+import { QUOTE_ROW_HEIGHT_PX, QuoteRow } from './quote-row';
 
 /** What the list needs of an RTK Query infinite query over market/list pages. */
 export interface QuotePages {
