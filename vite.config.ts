@@ -67,8 +67,8 @@ const UI_KIT_RENDER = /node_modules[\\/]antd-mobile[\\/]es[\\/]utils[\\/]unstabl
  * kit) and its global module: in neither kit chunk, so importing a component does not load `ui`.
  */
 const UI_KIT_GLOBAL = /node_modules[\\/]antd-mobile[\\/]es[\\/](index\.js|global[\\/]|utils[\\/]can-use-dom)/;
-/** The client's shared layers (src/ui, src/lib, src/market, src/api, src/risk; README "Architecture"). */
-const SHARED_LAYER = /[\\/]src[\\/](ui|lib|market|api|risk)[\\/]/;
+/** The client's shared layers (src/ui, src/lib, src/live, src/api; README "Architecture"). */
+const SHARED_LAYER = /[\\/]src[\\/](ui|lib|live|api)[\\/]/;
 
 /** The part of Rolldown's chunking context used here (its module graph). */
 type Graph = { getModuleInfo(id: string): { importedIds: readonly string[] } | null };
