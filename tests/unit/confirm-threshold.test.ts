@@ -3,7 +3,7 @@
  * The confirmation threshold's pure rules:
  * - contract/account.ts confirmNeeded: at or above the threshold asks, below does not, 0 asks
  *   always, an action that cannot be valued asks, a bad threshold throws;
- * - what each action is worth: an order its preview's total required (src/market/components/
+ * - what each action is worth: an order its preview's total required (features/trading
  *   order-confirm.ts), a pending order's cancel its frozen funds (features/position order-rows),
  *   an exchange its TWD side or its USD side at the TWD buying rate (features/funds amount.ts);
  * - the settings field's amount (NT$, ≤ 2 decimals, 0 … the maximum).

@@ -273,7 +273,7 @@ export const HoldingRow = memo(function HoldingRow({
 
 /**
  * What cancelling a pending order asks when it reaches the member's threshold
- * (src/features/account/components/confirm-above.tsx): the order is valued at its frozen funds (`frozenMinor`, TWD
+ * (features/account confirm-above.tsx): the order is valued at its frozen funds (`frozenMinor`, TWD
  * minor units: what placing it reserved, margin + fees + tax, and what the cancel gives back).
  */
 export function cancelConfirmRequest(t: TFunction, order: Order): ConfirmRequest {

@@ -1,6 +1,6 @@
 /**
  * What the order ticket (./order-panel.tsx) asks the member to confirm when an order reaches
- * their threshold (src/features/account/components/confirm-above.tsx): the order is valued at the preview's total
+ * their threshold (features/account confirm-above.tsx): the order is valued at the preview's total
  * required (contract/market-rules.ts orderPreview `totalRequiredMinor`: margin + opening fees +
  * opening tax, TWD minor units), and the dialog names the stock, side, lots, leverage, the price
  * (a market order's at the book side the preview used), the notional and the total required.

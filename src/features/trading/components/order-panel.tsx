@@ -25,7 +25,7 @@
  * prefills no price on choosing limit and has no clear button on the price.
  *
  * Both modes ask "are you sure?" before sending an order whose total required reaches the
- * member's confirmation threshold (src/features/account/components/confirm-above.tsx, ./order-confirm.ts); below it
+ * member's confirmation threshold (features/account confirm-above.tsx, ./order-confirm.ts); below it
  * the tap sends the order at once.
  */
 import { useMemo, type ReactNode } from 'react';

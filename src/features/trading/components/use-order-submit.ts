@@ -1,6 +1,6 @@
 /**
  * The order ticket's confirm step and send (./order-panel.tsx): "are you sure?" at or above the
- * member's confirmation threshold (src/features/account/components/confirm-above.tsx, ./order-confirm.ts), then the
+ * member's confirmation threshold (features/account confirm-above.tsx, ./order-confirm.ts), then the
  * order sent with the tap's idempotency key (sendTap) through trade/placeOrder or, in day-trade
  * mode, `dayTrade.place`. An accepted order navigates to the positions (or goes to
  * `dayTrade.onPlaced`); an IOC/FOK killed at once and a refusal (with its fix) are kept in the
