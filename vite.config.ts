@@ -74,9 +74,10 @@ const SHARED_LAYER = /[\\/]src[\\/](ui|lib|live|api)[\\/]/;
  * A feature's public entry (src/features/<area>/index.ts, ADR 0055) only re-exports: marked free
  * of side effects, so a screen that uses one of its exports does not also load the modules behind
  * the others, nor the style sheets they import (the order ticket uses the risk feature's live
- * figures, not its banner and the banner's CSS).
+ * figures, not its banner and the banner's CSS). Lint `boundaries/imports` holds an entry to
+ * re-exports only.
  */
-const FEATURE_ENTRY = /[\\/]src[\\/]features[\\/][^\\/]+[\\/]index\.ts$/;
+const FEATURE_ENTRY = /[\\/]src[\\/]features[\\/][^\\/]+[\\/]index\.tsx?$/;
 
 /** The part of Rolldown's chunking context used here (its module graph). */
 type Graph = { getModuleInfo(id: string): { importedIds: readonly string[] } | null };

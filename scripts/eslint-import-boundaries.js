@@ -8,6 +8,8 @@
  *   other features may use; its other files are its own. Generic code two features share lives in
  *   a shared layer (`src/ui`, `src/lib`, `src/api`, `src/live`); a screen made of two features is
  *   composed in `src/app`.
+ * - A public entry only re-exports (`export … from`): the build treats it as free of side effects
+ *   (vite.config.ts FEATURE_ENTRY), so code of its own, or a bare `import './x.css'`, would be lost.
  * - The shared layers (everything under `src/` but `src/app` and `src/features`) never import a
  *   feature, not even its public entry: code flows app → features → shared, never back
  *   (bulletproof-react's one-way rule).
@@ -266,6 +268,8 @@ const rule = {
     messages: {
       featureToFeature:
         'A feature imports another feature only through its public entry, src/features/<area>/index.ts ({{spec}}): export what is needed there, move generic code to a shared layer (src/ui, src/lib, src/api, src/live), or compose in src/app.',
+      publicEntryCode:
+        "A feature's public entry only re-exports (export … from) ({{spec}}): the build treats it as free of side effects; put the code in a module of the feature and re-export it.",
       sharedToFeature:
         'A shared layer (src/ui, src/lib, src/api, src/live) does not import a feature, not even its public entry ({{spec}}): only src/app and features use features.',
       clientToServer:
@@ -295,7 +299,15 @@ const rule = {
       const messageId = violation(from, source.value);
       if (messageId) context.report({ node: source, messageId, data: { spec: source.value } });
     };
+    const checkEntry = (program) => {
+      for (const node of program.body) {
+        const reExport =
+          (node.type === 'ExportNamedDeclaration' && node.source) || node.type === 'ExportAllDeclaration';
+        if (!reExport) context.report({ node, messageId: 'publicEntryCode', data: { spec: node.type } });
+      }
+    };
     return {
+      ...(isPublicEntry(from) ? { Program: checkEntry } : {}),
       ImportDeclaration: (node) => check(node.source),
       ExportNamedDeclaration: (node) => check(node.source),
       ExportAllDeclaration: (node) => check(node.source),
