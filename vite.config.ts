@@ -67,8 +67,17 @@ const UI_KIT_RENDER = /node_modules[\\/]antd-mobile[\\/]es[\\/]utils[\\/]unstabl
  * kit) and its global module: in neither kit chunk, so importing a component does not load `ui`.
  */
 const UI_KIT_GLOBAL = /node_modules[\\/]antd-mobile[\\/]es[\\/](index\.js|global[\\/]|utils[\\/]can-use-dom)/;
-/** The client's shared layers (src/ui, src/lib, src/market, src/api, src/risk; README "Architecture"). */
-const SHARED_LAYER = /[\\/]src[\\/](ui|lib|market|api|risk)[\\/]/;
+/** The client's shared layers (src/ui, src/lib, src/live, src/api; README "Architecture"). */
+const SHARED_LAYER = /[\\/]src[\\/](ui|lib|live|api)[\\/]/;
+
+/**
+ * A feature's public entry (src/features/<area>/index.ts, ADR 0055) only re-exports: marked free
+ * of side effects, so a screen that uses one of its exports does not also load the modules behind
+ * the others, nor the style sheets they import (the order ticket uses the risk feature's live
+ * figures, not its banner and the banner's CSS). Lint `boundaries/imports` holds an entry to
+ * re-exports only.
+ */
+const FEATURE_ENTRY = /[\\/]src[\\/]features[\\/][^\\/]+[\\/]index\.tsx?$/;
 
 /** The part of Rolldown's chunking context used here (its module graph). */
 type Graph = { getModuleInfo(id: string): { importedIds: readonly string[] } | null };
@@ -309,6 +318,7 @@ export default defineConfig({
         index: resolve(root, 'index.html'),
         admin: resolve(root, 'admin.html'),
       },
+      treeshake: { moduleSideEffects: (id) => !FEATURE_ENTRY.test(id) },
       output: {
         codeSplitting: {
           groups: [

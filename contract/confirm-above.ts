@@ -6,7 +6,7 @@
  * The member's confirmation threshold (`user/preferences`, `user/savePreferences`; stored per
  * member in member_preferences, migration 0023): an order, a cancel or an exchange worth at least
  * `confirmAboveMinor` (TWD minor units) asks "are you sure?" before it is sent; below it, one tap
- * sends it. What an action is worth, in TWD minor units (src/account/confirm-above.tsx):
+ * sends it. What an action is worth, in TWD minor units (src/features/account/components/confirm-above.tsx):
  * - placing an order: the ticket's "total required" (contract/market-rules.ts orderPreview
  *   `totalRequiredMinor`: margin + opening fees + opening tax, what the order takes from the
  *   available balance);

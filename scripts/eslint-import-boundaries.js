@@ -3,10 +3,16 @@
  * (docs/adr/0052-import-boundaries.md has the layer order and why).
  *
  * Client (`src/`):
- * - `src/features/<x>/**` never imports `src/features/<y>/**` (y ≠ x): what two features share
- *   lives in a shared layer (`src/ui`, `src/lib`, `src/api`, `src/market`, `src/risk`).
+ * - `src/features/<x>/**` imports another feature `<y>` only through its public entry,
+ *   `src/features/<y>/index.ts` (the folder itself or its index): what `<y>` exports there is what
+ *   other features may use; its other files are its own. Generic code two features share lives in
+ *   a shared layer (`src/ui`, `src/lib`, `src/api`, `src/live`); a screen made of two features is
+ *   composed in `src/app`.
+ * - A public entry only re-exports (`export … from`): the build treats it as free of side effects
+ *   (vite.config.ts FEATURE_ENTRY), so code of its own, or a bare `import './x.css'`, would be lost.
  * - The shared layers (everything under `src/` but `src/app` and `src/features`) never import a
- *   feature: code flows app → features → shared, never back (bulletproof-react's one-way rule).
+ *   feature, not even its public entry: code flows app → features → shared, never back
+ *   (bulletproof-react's one-way rule).
  * - `src/` never imports `server/`, and of `workers/` only WORKER_SURFACE (the page ↔ worker
  *   interface and the pure helpers both sides run); the worker itself is loaded by URL
  *   (`new Worker(new URL('…/workers/market.worker.ts', import.meta.url))`), which is checked too:
@@ -33,7 +39,7 @@
  *   scripts/lint-allow/module-cycles.json are today's cycles, left out of the graph until fixed.
  *
  * Every relative specifier is resolved against the importing file, so `../../market/x` is judged
- * by where it lands (`src/market` is shared, `src/features/market` is a feature), unlike a
+ * by where it lands (`src/live` is shared, `src/features/live` would be a feature), unlike a
  * pattern on the specifier text. Static imports, re-exports (`export … from`) and `import()` with
  * a literal are checked; type-only imports count too (a type dependency is still a dependency).
  * The repository root is this file's parent directory, so the rule judges the same paths whatever
@@ -96,11 +102,14 @@ function repoPath(abs) {
 /** A repo path without its source extension: `workers/protocol.ts` → `workers/protocol`. */
 const bare = (rel) => rel.replace(/\.(tsx?|jsx?|mjs)$/, '');
 
-/** `src/features/<name>/…` → name; anything else → null. */
+/** `src/features/<name>` or `src/features/<name>/…` → name; anything else → null. */
 function featureOf(rel) {
-  const m = /^src\/features\/([^/]+)\//.exec(rel);
+  const m = /^src\/features\/([^/]+)(?:\/|$)/.exec(rel);
   return m ? m[1] : null;
 }
+
+/** Whether a resolved path is a feature's public entry: `src/features/<name>` or its `index.ts(x)`. */
+const isPublicEntry = (rel) => /^src\/features\/[^/]+(?:\/index(?:\.tsx?)?)?$/.test(rel);
 
 /** `server/modules/<name>/…` → name; anything else → null. */
 function moduleOf(rel) {
@@ -208,10 +217,10 @@ function clientViolation(from, to) {
   if (to.startsWith('workers/') && !WORKER_SURFACE.includes(bare(to))) return 'clientToWorker';
   const fromFeature = featureOf(from);
   const toFeature = featureOf(to);
-  if (toFeature === null) return null;
-  if (fromFeature !== null) return fromFeature === toFeature ? null : 'featureToFeature';
-  if (!from.startsWith('src/app/')) return 'sharedToFeature';
-  return null;
+  if (toFeature === null || from.startsWith('src/app/')) return null;
+  if (fromFeature === null) return 'sharedToFeature';
+  if (fromFeature === toFeature || isPublicEntry(to)) return null;
+  return 'featureToFeature';
 }
 
 /**
@@ -258,8 +267,11 @@ const rule = {
     schema: [],
     messages: {
       featureToFeature:
-        'A feature does not import another feature ({{spec}}): move what both need to a shared layer (src/ui, src/lib, src/market, src/risk).',
-      sharedToFeature: 'A shared layer does not import a feature ({{spec}}): only src/app composes features.',
+        'A feature imports another feature only through its public entry, src/features/<area>/index.ts ({{spec}}): export what is needed there, move generic code to a shared layer (src/ui, src/lib, src/api, src/live), or compose in src/app.',
+      publicEntryCode:
+        "A feature's public entry only re-exports (export … from) ({{spec}}): the build treats it as free of side effects; put the code in a module of the feature and re-export it.",
+      sharedToFeature:
+        'A shared layer (src/ui, src/lib, src/api, src/live) does not import a feature, not even its public entry ({{spec}}): only src/app and features use features.',
       clientToServer:
         'src/ never imports server/ ({{spec}}): the page talks to the server over HTTP and the socket.',
       clientToWorker: `src/ imports of workers/ only ${WORKER_SURFACE.join(', ')} and loads ${WORKER_ENTRY} by URL ({{spec}}).`,
@@ -287,7 +299,15 @@ const rule = {
       const messageId = violation(from, source.value);
       if (messageId) context.report({ node: source, messageId, data: { spec: source.value } });
     };
+    const checkEntry = (program) => {
+      for (const node of program.body) {
+        const reExport =
+          (node.type === 'ExportNamedDeclaration' && node.source) || node.type === 'ExportAllDeclaration';
+        if (!reExport) context.report({ node, messageId: 'publicEntryCode', data: { spec: node.type } });
+      }
+    };
     return {
+      ...(isPublicEntry(from) ? { Program: checkEntry } : {}),
       ImportDeclaration: (node) => check(node.source),
       ExportNamedDeclaration: (node) => check(node.source),
       ExportAllDeclaration: (node) => check(node.source),

@@ -5,7 +5,7 @@
  * Proxy hygiene (sourcegraph's remote observables): every `Comlink.proxy` opens a MessagePort.
  * The page passes one callbacks proxy per subscription; the service releases it when the
  * subscription ends (`releaseComlinkProxy`). Handles go back as proxies; the page releases them
- * after calling `unsubscribe()` (src/market/worker-bridge.ts).
+ * after calling `unsubscribe()` (src/live/worker-bridge.ts).
  */
 import * as Comlink from 'comlink';
 import {

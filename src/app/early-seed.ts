@@ -9,8 +9,8 @@
 import type { ResOf } from '../../contract/api';
 import { api } from '../api/api';
 import { earlyData, takeEarly } from '../api/early';
-import { recordNamesEn } from '../market/names-en';
-import { clockSeen, quotesReceived } from '../market/quotes-slice';
+import { recordNamesEn } from '../live/names-en';
+import { clockSeen, quotesReceived } from '../live/quotes-slice';
 import type { AppStore } from './store';
 
 export function seedFromEarly(store: AppStore): void {

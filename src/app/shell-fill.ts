@@ -17,7 +17,7 @@ import { detailFigures } from '../features/market/detail-figures';
 import { columnsFor, paintRankingFigures, rankingFigures } from '../features/market/ranking-figures';
 import type { RankingArgs } from '../features/market/ranking-args';
 import type { EarlyAnswer } from '../api/early';
-import { instrumentName } from '../market/instrument-name';
+import { instrumentName } from '../live/instrument-name';
 import { basisOf, homeIndex, indexFigures, HOME_INDEX_CODE } from '../features/home/index-figures';
 
 /** The replayed date the template rows were prerendered with (replaced by the real one). */

@@ -18,7 +18,7 @@ import { RankingFiguresNote } from '../features/market/components/ranking-list';
 import { RankingRow, useRankingRowText } from '../features/market/components/ranking-row';
 import type { RankingColumns } from '../features/market/ranking-figures';
 import type { Lang } from '../lib/format';
-import { clockSeen, quotesReceived } from '../market/quotes-slice';
+import { clockSeen, quotesReceived } from '../live/quotes-slice';
 import { ensureAllStrings, setupI18n } from './i18n';
 import { AppProviders } from './providers';
 import { AppRoutes } from './router';

@@ -1,14 +1,14 @@
 /**
  * The Redux store: RTK Query cache, session, live quotes/depth and connection status.
  * Quote batches are auto-batched per animation frame and wait while the member is tapping or typing
- * (`autoBatchEnhancer` with src/market/input-priority.ts's `queueAfterInput`); account and order
+ * (`autoBatchEnhancer` with src/live/input-priority.ts's `queueAfterInput`); account and order
  * actions notify at once.
  */
 import { autoBatchEnhancer, configureStore, createListenerMiddleware, isAnyOf } from '@reduxjs/toolkit';
 import { api } from '../api/api';
 import { loggedIn, loggedOut, sessionSlice, type SessionState } from '../api/session';
-import { queueAfterInput, watchInput } from '../market/input-priority';
-import { marketReducers } from '../market/quotes-slice';
+import { queueAfterInput, watchInput } from '../live/input-priority';
+import { marketReducers } from '../live/quotes-slice';
 import { clearSession, readSession, writeSession } from '../lib/storage';
 
 /** A new store; `storagePrefix` keeps the console's session apart from a member's (admin_). */

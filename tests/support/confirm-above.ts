@@ -1,6 +1,6 @@
 /**
  * Placing an order from the ticket in end-to-end tests, as a member with the default confirmation
- * threshold does it (src/account/confirm-above.tsx): tap the button; when the order's total
+ * threshold does it (features/account confirm-above.tsx): tap the button; when the order's total
  * required reaches NT$100,000 the app asks first, and the member confirms with the dialog's button
  * (labelled as the ticket's). tests/e2e/confirm-threshold.spec.ts tests the dialog itself.
  */

@@ -30,7 +30,6 @@ const SERVER_ONLY: Record<string, string> = {
   'four-eyes': 'a second operator approves large changes (console only)',
   fx: 'exchange rates, shown and used by the funds screens',
   ledger: 'double-entry postings behind every balance',
-  risk: "margin figures, shown in trading's and position's screens (src/risk)",
 };
 
 /** Server modules whose endpoints are declared in another area's contract file, or have none. */

@@ -22,7 +22,7 @@ import { createAppStore } from '../../src/app/store';
 import { SetPasswordPage } from '../../src/features/identity/routes/set-password';
 import { BlockTradePasswordPage } from '../../src/features/primary/routes/block-trade-password';
 
-vi.mock('../../src/market/worker-bridge', async () => {
+vi.mock('../../src/live/worker-bridge', async () => {
   const { NEVER } = await import('rxjs');
   return { marketStream: () => NEVER, marketStatus$: () => NEVER };
 });

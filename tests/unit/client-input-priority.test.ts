@@ -1,12 +1,12 @@
 // @vitest-environment jsdom
 /**
  * Quote notifications wait for the frame that answers a tap or a key press, and only for that
- * frame (src/market/input-priority.ts): a notification queued during the hold runs on the first
+ * frame (src/live/input-priority.ts): a notification queued during the hold runs on the first
  * frame after the input's frame has painted, however little time has passed; one queued without
  * input runs on the next frame; scrolling does not hold.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { inputHoldActive, queueAfterInput, watchInput } from '../../src/market/input-priority';
+import { inputHoldActive, queueAfterInput, watchInput } from '../../src/live/input-priority';
 
 let frames: Array<() => void> = [];
 const runFrame = () => {

@@ -31,7 +31,7 @@ import { setupI18n } from '../../src/app/i18n';
 import { createAppStore } from '../../src/app/store';
 import { SubscribeDetailPage } from '../../src/features/ipo/routes/subscribe-detail';
 
-vi.mock('../../src/market/worker-bridge', async () => {
+vi.mock('../../src/live/worker-bridge', async () => {
   const { NEVER } = await import('rxjs');
   return { marketStream: () => NEVER, marketStatus$: () => NEVER };
 });

@@ -101,12 +101,12 @@ vi.mock('klinecharts', () => ({
   dispose: () => undefined,
   registerLocale: () => undefined,
 }));
-vi.mock('../../src/market/worker-bridge', async () => {
+vi.mock('../../src/live/worker-bridge', async () => {
   const { Subject } = await import('rxjs');
   const candles = new Subject<CandleBatch>();
   return { candleBatches: candles, marketStream: () => candles, marketStatus$: () => candles };
 });
-const { candleBatches } = (await import('../../src/market/worker-bridge')) as unknown as {
+const { candleBatches } = (await import('../../src/live/worker-bridge')) as unknown as {
   candleBatches: { next(b: CandleBatch): void; observed: boolean };
 };
 const chart = () => charts.list[charts.list.length - 1] as FakeChart;

@@ -17,7 +17,7 @@ import { LoginPage } from '../../src/features/auth/routes/login';
 import { RegisterPage } from '../../src/features/auth/routes/register';
 import { en, tw } from './support/strings';
 
-vi.mock('../../src/market/worker-bridge', async () => {
+vi.mock('../../src/live/worker-bridge', async () => {
   const { NEVER } = await import('rxjs');
   return { marketStream: () => NEVER, marketStatus$: () => NEVER };
 });

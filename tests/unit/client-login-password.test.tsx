@@ -16,7 +16,7 @@ import { createAppStore } from '../../src/app/store';
 import { LoginPasswordPage } from '../../src/features/identity/routes/login-password';
 import { en, tw } from './support/strings';
 
-vi.mock('../../src/market/worker-bridge', async () => {
+vi.mock('../../src/live/worker-bridge', async () => {
   const { NEVER } = await import('rxjs');
   return { marketStream: () => NEVER, marketStatus$: () => NEVER };
 });

@@ -22,7 +22,7 @@ import { RankingRow, useRankingRowText } from '../../src/features/market/compone
 import { TAPE_ROWS, TradeTape } from '../../src/features/market/components/trade-tape';
 import { formatDateTime } from '../../src/lib/format';
 import type * as Format from '../../src/lib/format';
-import { QuoteRow } from '../../src/market/components/quote-row';
+import { QuoteRow } from '../../src/live/components/quote-row';
 import {
   clockSeen,
   connChanged,
@@ -30,11 +30,11 @@ import {
   marketReducers,
   quoteOf,
   quotesReceived,
-} from '../../src/market/quotes-slice';
+} from '../../src/live/quotes-slice';
 import type { TradeBatch } from '../../workers/protocol';
 
 // The worker bridge is replaced by one RxJS Subject per channel (no Worker in jsdom).
-vi.mock('../../src/market/worker-bridge', async () => {
+vi.mock('../../src/live/worker-bridge', async () => {
   const { Subject, NEVER, filter } = await import('rxjs');
   const trades = new Subject<TradeBatch>();
   return {
@@ -49,7 +49,7 @@ vi.mock('../../src/lib/format', async (importOriginal) => {
   const m = await importOriginal<typeof Format>();
   return { ...m, formatDateTime: vi.fn(m.formatDateTime) };
 });
-const { tradeBatches } = (await import('../../src/market/worker-bridge')) as unknown as {
+const { tradeBatches } = (await import('../../src/live/worker-bridge')) as unknown as {
   tradeBatches: { next(b: TradeBatch): void };
 };
 

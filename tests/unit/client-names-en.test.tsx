@@ -1,12 +1,12 @@
 // @vitest-environment jsdom
 /**
- * src/market/names-en.ts: the name shown is the English short name in English when there is one,
+ * src/live/names-en.ts: the name shown is the English short name in English when there is one,
  * the Chinese name otherwise and in Chinese; recorded names are kept by symbol and notify
  * subscribers only when something changed.
  */
 import { act, renderHook } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { instrumentName, nameEnOf, namesEnOfHits, recordNamesEn, useNameEn } from '../../src/market/names-en';
+import { instrumentName, nameEnOf, namesEnOfHits, recordNamesEn, useNameEn } from '../../src/live/names-en';
 
 describe('instrumentName', () => {
   it('English name in English, Chinese name in Chinese or when there is none', () => {

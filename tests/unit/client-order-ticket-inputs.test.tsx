@@ -10,7 +10,7 @@ import { useState } from 'react';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_LOTS_PER_ORDER } from '../../contract/market-rules';
 import { setupI18n } from '../../src/app/i18n';
-import { clampLots, LotsField } from '../../src/market/components/lots-field';
+import { clampLots, LotsField } from '../../src/features/trading/components/lots-field';
 import { en, tw } from './support/strings';
 
 describe('clampLots', () => {

@@ -28,7 +28,7 @@ import { createAppStore } from '../../src/app/store';
 import { DayTradingPage } from '../../src/features/day-trading/routes/day-trading';
 import { formatDateTime, formatMinor } from '../../src/lib/format';
 
-vi.mock('../../src/market/worker-bridge', async () => {
+vi.mock('../../src/live/worker-bridge', async () => {
   const { NEVER } = await import('rxjs');
   return { marketStream: () => NEVER, marketStatus$: () => NEVER };
 });

@@ -25,10 +25,10 @@ import { setupI18n } from '../../src/app/i18n';
 import { createAppStore } from '../../src/app/store';
 import { PositionPage } from '../../src/features/position/routes/position';
 import { PositionDetailPage } from '../../src/features/position/routes/position-detail';
-import { quotesReceived } from '../../src/market/quotes-slice';
+import { quotesReceived } from '../../src/live/quotes-slice';
 
 // No Worker in jsdom: the streams never emit; quotes are put in the store by the test.
-vi.mock('../../src/market/worker-bridge', async () => {
+vi.mock('../../src/live/worker-bridge', async () => {
   const { NEVER } = await import('rxjs');
   return { marketStream: () => NEVER, marketStatus$: () => NEVER };
 });

@@ -7,7 +7,7 @@ import {
   quoteReceivedAt,
   quotesReceived,
   quotesReducer,
-} from '../../src/market/quotes-slice';
+} from '../../src/live/quotes-slice';
 import { quote as harnessQuote } from './client-worker-harness';
 
 /** The harness's quote, on another replay day when `replayDate` is given. */

@@ -16,7 +16,7 @@ import { createAppStore } from '../../src/app/store';
 
 // The shell's market status bridge subscribes to the market worker, which jsdom has no Worker for.
 const statusSubscribed = vi.hoisted(() => ({ count: 0 }));
-vi.mock('../../src/market/worker-bridge', async (importOriginal) => {
+vi.mock('../../src/live/worker-bridge', async (importOriginal) => {
   const { NEVER } = await import('rxjs');
   return {
     ...(await importOriginal<object>()),

@@ -27,13 +27,13 @@ import { api } from '../../src/api/api';
 import { AppProviders } from '../../src/app/providers';
 import { AppRoutes } from '../../src/app/router';
 import { fillDetailShell, fillHomeShell, fillMarketShell } from '../../src/app/shell-fill';
-import { recordNamesEn } from '../../src/market/names-en';
+import { recordNamesEn } from '../../src/live/names-en';
 import { renderShell } from '../../src/app/static-shell';
 import { createAppStore } from '../../src/app/store';
 import { RankingFiguresNote } from '../../src/features/market/components/ranking-list';
 import { RankingRow, useRankingRowText } from '../../src/features/market/components/ranking-row';
 import type { RankingColumns } from '../../src/features/market/ranking-figures';
-import { clockSeen, quotesReceived } from '../../src/market/quotes-slice';
+import { clockSeen, quotesReceived } from '../../src/live/quotes-slice';
 import { replayClock } from './support/replay-clock';
 
 const quote = (symbol: string, name: string, last: number, prev: number, traded = true): Quote => ({

@@ -2,7 +2,7 @@
  * The worker boundary through REAL Comlink over a Node MessageChannel (Node's MessagePort is an
  * EventTarget with start/close: Comlink's plain `expose`/`wrap` work on it, no adapter needed):
  * the service exposed as in workers/market.worker.ts on one port, the page's bridge
- * (src/market/worker-bridge.ts) wrapping the other. Proves no proxy outlives its subscription
+ * (src/live/worker-bridge.ts) wrapping the other. Proves no proxy outlives its subscription
  * (service stats and MessagePorts opened vs closed), that depth books and candle snapshots cross
  * as transferred buffers and arrive decoded, the trades tape store, and visibility forwarding.
  * Real timers: messages cross a real port; tests wait for conditions, never for a fixed time.
@@ -12,13 +12,13 @@ import { Server, WebSocket as MockWebSocket, type Client } from 'mock-socket';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Candle, Depth } from '../../contract/market';
 import type { ClientMessage } from '../../contract/realtime';
-import { tradeTapes } from '../../src/market/hooks';
+import { tradeTapes } from '../../src/live/hooks';
 import {
   marketStatus$,
   marketStream,
   setMarketRemote,
   watchPageVisibility,
-} from '../../src/market/worker-bridge';
+} from '../../src/live/worker-bridge';
 import { comlinkApi, releaseComlinkProxy } from '../../workers/comlink-api';
 import { createMarketService, type MarketService, type WebSocketCtor } from '../../workers/market-service';
 import type { MarketWorkerApi, StatusSnapshot, StreamBatch } from '../../workers/protocol';

@@ -3,7 +3,7 @@
  * The confirmation threshold's pure rules:
  * - contract/account.ts confirmNeeded: at or above the threshold asks, below does not, 0 asks
  *   always, an action that cannot be valued asks, a bad threshold throws;
- * - what each action is worth: an order its preview's total required (src/market/components/
+ * - what each action is worth: an order its preview's total required (features/trading
  *   order-confirm.ts), a pending order's cancel its frozen funds (features/position order-rows),
  *   an exchange its TWD side or its USD side at the TWD buying rate (features/funds amount.ts);
  * - the settings field's amount (NT$, ≤ 2 decimals, 0 … the maximum).
@@ -25,7 +25,7 @@ import type { Order } from '../../contract/trading';
 import { parseThreshold } from '../../src/features/account/components/confirm-above-setting';
 import { exchangePreview, exchangeTwdMinor } from '../../src/features/funds/amount';
 import { cancelConfirmRequest } from '../../src/features/position/components/order-rows';
-import { orderConfirmRequest } from '../../src/market/components/order-confirm';
+import { orderConfirmRequest } from '../../src/features/trading/components/order-confirm';
 
 const RATES: FxRate[] = [
   { currency: 'TWD', buyPpm: 31_840_000, sellPpm: 31_990_000, source: 'test', asOf: '2026-03-13' },

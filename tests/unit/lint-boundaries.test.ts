@@ -65,23 +65,23 @@ describe('import boundaries (repo ESLint config)', () => {
     });
   }
 
-  it('judges a specifier by where it lands: ../../market is a feature from a feature, shared from src/risk', async () => {
+  it('judges a specifier by where it lands: ../../trading/… is a feature from a feature, shared from src/live', async () => {
     const code =
-      "import { OrderPanel } from '../../market/components/order-panel';\nexport { OrderPanel };\n";
+      "import { OrderPanel } from '../../trading/components/order-panel';\nexport { OrderPanel };\n";
     expect(await boundaryErrors(code, 'src/features/position/components/x.tsx')).toEqual([
       'featureToFeature',
     ]);
-    expect(await boundaryErrors(code, 'src/risk/components/x.tsx')).toEqual([]);
+    expect(await boundaryErrors(code, 'src/live/components/x.tsx')).toEqual([]);
+    const entry = "import { OrderPanel } from '../../trading';\nexport { OrderPanel };\n";
+    expect(await boundaryErrors(entry, 'src/features/position/components/x.tsx')).toEqual([]);
+    expect(await boundaryErrors(entry, 'src/live/components/x.tsx')).toEqual([]);
   });
 
-  it('the real cross-feature import the shared layer replaced is refused again if it comes back', async () => {
+  it('the real cross-feature import goes through the public entry; the internal file is refused', async () => {
     const ticket = 'src/features/day-trading/components/day-trade-ticket.tsx';
     const code = readFileSync(path.join(root, ticket), 'utf8');
     expect(await boundaryErrors(code, ticket)).toEqual([]);
-    const reverted = code.replace(
-      "'../../../market/components/order-panel'",
-      "'../../market/components/order-panel'",
-    );
+    const reverted = code.replace("'../../trading'", "'../../trading/components/order-panel'");
     expect(reverted).not.toBe(code);
     expect(await boundaryErrors(reverted, ticket)).toEqual(['featureToFeature']);
   });

@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 /**
- * The order ticket (src/market/components/order-panel.tsx) against a stubbed server
+ * The order ticket (src/features/trading/components/order-panel.tsx) against a stubbed server
  * (real store, api, base query and locales; no market worker):
  * - the preview is orderPreview's, with the available balance and what remains after the order;
  * - time in force is sent; an IOC/FOK the server cancelled says nothing was charged;
@@ -30,12 +30,12 @@ import { tw } from './support/strings';
 import { loggedIn } from '../../src/api/session';
 import { setupI18n } from '../../src/app/i18n';
 import { createAppStore } from '../../src/app/store';
-import { OrderPanel } from '../../src/market/components/order-panel';
+import { OrderPanel } from '../../src/features/trading/components/order-panel';
 import { formatDateTime, formatMinor, minorToInput } from '../../src/lib/format';
-import { clockSeen } from '../../src/market/quotes-slice';
+import { clockSeen } from '../../src/live/quotes-slice';
 import type * as SegmentedModule from '../../src/ui/segmented';
 
-vi.mock('../../src/market/worker-bridge', async () => {
+vi.mock('../../src/live/worker-bridge', async () => {
   const { NEVER } = await import('rxjs');
   return { marketStream: () => NEVER, marketStatus$: () => NEVER };
 });

@@ -91,7 +91,7 @@ export function exchangePreview(
 
 /**
  * What an exchange is worth in TWD minor units, for the confirmation threshold
- * (src/account/confirm-above.tsx), from the rates on the screen (user/rates, per USD):
+ * (src/features/account/components/confirm-above.tsx), from the rates on the screen (user/rates, per USD):
  * - TWD → USD: the TWD paid (`amountMinor`);
  * - USD → TWD: the TWD received (`receivedMinor`, the preview: the USD at the TWD buying rate);
  * - another currency ↔ USD: the USD side (paid or received) at the TWD buying rate, rounded down

@@ -28,7 +28,7 @@ import {
   quoteOf,
   quoteReceivedAt,
   type MarketRootState,
-} from '../../../src/market/quotes-slice';
+} from '../../../src/live/quotes-slice';
 import { bench, countDispatches, listenToWorkerProbe } from './probe';
 
 const ROW_SELECTOR = '.quote-row';

@@ -1,6 +1,6 @@
 /**
  * Bench page for OUR pipeline (tests/bench/stream.html): the real market worker behind the real
- * bridge (src/market/worker-bridge.ts), the app's store (createAppStore: market reducers,
+ * bridge (src/live/worker-bridge.ts), the app's store (createAppStore: market reducers,
  * autoBatchEnhancer raf), the real QuoteRow in a react-virtuoso list of every symbol of the
  * universe — all of them subscribed through useQuoteStream, so the worker takes the whole
  * firehose while only the rows on screen render — the real status bar, and the real order panel
@@ -18,11 +18,11 @@ import type { Quote } from '../../../contract/market';
 import { AppProviders } from '../../../src/app/providers';
 import { setupI18n } from '../../../src/app/i18n';
 import { createAppStore } from '../../../src/app/store';
-import { OrderPanel } from '../../../src/market/components/order-panel';
-import { QUOTE_ROW_HEIGHT_PX, QuoteRow } from '../../../src/market/components/quote-row';
-import { MarketStatusBar } from '../../../src/market/components/status-bar';
-import { useMarketStatusBridge, useQuote, useQuoteStream } from '../../../src/market/hooks';
-import { quoteCount, type MarketRootState } from '../../../src/market/quotes-slice';
+import { OrderPanel } from '../../../src/features/trading/components/order-panel';
+import { QUOTE_ROW_HEIGHT_PX, QuoteRow } from '../../../src/live/components/quote-row';
+import { MarketStatusBar } from '../../../src/live/components/status-bar';
+import { useMarketStatusBridge, useQuote, useQuoteStream } from '../../../src/live/hooks';
+import { quoteCount, type MarketRootState } from '../../../src/live/quotes-slice';
 import {
   bench,
   countDispatches,

@@ -10,7 +10,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CONFIRM_ABOVE_MAX_MINOR } from '../../../../contract/confirm-above';
 import { toMinor } from '../../../../contract/money';
-import { usePreferencesQuery, useSavePreferencesMutation } from '../../../account/preferences-api';
+import { usePreferencesQuery, useSavePreferencesMutation } from '../api/preferences-api';
 import { formatMinor } from '../../../lib/format';
 import { showToast } from '../../../ui/toast';
 import { TestIdInput } from '../../../ui/testid-input';

@@ -14,7 +14,7 @@ import { useSelector } from 'react-redux';
 import { useNavigate } from 'react-router-dom';
 import { useUserInfoQuery } from '../../../api/api';
 import { LabeledValue } from '../../../ui/labeled-value';
-import { useLiveAccountSummary } from '../../../market/live-account';
+import { useLiveAccountSummary } from '../live-account';
 import { selectSession } from '../../../api/session';
 import { LogoutButton } from '../logout-button';
 import { changeLang, LANGS } from '../../../lib/lang';
@@ -24,8 +24,8 @@ import { KycTag } from '../../../ui/kyc-tag';
 import { LoginPrompt } from '../../../ui/login-prompt';
 import { Page } from '../../../ui/page';
 import { PullRefresh } from '../../../ui/pull-refresh';
-import { RiskBanner } from '../../../risk/components/risk-banner';
-import { RewardsCard } from '../../../rewards/rewards-card';
+import { RiskBanner } from '../../risk';
+import { RewardsCard } from '../../rewards';
 
 const CreditLine = lazy(() => import('../components/credit-line').then((m) => ({ default: m.CreditLine })));
 

@@ -1,6 +1,6 @@
 /**
  * The day-trade order entry (the spec's "order submission" shortcut): the order ticket
- * (src/market/components/order-panel.tsx OrderPanel) in its day-trade mode — long or short, market or limit, lots and
+ * (src/features/trading `OrderPanel`) in its day-trade mode — long or short, market or limit, lots and
  * leverage, sent to dayTrade/placeOrder, which marks the order as a day trade; its preview is
  * contract/market-rules.ts `orderPreview`, the functions the server charges with, with the offset's
  * closing costs at the day-trade rate — under a code field of its own, whose quote (snapshot, then
@@ -10,10 +10,10 @@ import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useQuotesQuery } from '../../../api/api';
 import { formatMinor } from '../../../lib/format';
-import { useQuote, useQuoteStream, useSeedQuotes } from '../../../market/hooks';
+import { useQuote, useQuoteStream, useSeedQuotes } from '../../../live/hooks';
 import { TestIdInput } from '../../../ui/testid-input';
 import { showToast } from '../../../ui/toast';
-import { OrderPanel } from '../../../market/components/order-panel';
+import { OrderPanel } from '../../trading';
 import { usePlaceDayTradeOrderMutation } from '../api/day-trading-api';
 
 const SYMBOL_RE = /^[0-9A-Z]{4,6}$/;

@@ -11,7 +11,7 @@ import type { DayTradeApplication, DayTradeDetail } from '../../../../contract/d
 import type { Order } from '../../../../contract/trading';
 import { unrealisedPnlMinor } from '../../../../contract/market-rules';
 import { useQuotesQuery } from '../../../api/api';
-import { useQuote, useQuoteStream, useSeedQuotes } from '../../../market/hooks';
+import { useQuote, useQuoteStream, useSeedQuotes } from '../../../live/hooks';
 import { changeColor, GREEN, RED } from '../../../lib/colors';
 import { formatDateTime, formatMinor, formatMinorOrDash, formatSignedMinor } from '../../../lib/format';
 import {

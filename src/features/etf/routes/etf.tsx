@@ -10,8 +10,8 @@ import { useCallback, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { ETF_CATEGORIES, type EtfCategory } from '../../../../contract/market';
-import { MarketStatusBar } from '../../../market/components/status-bar';
-import { PagedQuoteList } from '../../../market/components/paged-quote-list';
+import { MarketStatusBar } from '../../../live/components/status-bar';
+import { PagedQuoteList } from '../../../live/components/paged-quote-list';
 import { Page } from '../../../ui/page';
 import { useEtfListInfiniteQuery, type EtfListArg } from '../api/etf-api';
 

@@ -6,7 +6,7 @@
  * received (contract/money.ts convertMinorFloor: BigInt, rounded down, as the server computes it)
  * and the member's balances per currency (user/balances). Submits user/exchange with an
  * idempotency key; an exchange worth at least the member's confirmation threshold in TWD
- * (../amount.ts exchangeTwdMinor) is confirmed first (src/account/confirm-above.tsx).
+ * (../amount.ts exchangeTwdMinor) is confirmed first (src/features/account/components/confirm-above.tsx).
  */
 import { Button, NoticeBar } from 'antd-mobile';
 import { useMemo, useState } from 'react';
@@ -33,7 +33,7 @@ import {
   parseAmount,
 } from '../amount';
 import { sendWithKey, useIdempotencyKeys } from '../../../api/idempotency';
-import { useConfirmAbove } from '../../../account/confirm-above';
+import { useConfirmAbove } from '../../account';
 import { ppmToDecimal } from '../../../../contract/money';
 
 /**

@@ -15,9 +15,9 @@ import { useTranslation } from 'react-i18next';
 import { useDispatch } from 'react-redux';
 import { useNavigate } from 'react-router-dom';
 import { api, useIndicesQuery, useQuotesQuery } from '../../../api/api';
-import { MarketStatusBar } from '../../../market/components/status-bar';
-import { QuoteRow } from '../../../market/components/quote-row';
-import { useQuoteStream, useSeedQuotes } from '../../../market/hooks';
+import { MarketStatusBar } from '../../../live/components/status-bar';
+import { QuoteRow } from '../../../live/components/quote-row';
+import { useQuoteStream, useSeedQuotes } from '../../../live/hooks';
 import {
   CreditIcon,
   DepositIcon,
@@ -35,8 +35,8 @@ import { Page } from '../../../ui/page';
 import { PullRefresh } from '../../../ui/pull-refresh';
 import { IndexCard } from '../components/index-card';
 
-/** The newest news items, in their own chunk (src/news): the home chunk stays light. */
-const NewsSection = lazy(() => import('../../../news/news-section'));
+/** The newest news items, in their own chunk (src/features/news): the home chunk stays light. */
+const NewsSection = lazy(() => import('../../news').then((m) => ({ default: m.NewsSection })));
 
 /** Bellwethers shown on the home screen: TSMC, Hon Hai, MediaTek. */
 const HOME_SYMBOLS = ['2330', '2317', '2454'];
@@ -72,7 +72,7 @@ const SHORTCUTS: { key: string; to: string; icon: ReactNode }[] = [
 /** The notices bell (unread count), a lazy chunk of its own (src/ui/notice-bell.tsx). */
 const NoticeBell = lazy(() => import('../../../ui/notice-bell'));
 
-/** The tags of the lazy sections' data: the news (src/news) and the bell's unread count. */
+/** The tags of the lazy sections' data: the news (src/features/news) and the bell's unread count. */
 const sectionTags = api.enhanceEndpoints({ addTagTypes: ['News', 'Notices'] });
 
 /**

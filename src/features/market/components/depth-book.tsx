@@ -8,7 +8,7 @@ import { useTranslation } from 'react-i18next';
 import type { DepthLevel } from '../../../../contract/market';
 import { changeColor } from '../../../lib/colors';
 import { formatMinor } from '../../../lib/format';
-import { useDepth } from '../../../market/hooks';
+import { useDepth } from '../../../live/hooks';
 
 const LEVELS = 5;
 

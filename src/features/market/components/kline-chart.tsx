@@ -22,7 +22,7 @@ import type { Candle, CandlePeriod } from '../../../../contract/market';
 import { api } from '../../../api/api';
 import { FLAT, upDownColors } from '../../../lib/colors';
 import { warmDateTimeFormat } from '../../../lib/format';
-import { marketStream } from '../../../market/worker-bridge';
+import { marketStream } from '../../../live/worker-bridge';
 import { ticksInside, tickTextWidth } from './axis-ticks';
 import { letVerticalSwipesScrollPage } from './vertical-swipe';
 

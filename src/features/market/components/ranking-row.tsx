@@ -3,7 +3,7 @@
  * `change` (change, change %), `volume` (change %, volume in lots 張) or `turnover` (change %,
  * turnover in TWD, compact: 億/萬, B/M). TWD colours (up red, down green); an instrument with no
  * trade in the replayed day shows its reference price in grey and "No trade" instead of 0 %.
- * The name is the exchange's English short name in English when there is one (src/market/names-en.ts).
+ * The name is the exchange's English short name in English when there is one (src/live/names-en.ts).
  * Renders on its props, the replayed date and that name only (memoized): each new quote of its symbol is
  * drawn into the rendered row by `paintRankingFigures` (`usePaintedQuote`), not by a React render,
  * so the rows on screen under the stream cost a few DOM writes per animation frame. Its words
@@ -13,9 +13,9 @@ import { memo, useCallback, useMemo, useRef } from 'react';
 import type { Quote } from '../../../../contract/market';
 import { useTranslation } from 'react-i18next';
 import { langOf, type Lang } from '../../../lib/format';
-import { QUOTE_ROW_HEIGHT_PX } from '../../../market/components/quote-row';
-import { useClock, usePaintedQuote } from '../../../market/hooks';
-import { instrumentName, useNameEn } from '../../../market/names-en';
+import { QUOTE_ROW_HEIGHT_PX } from '../../../live/components/quote-row';
+import { useClock, usePaintedQuote } from '../../../live/hooks';
+import { instrumentName, useNameEn } from '../../../live/names-en';
 import {
   paintRankingFigures,
   rankingFigures,

@@ -10,7 +10,7 @@ import { useTranslation } from 'react-i18next';
 import type { Trade } from '../../../../contract/market';
 import { changeColor, GREEN, RED } from '../../../lib/colors';
 import { formatDateTime, formatMinor, formatSignedMinor } from '../../../lib/format';
-import { useTrades } from '../../../market/hooks';
+import { useTrades } from '../../../live/hooks';
 
 /** Rows shown: enough to read the flow without pushing the chart far down the screen. */
 export const TAPE_ROWS = 10;

@@ -5,7 +5,7 @@
  */
 import { useTranslation } from 'react-i18next';
 import type { MarketSort } from '../../../../contract/constants';
-import { MarketStatusBar } from '../../../market/components/status-bar';
+import { MarketStatusBar } from '../../../live/components/status-bar';
 import { Page } from '../../../ui/page';
 import { RankingPanel } from '../components/ranking-panel';
 

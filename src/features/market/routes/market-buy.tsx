@@ -7,8 +7,8 @@ import { useCallback } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { symbolSchema } from '../../../../contract/market';
-import { QuickTicket } from '../../../market/components/quick-ticket';
-import { MarketStatusBar } from '../../../market/components/status-bar';
+import { QuickTicket } from '../../trading';
+import { MarketStatusBar } from '../../../live/components/status-bar';
 import { NoData } from '../../../ui/no-data';
 import { Page } from '../../../ui/page';
 

@@ -11,8 +11,8 @@ import { useSearchParams } from 'react-router-dom';
 import type { CandlePeriod } from '../../../../contract/market';
 import { useMarketDetailQuery } from '../../../api/api';
 import { langOf } from '../../../lib/format';
-import { MarketStatusBar } from '../../../market/components/status-bar';
-import { TradingPhaseTag } from '../../../market/components/trading-phase';
+import { MarketStatusBar } from '../../../live/components/status-bar';
+import { TradingPhaseTag } from '../../../live/components/trading-phase';
 import {
   useClock,
   useConn,
@@ -20,19 +20,19 @@ import {
   useQuote,
   useQuoteReceivedAt,
   useQuoteStream,
-} from '../../../market/hooks';
-import { instrumentName, recordNamesEn } from '../../../market/names-en';
-import { clockSeen, quotesReceived } from '../../../market/quotes-slice';
+} from '../../../live/hooks';
+import { instrumentName, recordNamesEn } from '../../../live/names-en';
+import { clockSeen, quotesReceived } from '../../../live/quotes-slice';
 import { AGE_TICK_MS, formatAge } from '../../../ui/conn-badge';
 import { NoData } from '../../../ui/no-data';
 import { Page } from '../../../ui/page';
 import { useNow } from '../../../ui/use-now';
 import { DepthBook } from '../components/depth-book';
 import { PeriodSelector } from '../components/period-selector';
-import { LiveOrderPanel } from '../../../market/components/order-panel';
+import { LiveOrderPanel } from '../../trading';
 import { TradeTape } from '../components/trade-tape';
 import { detailFigures } from '../detail-figures';
-import { WatchToggle } from '../../../market/components/watch-toggle';
+import { WatchToggle } from '../components/watch-toggle';
 
 /**
  * The candle chart, in its own chunk with klinecharts (48 KiB): the screen draws its prices
@@ -42,8 +42,8 @@ import { WatchToggle } from '../../../market/components/watch-toggle';
 const KlineChart = lazy(() => import('../components/kline-chart').then((m) => ({ default: m.KlineChart })));
 const chartPlace = <div className="kline" />;
 
-/** The news naming this instrument, in its own chunk (src/news). */
-const NewsSection = lazy(() => import('../../../news/news-section'));
+/** The news naming this instrument, in its own chunk (src/features/news). */
+const NewsSection = lazy(() => import('../../news').then((m) => ({ default: m.NewsSection })));
 
 /** Connection states in which the quote on screen may be old: its age is shown. */
 const AGED_STATES: ReadonlySet<string> = new Set(['reconnecting', 'polling', 'stale', 'backgrounded']);

@@ -14,7 +14,7 @@ import { useDispatch } from 'react-redux';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { MARKET_SORTS } from '../../../../contract/constants';
 import { api } from '../../../api/api';
-import { MarketStatusBar } from '../../../market/components/status-bar';
+import { MarketStatusBar } from '../../../live/components/status-bar';
 import { SearchIcon } from '../../../ui/icons';
 import { Page } from '../../../ui/page';
 import { PullRefresh } from '../../../ui/pull-refresh';

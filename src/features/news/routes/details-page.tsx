@@ -5,7 +5,7 @@
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { formatDateTime, langOf } from '../../../lib/format';
-import { useNewsDetailQuery } from '../../../news/news-api';
+import { useNewsDetailQuery } from '../api/news-api';
 import { NoData } from '../../../ui/no-data';
 import { Page } from '../../../ui/page';
 

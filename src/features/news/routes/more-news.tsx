@@ -6,8 +6,8 @@
 import { InfiniteScroll } from 'antd-mobile';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNewsPagesInfiniteQuery } from '../../../news/news-api';
-import { NewsRow } from '../../../news/news-row';
+import { useNewsPagesInfiniteQuery } from '../api/news-api';
+import { NewsRow } from '../components/news-row';
 import { NoData } from '../../../ui/no-data';
 import { Page } from '../../../ui/page';
 import { PullRefresh } from '../../../ui/pull-refresh';

@@ -26,9 +26,9 @@ import { useCancelOrderMutation, useClosePositionMutation } from '../../../api/a
 import { sendTap } from '../../../api/idempotency';
 import { changeColor, GREEN, RED } from '../../../lib/colors';
 import { formatDateTime, formatMinor, formatMinorOrDash, formatSignedMinor } from '../../../lib/format';
-import { useQuote, useWallIsMarketTime } from '../../../market/hooks';
-import { LiquidationPrice } from '../../../risk/components/liquidation-price';
-import { useConfirmAbove, type ConfirmRequest } from '../../../account/confirm-above';
+import { useQuote, useWallIsMarketTime } from '../../../live/hooks';
+import { LiquidationPrice } from '../../risk';
+import { useConfirmAbove, type ConfirmRequest } from '../../account';
 import { CopyTag } from '../../../ui/copy-tag';
 import { useNavigate } from 'react-router-dom';
 import { useCloseCheck } from './close-check';
@@ -273,7 +273,7 @@ export const HoldingRow = memo(function HoldingRow({
 
 /**
  * What cancelling a pending order asks when it reaches the member's threshold
- * (src/account/confirm-above.tsx): the order is valued at its frozen funds (`frozenMinor`, TWD
+ * (features/account confirm-above.tsx): the order is valued at its frozen funds (`frozenMinor`, TWD
  * minor units: what placing it reserved, margin + fees + tax, and what the cancel gives back).
  */
 export function cancelConfirmRequest(t: TFunction, order: Order): ConfirmRequest {

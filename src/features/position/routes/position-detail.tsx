@@ -23,11 +23,11 @@ import {
   formatSignedMinor,
   shortenMiddle,
 } from '../../../lib/format';
-import { useQuote, useQuoteStream, useWallIsMarketTime } from '../../../market/hooks';
+import { useQuote, useQuoteStream, useWallIsMarketTime } from '../../../live/hooks';
 import { LoginPrompt } from '../../../ui/login-prompt';
 import { NoData } from '../../../ui/no-data';
 import { Page } from '../../../ui/page';
-import { usePositionRiskRows } from '../../../risk/components/position-risk-rows';
+import { usePositionRiskRows } from '../../risk';
 import '../position.css';
 import { isLive, livePnl, marketValueMinor, useCloseReasonLabel } from '../components/order-rows';
 

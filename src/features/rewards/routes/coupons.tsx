@@ -17,14 +17,14 @@ import {
 import { sendWithKey, useIdempotencyKeys } from '../../../api/idempotency';
 import { selectLoggedIn } from '../../../api/session';
 import { formatDateTime, formatMinor } from '../../../lib/format';
-import { couponText } from '../../../rewards/coupon-text';
+import { couponText } from '../components/coupon-text';
 import {
   useBuyCouponMutation,
   useCouponOffersQuery,
   useCouponsQuery,
   useRedeemCodeMutation,
-} from '../../../rewards/rewards-api';
-import '../../../rewards/rewards.css';
+} from '../api/rewards-api';
+import '../rewards.css';
 import { LoginPrompt } from '../../../ui/login-prompt';
 import { NoData } from '../../../ui/no-data';
 import { Page } from '../../../ui/page';

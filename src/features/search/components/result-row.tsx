@@ -3,8 +3,8 @@
  * watchlist star beside it. Fixed RESULT_ROW_HEIGHT_PX for the virtualized list.
  */
 import { memo } from 'react';
-import { QUOTE_ROW_HEIGHT_PX, QuoteRow } from '../../../market/components/quote-row';
-import { WatchToggle } from '../../../market/components/watch-toggle';
+import { QUOTE_ROW_HEIGHT_PX, QuoteRow } from '../../../live/components/quote-row';
+import { WatchToggle } from '../../market';
 
 export const RESULT_ROW_HEIGHT_PX = QUOTE_ROW_HEIGHT_PX;
 

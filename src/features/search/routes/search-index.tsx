@@ -11,7 +11,7 @@ import { useSelector } from 'react-redux';
 import { useNavigate } from 'react-router-dom';
 import { selectLoggedIn } from '../../../api/session';
 import { formatCompactMinor, langOf } from '../../../lib/format';
-import { instrumentName } from '../../../market/names-en';
+import { instrumentName } from '../../../live/names-en';
 import { SearchIcon } from '../../../ui/icons';
 import { LoginPrompt } from '../../../ui/login-prompt';
 import { Page } from '../../../ui/page';

@@ -1,7 +1,7 @@
 /**
  * /user/service (non-spec route, docs/glossary.md): the member's customer-service conversation.
  * History over REST (newest page first, "earlier messages" pages back by `beforeId`); live events
- * over the market socket through the worker (src/market/worker-bridge.ts `supportEvents$`): a
+ * over the market socket through the worker (src/live/worker-bridge.ts `supportEvents$`): a
  * new message is merged by id, a `resync` reloads the newest page. Sends go over REST
  * (`support/send`: text, or an image uploaded with purpose `support`); replies are marked read
  * while the screen is open.
@@ -15,7 +15,7 @@ import { selectSession } from '../../../api/session';
 import { UploadError, uploadImage, uploadObjectUrl } from '../../../api/upload';
 import { toastError } from '../../../api/base-query';
 import { formatDateTime } from '../../../lib/format';
-import { supportEvents$ } from '../../../market/support-events';
+import { supportEvents$ } from '../support-events';
 import { IMAGE_ACCEPT } from '../../../ui/image-picker';
 import { fitUnderLimit } from '../../../ui/downscale-image';
 import { LoginPrompt } from '../../../ui/login-prompt';

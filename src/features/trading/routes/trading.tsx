@@ -12,8 +12,8 @@ import { symbolSchema } from '../../../../contract/market';
 import { useOrdersInfiniteQuery } from '../../../api/api';
 import { selectLoggedIn } from '../../../api/session';
 import { formatMinorOrDash } from '../../../lib/format';
-import { QuickTicket } from '../../../market/components/quick-ticket';
-import { MarketStatusBar } from '../../../market/components/status-bar';
+import { QuickTicket } from '../components/quick-ticket';
+import { MarketStatusBar } from '../../../live/components/status-bar';
 import { NoData } from '../../../ui/no-data';
 import { Page } from '../../../ui/page';
 
