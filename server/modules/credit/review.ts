@@ -7,12 +7,13 @@
  * re-checks the member's limit now (the member's users row locked, as applications do) and
  * disburses the principal in the same transaction (loans.ts table).
  */
-import { count, desc, eq } from 'drizzle-orm';
+import { desc, eq } from 'drizzle-orm';
 import type { AdminCreditLoan, CreditSettings } from '../../../contract/credit';
 import type { Db, Tx } from '../../db/client';
 import { creditLoans, users } from '../../db/schema';
 import { fail } from '../common/errors';
 import { audit } from '../common/audit';
+import { pageOf } from '../common/paging';
 import { auditSelfReview, refuseSelfReview } from '../four-eyes/four-eyes';
 import { move, post } from '../ledger/ledger';
 import { exposureOf, standingOf, toLoanDto, type LoanRow } from './loans';
@@ -38,18 +39,16 @@ export async function adminLoans(
   today: number,
 ) {
   const where = q.status === 'pending' ? eq(creditLoans.status, 'pending') : undefined;
-  const rows = await db
+  const rows = db
     .select({ l: creditLoans, account: users.account })
     .from(creditLoans)
     .innerJoin(users, eq(users.id, creditLoans.userId))
     .where(where)
-    .orderBy(desc(creditLoans.id))
-    .limit(q.pageSize)
-    .offset((q.page - 1) * q.pageSize);
-  const [total] = await db.select({ n: count() }).from(creditLoans).where(where);
+    .orderBy(desc(creditLoans.id));
+  const page = await pageOf(db, rows, { table: creditLoans, where }, q);
   const items: AdminCreditLoan[] = [];
-  for (const r of rows) items.push(await adminView(db, settings, r.l, r.account, nowMs, today));
-  return { items, total: total!.n, page: q.page, pageSize: q.pageSize };
+  for (const r of page.items) items.push(await adminView(db, settings, r.l, r.account, nowMs, today));
+  return { ...page, items };
 }
 
 const auditView = (l: LoanRow) => ({

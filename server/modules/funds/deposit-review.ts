@@ -10,12 +10,13 @@
  * those whose receipt looks nearly the same (`receiptNearMatches`, receipt-near-matches.ts: a
  * re-encoded or retouched copy).
  */
-import { count, desc, eq, inArray, lte, sql } from 'drizzle-orm';
+import { desc, eq, inArray, lte, sql } from 'drizzle-orm';
 import { RECEIPT_MATCHES_MAX } from '../../../contract/admin';
 import { depositChannels, deposits, users } from '../../db/schema';
 import { fail } from '../common/errors';
 import { requireUser, type Handlers } from '../common/context';
 import { audit } from '../common/audit';
+import { pageOf } from '../common/paging';
 import { auditSelfReview } from '../four-eyes/four-eyes';
 import { reviewer } from './review';
 import { ensureMemberAccounts, post } from '../ledger/ledger';
@@ -115,27 +116,20 @@ export const depositReviewHandlers: Pick<
 > = {
   async 'admin/deposits'(body, ctx) {
     const where = body.status === 'pending' ? eq(deposits.status, 'pending') : undefined;
-    const rows = await selectAdminDeposit(ctx.db)
-      .where(where)
-      .orderBy(desc(deposits.id))
-      .limit(body.pageSize)
-      .offset((body.page - 1) * body.pageSize);
-    const [total] = await ctx.db.select({ n: count() }).from(deposits).where(where);
-    const matches = await receiptMatchesOf(
+    const page = await pageOf(
       ctx.db,
-      rows.map((r) => r.d),
+      selectAdminDeposit(ctx.db).where(where).orderBy(desc(deposits.id)),
+      { table: deposits, where },
+      body,
     );
-    const near = await receiptNearMatchesOf(
-      ctx.db,
-      rows.map((r) => r.d),
-    );
+    const requests = page.items.map((r) => r.d);
+    const matches = await receiptMatchesOf(ctx.db, requests);
+    const near = await receiptNearMatchesOf(ctx.db, requests);
     return {
-      items: rows.map((r) =>
+      ...page,
+      items: page.items.map((r) =>
         adminDepositDto(r.d, r.account, r.channelName, matches.get(r.d.id), near.get(r.d.id)),
       ),
-      total: total!.n,
-      page: body.page,
-      pageSize: body.pageSize,
     };
   },
 

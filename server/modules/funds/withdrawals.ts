@@ -22,7 +22,7 @@
  * operator's own withdrawal is refused 403 selfReview with nothing changed, and the attempt audited
  * (four-eyes/four-eyes.ts).
  */
-import { count, desc, eq } from 'drizzle-orm';
+import { desc, eq } from 'drizzle-orm';
 import { maskCardNumber } from '../../../contract/identity-rules';
 import type { Tx } from '../../db/client';
 import { bankCards, users, withdrawals } from '../../db/schema';
@@ -36,6 +36,7 @@ import { requireOwnCard, type BankCardRow } from '../identity/cards';
 import { verifyFundsPassword } from '../identity/funds-password';
 import { move, post } from '../ledger/ledger';
 import { isUniqueViolation } from '../common/db-errors';
+import { pageOf } from '../common/paging';
 import { refuseWhenOverdue } from '../credit/loans';
 import { notifyMember } from '../notices/notify';
 import { refuseAboveNetDeposits, withdrawableOf } from './practice';
@@ -154,22 +155,15 @@ export const withdrawalHandlers: Pick<
 
   async 'admin/withdrawals'(body, ctx) {
     const where = body.status === 'pending' ? eq(withdrawals.status, 'pending') : undefined;
-    const rows = await ctx.db
+    const rows = ctx.db
       .select({ w: withdrawals, card: bankCards, account: users.account })
       .from(withdrawals)
       .innerJoin(bankCards, eq(bankCards.id, withdrawals.cardId))
       .innerJoin(users, eq(users.id, withdrawals.userId))
       .where(where)
-      .orderBy(desc(withdrawals.id))
-      .limit(body.pageSize)
-      .offset((body.page - 1) * body.pageSize);
-    const [total] = await ctx.db.select({ n: count() }).from(withdrawals).where(where);
-    return {
-      items: rows.map((r) => adminWithdrawalDto(r.w, r.card, r.account)),
-      total: total!.n,
-      page: body.page,
-      pageSize: body.pageSize,
-    };
+      .orderBy(desc(withdrawals.id));
+    const page = await pageOf(ctx.db, rows, { table: withdrawals, where }, body);
+    return { ...page, items: page.items.map((r) => adminWithdrawalDto(r.w, r.card, r.account)) };
   },
 
   async 'admin/approveWithdrawal'(body, ctx) {
