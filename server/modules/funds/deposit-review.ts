@@ -18,7 +18,7 @@ import { requireUser, type Handlers } from '../common/context';
 import { audit } from '../common/audit';
 import { pageOf } from '../common/paging';
 import { auditSelfReview } from '../four-eyes/four-eyes';
-import { reviewer } from './review';
+import { reviewer } from '../four-eyes/review';
 import { ensureMemberAccounts, post } from '../ledger/ledger';
 import type { Db, Tx } from '../../db/client';
 import { notifyMember } from '../notices/notify';
@@ -107,7 +107,10 @@ async function adminDeposit(tx: Tx, id: number) {
   return adminDepositDto(row.d, row.account, row.channelName, matches.get(row.d.id), near.get(row.d.id));
 }
 
-const reviewDeposit = reviewer(deposits, 'deposit', adminDeposit);
+const reviewDeposit = reviewer(
+  { table: deposits, type: 'deposit', pending: 'pending', notPending: 'operationFailed' },
+  adminDeposit,
+);
 
 /** admin/deposits, admin/approveDeposit, admin/rejectDeposit. */
 export const depositReviewHandlers: Pick<
@@ -136,7 +139,12 @@ export const depositReviewHandlers: Pick<
   async 'admin/approveDeposit'(body, ctx) {
     const op = requireUser(ctx);
     const reviewed = ctx.db.transaction(async (tx) => {
-      const { before, row: d } = await reviewDeposit(tx, body.id, op.id, 'approved', null);
+      const { before, after: d } = await reviewDeposit(tx, {
+        id: body.id,
+        operatorId: op.id,
+        status: 'approved',
+        reason: null,
+      });
       await ensureMemberAccounts(tx, d.userId, d.currency);
       await post(tx, {
         type: 'deposit',
@@ -173,7 +181,12 @@ export const depositReviewHandlers: Pick<
   async 'admin/rejectDeposit'(body, ctx) {
     const op = requireUser(ctx);
     const reviewed = ctx.db.transaction(async (tx) => {
-      const { before, row: d } = await reviewDeposit(tx, body.id, op.id, 'rejected', body.reason);
+      const { before, after: d } = await reviewDeposit(tx, {
+        id: body.id,
+        operatorId: op.id,
+        status: 'rejected',
+        reason: body.reason,
+      });
       await notifyMember(tx, d.userId, 'depositRejected', {
         amountMinor: d.amountMinor,
         currency: d.currency,

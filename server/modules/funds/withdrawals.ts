@@ -30,7 +30,7 @@ import { AppError, fail } from '../common/errors';
 import { requireUser, type Handlers } from '../common/context';
 import { audit } from '../common/audit';
 import { auditSelfReview } from '../four-eyes/four-eyes';
-import { reviewer } from './review';
+import { reviewer } from '../four-eyes/review';
 import { siteSettings } from '../common/settings';
 import { requireOwnCard, type BankCardRow } from '../identity/cards';
 import { verifyFundsPassword } from '../identity/funds-password';
@@ -92,7 +92,10 @@ async function adminWithdrawal(tx: Tx, id: number) {
   return adminWithdrawalDto(r.w, r.card, r.account);
 }
 
-const reviewWithdrawal = reviewer(withdrawals, 'withdrawal', adminWithdrawal);
+const reviewWithdrawal = reviewer(
+  { table: withdrawals, type: 'withdrawal', pending: 'pending', notPending: 'operationFailed' },
+  adminWithdrawal,
+);
 
 /** user/withdraw and the operator's withdrawal queue. */
 export const withdrawalHandlers: Pick<
@@ -169,7 +172,12 @@ export const withdrawalHandlers: Pick<
   async 'admin/approveWithdrawal'(body, ctx) {
     const op = requireUser(ctx);
     const reviewed = ctx.db.transaction(async (tx) => {
-      const { before, row: w } = await reviewWithdrawal(tx, body.id, op.id, 'approved', null);
+      const { before, after: w } = await reviewWithdrawal(tx, {
+        id: body.id,
+        operatorId: op.id,
+        status: 'approved',
+        reason: null,
+      });
       await post(tx, {
         type: 'withdrawalPaid',
         refType: 'withdrawal',
@@ -203,7 +211,12 @@ export const withdrawalHandlers: Pick<
   async 'admin/rejectWithdrawal'(body, ctx) {
     const op = requireUser(ctx);
     const reviewed = ctx.db.transaction(async (tx) => {
-      const { before, row: w } = await reviewWithdrawal(tx, body.id, op.id, 'rejected', body.reason);
+      const { before, after: w } = await reviewWithdrawal(tx, {
+        id: body.id,
+        operatorId: op.id,
+        status: 'rejected',
+        reason: body.reason,
+      });
       await post(tx, {
         type: 'withdrawalRejected',
         refType: 'withdrawal',
