@@ -10,7 +10,8 @@ import type { AdminMentor, Mentor, MentorLevel } from '../../../contract/copy-tr
 import type { Db, Tx } from '../../db/client';
 import { mentors, users } from '../../db/schema';
 import { audit } from '../common/audit';
-import { auditSelfReview, refuseSelfReview } from '../four-eyes/four-eyes';
+import { auditSelfReview } from '../four-eyes/four-eyes';
+import { reviewer } from '../four-eyes/review';
 import type { AuthUser } from '../common/context';
 import { isUniqueViolation } from '../common/db-errors';
 import { fail } from '../common/errors';
@@ -175,6 +176,13 @@ const auditView = (r: MentorRow) => ({
   profitShareBps: r.profitShareBps,
 });
 
+const reviewMentorApplication = reviewer({
+  table: mentors,
+  type: 'mentorApplication',
+  pending: 'review',
+  notPending: 'mentorNotPending',
+});
+
 /**
  * An operator's decision on an application under review (conditional update; audit
  * `mentor.approve` / `mentor.reject`).
@@ -192,20 +200,13 @@ export async function reviewMentor(
 ): Promise<AdminMentor> {
   return db
     .transaction(async (tx) => {
-      const [before] = await tx.select().from(mentors).where(eq(mentors.id, args.id)).for('update');
-      if (!before) throw fail('notFound');
-      refuseSelfReview(args.operatorId, before.userId, { type: 'mentorApplication', id: args.id });
-      const [after] = await tx
-        .update(mentors)
-        .set({
-          status: args.decision,
-          reason: args.reason,
-          reviewedBy: args.operatorId,
-          reviewedAt: new Date(args.nowMs),
-        })
-        .where(and(eq(mentors.id, args.id), eq(mentors.status, 'review')))
-        .returning();
-      if (!after) throw fail('mentorNotPending');
+      const { before, after } = await reviewMentorApplication(tx, {
+        id: args.id,
+        operatorId: args.operatorId,
+        status: args.decision,
+        reason: args.reason,
+        reviewedAt: new Date(args.nowMs),
+      });
       await audit(tx, {
         actorUserId: args.operatorId,
         action: args.decision === 'approved' ? 'mentor.approve' : 'mentor.reject',

@@ -17,7 +17,8 @@ import { dayTradeApplications, users } from '../../db/schema';
 import type { AuthUser } from '../common/context';
 import { fail } from '../common/errors';
 import { audit } from '../common/audit';
-import { auditSelfReview, refuseSelfReview } from '../four-eyes/four-eyes';
+import { auditSelfReview } from '../four-eyes/four-eyes';
+import { reviewer } from '../four-eyes/review';
 import { isUniqueViolation } from '../common/db-errors';
 import { pageOf } from '../common/paging';
 import type { DayTradeConfig } from './config';
@@ -164,6 +165,13 @@ const auditView = (r: ApplicationRow) => ({
   reason: r.reason,
 });
 
+const reviewDayTradeApplication = reviewer({
+  table: dayTradeApplications,
+  type: 'dayTradeApplication',
+  pending: 'pending',
+  notPending: 'dayTradeNotPending',
+});
+
 /**
  * An operator's decision on a pending application (conditional update: a second decision on the
  * same application finds nothing to update), with its audit entry (`dayTrade.approve` /
@@ -185,25 +193,14 @@ export async function reviewApplication(
 ): Promise<AdminDayTradeApplication> {
   return db
     .transaction(async (tx) => {
-      const [before] = await tx
-        .select()
-        .from(dayTradeApplications)
-        .where(eq(dayTradeApplications.id, args.id))
-        .for('update');
-      if (!before) throw fail('notFound');
-      refuseSelfReview(args.operatorId, before.userId, { type: 'dayTradeApplication', id: args.id });
-      const [after] = await tx
-        .update(dayTradeApplications)
-        .set({
-          status: args.decision,
-          grantedBy: args.decision === 'approved' ? 'operator' : null,
-          reason: args.reason,
-          reviewedBy: args.operatorId,
-          reviewedAt: new Date(args.nowMs),
-        })
-        .where(and(eq(dayTradeApplications.id, args.id), eq(dayTradeApplications.status, 'pending')))
-        .returning();
-      if (!after) throw fail('dayTradeNotPending');
+      const { before, after } = await reviewDayTradeApplication(tx, {
+        id: args.id,
+        operatorId: args.operatorId,
+        status: args.decision,
+        reason: args.reason,
+        reviewedAt: new Date(args.nowMs),
+        columns: { grantedBy: args.decision === 'approved' ? 'operator' : null },
+      });
       await notifyMember(
         tx,
         after.userId,

@@ -19,7 +19,8 @@ import { kycRecords, uploads, users } from '../../db/schema';
 import { fail } from '../common/errors';
 import { requireUser, type Handlers } from '../common/context';
 import { audit } from '../common/audit';
-import { auditSelfReview, refuseSelfReview } from '../four-eyes/four-eyes';
+import { auditSelfReview } from '../four-eyes/four-eyes';
+import { reviewer } from '../four-eyes/review';
 import { isUniqueViolation } from '../common/db-errors';
 import { pageOf } from '../common/paging';
 import { notifyMember } from '../notices/notify';
@@ -140,6 +141,13 @@ const auditView = (row: KycRow) => ({
   reason: row.reason,
 });
 
+const reviewKyc = reviewer({
+  table: kycRecords,
+  type: 'kyc',
+  pending: 'review',
+  notPending: 'operationFailed',
+});
+
 /**
  * Moves a submission in review to `status` (conditional update: a second review of the same
  * submission finds nothing to update) and writes the audit entry.
@@ -157,15 +165,7 @@ async function review(
 ) {
   try {
     return await db.transaction(async (tx) => {
-      const [before] = await tx.select().from(kycRecords).where(eq(kycRecords.id, id)).for('update');
-      if (!before) throw fail('notFound');
-      refuseSelfReview(operatorId, before.userId, { type: 'kyc', id });
-      const [after] = await tx
-        .update(kycRecords)
-        .set({ status, reason, reviewedBy: operatorId, reviewedAt: new Date() })
-        .where(and(eq(kycRecords.id, id), eq(kycRecords.status, 'review')))
-        .returning();
-      if (!after) throw fail('operationFailed');
+      const { before, after } = await reviewKyc(tx, { id, operatorId, status, reason });
       await notifyMember(
         tx,
         after.userId,
