@@ -3,7 +3,7 @@
  * Roles come from the database only (the access check ran before these handlers; `is-admin`
  * headers grant nothing). Every change writes one audit entry in the same transaction.
  */
-import { and, asc, count, desc, eq, ilike, inArray, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, ilike, inArray, sql } from 'drizzle-orm';
 import type { AuditAction } from '../../../contract/constants';
 import { FUNDS_PASSWORD_MAX_TRIES } from '../../../contract/constants';
 import type { Db, Tx } from '../../db/client';
@@ -24,6 +24,7 @@ import { kycStatusesOf } from '../identity/kyc';
 import { forgetSessions } from '../auth/sessions';
 import { isClean, reconcile } from '../ledger/ledger';
 import { audit } from '../common/audit';
+import { pageOf } from '../common/paging';
 
 type UserRow = typeof users.$inferSelect;
 
@@ -87,20 +88,9 @@ export const adminHandlers: Pick<
 
   async 'admin/users'(body, ctx) {
     const where = body.q ? ilike(users.account, `%${body.q.replace(/[%_\\]/g, '')}%`) : undefined;
-    const rows = await ctx.db
-      .select()
-      .from(users)
-      .where(where)
-      .orderBy(desc(users.id))
-      .limit(body.pageSize)
-      .offset((body.page - 1) * body.pageSize);
-    const [total] = await ctx.db.select({ n: count() }).from(users).where(where);
-    return {
-      items: await adminUsers(ctx.db, rows),
-      total: total!.n,
-      page: body.page,
-      pageSize: body.pageSize,
-    };
+    const rows = ctx.db.select().from(users).where(where).orderBy(desc(users.id));
+    const page = await pageOf(ctx.db, rows, { table: users, where }, body);
+    return { ...page, items: await adminUsers(ctx.db, page.items) };
   },
 
   /**
@@ -173,16 +163,15 @@ export const adminHandlers: Pick<
   },
 
   async 'admin/auditLog'(body, ctx) {
-    const rows = await ctx.db
+    const rows = ctx.db
       .select({ a: auditLog, account: users.account })
       .from(auditLog)
       .innerJoin(users, eq(users.id, auditLog.actorUserId))
-      .orderBy(desc(auditLog.id))
-      .limit(body.pageSize)
-      .offset((body.page - 1) * body.pageSize);
-    const [total] = await ctx.db.select({ n: count() }).from(auditLog);
+      .orderBy(desc(auditLog.id));
+    const page = await pageOf(ctx.db, rows, { table: auditLog }, body);
     return {
-      items: rows.map(({ a, account }) => ({
+      ...page,
+      items: page.items.map(({ a, account }) => ({
         id: a.id,
         actorUserId: a.actorUserId,
         actorAccount: account,
@@ -194,9 +183,6 @@ export const adminHandlers: Pick<
         reason: a.reason,
         createdAt: a.createdAt.getTime(),
       })),
-      total: total!.n,
-      page: body.page,
-      pageSize: body.pageSize,
     };
   },
 
@@ -213,14 +199,13 @@ export const adminHandlers: Pick<
               .innerJoin(ledgerAccounts, eq(ledgerAccounts.id, ledgerPostings.accountId))
               .where(eq(ledgerAccounts.userId, body.userId)),
           );
-    const txs = await ctx.db
-      .select()
-      .from(ledgerTransactions)
-      .where(where)
-      .orderBy(desc(ledgerTransactions.id))
-      .limit(body.pageSize)
-      .offset((body.page - 1) * body.pageSize);
-    const [total] = await ctx.db.select({ n: count() }).from(ledgerTransactions).where(where);
+    const page = await pageOf(
+      ctx.db,
+      ctx.db.select().from(ledgerTransactions).where(where).orderBy(desc(ledgerTransactions.id)),
+      { table: ledgerTransactions, where },
+      body,
+    );
+    const txs = page.items;
     const ids = txs.map((t) => t.id);
     const postings = ids.length
       ? await ctx.db
@@ -245,6 +230,7 @@ export const adminHandlers: Pick<
       else byTx.set(p.transactionId, [p]);
     }
     return {
+      ...page,
       items: txs.map((t) => ({
         id: t.id,
         type: t.type,
@@ -258,9 +244,6 @@ export const adminHandlers: Pick<
           amountMinor: p.amountMinor,
         })),
       })),
-      total: total!.n,
-      page: body.page,
-      pageSize: body.pageSize,
     };
   },
 };

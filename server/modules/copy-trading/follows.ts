@@ -7,12 +7,13 @@
  * account (`followAllocate`), in the transaction that inserts the follow; the follow's part of
  * that account is follows.cash_minor, changed only together with a posting on the account.
  */
-import { and, count, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Copy, Follow } from '../../../contract/copy-trading';
 import type { Db, Tx } from '../../db/client';
 import { followCopies, follows, mentors, orders, users } from '../../db/schema';
 import type { AuthUser } from '../common/context';
 import { fail } from '../common/errors';
+import { pageOf } from '../common/paging';
 import { ensureSubAccount, move, post } from '../ledger/ledger';
 import { nicknameOf } from './mentors';
 import { availableAcc, followAcc, followRef, type CopyRow, type FollowRow } from './pool';
@@ -136,36 +137,30 @@ export async function setPaused(
 /** The member's follows, newest first. */
 export async function memberFollows(d: Db, userId: number, page: number, pageSize: number) {
   const where = eq(follows.userId, userId);
-  const rows = await d
-    .select()
-    .from(follows)
-    .where(where)
-    .orderBy(desc(follows.id))
-    .limit(pageSize)
-    .offset((page - 1) * pageSize);
-  const [total] = await d.select({ n: count() }).from(follows).where(where);
-  return { items: await Promise.all(rows.map((r) => toFollowDto(d, r))), total: total!.n, page, pageSize };
+  const rows = d.select().from(follows).where(where).orderBy(desc(follows.id));
+  const p = await pageOf(d, rows, { table: follows, where }, { page, pageSize });
+  return { ...p, items: await Promise.all(p.items.map((r) => toFollowDto(d, r))) };
 }
 
 /** admin/follows: every follow (or one mentor's), newest first, with the member's account. */
 export async function adminFollows(d: Db, q: { mentorId?: number; page: number; pageSize: number }) {
   const where = q.mentorId === undefined ? undefined : eq(follows.mentorId, q.mentorId);
-  const rows = await d
+  const rows = d
     .select({ f: follows, account: users.account })
     .from(follows)
     .innerJoin(users, eq(users.id, follows.userId))
     .where(where)
-    .orderBy(desc(follows.id))
-    .limit(q.pageSize)
-    .offset((q.page - 1) * q.pageSize);
-  const [total] = await d.select({ n: count() }).from(follows).where(where);
+    .orderBy(desc(follows.id));
+  const page = await pageOf(d, rows, { table: follows, where }, q);
   return {
+    ...page,
     items: await Promise.all(
-      rows.map(async (r) => ({ ...(await toFollowDto(d, r.f)), userId: r.f.userId, account: r.account })),
+      page.items.map(async (r) => ({
+        ...(await toFollowDto(d, r.f)),
+        userId: r.f.userId,
+        account: r.account,
+      })),
     ),
-    total: total!.n,
-    page: q.page,
-    pageSize: q.pageSize,
   };
 }
 
@@ -198,15 +193,9 @@ export async function followRecords(
       d.select({ id: follows.id }).from(follows).where(eq(follows.userId, userId)),
     );
   }
-  const rows = await d
-    .select()
-    .from(followCopies)
-    .where(where)
-    .orderBy(desc(followCopies.id))
-    .limit(q.pageSize)
-    .offset((q.page - 1) * q.pageSize);
-  const [total] = await d.select({ n: count() }).from(followCopies).where(where);
-  return { items: rows.map(toCopyDto), total: total!.n, page: q.page, pageSize: q.pageSize };
+  const rows = d.select().from(followCopies).where(where).orderBy(desc(followCopies.id));
+  const page = await pageOf(d, rows, { table: followCopies, where }, q);
+  return { ...page, items: page.items.map(toCopyDto) };
 }
 
 /**

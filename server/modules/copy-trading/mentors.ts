@@ -5,15 +5,17 @@
  * entry in its transaction. One open (review or approved) application per member: the partial
  * unique index mentors_one_open_uq holds that under concurrency too.
  */
-import { and, count, desc, eq, inArray } from 'drizzle-orm';
+import { and, desc, eq, inArray } from 'drizzle-orm';
 import type { AdminMentor, Mentor, MentorLevel } from '../../../contract/copy-trading';
 import type { Db, Tx } from '../../db/client';
 import { mentors, users } from '../../db/schema';
 import { audit } from '../common/audit';
-import { auditSelfReview, refuseSelfReview } from '../four-eyes/four-eyes';
+import { auditSelfReview } from '../four-eyes/four-eyes';
+import { reviewer } from '../four-eyes/review';
 import type { AuthUser } from '../common/context';
 import { isUniqueViolation } from '../common/db-errors';
 import { fail } from '../common/errors';
+import { pageOf, pageOfList } from '../common/paging';
 import { levelOf, MENTOR_CRITERIA, MENTOR_DEFAULTS } from './rules';
 import { mentorStats } from './stats';
 
@@ -148,13 +150,7 @@ export async function listMentors(
     .orderBy(desc(mentors.reviewedAt), desc(mentors.id));
   const all = await Promise.all(rows.map((r) => toMentorDto(db, r, nowMs)));
   const items = q.level ? all.filter((m) => m.level === q.level) : all;
-  const start = (q.page - 1) * q.pageSize;
-  return {
-    items: items.slice(start, start + q.pageSize),
-    total: items.length,
-    page: q.page,
-    pageSize: q.pageSize,
-  };
+  return pageOfList(items, q);
 }
 
 /** admin/mentors: applications under review, or all. */
@@ -164,20 +160,13 @@ export async function adminMentors(
   nowMs: number,
 ) {
   const where = q.status === 'review' ? eq(mentors.status, 'review') : undefined;
-  const rows = await db
-    .select()
-    .from(mentors)
-    .where(where)
-    .orderBy(desc(mentors.id))
-    .limit(q.pageSize)
-    .offset((q.page - 1) * q.pageSize);
-  const [total] = await db.select({ n: count() }).from(mentors).where(where);
-  return {
-    items: await Promise.all(rows.map((r) => toAdminMentorDto(db, r, nowMs))),
-    total: total!.n,
-    page: q.page,
-    pageSize: q.pageSize,
-  };
+  const page = await pageOf(
+    db,
+    db.select().from(mentors).where(where).orderBy(desc(mentors.id)),
+    { table: mentors, where },
+    q,
+  );
+  return { ...page, items: await Promise.all(page.items.map((r) => toAdminMentorDto(db, r, nowMs))) };
 }
 
 const auditView = (r: MentorRow) => ({
@@ -185,6 +174,13 @@ const auditView = (r: MentorRow) => ({
   reason: r.reason,
   minFollowMinor: r.minFollowMinor,
   profitShareBps: r.profitShareBps,
+});
+
+const reviewMentorApplication = reviewer({
+  table: mentors,
+  type: 'mentorApplication',
+  pending: 'review',
+  notPending: 'mentorNotPending',
 });
 
 /**
@@ -204,20 +200,13 @@ export async function reviewMentor(
 ): Promise<AdminMentor> {
   return db
     .transaction(async (tx) => {
-      const [before] = await tx.select().from(mentors).where(eq(mentors.id, args.id)).for('update');
-      if (!before) throw fail('notFound');
-      refuseSelfReview(args.operatorId, before.userId, { type: 'mentorApplication', id: args.id });
-      const [after] = await tx
-        .update(mentors)
-        .set({
-          status: args.decision,
-          reason: args.reason,
-          reviewedBy: args.operatorId,
-          reviewedAt: new Date(args.nowMs),
-        })
-        .where(and(eq(mentors.id, args.id), eq(mentors.status, 'review')))
-        .returning();
-      if (!after) throw fail('mentorNotPending');
+      const { before, after } = await reviewMentorApplication(tx, {
+        id: args.id,
+        operatorId: args.operatorId,
+        status: args.decision,
+        reason: args.reason,
+        reviewedAt: new Date(args.nowMs),
+      });
       await audit(tx, {
         actorUserId: args.operatorId,
         action: args.decision === 'approved' ? 'mentor.approve' : 'mentor.reject',

@@ -22,7 +22,7 @@
  * decided one after the other, so together they never exceed the limit); a repayment and an
  * accrual lock the loan row (a repayment never pays more than is owed).
  */
-import { and, desc, eq, inArray, lt, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, lt } from 'drizzle-orm';
 import {
   dailyInterestMinor,
   limitForScore,
@@ -34,6 +34,7 @@ import type { Db, Tx } from '../../db/client';
 import { creditLoans, users } from '../../db/schema';
 import type { AuthUser } from '../common/context';
 import { fail } from '../common/errors';
+import { pageOf } from '../common/paging';
 import { move, post } from '../ledger/ledger';
 import { creditRecordOf, overdueCount, scoreOf } from './score';
 
@@ -260,16 +261,7 @@ export async function repayLoan(
 /** The member's loans, newest first. */
 export async function memberLoans(db: Db, userId: number, page: number, pageSize: number, today: number) {
   const where = eq(creditLoans.userId, userId);
-  const rows = await db
-    .select()
-    .from(creditLoans)
-    .where(where)
-    .orderBy(desc(creditLoans.id))
-    .limit(pageSize)
-    .offset((page - 1) * pageSize);
-  const [total] = await db
-    .select({ n: sql<number>`count(*)`.mapWith(Number) })
-    .from(creditLoans)
-    .where(where);
-  return { items: rows.map((l) => toLoanDto(l, today)), total: total!.n, page, pageSize };
+  const rows = db.select().from(creditLoans).where(where).orderBy(desc(creditLoans.id));
+  const p = await pageOf(db, rows, { table: creditLoans, where }, { page, pageSize });
+  return { ...p, items: p.items.map((l) => toLoanDto(l, today)) };
 }

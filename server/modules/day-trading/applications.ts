@@ -6,7 +6,7 @@
  * open (pending or approved) application: the partial unique index day_trade_apps_one_open_uq
  * makes that hold under concurrency too; after a rejection the member may apply again.
  */
-import { and, count, desc, eq, inArray } from 'drizzle-orm';
+import { and, desc, eq, inArray } from 'drizzle-orm';
 import type {
   AdminDayTradeApplication,
   DayTradeApplication,
@@ -17,8 +17,10 @@ import { dayTradeApplications, users } from '../../db/schema';
 import type { AuthUser } from '../common/context';
 import { fail } from '../common/errors';
 import { audit } from '../common/audit';
-import { auditSelfReview, refuseSelfReview } from '../four-eyes/four-eyes';
+import { auditSelfReview } from '../four-eyes/four-eyes';
+import { reviewer } from '../four-eyes/review';
 import { isUniqueViolation } from '../common/db-errors';
+import { pageOf } from '../common/paging';
 import type { DayTradeConfig } from './config';
 import { eligibilityOf } from './eligibility';
 import { notifyMember } from '../notices/notify';
@@ -112,15 +114,9 @@ export async function applyForDayTrading(
 /** The member's applications, newest first. */
 export async function memberApplications(db: Db, userId: number, page: number, pageSize: number) {
   const where = eq(dayTradeApplications.userId, userId);
-  const rows = await db
-    .select()
-    .from(dayTradeApplications)
-    .where(where)
-    .orderBy(desc(dayTradeApplications.id))
-    .limit(pageSize)
-    .offset((page - 1) * pageSize);
-  const [total] = await db.select({ n: count() }).from(dayTradeApplications).where(where);
-  return { items: rows.map(toApplicationDto), total: total!.n, page, pageSize };
+  const rows = db.select().from(dayTradeApplications).where(where).orderBy(desc(dayTradeApplications.id));
+  const p = await pageOf(db, rows, { table: dayTradeApplications, where }, { page, pageSize });
+  return { ...p, items: p.items.map(toApplicationDto) };
 }
 
 /** Rows joined with the account, with each applicant's standing against the rule at `nowMs`. */
@@ -153,27 +149,27 @@ export async function adminApplications(
   nowMs: number,
 ) {
   const where = q.status === 'pending' ? eq(dayTradeApplications.status, 'pending') : undefined;
-  const rows = await db
+  const rows = db
     .select({ a: dayTradeApplications, account: users.account })
     .from(dayTradeApplications)
     .innerJoin(users, eq(users.id, dayTradeApplications.userId))
     .where(where)
-    .orderBy(desc(dayTradeApplications.id))
-    .limit(q.pageSize)
-    .offset((q.page - 1) * q.pageSize);
-  const [total] = await db.select({ n: count() }).from(dayTradeApplications).where(where);
-  return {
-    items: await adminViews(db, cfg, rows, nowMs),
-    total: total!.n,
-    page: q.page,
-    pageSize: q.pageSize,
-  };
+    .orderBy(desc(dayTradeApplications.id));
+  const page = await pageOf(db, rows, { table: dayTradeApplications, where }, q);
+  return { ...page, items: await adminViews(db, cfg, page.items, nowMs) };
 }
 
 const auditView = (r: ApplicationRow) => ({
   status: r.status,
   grantedBy: r.grantedBy,
   reason: r.reason,
+});
+
+const reviewDayTradeApplication = reviewer({
+  table: dayTradeApplications,
+  type: 'dayTradeApplication',
+  pending: 'pending',
+  notPending: 'dayTradeNotPending',
 });
 
 /**
@@ -197,25 +193,14 @@ export async function reviewApplication(
 ): Promise<AdminDayTradeApplication> {
   return db
     .transaction(async (tx) => {
-      const [before] = await tx
-        .select()
-        .from(dayTradeApplications)
-        .where(eq(dayTradeApplications.id, args.id))
-        .for('update');
-      if (!before) throw fail('notFound');
-      refuseSelfReview(args.operatorId, before.userId, { type: 'dayTradeApplication', id: args.id });
-      const [after] = await tx
-        .update(dayTradeApplications)
-        .set({
-          status: args.decision,
-          grantedBy: args.decision === 'approved' ? 'operator' : null,
-          reason: args.reason,
-          reviewedBy: args.operatorId,
-          reviewedAt: new Date(args.nowMs),
-        })
-        .where(and(eq(dayTradeApplications.id, args.id), eq(dayTradeApplications.status, 'pending')))
-        .returning();
-      if (!after) throw fail('dayTradeNotPending');
+      const { before, after } = await reviewDayTradeApplication(tx, {
+        id: args.id,
+        operatorId: args.operatorId,
+        status: args.decision,
+        reason: args.reason,
+        reviewedAt: new Date(args.nowMs),
+        columns: { grantedBy: args.decision === 'approved' ? 'operator' : null },
+      });
       await notifyMember(
         tx,
         after.userId,

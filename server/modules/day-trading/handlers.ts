@@ -5,13 +5,14 @@
  * the day-trade order entry), transactions (today's day trades), details (offset pairs with the
  * day-trade tax), already applied (the member's applications).
  */
-import { and, count, desc, eq } from 'drizzle-orm';
+import { and, desc, eq } from 'drizzle-orm';
 import type { DayTradeDetail } from '../../../contract/day-trading';
 import { DEFAULT_FEES, DEFAULT_DAY_TRADE_TAX_UNTIL, sellTaxPpm } from '../../../contract/market-rules';
 import { instruments, orders } from '../../db/schema';
 import { requireUser, type Ctx, type Handlers } from '../common/context';
 import { marketTimeOfWall } from '../../../contract/trading-session';
 import { fail } from '../common/errors';
+import { pageOf, pageOfList } from '../common/paging';
 import { orderWithName, toOrderDto, type OrderRow } from '../trading/engine';
 import {
   adminApplications,
@@ -151,16 +152,14 @@ export const dayTradingHandlers: Pick<Handlers, DayTradeEndpoints> = {
       .orderBy(desc(orders.id))
       .limit(TODAY_SCAN_LIMIT);
     const today = rows.filter((r) => r.order.tradeDate === ctx.trading.tradeDate(r.order.symbol));
-    const start = (body.page - 1) * body.pageSize;
+    const page = pageOfList(today, body);
     const marketAt = marketTimeOf(ctx);
     return {
-      items: today.slice(start, start + body.pageSize).map((r) => ({
+      ...page,
+      items: page.items.map((r) => ({
         ...toOrderDto(r.order, r.name),
         marketAt: marketAt((r.order.openedAt ?? r.order.createdAt).getTime(), r.order.tradeDate),
       })),
-      total: today.length,
-      page: body.page,
-      pageSize: body.pageSize,
     };
   },
 
@@ -168,22 +167,15 @@ export const dayTradingHandlers: Pick<Handlers, DayTradeEndpoints> = {
   async 'dayTrade/details'(body, ctx) {
     const user = requireUser(ctx);
     const where = and(eq(orders.userId, user.id), eq(orders.dayTrade, true), eq(orders.status, 'closed'));
-    const rows = await ctx.db
+    const rows = ctx.db
       .select({ order: orders, name: instruments.name })
       .from(orders)
       .innerJoin(instruments, eq(instruments.symbol, orders.symbol))
       .where(where)
-      .orderBy(desc(orders.closedAt), desc(orders.id))
-      .limit(body.pageSize)
-      .offset((body.page - 1) * body.pageSize);
-    const [total] = await ctx.db.select({ n: count() }).from(orders).where(where);
+      .orderBy(desc(orders.closedAt), desc(orders.id));
+    const page = await pageOf(ctx.db, rows, { table: orders, where }, body);
     const marketAt = marketTimeOf(ctx);
-    return {
-      items: rows.map((r) => toDayTradeDetail(r.order, r.name, marketAt)),
-      total: total!.n,
-      page: body.page,
-      pageSize: body.pageSize,
-    };
+    return { ...page, items: page.items.map((r) => toDayTradeDetail(r.order, r.name, marketAt)) };
   },
 
   async 'admin/dayTradeApplications'(body, ctx) {

@@ -18,6 +18,7 @@ import type { Db } from '../../db/client';
 import { dividendCredits, exRightsEvents, instruments } from '../../db/schema';
 import { requireUser, type Ctx, type Handlers } from '../common/context';
 import { fail } from '../common/errors';
+import { pageOfList } from '../common/paging';
 import type { DividendCalendar } from './runner';
 
 type EventRow = typeof exRightsEvents.$inferSelect;
@@ -99,15 +100,13 @@ export const dividendHandlers: Pick<Handlers, 'dividend/calendar' | 'dividend/st
           asc(exRightsEvents.symbol),
         );
       const t = index.get(todayDate)!;
-      const page = rows.slice((body.page - 1) * body.pageSize, body.page * body.pageSize);
+      const page = pageOfList(rows, body);
       return {
-        items: page.map((e) => {
+        ...page,
+        items: page.items.map((e) => {
           const k = index.get(e.exDate);
           return eventDto(e, k === undefined ? null : k - t);
         }),
-        total: rows.length,
-        page: body.page,
-        pageSize: body.pageSize,
         today: todayDate,
       };
     },
@@ -117,12 +116,7 @@ export const dividendHandlers: Pick<Handlers, 'dividend/calendar' | 'dividend/st
         const q = ctx.feed.quote(s);
         return q && q.lastMinor > 0 ? q.lastMinor : null;
       });
-      return {
-        items: all.slice((body.page - 1) * body.pageSize, body.page * body.pageSize),
-        total: all.length,
-        page: body.page,
-        pageSize: body.pageSize,
-      };
+      return pageOfList(all, body);
     },
 
     async 'dividend/history'(body, ctx) {

@@ -4,7 +4,7 @@
  * another operator may decide them).
  *
  * The check runs inside the review's transaction, on the row the review reads, before anything is
- * written (`refuseSelfReview`); the refusal rolls that transaction back, so the attempt is
+ * written (`refuseSelfReview`, called by every review through review.ts `reviewer`); the refusal rolls that transaction back, so the attempt is
  * recorded right after it in an audit entry of its own (`auditSelfReview`): action
  * `review.selfRefused`, the target's type and id, actor the operator.
  */

@@ -10,14 +10,15 @@
  * those whose receipt looks nearly the same (`receiptNearMatches`, receipt-near-matches.ts: a
  * re-encoded or retouched copy).
  */
-import { count, desc, eq, inArray, lte, sql } from 'drizzle-orm';
+import { desc, eq, inArray, lte, sql } from 'drizzle-orm';
 import { RECEIPT_MATCHES_MAX } from '../../../contract/admin';
 import { depositChannels, deposits, users } from '../../db/schema';
 import { fail } from '../common/errors';
 import { requireUser, type Handlers } from '../common/context';
 import { audit } from '../common/audit';
+import { pageOf } from '../common/paging';
 import { auditSelfReview } from '../four-eyes/four-eyes';
-import { reviewer } from './review';
+import { reviewer } from '../four-eyes/review';
 import { ensureMemberAccounts, post } from '../ledger/ledger';
 import type { Db, Tx } from '../../db/client';
 import { notifyMember } from '../notices/notify';
@@ -106,7 +107,10 @@ async function adminDeposit(tx: Tx, id: number) {
   return adminDepositDto(row.d, row.account, row.channelName, matches.get(row.d.id), near.get(row.d.id));
 }
 
-const reviewDeposit = reviewer(deposits, 'deposit', adminDeposit);
+const reviewDeposit = reviewer(
+  { table: deposits, type: 'deposit', pending: 'pending', notPending: 'operationFailed' },
+  adminDeposit,
+);
 
 /** admin/deposits, admin/approveDeposit, admin/rejectDeposit. */
 export const depositReviewHandlers: Pick<
@@ -115,34 +119,32 @@ export const depositReviewHandlers: Pick<
 > = {
   async 'admin/deposits'(body, ctx) {
     const where = body.status === 'pending' ? eq(deposits.status, 'pending') : undefined;
-    const rows = await selectAdminDeposit(ctx.db)
-      .where(where)
-      .orderBy(desc(deposits.id))
-      .limit(body.pageSize)
-      .offset((body.page - 1) * body.pageSize);
-    const [total] = await ctx.db.select({ n: count() }).from(deposits).where(where);
-    const matches = await receiptMatchesOf(
+    const page = await pageOf(
       ctx.db,
-      rows.map((r) => r.d),
+      selectAdminDeposit(ctx.db).where(where).orderBy(desc(deposits.id)),
+      { table: deposits, where },
+      body,
     );
-    const near = await receiptNearMatchesOf(
-      ctx.db,
-      rows.map((r) => r.d),
-    );
+    const requests = page.items.map((r) => r.d);
+    const matches = await receiptMatchesOf(ctx.db, requests);
+    const near = await receiptNearMatchesOf(ctx.db, requests);
     return {
-      items: rows.map((r) =>
+      ...page,
+      items: page.items.map((r) =>
         adminDepositDto(r.d, r.account, r.channelName, matches.get(r.d.id), near.get(r.d.id)),
       ),
-      total: total!.n,
-      page: body.page,
-      pageSize: body.pageSize,
     };
   },
 
   async 'admin/approveDeposit'(body, ctx) {
     const op = requireUser(ctx);
     const reviewed = ctx.db.transaction(async (tx) => {
-      const { before, row: d } = await reviewDeposit(tx, body.id, op.id, 'approved', null);
+      const { before, after: d } = await reviewDeposit(tx, {
+        id: body.id,
+        operatorId: op.id,
+        status: 'approved',
+        reason: null,
+      });
       await ensureMemberAccounts(tx, d.userId, d.currency);
       await post(tx, {
         type: 'deposit',
@@ -179,7 +181,12 @@ export const depositReviewHandlers: Pick<
   async 'admin/rejectDeposit'(body, ctx) {
     const op = requireUser(ctx);
     const reviewed = ctx.db.transaction(async (tx) => {
-      const { before, row: d } = await reviewDeposit(tx, body.id, op.id, 'rejected', body.reason);
+      const { before, after: d } = await reviewDeposit(tx, {
+        id: body.id,
+        operatorId: op.id,
+        status: 'rejected',
+        reason: body.reason,
+      });
       await notifyMember(tx, d.userId, 'depositRejected', {
         amountMinor: d.amountMinor,
         currency: d.currency,

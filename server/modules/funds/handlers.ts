@@ -37,6 +37,7 @@ import type { Db, Tx } from '../../db/client';
 import { AppError, fail } from '../common/errors';
 import { isUniqueViolation } from '../common/db-errors';
 import { requireUser, type Handlers } from '../common/context';
+import { pageOf } from '../common/paging';
 import { verifyPassword } from '../auth/passwords';
 import { depositWindowAt } from './channels';
 import { exchangeDto } from '../fx/handlers';
@@ -169,7 +170,7 @@ export const fundsHandlers: Pick<Handlers, 'user/recharge' | 'user/fundRecords'>
     const user = requireUser(ctx);
     const types = FUND_TABS[body.tab] as readonly FundFlowType[];
     const where = and(eq(ledgerAccounts.userId, user.id), inArray(ledgerTransactions.type, [...types]));
-    const rows = await ctx.db
+    const postings = ctx.db
       .select({
         id: ledgerPostings.id,
         transactionId: ledgerPostings.transactionId,
@@ -185,15 +186,14 @@ export const fundsHandlers: Pick<Handlers, 'user/recharge' | 'user/fundRecords'>
       .innerJoin(ledgerAccounts, eq(ledgerAccounts.id, ledgerPostings.accountId))
       .innerJoin(ledgerTransactions, eq(ledgerTransactions.id, ledgerPostings.transactionId))
       .where(where)
-      .orderBy(desc(ledgerPostings.id))
-      .limit(body.pageSize)
-      .offset((body.page - 1) * body.pageSize);
-    const [total] = await ctx.db
+      .orderBy(desc(ledgerPostings.id));
+    const total = ctx.db
       .select({ n: count() })
       .from(ledgerPostings)
       .innerJoin(ledgerAccounts, eq(ledgerAccounts.id, ledgerPostings.accountId))
       .innerJoin(ledgerTransactions, eq(ledgerTransactions.id, ledgerPostings.transactionId))
       .where(where);
+    const page = await pageOf(ctx.db, postings, { query: total }, body);
     const firstPage = body.page === 1;
     const depositRows =
       firstPage && body.tab === 'deposit'
@@ -225,7 +225,8 @@ export const fundsHandlers: Pick<Handlers, 'user/recharge' | 'user/fundRecords'>
             .limit(REQUESTS_ON_PAGE_ONE)
         : [];
     return {
-      items: rows.map((r) => ({
+      ...page,
+      items: page.items.map((r) => ({
         id: r.id,
         transactionId: r.transactionId,
         type: r.type as FundFlowType,
@@ -235,9 +236,6 @@ export const fundsHandlers: Pick<Handlers, 'user/recharge' | 'user/fundRecords'>
         ref: r.refType && r.refId ? `${r.refType}:${r.refId}` : null,
         createdAt: r.createdAt.getTime(),
       })),
-      total: total!.n,
-      page: body.page,
-      pageSize: body.pageSize,
       deposits: depositRows.map((r) => depositDto(r.d, r.channelName)),
       withdrawals: withdrawalRows.map((r) => withdrawalDto(r.w, r.card)),
       exchanges: exchangeRows.map(exchangeDto),

@@ -22,7 +22,7 @@
  * operator's own withdrawal is refused 403 selfReview with nothing changed, and the attempt audited
  * (four-eyes/four-eyes.ts).
  */
-import { count, desc, eq } from 'drizzle-orm';
+import { desc, eq } from 'drizzle-orm';
 import { maskCardNumber } from '../../../contract/identity-rules';
 import type { Tx } from '../../db/client';
 import { bankCards, users, withdrawals } from '../../db/schema';
@@ -30,12 +30,13 @@ import { AppError, fail } from '../common/errors';
 import { requireUser, type Handlers } from '../common/context';
 import { audit } from '../common/audit';
 import { auditSelfReview } from '../four-eyes/four-eyes';
-import { reviewer } from './review';
+import { reviewer } from '../four-eyes/review';
 import { siteSettings } from '../common/settings';
 import { requireOwnCard, type BankCardRow } from '../identity/cards';
 import { verifyFundsPassword } from '../identity/funds-password';
 import { move, post } from '../ledger/ledger';
 import { isUniqueViolation } from '../common/db-errors';
+import { pageOf } from '../common/paging';
 import { refuseWhenOverdue } from '../credit/loans';
 import { notifyMember } from '../notices/notify';
 import { refuseAboveNetDeposits, withdrawableOf } from './practice';
@@ -91,7 +92,10 @@ async function adminWithdrawal(tx: Tx, id: number) {
   return adminWithdrawalDto(r.w, r.card, r.account);
 }
 
-const reviewWithdrawal = reviewer(withdrawals, 'withdrawal', adminWithdrawal);
+const reviewWithdrawal = reviewer(
+  { table: withdrawals, type: 'withdrawal', pending: 'pending', notPending: 'operationFailed' },
+  adminWithdrawal,
+);
 
 /** user/withdraw and the operator's withdrawal queue. */
 export const withdrawalHandlers: Pick<
@@ -154,28 +158,26 @@ export const withdrawalHandlers: Pick<
 
   async 'admin/withdrawals'(body, ctx) {
     const where = body.status === 'pending' ? eq(withdrawals.status, 'pending') : undefined;
-    const rows = await ctx.db
+    const rows = ctx.db
       .select({ w: withdrawals, card: bankCards, account: users.account })
       .from(withdrawals)
       .innerJoin(bankCards, eq(bankCards.id, withdrawals.cardId))
       .innerJoin(users, eq(users.id, withdrawals.userId))
       .where(where)
-      .orderBy(desc(withdrawals.id))
-      .limit(body.pageSize)
-      .offset((body.page - 1) * body.pageSize);
-    const [total] = await ctx.db.select({ n: count() }).from(withdrawals).where(where);
-    return {
-      items: rows.map((r) => adminWithdrawalDto(r.w, r.card, r.account)),
-      total: total!.n,
-      page: body.page,
-      pageSize: body.pageSize,
-    };
+      .orderBy(desc(withdrawals.id));
+    const page = await pageOf(ctx.db, rows, { table: withdrawals, where }, body);
+    return { ...page, items: page.items.map((r) => adminWithdrawalDto(r.w, r.card, r.account)) };
   },
 
   async 'admin/approveWithdrawal'(body, ctx) {
     const op = requireUser(ctx);
     const reviewed = ctx.db.transaction(async (tx) => {
-      const { before, row: w } = await reviewWithdrawal(tx, body.id, op.id, 'approved', null);
+      const { before, after: w } = await reviewWithdrawal(tx, {
+        id: body.id,
+        operatorId: op.id,
+        status: 'approved',
+        reason: null,
+      });
       await post(tx, {
         type: 'withdrawalPaid',
         refType: 'withdrawal',
@@ -209,7 +211,12 @@ export const withdrawalHandlers: Pick<
   async 'admin/rejectWithdrawal'(body, ctx) {
     const op = requireUser(ctx);
     const reviewed = ctx.db.transaction(async (tx) => {
-      const { before, row: w } = await reviewWithdrawal(tx, body.id, op.id, 'rejected', body.reason);
+      const { before, after: w } = await reviewWithdrawal(tx, {
+        id: body.id,
+        operatorId: op.id,
+        status: 'rejected',
+        reason: body.reason,
+      });
       await post(tx, {
         type: 'withdrawalRejected',
         refType: 'withdrawal',

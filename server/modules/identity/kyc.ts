@@ -11,7 +11,7 @@
  * (`duplicateId`) so it is rejected, and the unique index kyc_verified_id_uq refuses to approve a
  * second verified record of a number whatever happens (alreadyVerified).
  */
-import { and, count, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { KycStatus } from '../../../contract/constants';
 import { maskIdNumber } from '../../../contract/identity-rules';
 import type { Db, Tx } from '../../db/client';
@@ -19,8 +19,10 @@ import { kycRecords, uploads, users } from '../../db/schema';
 import { fail } from '../common/errors';
 import { requireUser, type Handlers } from '../common/context';
 import { audit } from '../common/audit';
-import { auditSelfReview, refuseSelfReview } from '../four-eyes/four-eyes';
+import { auditSelfReview } from '../four-eyes/four-eyes';
+import { reviewer } from '../four-eyes/review';
 import { isUniqueViolation } from '../common/db-errors';
+import { pageOf } from '../common/paging';
 import { notifyMember } from '../notices/notify';
 
 export type KycRow = typeof kycRecords.$inferSelect;
@@ -139,6 +141,13 @@ const auditView = (row: KycRow) => ({
   reason: row.reason,
 });
 
+const reviewKyc = reviewer({
+  table: kycRecords,
+  type: 'kyc',
+  pending: 'review',
+  notPending: 'operationFailed',
+});
+
 /**
  * Moves a submission in review to `status` (conditional update: a second review of the same
  * submission finds nothing to update) and writes the audit entry.
@@ -156,15 +165,7 @@ async function review(
 ) {
   try {
     return await db.transaction(async (tx) => {
-      const [before] = await tx.select().from(kycRecords).where(eq(kycRecords.id, id)).for('update');
-      if (!before) throw fail('notFound');
-      refuseSelfReview(operatorId, before.userId, { type: 'kyc', id });
-      const [after] = await tx
-        .update(kycRecords)
-        .set({ status, reason, reviewedBy: operatorId, reviewedAt: new Date() })
-        .where(and(eq(kycRecords.id, id), eq(kycRecords.status, 'review')))
-        .returning();
-      if (!after) throw fail('operationFailed');
+      const { before, after } = await reviewKyc(tx, { id, operatorId, status, reason });
       await notifyMember(
         tx,
         after.userId,
@@ -243,21 +244,14 @@ export const kycHandlers: Pick<
 
   async 'admin/kyc'(body, ctx) {
     const where = body.status === 'pending' ? eq(kycRecords.status, 'review') : undefined;
-    const rows = await ctx.db
+    const rows = ctx.db
       .select({ k: kycRecords, account: users.account, duplicateId: duplicateIdSql })
       .from(kycRecords)
       .innerJoin(users, eq(users.id, kycRecords.userId))
       .where(where)
-      .orderBy(desc(kycRecords.id))
-      .limit(body.pageSize)
-      .offset((body.page - 1) * body.pageSize);
-    const [total] = await ctx.db.select({ n: count() }).from(kycRecords).where(where);
-    return {
-      items: rows.map((r) => adminView(r.k, r.account, Boolean(r.duplicateId))),
-      total: total!.n,
-      page: body.page,
-      pageSize: body.pageSize,
-    };
+      .orderBy(desc(kycRecords.id));
+    const page = await pageOf(ctx.db, rows, { table: kycRecords, where }, body);
+    return { ...page, items: page.items.map((r) => adminView(r.k, r.account, Boolean(r.duplicateId))) };
   },
 
   async 'admin/approveKyc'(body, ctx) {

@@ -20,6 +20,7 @@ import { ipoApplications, ipoDraws, ipoOfferings } from '../../db/schema';
 import type { MarketFeed } from '../../market/feed';
 import { requireUser, type Ctx, type Handlers } from '../common/context';
 import { fail } from '../common/errors';
+import { pageOf } from '../common/paging';
 import { apply, pay, type ApplicationRow, type OfferingRow, type IpoCalendar } from './service';
 
 function calendarOf(ctx: Ctx): IpoCalendar {
@@ -161,26 +162,22 @@ export const ipoHandlers: Pick<
           ? lt(start, today - IPO_STEP_OFFSETS.lastApply)
           : sql`${start} between ${today - IPO_STEP_OFFSETS.lastApply} and ${today}`;
     const order = body.tab === 'ended' ? [desc(start), desc(ipoOfferings.id)] : [start, ipoOfferings.id];
-    const [{ n }] = (await ctx.db.select({ n: count() }).from(ipoOfferings).where(where)) as [{ n: number }];
-    const rows = await ctx.db
+    const rows = ctx.db
       .select()
       .from(ipoOfferings)
       .where(where)
-      .orderBy(...order)
-      .limit(body.pageSize)
-      .offset((body.page - 1) * body.pageSize);
+      .orderBy(...order);
+    const page = await pageOf(ctx.db, rows, { table: ipoOfferings, where }, body);
     const { counts, mine } = await countsAndMine(
       ctx.db,
-      rows.map((r) => r.id),
+      page.items.map((r) => r.id),
       user.id,
     );
     return {
-      items: rows.map((o) =>
+      ...page,
+      items: page.items.map((o) =>
         offeringDto(o, cal, ctx.feed, counts.get(o.id) ?? 0, mine.get(o.id)?.status ?? null),
       ),
-      total: Number(n),
-      page: body.page,
-      pageSize: body.pageSize,
     };
   },
 
@@ -221,23 +218,14 @@ export const ipoHandlers: Pick<
       eq(ipoApplications.userId, user.id),
       body.status ? eq(ipoApplications.status, body.status) : undefined,
     );
-    const [{ n }] = (await ctx.db.select({ n: count() }).from(ipoApplications).where(where)) as [
-      { n: number },
-    ];
-    const rows = await ctx.db
+    const rows = ctx.db
       .select({ a: ipoApplications, o: ipoOfferings })
       .from(ipoApplications)
       .innerJoin(ipoOfferings, eq(ipoOfferings.id, ipoApplications.offeringId))
       .where(where)
-      .orderBy(desc(ipoApplications.id))
-      .limit(body.pageSize)
-      .offset((body.page - 1) * body.pageSize);
-    return {
-      items: rows.map((r) => applicationDto(r.a, r.o, cal)),
-      total: Number(n),
-      page: body.page,
-      pageSize: body.pageSize,
-    };
+      .orderBy(desc(ipoApplications.id));
+    const page = await pageOf(ctx.db, rows, { table: ipoApplications, where }, body);
+    return { ...page, items: page.items.map((r) => applicationDto(r.a, r.o, cal)) };
   },
 
   async 'ipo/draw'(body, ctx) {

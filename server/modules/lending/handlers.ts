@@ -4,7 +4,7 @@
  * member's lending orders, the margin loan / short sale view; and the operator's lending panel
  * (channel, quotas, orders; audited `lending.*`).
  */
-import { and, count, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { LendingOrder, MarginPosition } from '../../../contract/lending';
 import type { Db } from '../../db/client';
 import {
@@ -19,6 +19,7 @@ import {
 import { audit } from '../common/audit';
 import { requireUser, type Ctx, type Handlers } from '../common/context';
 import { fail } from '../common/errors';
+import { pageOf } from '../common/paging';
 import { loadAccountRisk } from '../risk/account-risk';
 import { currentReferenceOf, referenceOf } from './runner';
 import { channelOf, isLendable, lend, recall, type LendingCalendar, type LendingOrderRow } from './service';
@@ -160,20 +161,9 @@ export const lendingHandlers: Pick<
       eq(lendingOrders.userId, user.id),
       body.status ? eq(lendingOrders.status, body.status) : undefined,
     );
-    const [{ n }] = (await ctx.db.select({ n: count() }).from(lendingOrders).where(where)) as [{ n: number }];
-    const rows = await ctx.db
-      .select()
-      .from(lendingOrders)
-      .where(where)
-      .orderBy(desc(lendingOrders.id))
-      .limit(body.pageSize)
-      .offset((body.page - 1) * body.pageSize);
-    return {
-      items: await toDtos(ctx.db, rows, cal),
-      total: Number(n),
-      page: body.page,
-      pageSize: body.pageSize,
-    };
+    const rows = ctx.db.select().from(lendingOrders).where(where).orderBy(desc(lendingOrders.id));
+    const page = await pageOf(ctx.db, rows, { table: lendingOrders, where }, body);
+    return { ...page, items: await toDtos(ctx.db, page.items, cal) };
   },
 
   async 'lending/margin'(_body, ctx) {

@@ -6,6 +6,7 @@ import { eq } from 'drizzle-orm';
 import type { Instrument, Quote } from '../../../contract/market';
 import { instruments } from '../../db/schema';
 import { fail } from '../common/errors';
+import { pageOfList } from '../common/paging';
 import type { Ctx, Handlers } from '../common/context';
 
 function quoteOr404(ctx: Ctx, symbol: string): Quote {
@@ -51,16 +52,11 @@ export const marketHandlers: Pick<
    */
   async 'market/list'(body, ctx) {
     const { snapshot, symbols } = ctx.services.rankings.list(body.sort, body);
-    const start = (body.page - 1) * body.pageSize;
-    const items = symbols
-      .slice(start, start + body.pageSize)
-      .map((s) => ctx.feed.quote(s))
-      .filter((q): q is Quote => q !== undefined);
+    const page = pageOfList(symbols, body);
+    const items = page.items.map((s) => ctx.feed.quote(s)).filter((q): q is Quote => q !== undefined);
     return {
+      ...page,
       items,
-      total: symbols.length,
-      page: body.page,
-      pageSize: body.pageSize,
       clock: ctx.feed.clock(),
       rankedAt: snapshot.computedAt,
       replayDate: snapshot.replayDate,

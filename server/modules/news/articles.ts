@@ -5,12 +5,13 @@
  * (contract/news.ts). Texts as given (tw and en); the cover is an upload of purpose `newsCover`,
  * served publicly by cover.ts once its article is published.
  */
-import { and, count, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { NewsArticle, NewsItem, NewsKind, NewsStatus } from '../../../contract/news';
 import type { Db, Tx } from '../../db/client';
 import { newsArticles, newsInstruments, uploads } from '../../db/schema';
 import { audit } from '../common/audit';
 import { fail } from '../common/errors';
+import { pageOf } from '../common/paging';
 
 export type ArticleRow = typeof newsArticles.$inferSelect;
 
@@ -68,17 +69,15 @@ async function page(
     ? sql`${newsArticles.id} in (select ${newsInstruments.articleId} from ${newsInstruments} where ${newsInstruments.symbol} = ${symbol})`
     : undefined;
   const cond = and(where, bySymbol);
-  const [{ n }] = (await db.select({ n: count() }).from(newsArticles).where(cond)) as [{ n: number }];
-  const rows = await db
+  const newest = db
     .select()
     .from(newsArticles)
     .where(cond)
-    .orderBy(desc(newsArticles.publishedAt), desc(newsArticles.id))
-    .limit(p.pageSize)
-    .offset((p.page - 1) * p.pageSize);
+    .orderBy(desc(newsArticles.publishedAt), desc(newsArticles.id));
+  const { items: rows, total } = await pageOf(db, newest, { table: newsArticles, where: cond }, p);
   return {
     rows,
-    total: Number(n),
+    total,
     symbols: await symbolsOf(
       db,
       rows.map((r) => r.id),

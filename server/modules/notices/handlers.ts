@@ -11,6 +11,7 @@ import { memberNotices, noticeReads, notices } from '../../db/schema';
 import { audit } from '../common/audit';
 import { requireUser, type Handlers } from '../common/context';
 import { fail } from '../common/errors';
+import { pageOf } from '../common/paging';
 
 type NoticeRow = typeof notices.$inferSelect;
 type MemberNoticeRow = typeof memberNotices.$inferSelect;
@@ -79,34 +80,20 @@ export const noticeHandlers: Pick<
 > = {
   async 'notice/list'(body, ctx) {
     const user = requireUser(ctx);
-    const offset = (body.page - 1) * body.pageSize;
     if (body.tab === 'announcements') {
       const where = isNotNull(notices.publishedAt);
-      const rows = await ctx.db
+      const rows = ctx.db
         .select({ n: notices, read: readBy(user.id) })
         .from(notices)
         .where(where)
-        .orderBy(desc(notices.publishedAt), desc(notices.id))
-        .limit(body.pageSize)
-        .offset(offset);
-      const [t] = await ctx.db.select({ n: count() }).from(notices).where(where);
-      return {
-        items: rows.map((r) => announcementDto(r.n, r.read)),
-        total: t!.n,
-        page: body.page,
-        pageSize: body.pageSize,
-      };
+        .orderBy(desc(notices.publishedAt), desc(notices.id));
+      const page = await pageOf(ctx.db, rows, { table: notices, where }, body);
+      return { ...page, items: page.items.map((r) => announcementDto(r.n, r.read)) };
     }
     const where = eq(memberNotices.userId, user.id);
-    const rows = await ctx.db
-      .select()
-      .from(memberNotices)
-      .where(where)
-      .orderBy(desc(memberNotices.id))
-      .limit(body.pageSize)
-      .offset(offset);
-    const [t] = await ctx.db.select({ n: count() }).from(memberNotices).where(where);
-    return { items: rows.map(accountDto), total: t!.n, page: body.page, pageSize: body.pageSize };
+    const rows = ctx.db.select().from(memberNotices).where(where).orderBy(desc(memberNotices.id));
+    const page = await pageOf(ctx.db, rows, { table: memberNotices, where }, body);
+    return { ...page, items: page.items.map(accountDto) };
   },
 
   /** @throws notFound (404): no such published announcement, or not the caller's account notice. */
@@ -136,16 +123,11 @@ export const noticeHandlers: Pick<
   },
 
   async 'admin/notices'(body, ctx) {
-    const rows = await ctx.db
-      .select({ id: notices.id })
-      .from(notices)
-      .orderBy(desc(notices.id))
-      .limit(body.pageSize)
-      .offset((body.page - 1) * body.pageSize);
-    const [t] = await ctx.db.select({ n: count() }).from(notices);
+    const rows = ctx.db.select({ id: notices.id }).from(notices).orderBy(desc(notices.id));
+    const page = await pageOf(ctx.db, rows, { table: notices }, body);
     const items = [];
-    for (const r of rows) items.push(await adminView(ctx.db, r.id));
-    return { items, total: t!.n, page: body.page, pageSize: body.pageSize };
+    for (const r of page.items) items.push(await adminView(ctx.db, r.id));
+    return { ...page, items };
   },
 
   /** @throws notFound (404) when editing a notice that does not exist. */

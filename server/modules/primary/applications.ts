@@ -31,11 +31,12 @@ import {
   meetsBlockTradeMinimum,
   type BlockTradePasswordState,
 } from '../../../contract/primary';
-import type { Db } from '../../db/client';
+import type { Db, Tx } from '../../db/client';
 import { blockTradePasswords, primaryApplications, primaryOfferings } from '../../db/schema';
 import { fail } from '../common/errors';
 import { audit } from '../common/audit';
-import { auditSelfReview, refuseSelfReview } from '../four-eyes/four-eyes';
+import { auditSelfReview } from '../four-eyes/four-eyes';
+import { reviewer } from '../four-eyes/review';
 import { hashPassword, verifyPassword } from '../auth/passwords';
 import { kycStatusesOf } from '../identity/kyc';
 import { move, post } from '../ledger/ledger';
@@ -216,10 +217,55 @@ export async function applyPrimary(
   });
 }
 
+const primaryApplication = {
+  table: primaryApplications,
+  type: 'primaryApplication',
+  pending: 'pendingReview',
+  notPending: 'primaryNotPending',
+} as const;
+const reviewPrimaryApplication = reviewer(primaryApplication);
+
 /**
- * An operator's review of a pending application: approve → a long holding without margin at the
- * application's price (trading fills.ts openPaidHolding: frozen → margin); reject → the amount
- * released. Four eyes (never the operator's own application) and audited in the same transaction.
+ * The money side of a decision on application `a` (locked, not the operator's own): approve → a
+ * long holding without margin at the application's price (trading fills.ts openPaidHolding:
+ * frozen → margin); reject → the amount released. Answers the holding's order id to record.
+ * @throws AppError primaryNotPending when `a` is no longer pending review
+ */
+async function settle(
+  tx: Tx,
+  a: PrimaryApplicationRow,
+  decision: 'approved' | 'rejected',
+  cal: IpoCalendar,
+): Promise<{ columns: { orderId: number | null } }> {
+  if (a.status !== 'pendingReview') throw fail('primaryNotPending');
+  const [o] = await tx.select().from(primaryOfferings).where(eq(primaryOfferings.id, a.offeringId));
+  if (decision === 'rejected') {
+    await post(tx, {
+      type: o!.kind === 'placement' ? 'placement' : 'blockTrade',
+      ...ref(a),
+      postings: move(member(a.userId, 'frozen'), member(a.userId, 'available'), a.amountMinor),
+    });
+    return { columns: { orderId: null } };
+  }
+  const order = await openPaidHolding(
+    tx,
+    { now: () => new Date(cal.now()) },
+    {
+      orderNo: a.applicationNo.replace('-', ''),
+      userId: a.userId,
+      symbol: o!.symbol,
+      lots: a.lots,
+      shares: a.lots * SHARES_PER_LOT,
+      tradeDate: cal.label(cal.today()),
+    },
+    a.priceMinor,
+  );
+  return { columns: { orderId: order.id } };
+}
+
+/**
+ * An operator's review of a pending application (`settle`): four eyes (never the operator's own
+ * application, four-eyes/review.ts) and audited in the same transaction.
  * @throws AppError notFound | primaryNotPending | selfReview
  */
 export async function reviewPrimary(
@@ -229,59 +275,24 @@ export async function reviewPrimary(
 ): Promise<PrimaryApplicationRow> {
   return db
     .transaction(async (tx) => {
-      const [a] = await tx
-        .select()
-        .from(primaryApplications)
-        .where(eq(primaryApplications.id, input.id))
-        .for('update');
-      if (!a) throw fail('notFound');
-      refuseSelfReview(input.operatorId, a.userId, { type: 'primaryApplication', id: a.id });
-      if (a.status !== 'pendingReview') throw fail('primaryNotPending');
-      const [o] = await tx.select().from(primaryOfferings).where(eq(primaryOfferings.id, a.offeringId));
-      let orderId: number | null = null;
-      if (input.decision === 'approved') {
-        const order = await openPaidHolding(
-          tx,
-          { now: () => new Date(cal.now()) },
-          {
-            orderNo: a.applicationNo.replace('-', ''),
-            userId: a.userId,
-            symbol: o!.symbol,
-            lots: a.lots,
-            shares: a.lots * SHARES_PER_LOT,
-            tradeDate: cal.label(cal.today()),
-          },
-          a.priceMinor,
-        );
-        orderId = order.id;
-      } else {
-        await post(tx, {
-          type: o!.kind === 'placement' ? 'placement' : 'blockTrade',
-          ...ref(a),
-          postings: move(member(a.userId, 'frozen'), member(a.userId, 'available'), a.amountMinor),
-        });
-      }
-      const [after] = await tx
-        .update(primaryApplications)
-        .set({
-          status: input.decision,
-          reason: input.reason,
-          reviewedBy: input.operatorId,
-          reviewedAt: new Date(cal.now()),
-          orderId,
-        })
-        .where(eq(primaryApplications.id, a.id))
-        .returning();
+      const { before, after } = await reviewPrimaryApplication(tx, {
+        id: input.id,
+        operatorId: input.operatorId,
+        status: input.decision,
+        reason: input.reason,
+        reviewedAt: new Date(cal.now()),
+        prepare: (a) => settle(tx, a, input.decision, cal),
+      });
       await audit(tx, {
         actorUserId: input.operatorId,
         action: input.decision === 'approved' ? 'primary.approve' : 'primary.reject',
         targetType: 'primaryApplication',
-        targetId: a.id,
-        before: { status: a.status },
-        after: { status: after!.status, orderId },
+        targetId: before.id,
+        before: { status: before.status },
+        after: { status: after.status, orderId: after.orderId },
         reason: input.reason,
       });
-      return after!;
+      return after;
     })
     .catch(auditSelfReview(db, input.operatorId));
 }

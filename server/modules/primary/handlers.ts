@@ -16,6 +16,7 @@ import type { Db } from '../../db/client';
 import { auctionBids, primaryApplications, primaryOfferings, users } from '../../db/schema';
 import { requireUser, type Ctx, type Handlers } from '../common/context';
 import { fail } from '../common/errors';
+import { pageOf, type PageQuery } from '../common/paging';
 import type { IpoCalendar } from '../ipo/service';
 import { allocationDay, placeBid, type AuctionBidRow, type PrimaryOfferingRow } from './auction';
 import { listOfferings, saveOffering } from './offerings';
@@ -27,6 +28,19 @@ import {
   verifyBlockTradePassword,
   type PrimaryApplicationRow,
 } from './applications';
+
+/** Page `q` of the offerings matching `where`, latest start first (then newest). */
+const offeringsPage = (db: Db, where: SQL | undefined, q: PageQuery) =>
+  pageOf(
+    db,
+    db
+      .select()
+      .from(primaryOfferings)
+      .where(where)
+      .orderBy(desc(primaryOfferings.startDay), desc(primaryOfferings.id)),
+    { table: primaryOfferings, where },
+    q,
+  );
 
 function calendarOf(ctx: Ctx): IpoCalendar {
   return ctx.services.ipo.calendar;
@@ -126,26 +140,20 @@ async function applicationsPage(
     q.kind ? eq(primaryOfferings.kind, q.kind) : undefined,
     q.status ? eq(primaryApplications.status, q.status) : undefined,
   );
-  const [{ n }] = (await db
+  const total = db
     .select({ n: count() })
     .from(primaryApplications)
     .innerJoin(primaryOfferings, eq(primaryOfferings.id, primaryApplications.offeringId))
-    .where(where)) as [{ n: number }];
-  const rows = await db
+    .where(where);
+  const rows = db
     .select({ a: primaryApplications, o: primaryOfferings, account: users.account })
     .from(primaryApplications)
     .innerJoin(primaryOfferings, eq(primaryOfferings.id, primaryApplications.offeringId))
     .innerJoin(users, eq(users.id, primaryApplications.userId))
     .where(where)
-    .orderBy(desc(primaryApplications.id))
-    .limit(q.pageSize)
-    .offset((q.page - 1) * q.pageSize);
-  return {
-    items: rows.map((r) => applicationDto(r.a, r.o, r.account)),
-    total: Number(n),
-    page: q.page,
-    pageSize: q.pageSize,
-  };
+    .orderBy(desc(primaryApplications.id));
+  const page = await pageOf(db, rows, { query: total }, q);
+  return { ...page, items: page.items.map((r) => applicationDto(r.a, r.o, r.account)) };
 }
 
 /** The day's limits of `symbol`; null when unknown or when the day has none (Quote.priceLimits). */
@@ -193,16 +201,8 @@ export const primaryHandlers: Pick<
     const cal = calendarOf(ctx);
     const today = cal.today();
     const where = and(eq(primaryOfferings.kind, body.kind), sql`${primaryOfferings.endDay} >= ${today - 10}`);
-    const [{ n }] = (await ctx.db.select({ n: count() }).from(primaryOfferings).where(where)) as [
-      { n: number },
-    ];
-    const rows = await ctx.db
-      .select()
-      .from(primaryOfferings)
-      .where(where)
-      .orderBy(desc(primaryOfferings.startDay), desc(primaryOfferings.id))
-      .limit(body.pageSize)
-      .offset((body.page - 1) * body.pageSize);
+    const page = await offeringsPage(ctx.db, where, body);
+    const rows = page.items;
     const ids = rows.map((r) => r.id);
     const taken = ids.length
       ? await ctx.db
@@ -222,6 +222,7 @@ export const primaryHandlers: Pick<
     const takenById = new Map(taken.map((t) => [t.id, Number(t.lots)]));
     const limits = limitsOf(ctx);
     return {
+      ...page,
       items: rows.map((o) => {
         const l = limits(o.symbol);
         return {
@@ -244,9 +245,6 @@ export const primaryHandlers: Pick<
           endDate: cal.label(o.endDay),
         };
       }),
-      total: Number(n),
-      page: body.page,
-      pageSize: body.pageSize,
     };
   },
 
@@ -345,27 +343,13 @@ export const primaryHandlers: Pick<
           ? lt(primaryOfferings.endDay, today)
           : sql`${today} between ${primaryOfferings.startDay} and ${primaryOfferings.endDay}`;
     const where = and(eq(primaryOfferings.kind, 'auction'), tabWhere);
-    const [{ n }] = (await ctx.db.select({ n: count() }).from(primaryOfferings).where(where)) as [
-      { n: number },
-    ];
-    const rows = await ctx.db
-      .select()
-      .from(primaryOfferings)
-      .where(where)
-      .orderBy(desc(primaryOfferings.startDay), desc(primaryOfferings.id))
-      .limit(body.pageSize)
-      .offset((body.page - 1) * body.pageSize);
+    const page = await offeringsPage(ctx.db, where, body);
     const mine = await myBidCounts(
       ctx.db,
-      rows.map((r) => r.id),
+      page.items.map((r) => r.id),
       user.id,
     );
-    return {
-      items: rows.map((o) => auctionDto(o, cal, mine.get(o.id) ?? 0)),
-      total: Number(n),
-      page: body.page,
-      pageSize: body.pageSize,
-    };
+    return { ...page, items: page.items.map((o) => auctionDto(o, cal, mine.get(o.id) ?? 0)) };
   },
 
   async 'auction/bid'(body, ctx) {
@@ -383,20 +367,13 @@ export const primaryHandlers: Pick<
       eq(auctionBids.userId, user.id),
       body.status ? eq(auctionBids.status, body.status) : undefined,
     );
-    const [{ n }] = (await ctx.db.select({ n: count() }).from(auctionBids).where(where)) as [{ n: number }];
-    const rows = await ctx.db
+    const rows = ctx.db
       .select({ b: auctionBids, o: primaryOfferings })
       .from(auctionBids)
       .innerJoin(primaryOfferings, eq(primaryOfferings.id, auctionBids.offeringId))
       .where(where)
-      .orderBy(desc(auctionBids.id))
-      .limit(body.pageSize)
-      .offset((body.page - 1) * body.pageSize);
-    return {
-      items: rows.map((r) => bidDto(r.b, r.o)),
-      total: Number(n),
-      page: body.page,
-      pageSize: body.pageSize,
-    };
+      .orderBy(desc(auctionBids.id));
+    const page = await pageOf(ctx.db, rows, { table: auctionBids, where }, body);
+    return { ...page, items: page.items.map((r) => bidDto(r.b, r.o)) };
   },
 };

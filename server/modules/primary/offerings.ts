@@ -42,6 +42,7 @@ import {
 } from '../../db/schema';
 import { fail } from '../common/errors';
 import { audit } from '../common/audit';
+import { pageOf } from '../common/paging';
 import { createOffering } from '../ipo/schedule';
 import type { IpoCalendar } from '../ipo/service';
 import type { PrimaryOfferingRow } from './auction';
@@ -276,13 +277,11 @@ export async function listOfferings(
   q: { kind?: OfferingKind; page: number; pageSize: number },
 ): Promise<{ items: AdminOffering[]; total: number }> {
   if (q.kind === 'subscription') {
-    const [{ n }] = (await db.select({ n: count() }).from(ipoOfferings)) as [{ n: number }];
-    const rows = await db
+    const byStart = db
       .select()
       .from(ipoOfferings)
-      .orderBy(desc(ipoOfferings.applyStartDay), desc(ipoOfferings.id))
-      .limit(q.pageSize)
-      .offset((q.page - 1) * q.pageSize);
+      .orderBy(desc(ipoOfferings.applyStartDay), desc(ipoOfferings.id));
+    const { items: rows, total } = await pageOf(db, byStart, { table: ipoOfferings }, q);
     const ids = rows.map((r) => r.id);
     const counts = ids.length
       ? await db
@@ -292,17 +291,11 @@ export async function listOfferings(
           .groupBy(ipoApplications.offeringId)
       : [];
     const byId = new Map(counts.map((c) => [c.id, Number(c.n)]));
-    return { items: rows.map((o) => subscriptionDto(o, cal, byId.get(o.id) ?? 0)), total: Number(n) };
+    return { items: rows.map((o) => subscriptionDto(o, cal, byId.get(o.id) ?? 0)), total };
   }
   const where = q.kind ? eq(primaryOfferings.kind, q.kind) : undefined;
-  const [{ n }] = (await db.select({ n: count() }).from(primaryOfferings).where(where)) as [{ n: number }];
-  const rows = await db
-    .select()
-    .from(primaryOfferings)
-    .where(where)
-    .orderBy(desc(primaryOfferings.id))
-    .limit(q.pageSize)
-    .offset((q.page - 1) * q.pageSize);
+  const newest = db.select().from(primaryOfferings).where(where).orderBy(desc(primaryOfferings.id));
+  const { items: rows, total } = await pageOf(db, newest, { table: primaryOfferings, where }, q);
   const ids = rows.map((r) => r.id);
   const counts = ids.length
     ? await db
@@ -320,5 +313,5 @@ export async function listOfferings(
     : [];
   const byId = new Map<number, number>();
   for (const c of [...counts, ...applications]) byId.set(c.id, (byId.get(c.id) ?? 0) + Number(c.n));
-  return { items: rows.map((o) => primaryDto(o, cal, byId.get(o.id) ?? 0)), total: Number(n) };
+  return { items: rows.map((o) => primaryDto(o, cal, byId.get(o.id) ?? 0)), total };
 }

@@ -29,6 +29,7 @@ import type { Db, Tx } from '../../db/client';
 import { authThrottle, pointsCodeBatches, pointsCodes, users } from '../../db/schema';
 import { audit } from '../common/audit';
 import { AppError, fail } from '../common/errors';
+import { pageOf } from '../common/paging';
 import { ensureMemberAccounts, move, post } from '../ledger/ledger';
 import { addPoints, lockPoints } from './points';
 
@@ -200,12 +201,7 @@ export async function exportBatch(db: Db | Tx, batchId: number) {
 
 /** Batches, newest first, paged. */
 export async function listBatches(db: Db | Tx, page: number, pageSize: number) {
-  const [{ n }] = (await db.select({ n: count() }).from(pointsCodeBatches)) as [{ n: number }];
-  const rows = await db
-    .select()
-    .from(pointsCodeBatches)
-    .orderBy(desc(pointsCodeBatches.id))
-    .limit(pageSize)
-    .offset((page - 1) * pageSize);
-  return { rows, total: Number(n) };
+  const newest = db.select().from(pointsCodeBatches).orderBy(desc(pointsCodeBatches.id));
+  const { items: rows, total } = await pageOf(db, newest, { table: pointsCodeBatches }, { page, pageSize });
+  return { rows, total };
 }

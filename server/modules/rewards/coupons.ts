@@ -14,7 +14,7 @@
  * sign_ins primary key (user, day) refusing the second, also under concurrent requests
  * (`alreadySignedIn`); it grants SIGN_IN_POINTS.
  */
-import { and, count, desc, eq, gt, lte, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, gt, lte, sql, type SQL } from 'drizzle-orm';
 import { DateTime } from 'luxon';
 import {
   COUPON_OFFERS,
@@ -30,6 +30,7 @@ import { feeCoupons, signIns, users } from '../../db/schema';
 import { audit } from '../common/audit';
 import { fail } from '../common/errors';
 import { isUniqueViolation } from '../common/db-errors';
+import { pageOf } from '../common/paging';
 import { addPoints, lockPoints } from './points';
 
 export type CouponRow = typeof feeCoupons.$inferSelect;
@@ -73,15 +74,9 @@ export async function listCoupons(
   pageSize: number,
 ) {
   const where = and(eq(feeCoupons.userId, userId), tabWhere(tab, nowMs));
-  const [{ n }] = (await db.select({ n: count() }).from(feeCoupons).where(where)) as [{ n: number }];
-  const rows = await db
-    .select()
-    .from(feeCoupons)
-    .where(where)
-    .orderBy(desc(feeCoupons.id))
-    .limit(pageSize)
-    .offset((page - 1) * pageSize);
-  return { items: rows.map((c) => couponDto(c, nowMs)), total: Number(n), page, pageSize };
+  const rows = db.select().from(feeCoupons).where(where).orderBy(desc(feeCoupons.id));
+  const p = await pageOf(db, rows, { table: feeCoupons, where }, { page, pageSize });
+  return { ...p, items: p.items.map((c) => couponDto(c, nowMs)) };
 }
 
 /**

@@ -8,6 +8,7 @@ import { and, count, desc, eq, gt } from 'drizzle-orm';
 import { COUPON_OFFERS, SIGN_IN_POINTS } from '../../../contract/rewards';
 import { feeCoupons, users } from '../../db/schema';
 import { requireUser, type Ctx, type Handlers } from '../common/context';
+import { pageOf } from '../common/paging';
 import {
   createBatch,
   exportBatch,
@@ -166,24 +167,18 @@ export const rewardsHandlers: Pick<
   async 'admin/coupons'(body, ctx) {
     const t = now(ctx);
     const where = body.account ? eq(users.account, body.account) : undefined;
-    const [{ n }] = (await ctx.db
+    const total = ctx.db
       .select({ n: count() })
       .from(feeCoupons)
       .innerJoin(users, eq(users.id, feeCoupons.userId))
-      .where(where)) as [{ n: number }];
-    const rows = await ctx.db
+      .where(where);
+    const rows = ctx.db
       .select({ c: feeCoupons, account: users.account })
       .from(feeCoupons)
       .innerJoin(users, eq(users.id, feeCoupons.userId))
       .where(where)
-      .orderBy(desc(feeCoupons.id))
-      .limit(body.pageSize)
-      .offset((body.page - 1) * body.pageSize);
-    return {
-      items: rows.map((r) => ({ ...couponDto(r.c, t), account: r.account })),
-      total: Number(n),
-      page: body.page,
-      pageSize: body.pageSize,
-    };
+      .orderBy(desc(feeCoupons.id));
+    const page = await pageOf(ctx.db, rows, { query: total }, body);
+    return { ...page, items: page.items.map((r) => ({ ...couponDto(r.c, t), account: r.account })) };
   },
 };

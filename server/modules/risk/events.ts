@@ -10,6 +10,7 @@ import { and, count, desc, eq, inArray, isNull, type SQL } from 'drizzle-orm';
 import type { RiskEvent, RiskEventKind } from '../../../contract/risk-api';
 import type { Db, Tx } from '../../db/client';
 import { riskEvents } from '../../db/schema';
+import { pageOf } from '../common/paging';
 
 /** What `detail` holds (all optional: a call has no mark or price). */
 export interface RiskEventDetail {
@@ -169,19 +170,11 @@ export async function listRiskEvents(
   if (q.orderId !== undefined) conds.push(eq(riskEvents.orderId, q.orderId));
   if (q.unreadOnly) conds.push(isNull(riskEvents.readAt));
   const where = and(...conds);
-  const rows = await db
-    .select()
-    .from(riskEvents)
-    .where(where)
-    .orderBy(desc(riskEvents.id))
-    .limit(q.pageSize)
-    .offset((q.page - 1) * q.pageSize);
-  const [total] = await db.select({ n: count() }).from(riskEvents).where(where);
+  const rows = db.select().from(riskEvents).where(where).orderBy(desc(riskEvents.id));
+  const page = await pageOf(db, rows, { table: riskEvents, where }, q);
   return {
-    items: rows.map(toRiskEventDto),
-    total: total!.n,
-    page: q.page,
-    pageSize: q.pageSize,
+    ...page,
+    items: page.items.map(toRiskEventDto),
     unread: await unreadCount(db, userId),
   };
 }

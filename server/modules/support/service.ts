@@ -6,7 +6,7 @@
  *
  * Units: times epoch ms in the DTOs.
  */
-import { and, count, desc, eq, lt, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, lt, sql, type SQL } from 'drizzle-orm';
 import type {
   AdminConversation,
   Conversation,
@@ -19,6 +19,7 @@ import { supportConversations, supportMessages, uploads, users } from '../../db/
 import { audit } from '../common/audit';
 import type { AuthUser } from '../common/context';
 import { fail } from '../common/errors';
+import { pageOf } from '../common/paging';
 
 type ConversationRow = typeof supportConversations.$inferSelect;
 type MessageRow = typeof supportMessages.$inferSelect;
@@ -225,22 +226,20 @@ export async function listConversations(
   const lastText = sql<string | null>`(select ${supportMessages.text} from ${supportMessages}
     where ${supportMessages.conversationId} = ${supportConversations.id}
     order by ${supportMessages.id} desc limit 1)`.as('last_text');
-  const rows = await db
+  const rows = db
     .select({ c: supportConversations, account: users.account, assignedTo: assignee.account, lastText })
     .from(supportConversations)
     .innerJoin(users, eq(users.id, supportConversations.userId))
     .leftJoin(assignee, eq(assignee.id, supportConversations.assignedTo))
     .where(where)
-    .orderBy(sql`${supportConversations.lastMessageAt} desc nulls last`, desc(supportConversations.id))
-    .limit(pageSize)
-    .offset((page - 1) * pageSize);
-  const [t] = await db.select({ n: count() }).from(supportConversations).where(where);
+    .orderBy(sql`${supportConversations.lastMessageAt} desc nulls last`, desc(supportConversations.id));
+  const p = await pageOf(db, rows, { table: supportConversations, where }, { page, pageSize });
   return {
-    items: rows.map((r) => ({
+    items: p.items.map((r) => ({
       ...conversationDto(r.c, r.assignedTo),
       account: r.account,
       lastText: r.lastText,
     })),
-    total: t!.n,
+    total: p.total,
   };
 }

@@ -1,8 +1,9 @@
 /** trade/* endpoints: thin wrappers over the TradingEngine plus the position lists. */
-import { and, count, desc, eq, inArray } from 'drizzle-orm';
+import { and, desc, eq, inArray } from 'drizzle-orm';
 import { instruments, orders } from '../../db/schema';
 import { fail } from '../common/errors';
 import { requireUser, type Handlers } from '../common/context';
+import { pageOf } from '../common/paging';
 import { orderWithName, toOrderDto } from './engine';
 import { realisedByPosition } from '../wallet/pnl';
 
@@ -48,25 +49,26 @@ export const tradingHandlers: Pick<
           )
         : undefined,
     );
-    const rows = await ctx.db
-      .select({ order: orders, name: instruments.name })
-      .from(orders)
-      .innerJoin(instruments, eq(instruments.symbol, orders.symbol))
-      .where(where)
-      .orderBy(desc(orders.id))
-      .limit(body.pageSize)
-      .offset((body.page - 1) * body.pageSize);
-    const [total] = await ctx.db.select({ n: count() }).from(orders).where(where);
+    const page = await pageOf(
+      ctx.db,
+      ctx.db
+        .select({ order: orders, name: instruments.name })
+        .from(orders)
+        .innerJoin(instruments, eq(instruments.symbol, orders.symbol))
+        .where(where)
+        .orderBy(desc(orders.id)),
+      { table: orders, where },
+      body,
+    );
+    const rows = page.items;
     const closed = rows.filter((r) => r.order.status === 'closed').map((r) => r.order.id);
     const realised = await realisedByPosition(ctx.db, user.id, closed);
     return {
+      ...page,
       items: rows.map((r) => ({
         ...toOrderDto(r.order, r.name),
         realisedMinor: realised.get(r.order.id)?.netMinor ?? null,
       })),
-      total: total!.n,
-      page: body.page,
-      pageSize: body.pageSize,
     };
   },
   async 'trade/orderDetail'(body, ctx) {
