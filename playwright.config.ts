@@ -2,14 +2,16 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { defineConfig } from '@playwright/test';
+import { E2E_BASE_PORT, E2E_SERVERS, e2eServer } from './tests/support/e2e-server';
 
 // The end-to-end tests run the real server (built client, PGlite in a fresh data directory) on a
 // manual market clock (MARKET_CLOCK=manual, NODE_ENV=test: market time stands still until a test
 // moves it through POST /api/test/clock, tests/support/market-clock.ts) and Debian's Chromium;
-// no browser is downloaded.
+// no browser is downloaded. One server per worker (E2E_SERVERS, 2 by default; server i on port
+// E2E_PORT + i, data directory $E2E_DATA_DIR/server-i, tests/support/e2e-server.ts), as a test
+// moves its server's clock.
 const dataDir = process.env.E2E_DATA_DIR ?? mkdtempSync(path.join(tmpdir(), 'tw-trade-e2e-'));
 process.env.E2E_DATA_DIR = dataDir;
-const port = Number(process.env.E2E_PORT ?? 3100);
 
 /** The server's environment beside its port and data directory. */
 const serverEnv = {
@@ -36,10 +38,10 @@ export default defineConfig({
   testDir: 'tests/e2e',
   timeout: 180_000,
   expect: { timeout: 15_000 },
-  workers: 1,
+  workers: E2E_SERVERS,
   reporter: [['list']],
   use: {
-    baseURL: `http://127.0.0.1:${port}`,
+    baseURL: `http://127.0.0.1:${E2E_BASE_PORT}`,
     viewport: { width: 390, height: 844 },
     deviceScaleFactor: 2,
     isMobile: true,
@@ -57,15 +59,16 @@ export default defineConfig({
       ],
     },
   },
-  webServer: {
+  webServer: Array.from({ length: E2E_SERVERS }, (_, i) => ({
     command: 'npx tsx server/main.ts',
-    url: `http://127.0.0.1:${port}/api/docs`,
+    url: `${e2eServer(i).baseURL}/api/docs`,
     // A first start imports the whole market (~315k daily rows) and loads the replay: minutes on a
     // loaded machine.
     timeout: 420_000,
-    // E2E_REUSE_SERVER=1: run against a server already listening on E2E_PORT (started with this
-    // environment and DATA_DIR=$E2E_DATA_DIR), to iterate on one spec without a new import.
+    // E2E_REUSE_SERVER=1 (with E2E_SERVERS=1): run against a server already listening on E2E_PORT
+    // (started with this environment and DATA_DIR=$E2E_DATA_DIR/server-0), to iterate on one spec
+    // without a new import.
     reuseExistingServer: process.env.E2E_REUSE_SERVER === '1',
-    env: { ...serverEnv, PORT: String(port), DATA_DIR: dataDir },
-  },
+    env: { ...serverEnv, PORT: String(E2E_BASE_PORT + i), DATA_DIR: e2eServer(i).dataDir },
+  })),
 });

@@ -17,11 +17,12 @@
  * Screenshots: docs/screenshots/auction-<lang>-*.png.
  */
 import path from 'node:path';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from '../support/e2e-test';
 import { depositApproved, httpApi, type HttpCall } from '../support/http-funding';
 import { tr, type Lang } from '../support/locales';
 import { marketToAuctionHours } from '../support/market-clock';
 import { logInPage, operatorToken, registerMember } from '../support/member';
+import { e2eServer } from '../support/e2e-server';
 
 const shots = path.resolve('docs/screenshots');
 /** The journey (the market clock moves at once). */
@@ -51,7 +52,7 @@ const money = (minor: number) =>
   (minor / 100).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 
 async function member(page: Page, lang: Lang, account: string, depositMinor: number) {
-  const baseUrl = test.info().project.use.baseURL!;
+  const baseUrl = e2eServer().baseURL;
   const call = httpApi(baseUrl);
   const opToken = await operatorToken(baseUrl);
   const token = await registerMember(baseUrl, account);

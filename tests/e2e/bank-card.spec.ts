@@ -13,12 +13,13 @@
  */
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from '../support/e2e-test';
 import { isValidTaiwanId } from '../../contract/identity-rules';
 import { firstRun } from '../support/first-run';
 import { httpApi, prepareDeposits, solidPng, TEST_CHANNEL, uploadFile } from '../support/http-funding';
 import { tr, type Lang } from '../support/locales';
 import { logInPage, openConsole, registerMember } from '../support/member';
+import { e2eServer } from '../support/e2e-server';
 
 const shots = path.resolve('tests/e2e/screenshots');
 mkdirSync(shots, { recursive: true });
@@ -49,7 +50,7 @@ for (const { lang, account, seed, name } of CASES) {
       if (calm) await expect(p.locator('.adm-toast-main')).toHaveCount(0, { timeout: 5_000 });
       await p.screenshot({ path: path.join(shots, `bank-card-${lang}-${file}.png`), fullPage: false });
     };
-    const baseUrl = test.info().project.use.baseURL!;
+    const baseUrl = e2eServer().baseURL;
     const call = httpApi(baseUrl);
     const creds = firstRun();
 

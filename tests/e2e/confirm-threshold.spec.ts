@@ -14,7 +14,7 @@
  */
 import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from '../support/e2e-test';
 import { CONFIRM_ABOVE_DEFAULT_MINOR } from '../../contract/account';
 import { minorToDecimal } from '../../contract/money';
 import { formatMinor } from '../../src/lib/format';
@@ -22,6 +22,7 @@ import { firstRun } from '../support/first-run';
 import { depositApproved, httpApi, type HttpCall } from '../support/http-funding';
 import { marketToContinuous } from '../support/market-clock';
 import { logInPage, registerMember } from '../support/member';
+import { e2eServer } from '../support/e2e-server';
 
 const shots = path.resolve('docs/screenshots');
 mkdirSync(shots, { recursive: true });
@@ -72,7 +73,7 @@ for (const { lang, account } of CASES) {
     test.setTimeout(240_000);
     const M = MORE[lang];
     const B = BASE[lang];
-    const baseUrl = test.info().project.use.baseURL!;
+    const baseUrl = e2eServer().baseURL;
     const call: HttpCall = httpApi(baseUrl);
     const creds = firstRun();
     const op = await call<{ token: string }>('admin/login', {

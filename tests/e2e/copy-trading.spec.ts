@@ -12,11 +12,12 @@
  */
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from '../support/e2e-test';
 import { depositApproved, httpApi } from '../support/http-funding';
 import { tr, type Lang } from '../support/locales';
 import { marketToContinuous } from '../support/market-clock';
 import { logInPage, openConsole, operatorToken, registerMember } from '../support/member';
+import { e2eServer } from '../support/e2e-server';
 
 const shots = path.resolve('docs/screenshots');
 mkdirSync(shots, { recursive: true });
@@ -44,7 +45,7 @@ for (const { lang, mentor, follower } of CASES) {
     browser,
   }) => {
     test.setTimeout(180_000);
-    const baseUrl = test.info().project.use.baseURL!;
+    const baseUrl = e2eServer().baseURL;
     const call = httpApi(baseUrl);
     const op = await operatorToken(baseUrl);
     const mentorToken = await registerMember(baseUrl, mentor);

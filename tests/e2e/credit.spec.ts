@@ -8,9 +8,10 @@
  */
 import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../support/e2e-test';
 import { depositApproved, httpApi } from '../support/http-funding';
 import { logInPage, operatorToken, registerMember } from '../support/member';
+import { e2eServer } from '../support/e2e-server';
 
 const shots = path.resolve('docs/screenshots');
 mkdirSync(shots, { recursive: true });
@@ -26,7 +27,7 @@ const CASES: { lang: Lang; account: string }[] = [
 for (const { lang, account } of CASES) {
   test(`apply for a credit loan, approved, repaid (${lang})`, async ({ page }) => {
     const S = STRINGS[lang].credit;
-    const baseUrl = test.info().project.use.baseURL!;
+    const baseUrl = e2eServer().baseURL;
     const call = httpApi(baseUrl);
     const opToken = await operatorToken(baseUrl);
     const token = await registerMember(baseUrl, account);

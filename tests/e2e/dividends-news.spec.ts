@@ -8,9 +8,10 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../support/e2e-test';
 import { httpApi } from '../support/http-funding';
 import { logInPage, operatorToken, registerMember } from '../support/member';
+import { e2eServer } from '../support/e2e-server';
 
 type Lang = 'tw' | 'en';
 const read = (file: string) => JSON.parse(readFileSync(path.resolve(file), 'utf8'));
@@ -24,9 +25,9 @@ const CASES: { lang: Lang; account: string }[] = [
 for (const { lang, account } of CASES) {
   test(`dividend calendar, yield list, history and news (${lang})`, async ({ page }) => {
     const S = STRINGS[lang];
-    const call = httpApi(test.info().project.use.baseURL!);
-    const opToken = await operatorToken(test.info().project.use.baseURL!);
-    const token = await registerMember(test.info().project.use.baseURL!, account);
+    const call = httpApi(e2eServer().baseURL);
+    const opToken = await operatorToken(e2eServer().baseURL);
+    const token = await registerMember(e2eServer().baseURL, account);
     const title = { titleTw: `測試公告 ${account}`, titleEn: `Test notice ${account}` };
     const saved = await call<{ id: number }>(
       'admin/saveNews',

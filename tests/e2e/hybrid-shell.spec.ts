@@ -16,8 +16,9 @@
  */
 import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { expect, test, type BrowserContext, type Page } from '@playwright/test';
+import { expect, test, type BrowserContext, type Page } from '../support/e2e-test';
 import { logInPage, registerMember } from '../support/member';
+import { e2eServer } from '../support/e2e-server';
 
 type Lang = 'tw' | 'en';
 const read = (file: string) => JSON.parse(readFileSync(path.resolve(file), 'utf8'));
@@ -27,7 +28,7 @@ mkdirSync(shots, { recursive: true });
 
 /** Registers `account` and opens the app logged in, in `lang`, for every page of `context`. */
 async function member(context: BrowserContext, account: string, lang: Lang): Promise<void> {
-  const token = await registerMember(test.info().project.use.baseURL!, account);
+  const token = await registerMember(e2eServer().baseURL, account);
   await logInPage(context, token, account, lang);
 }
 

@@ -10,9 +10,10 @@
  */
 import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../support/e2e-test';
 import { depositApproved, httpApi } from '../support/http-funding';
 import { logInPage, operatorToken, registerMember } from '../support/member';
+import { e2eServer } from '../support/e2e-server';
 
 const shots = path.resolve('tests/e2e/screenshots');
 mkdirSync(shots, { recursive: true });
@@ -28,7 +29,7 @@ const CASES: { lang: Lang; account: string }[] = [
 for (const { lang, account } of CASES) {
   test(`apply to a public subscription and verify a published draw (${lang})`, async ({ page }) => {
     const S = STRINGS[lang].ipo;
-    const baseUrl = test.info().project.use.baseURL!;
+    const baseUrl = e2eServer().baseURL;
     const call = httpApi(baseUrl);
     const opToken = await operatorToken(baseUrl);
     const token = await registerMember(baseUrl, account);

@@ -9,12 +9,13 @@
  */
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from '../support/e2e-test';
 import { ensureVerifiedHttp, httpApi, prepareDeposits, solidPng } from '../support/http-funding';
 import { firstRun } from '../support/first-run';
 import { marketToContinuous, moveMarket } from '../support/market-clock';
 import { submitOrder } from '../support/confirm-above';
 import { openConsole } from '../support/member';
+import { e2eServer } from '../support/e2e-server';
 
 // Tests here run the market at 30×: it stands still again after each.
 test.afterEach(async ({ baseURL }) => {
@@ -43,7 +44,7 @@ test('register → deposit → approve → trade 2330 with leverage → close �
   // Market list: prices move within 5 seconds in the replay's continuous session running at 30×
   // (on a day 2330 is not locked at a limit: on those days most of the market is, 1,605 of 2,221
   // securities on 2025-04-07).
-  await marketToContinuous(test.info().project.use.baseURL!, { minutesLeft: 60, moving: '2330', speed: 30 });
+  await marketToContinuous(e2eServer().baseURL, { minutesLeft: 60, moving: '2330', speed: 30 });
   await page.goto('/#/market/market');
   await expect(page.getByTestId('replay-label')).toBeVisible();
   const rows = page.locator('[data-testid^="quote-last-"]');
@@ -76,7 +77,7 @@ test('register → deposit → approve → trade 2330 with leverage → close �
 
   // Request a deposit of NT$1,000,000 through the operator's channel, with the transfer receipt.
   // (Deposit hours are opened around the clock first: the test runs at any hour.)
-  const baseURL = test.info().project.use.baseURL!;
+  const baseURL = e2eServer().baseURL;
   const opLogin = await httpApi(baseURL)<{ token: string }>('admin/login', {
     account: creds.operator,
     password: creds.password,

@@ -8,10 +8,11 @@
  */
 import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../support/e2e-test';
 import { depositApproved, httpApi } from '../support/http-funding';
 import { marketToContinuous } from '../support/market-clock';
 import { logInPage, operatorToken, registerMember } from '../support/member';
+import { e2eServer } from '../support/e2e-server';
 
 const shots = path.resolve('docs/screenshots');
 mkdirSync(shots, { recursive: true });
@@ -27,7 +28,7 @@ const CASES: { lang: Lang; account: string }[] = [
 for (const { lang, account } of CASES) {
   test(`lend a holding, refuse its sale, recall; see the margin view (${lang})`, async ({ page }) => {
     const S = STRINGS[lang];
-    const baseUrl = test.info().project.use.baseURL!;
+    const baseUrl = e2eServer().baseURL;
     const call = httpApi(baseUrl);
     const opToken = await operatorToken(baseUrl);
     const quota = await call('admin/saveLendingQuota', { symbol: '2330', quotaShares: 100_000 }, opToken);

@@ -8,8 +8,9 @@
  */
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from '../support/e2e-test';
 import { marketToContinuous, moveMarket } from '../support/market-clock';
+import { e2eServer } from '../support/e2e-server';
 
 // Tests here run the market at 30×: it stands still again after each.
 test.afterEach(async ({ baseURL }) => {
@@ -65,7 +66,7 @@ test('five levels a side, each with a volume bar', async ({ page }) => {
   // The book has five priced levels a side once the session's matching runs (not in the pre-open,
   // nor while a session just started on the server is still being built), on a day the stock is
   // not locked at a price limit (then the locked side has its one level, as on the exchange).
-  await marketToContinuous(test.info().project.use.baseURL!, { minutesLeft: 1, moving: SYMBOL });
+  await marketToContinuous(e2eServer().baseURL, { minutesLeft: 1, moving: SYMBOL });
   for (const side of ['bid', 'ask']) {
     for (let n = 1; n <= 5; n++) {
       const cell = page.getByTestId(`depth-${side}-${n}`);
@@ -82,7 +83,7 @@ test('five levels a side, each with a volume bar', async ({ page }) => {
 
 test('the trade tape lists prints, newest first, and keeps moving', async ({ page }) => {
   // Prints only in the continuous session, and keeps moving only on a day not locked at a limit.
-  await marketToContinuous(test.info().project.use.baseURL!, { minutesLeft: 60, moving: SYMBOL, speed: 30 });
+  await marketToContinuous(e2eServer().baseURL, { minutesLeft: 60, moving: SYMBOL, speed: 30 });
   await page.getByTestId('book-tab-trades').click();
   const rows = page.getByTestId('tape-row');
   await expect(rows.first()).toBeVisible();

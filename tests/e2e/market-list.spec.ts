@@ -5,7 +5,7 @@
  * down unsubscribes the rows that left, the volume list has its volume column, and the exchange
  * and kind filters narrow the list to the server's filtered ranking.
  */
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from '../support/e2e-test';
 
 /** Symbols the page's WebSocket holds on the quotes channel, from the frames it sent. */
 function watchQuoteSubs(page: Page): Set<string> {

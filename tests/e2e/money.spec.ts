@@ -13,12 +13,13 @@
  */
 import { readFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, test, type APIRequestContext, type Page } from '../support/e2e-test';
 import { isValidTaiwanId } from '../../contract/identity-rules';
 import { httpApi, prepareDeposits, TEST_CHANNEL } from '../support/http-funding';
 import { firstRun } from '../support/first-run';
 import { tr, type Lang } from '../support/locales';
 import { openConsole } from '../support/member';
+import { e2eServer } from '../support/e2e-server';
 
 const shots = path.resolve('tests/e2e/screenshots');
 mkdirSync(shots, { recursive: true });
@@ -101,7 +102,7 @@ for (const { lang, account, seed } of CASES) {
         })
       ).json()
     ).data.token;
-    await prepareDeposits(httpApi(test.info().project.use.baseURL!), opToken);
+    await prepareDeposits(httpApi(e2eServer().baseURL), opToken);
 
     await page.addInitScript((l) => localStorage.setItem('lang', l), lang);
 

@@ -16,11 +16,12 @@
  * Screenshots: docs/screenshots/fast-{ipo-won,ipo-holding,auction-lost}-{tw,en}.png.
  */
 import path from 'node:path';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from '../support/e2e-test';
 import { depositApproved, httpApi, type HttpCall } from '../support/http-funding';
 import { tr, type Lang } from '../support/locales';
 import { marketToAuctionHours, moveMarket } from '../support/market-clock';
 import { logInPage, operatorToken, registerMember } from '../support/member';
+import { e2eServer } from '../support/e2e-server';
 
 const shots = path.resolve('docs/screenshots');
 /** Replayed days to the listing (at most ~10), each a move of the clock, plus the pages. */
@@ -50,7 +51,7 @@ async function replayDate(call: HttpCall): Promise<string> {
 
 /** A funded member logged in on `page` in `lang`; returns its token. */
 async function fundedMember(page: Page, lang: Lang, account: string, minor: number): Promise<string> {
-  const baseUrl = test.info().project.use.baseURL!;
+  const baseUrl = e2eServer().baseURL;
   const token = await registerMember(baseUrl, account);
   await depositApproved(baseUrl, token, await operatorToken(baseUrl), minor);
   await logInPage(page, token, account, lang);
@@ -63,7 +64,7 @@ async function fundedMember(page: Page, lang: Lang, account: string, minor: numb
  * before it answers), MAX_DAYS at most; fails with `what`.
  */
 async function afterDays<T>(what: string, read: () => Promise<T | null | undefined>): Promise<T> {
-  const baseUrl = test.info().project.use.baseURL!;
+  const baseUrl = e2eServer().baseURL;
   for (let day = 0; day <= MAX_DAYS; day += 2) {
     const v = await read();
     if (v !== null && v !== undefined) return v;
@@ -76,7 +77,7 @@ test('public subscription: apply, draw, won, listed, the shares in holdings (tw,
   browser,
 }) => {
   test.setTimeout(TEST_TIMEOUT_MS);
-  const baseUrl = test.info().project.use.baseURL!;
+  const baseUrl = e2eServer().baseURL;
   const call = httpApi(baseUrl);
   const members = await Promise.all(
     (['tw', 'en'] as const).map(async (lang, i) => {
@@ -157,7 +158,7 @@ for (const [lang, account, others] of [
 ] as const) {
   test(`auction: a bid lost at allocation, its deposit released (${lang})`, async ({ page }) => {
     test.setTimeout(TEST_TIMEOUT_MS);
-    const baseUrl = test.info().project.use.baseURL!;
+    const baseUrl = e2eServer().baseURL;
     const call = httpApi(baseUrl);
     const opToken = await operatorToken(baseUrl);
     const funds = 50_000_000; // NT$500,000: a one-lot deposit is NT$160,000–180,000

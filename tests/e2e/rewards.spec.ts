@@ -8,9 +8,10 @@
  */
 import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../support/e2e-test';
 import { depositApproved, httpApi } from '../support/http-funding';
 import { logInPage, operatorToken, registerMember } from '../support/member';
+import { e2eServer } from '../support/e2e-server';
 
 const shots = path.resolve('docs/screenshots');
 mkdirSync(shots, { recursive: true });
@@ -27,7 +28,7 @@ for (const { lang, account } of CASES) {
   test(`sign in, redeem a points code, buy a coupon, see the account level (${lang})`, async ({ page }) => {
     const R = STRINGS[lang].rewards;
     const E = STRINGS[lang].errors;
-    const baseUrl = test.info().project.use.baseURL!;
+    const baseUrl = e2eServer().baseURL;
     const call = httpApi(baseUrl);
     const opToken = await operatorToken(baseUrl);
     const token = await registerMember(baseUrl, account);

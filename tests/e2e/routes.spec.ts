@@ -8,9 +8,10 @@
  */
 import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from '../support/e2e-test';
 import { depositApproved, httpApi } from '../support/http-funding';
 import { logInPage, operatorToken, registerMember } from '../support/member';
+import { e2eServer } from '../support/e2e-server';
 
 const shots = path.resolve('tests/e2e/screenshots/routes');
 mkdirSync(shots, { recursive: true });
@@ -102,7 +103,7 @@ function stringGroups(): string[] {
 const RAW_KEY = new RegExp(`\\b(?:${stringGroups().join('|')})\\.[A-Za-z0-9_.]+\\b`);
 
 async function login(page: Page, lang: Lang, account: string) {
-  const baseUrl = test.info().project.use.baseURL!;
+  const baseUrl = e2eServer().baseURL;
   const call = httpApi(baseUrl);
   const opToken = await operatorToken(baseUrl);
   const token = await registerMember(baseUrl, account);

@@ -5,11 +5,11 @@
  * star, opens its detail, comes back to the same results, comes back again and finds 2330 in the
  * search history, and clears it. The market screen's header leads to the same place.
  */
-import { existsSync, readFileSync } from 'node:fs';
-import path from 'node:path';
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../support/e2e-test';
 import { httpApi } from '../support/http-funding';
 import { marketToContinuous, moveMarket } from '../support/market-clock';
+import { e2eServer } from '../support/e2e-server';
+import { firstRun } from '../support/first-run';
 
 // Tests here run the market at 30×: it stands still again after each.
 test.afterEach(async ({ baseURL }) => {
@@ -18,19 +18,13 @@ test.afterEach(async ({ baseURL }) => {
 
 const PRICE = /^\d{1,3}(,\d{3})*\.\d{2}$/;
 
-function inviteCode(): string {
-  const file = path.join(process.env.E2E_DATA_DIR!, 'first-run.txt');
-  expect(existsSync(file), 'the server writes first-run.txt on first start').toBe(true);
-  return /invitation code: (\S+)/.exec(readFileSync(file, 'utf8'))![1]!;
-}
-
 test('search → live results → detail → back → history → clear', async ({ page, baseURL }) => {
   const account = `09${String(Date.now()).slice(-8)}`;
   const reg = await httpApi(baseURL!)<{ token: string }>('user/register', {
     account,
     password: 'password123',
     confirmPassword: 'password123',
-    inviteCode: inviteCode(),
+    inviteCode: firstRun().invite,
     agree: true,
   });
   expect(reg.status, JSON.stringify(reg)).toBe(1);
@@ -73,7 +67,7 @@ test('search → live results → detail → back → history → clear', async 
   // The price keeps moving (the row is subscribed to the stream): the market runs at 30× in the
   // continuous session (the replay prints nothing between 13:30 and the next day's 09:00), on a
   // day 2330 is not locked at a price limit.
-  await marketToContinuous(test.info().project.use.baseURL!, { minutesLeft: 60, moving: '2330', speed: 30 });
+  await marketToContinuous(e2eServer().baseURL, { minutesLeft: 60, moving: '2330', speed: 30 });
   const first = await row.getByTestId('quote-last-2330').textContent();
   await expect
     .poll(async () => row.getByTestId('quote-last-2330').textContent(), { timeout: 60_000 })

@@ -19,8 +19,9 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import net from 'node:net';
 import path from 'node:path';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from '../support/e2e-test';
 import { marketToContinuous, moveMarket } from '../support/market-clock';
+import { e2eServer } from '../support/e2e-server';
 
 // Tests here run the market at 30×: it stands still again after each.
 test.afterEach(async ({ baseURL }) => {
@@ -150,7 +151,7 @@ function chartBars(page: Page) {
 let proxy: EdgeProxy;
 
 test.beforeEach(async () => {
-  proxy = await startEdgeProxy(new URL(test.info().project.use.baseURL!));
+  proxy = await startEdgeProxy(new URL(e2eServer().baseURL));
 });
 test.afterEach(async () => {
   await proxy.close();
@@ -163,7 +164,7 @@ test('socket cut: reconnecting → polling (prices move) → stale → live, no 
   test.setTimeout(300_000);
   // Prices must move while the socket is down: the replay's continuous session running at 30×, on a
   // day the stock is not locked at a price limit.
-  await marketToContinuous(test.info().project.use.baseURL!, { minutesLeft: 120, moving: SYMBOL, speed: 30 });
+  await marketToContinuous(e2eServer().baseURL, { minutesLeft: 120, moving: SYMBOL, speed: 30 });
   const badge = page.getByTestId('conn-badge');
   const age = page.getByTestId('conn-age');
   const last = page.getByTestId('detail-last');

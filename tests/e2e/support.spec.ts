@@ -8,16 +8,17 @@
  */
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { expect, test, type Browser, type Page } from '@playwright/test';
+import { expect, test, type Browser, type Page } from '../support/e2e-test';
 import { firstRun } from '../support/first-run';
 import { solidPng } from '../support/http-funding';
 import { logInPage, openConsole, registerMember, type Lang } from '../support/member';
+import { e2eServer } from '../support/e2e-server';
 
 const shots = path.resolve('tests/e2e/screenshots');
 mkdirSync(shots, { recursive: true });
 
 async function memberPage(browser: Browser, account: string, lang: Lang): Promise<Page> {
-  const baseURL = test.info().project.use.baseURL!;
+  const baseURL = e2eServer().baseURL;
   const token = await registerMember(baseURL, account);
   const ctx = await browser.newContext({ baseURL, viewport: { width: 390, height: 844 } });
   const page = await ctx.newPage();

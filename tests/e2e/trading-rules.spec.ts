@@ -21,8 +21,8 @@ import { limitClassOf } from '../../contract/dated-rules';
 import { loadEtfClasses } from '../../server/market/rule-classes';
 import { randomInt } from 'node:crypto';
 import { desc, eq, lte, and } from 'drizzle-orm';
-import { expect, test, type Page } from '@playwright/test';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { expect, test, type Page } from '../support/e2e-test';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { openCosts, stepTicks, type InstrumentKind } from '../../contract/market-rules';
 import { mulDivCeil, minorToDecimal } from '../../contract/money';
@@ -38,27 +38,13 @@ import { previousTradingDay } from '../../server/market/calendar';
 import { depositApproved, httpApi, type HttpCall } from '../support/http-funding';
 import { submitOrder } from '../support/confirm-above';
 import { marketToContinuous, moveMarket } from '../support/market-clock';
+import { e2eServer } from '../support/e2e-server';
+import { firstRun } from '../support/first-run';
 
 /** Market ms after the plan within which the rule must trigger. */
 const TRIGGER_MS = 60 * 60_000;
 const MARKET_SEED = 1;
 const PASSWORD = 'abcd1234';
-
-interface Creds {
-  operator: string;
-  password: string;
-  invite: string;
-}
-
-function firstRun(): Creds {
-  const text = readFileSync(path.join(process.env.E2E_DATA_DIR!, 'first-run.txt'), 'utf8');
-  const get = (label: string) => new RegExp(`${label}: (\\S+)`).exec(text)![1]!;
-  return {
-    operator: get('operator account'),
-    password: get('operator password'),
-    invite: get('invitation code'),
-  };
-}
 
 /** The replay as the server plays it, rebuilt from the same seed data (of the symbols asked for). */
 class ReplayOracle {
@@ -136,7 +122,7 @@ interface Now {
  * closing call, the live quotes, and the oracle of their symbols.
  */
 async function now(call: HttpCall): Promise<Now> {
-  const clock = await marketToContinuous(test.info().project.use.baseURL!, {
+  const clock = await marketToContinuous(e2eServer().baseURL, {
     minutesLeft: TRIGGER_MS / 60_000 + 10,
   });
   const list = await call<{ items: Quote[]; clock: { now: number; replayDate: string } }>('market/list', {
@@ -299,7 +285,7 @@ async function marketNow(call: HttpCall): Promise<number> {
 }
 
 /** A member registered over the API with `amountMinor` deposited and approved; logged in in `page`. */
-async function member(page: Page, call: HttpCall, creds: Creds, amountMinor: number) {
+async function member(page: Page, call: HttpCall, creds: ReturnType<typeof firstRun>, amountMinor: number) {
   const account = `09${String(randomInt(10_000_000, 99_999_999))}`;
   const reg = await call<{ token: string }>('user/register', {
     account,
@@ -313,7 +299,7 @@ async function member(page: Page, call: HttpCall, creds: Creds, amountMinor: num
     account: creds.operator,
     password: creds.password,
   });
-  await depositApproved(test.info().project.use.baseURL!, reg.data.token, op.data.token, amountMinor);
+  await depositApproved(e2eServer().baseURL, reg.data.token, op.data.token, amountMinor);
   await page.goto('/#/login/login');
   await page.getByTestId('login-account').fill(account);
   await page.getByTestId('login-password').fill(PASSWORD);
@@ -341,12 +327,12 @@ const shots = path.resolve('tests/e2e/screenshots');
 mkdirSync(shots, { recursive: true });
 const shot = (page: Page, name: string) => page.screenshot({ path: path.join(shots, `${name}.png`) });
 
-let creds: Creds;
+let creds: ReturnType<typeof firstRun>;
 let call: HttpCall;
 
 test.beforeAll(async () => {
   creds = firstRun();
-  call = httpApi(test.info().project.use.baseURL!);
+  call = httpApi(e2eServer().baseURL);
 });
 
 test('a limit buy below the market waits as pending, fills when the replay reaches it, shows in holdings', async ({
@@ -383,7 +369,7 @@ test('a limit buy below the market waits as pending, fills when the replay reach
 
   // Filled when the replay reaches the limit: the holdings tab shows it (the screen refreshes itself).
   await page.goto('/#/position/position?tab=holdings');
-  await moveMarket(test.info().project.use.baseURL!, {
+  await moveMarket(e2eServer().baseURL, {
     advanceMs: plan.fillMarketMs - plan.decidedMarketMs + 1_000,
   });
   const row = page.locator(`[data-testid="position-row-${order.id}"][data-status="holding"]`);
@@ -427,7 +413,7 @@ test('a 10× long is liquidated by a falling replay and the member sees why', as
   // While it holds: the liquidation price on its row and the margin-call banner — it opened a few
   // ticks above 110 %, under the 130 % call threshold (the risk monitor sees it at the next print).
   await page.goto('/#/position/position?tab=holdings');
-  const baseUrl = test.info().project.use.baseURL!;
+  const baseUrl = e2eServer().baseURL;
   await moveMarket(baseUrl, { advanceMs: plan.nextPrintMarketMs - plan.decidedMarketMs + 1 });
   await expect(page.getByTestId('risk-banner')).toBeVisible();
   await expect(page.getByTestId(`position-liq-${orderId}`)).not.toHaveText('--');

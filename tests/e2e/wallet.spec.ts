@@ -8,11 +8,12 @@
  * masked in the inviter's list.
  */
 import { randomUUID } from 'node:crypto';
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../support/e2e-test';
 import { formatMinor } from '../../src/lib/format';
 import { maskAccount } from '../../contract/wallet';
 import { depositApproved, httpApi, uploadFile, solidPng } from '../support/http-funding';
 import { logInPage, operatorToken, registerMember } from '../support/member';
+import { e2eServer } from '../support/e2e-server';
 
 type Lang = 'tw' | 'en';
 
@@ -23,7 +24,7 @@ const CASES: { lang: Lang; account: string; friend: string; id: string; shade: n
 
 for (const { lang, account, friend, id, shade } of CASES) {
   test(`asset overview and invite friends (${lang})`, async ({ page, browser }) => {
-    const baseUrl = test.info().project.use.baseURL!;
+    const baseUrl = e2eServer().baseURL;
     const call = httpApi(baseUrl);
     const op = await operatorToken(baseUrl);
     const token = await registerMember(baseUrl, account);

@@ -4,10 +4,10 @@
  * storage: tokend, account, lang; product-spec §3 "Session"). Each spec passes its own accounts so
  * specs sharing the suite's one server never collide.
  */
-import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
+import { expect, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import { firstRun } from './first-run';
+import { e2eServer } from './e2e-server';
 import { httpApi } from './http-funding';
-
 import type { Lang } from './locales';
 
 export type { Lang };
@@ -63,7 +63,7 @@ export async function operatorToken(baseUrl: string): Promise<string> {
 export async function openConsole(browser: Browser, lang?: Lang): Promise<Page> {
   const creds = firstRun();
   const ctx = await browser.newContext({
-    baseURL: test.info().project.use.baseURL,
+    baseURL: e2eServer().baseURL,
     viewport: { width: 1280, height: 800 },
   });
   if (lang) await ctx.addInitScript((l) => localStorage.setItem('lang', l), lang);
