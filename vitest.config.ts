@@ -9,6 +9,11 @@ const pg = process.env.TEST_DATABASE_URL;
 // other test's load moves their clocks.
 const timing = process.env.TEST_TIMING === '1';
 const TIMING_FILES = ['tests/security/auth-timing.test.ts', 'tests/security/websocket-load.test.ts'];
+// The server's tests (each file its own app on its own database, no module mocks) share their
+// worker's module graph (`isolate: false`): the server's modules and PGlite's WebAssembly load once
+// per worker instead of once per file (docs/adr/0056-shared-test-workers.md). Screen and unit tests
+// (jsdom, module mocks) stay isolated.
+const SERVER_FILES = ['tests/integration/**/*.test.ts', 'tests/security/**/*.test.ts'];
 
 export default defineConfig({
   test: {
@@ -21,19 +26,22 @@ export default defineConfig({
     maxWorkers: 2,
     fileParallelism: !timing,
     projects: [
+      ...(timing
+        ? []
+        : [
+            {
+              extends: true as const,
+              test: { name: 'unit', include: ['tests/unit/**/*.test.{ts,tsx}'] },
+            },
+          ]),
       {
         extends: true,
         test: {
           name: 'pglite',
-          include: timing
-            ? TIMING_FILES
-            : [
-                'tests/unit/**/*.test.{ts,tsx}',
-                'tests/integration/**/*.test.ts',
-                'tests/security/**/*.test.ts',
-              ],
+          include: timing ? TIMING_FILES : SERVER_FILES,
           // Restarts a killed server on the same database: PostgreSQL only (below).
           exclude: timing ? [] : ['tests/integration/crash-recovery.test.ts', ...TIMING_FILES],
+          isolate: false,
         },
       },
       ...(pg
@@ -42,11 +50,10 @@ export default defineConfig({
               extends: true as const,
               test: {
                 name: 'postgres',
-                include: timing
-                  ? TIMING_FILES
-                  : ['tests/integration/**/*.test.ts', 'tests/security/**/*.test.ts'],
+                include: timing ? TIMING_FILES : SERVER_FILES,
                 exclude: timing ? [] : TIMING_FILES,
                 env: { TEST_DB: 'postgres' },
+                isolate: false,
               },
             },
           ]
