@@ -32,7 +32,10 @@ export const accountSummaryRes = z.object({
 export type AccountSummary = z.infer<typeof accountSummaryRes>;
 
 export const watchlistReq = z.object({ type: z.string().max(16).optional() });
-export const watchlistRes = z.array(z.object({ symbol: z.string(), name: z.string() }));
+/** The watchlist: symbols with their Chinese short name and the exchange's English one (null when none). */
+export const watchlistRes = z.array(
+  z.object({ symbol: z.string(), name: z.string(), nameEn: z.string().nullable() }),
+);
 export const watchlistChangeReq = z.object({ symbol: symbolSchema });
 
 /**

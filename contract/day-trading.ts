@@ -89,6 +89,8 @@ export const dayTradeDetailSchema = z.object({
   orderNo: z.string(),
   symbol: z.string(),
   name: z.string(),
+  /** The exchange's English short name (null when it publishes none, e.g. for ETFs). */
+  nameEn: z.string().nullable(),
   side: sideSchema,
   lots: z.number().int(),
   shares: z.number().int(),

@@ -87,6 +87,8 @@ export const EX_RIGHTS_KINDS: Readonly<Record<string, string>> = {
 export const exRightsEventSchema = z.object({
   symbol: z.string(),
   name: z.string(),
+  /** The exchange's English short name (null when it publishes none, e.g. for ETFs). */
+  nameEn: z.string().nullable(),
   market: z.string(),
   exDate: isoDate,
   /** Replayed days from today to the ex-date (0 = today, negative = past), null outside the cycle. */
@@ -115,6 +117,8 @@ export const dividendCalendarRes = paged(exRightsEventSchema).extend({ today: is
 export const dividendStockSchema = z.object({
   symbol: z.string(),
   name: z.string(),
+  /** The exchange's English short name (null when it publishes none, e.g. for ETFs). */
+  nameEn: z.string().nullable(),
   market: z.string(),
   exDate: isoDate,
   cashDividend: z.string(),
@@ -148,6 +152,8 @@ export const dividendHistoryReq = z.object({ symbol: symbolSchema });
 export const dividendHistoryRes = z.object({
   symbol: z.string(),
   name: z.string(),
+  /** The exchange's English short name (null when it publishes none, e.g. for ETFs). */
+  nameEn: z.string().nullable(),
   events: z.array(exRightsEventSchema),
   credits: z.array(dividendCreditSchema),
 });

@@ -213,6 +213,8 @@ export const ipoOfferingSchema = z.object({
   id: z.number().int(),
   symbol: z.string(),
   name: z.string(),
+  /** The exchange's English short name; null when it publishes none or the company is not listed yet. */
+  nameEn: z.string().nullable(),
   /** The announcement's market text (初上市, 上櫃增資, …). */
   marketType: z.string(),
   /**
@@ -275,6 +277,8 @@ export const ipoApplicationSchema = z.object({
   offeringId: z.number().int(),
   symbol: z.string(),
   name: z.string(),
+  /** The exchange's English short name; null when it publishes none or the company is not listed yet. */
+  nameEn: z.string().nullable(),
   status: z.enum(IPO_APPLICATION_STATUSES),
   shares: z.number().int(),
   priceMinor: minor,

@@ -59,6 +59,8 @@ export const lendingOrderSchema = z.object({
   orderId: z.number().int(),
   symbol: z.string(),
   name: z.string(),
+  /** The exchange's English short name (null when it publishes none, e.g. for ETFs). */
+  nameEn: z.string().nullable(),
   shares: z.number().int(),
   rateBps: z.number().int(),
   days: z.number().int(),
@@ -85,6 +87,8 @@ export const lendableHoldingSchema = z.object({
   orderId: z.number().int(),
   symbol: z.string(),
   name: z.string(),
+  /** The exchange's English short name (null when it publishes none, e.g. for ETFs). */
+  nameEn: z.string().nullable(),
   shares: z.number().int(),
   /** Shares of the position not in loan. */
   lendableShares: z.number().int(),
@@ -124,6 +128,8 @@ export const marginPositionSchema = z.object({
   orderId: z.number().int(),
   symbol: z.string(),
   name: z.string(),
+  /** The exchange's English short name (null when it publishes none, e.g. for ETFs). */
+  nameEn: z.string().nullable(),
   side: z.enum(['long', 'short']),
   shares: z.number().int(),
   leverage: z.number().int(),
@@ -161,6 +167,8 @@ export type MarginView = z.infer<typeof marginViewRes>;
 export const lendingQuotaSchema = z.object({
   symbol: z.string(),
   name: z.string(),
+  /** The exchange's English short name (null when it publishes none, e.g. for ETFs). */
+  nameEn: z.string().nullable(),
   quotaShares: z.number().int(),
   lentShares: z.number().int(),
 });

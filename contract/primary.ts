@@ -172,6 +172,8 @@ export const auctionSchema = z.object({
   id: z.number().int(),
   symbol: z.string(),
   name: z.string(),
+  /** The exchange's English short name; null when it publishes none or the company is not listed yet. */
+  nameEn: z.string().nullable(),
   minPriceMinor: minor,
   lots: z.number().int(),
   depositBps: z.number().int(),
@@ -206,6 +208,8 @@ export const auctionBidSchema = z.object({
   offeringId: z.number().int(),
   symbol: z.string(),
   name: z.string(),
+  /** The exchange's English short name; null when it publishes none or the company is not listed yet. */
+  nameEn: z.string().nullable(),
   priceMinor: minor,
   lots: z.number().int(),
   depositMinor: minor,
@@ -291,6 +295,8 @@ export const primaryOfferingSchema = z.object({
   kind: z.enum(['blockTrade', 'placement']),
   symbol: z.string(),
   name: z.string(),
+  /** The exchange's English short name; null when it publishes none or the company is not listed yet. */
+  nameEn: z.string().nullable(),
   /** Placement: the fixed price; block trade: the operator's reference price (TWD minor per share). */
   priceMinor: minor,
   lots: z.number().int(),
@@ -326,6 +332,8 @@ export const primaryApplicationSchema = z.object({
   kind: z.enum(['blockTrade', 'placement']),
   symbol: z.string(),
   name: z.string(),
+  /** The exchange's English short name; null when it publishes none or the company is not listed yet. */
+  nameEn: z.string().nullable(),
   userId: z.number().int(),
   /** The applicant's login account (the console's review queue shows it). */
   account: z.string(),

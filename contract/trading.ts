@@ -115,6 +115,8 @@ export const orderSchema = z.object({
   orderNo: z.string(),
   symbol: z.string(),
   name: z.string(),
+  /** The exchange's English short name (null when it publishes none, e.g. for ETFs). */
+  nameEn: z.string().nullable(),
   side: sideSchema,
   orderType: orderTypeSchema,
   limitPriceMinor: minor.nullable(),

@@ -203,6 +203,7 @@ describe('an auction with ties and the 10 % cap', () => {
     }
     const list = await ok('auction/list', { tab: 'open' }, tokens.A!);
     expect(list.items.find((a: { id: number }) => a.id === auctionId)).toMatchObject({
+      nameEn: 'TSMC',
       capLots: 2,
       phase: 'inProgress',
       seed: null,
@@ -269,6 +270,7 @@ describe('an auction with ties and the 10 % cap', () => {
     expect(await stage()).toBe('scheduled');
     const mine = await ok('auction/bids', {}, tokens.A!);
     expect(mine.total).toBe(1);
+    expect(mine.items[0]).toMatchObject({ symbol: '2330', nameEn: 'TSMC' });
     await advance(1); // allocation day
     expect(await stage()).toBe('allocated');
     const closed = await h.call(

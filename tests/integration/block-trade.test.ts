@@ -77,6 +77,7 @@ describe('block trades', () => {
     const stocks = await ok('blockTrade/offerings', { kind: 'blockTrade' }, token);
     expect(stocks.items[0]).toMatchObject({
       id: offeringId,
+      nameEn: 'TSMC',
       lotsLeft: 60,
       limitUpMinor: up,
       phase: 'inProgress',
@@ -126,7 +127,7 @@ describe('block trades', () => {
       token,
       idem(),
     );
-    expect(a).toMatchObject({ status: 'pendingReview', amountMinor: price * 20_000 });
+    expect(a).toMatchObject({ status: 'pendingReview', amountMinor: price * 20_000, nameEn: 'TSMC' });
     const b = await ok(
       'blockTrade/apply',
       { offeringId, priceMinor: down, lots: 20, password: '246810' },

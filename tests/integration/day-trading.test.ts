@@ -242,6 +242,7 @@ describe('day-trade tax', () => {
     // Listed at the replayed day's market time (the clock's 10:00 on the trade date), not at the
     // server's wall clock (harness wall: 2026-01-01 ~02:00 Taipei).
     const row = today.items.find((o: { id: number }) => o.id === open.id);
+    expect(row).toMatchObject({ symbol: SYMBOL, name: '鴻海', nameEn: 'HON HAI' });
     const marketNow = h.feed.clock().now;
     expect(taipeiIsoDate(row.marketAt)).toBe(open.tradeDate);
     expect(row.marketAt).toBe(marketNow);
@@ -264,6 +265,7 @@ describe('day-trade tax', () => {
     const details = await ok('dayTrade/details', {}, approved.token);
     expect(details.items[0]).toMatchObject({
       orderId: open.id,
+      nameEn: 'HON HAI',
       side: 'long',
       buyPriceMinor: closed.openPriceMinor,
       sellPriceMinor: closed.closePriceMinor,
@@ -324,6 +326,13 @@ describe('positions tabs', () => {
       (await ok('trade/orders', { tab }, m.token)).items.map((o: { id: number }) => o.id).sort();
     expect(await ids('etf')).toEqual([etf.id]);
     expect(await ids('holdings')).toEqual([stock.id, etf.id].sort());
+    const namesEn = (await ok('trade/orders', { tab: 'holdings' }, m.token)).items.map(
+      (o: { symbol: string; nameEn: string | null }) => [o.symbol, o.nameEn],
+    );
+    expect(namesEn.sort()).toEqual([
+      ['0050', null],
+      [SYMBOL, 'HON HAI'],
+    ]);
     await ok('trade/closePosition', { orderId: etf.id }, m.token);
     expect(await ids('etf')).toEqual([]);
     expect(await ids('terminated')).toEqual([etf.id]);

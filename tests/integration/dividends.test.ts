@@ -93,6 +93,7 @@ describe('cash dividends on replayed ex-dates', () => {
     expect(cal.body.data.today).toBe('2025-06-11');
     const tsmc = cal.body.data.items.find((e: { symbol: string }) => e.symbol === '2330');
     expect(tsmc).toMatchObject({
+      nameEn: 'TSMC',
       exDate: '2025-06-12',
       daysAway: 1,
       closeBeforeMinor: 106_500,
@@ -167,6 +168,8 @@ describe('cash dividends on replayed ex-dates', () => {
     expect(hist.body.data.events.map((e: { exDate: string }) => e.exDate)).toContain('2025-06-16');
     const histShort = await h.call('dividend/history', { symbol: '2330' }, members.short!.token);
     expect(histShort.body.data.credits).toMatchObject([{ amountMinor: -TSMC_CASH, side: 'short' }]);
+    expect(histShort.body.data).toMatchObject({ symbol: '2330', nameEn: 'TSMC' });
+    expect(histShort.body.data.events[0]).toMatchObject({ symbol: '2330', nameEn: 'TSMC' });
   });
 
   it('a restarted server catching up pays nothing twice', async () => {
@@ -210,7 +213,11 @@ describe('cash dividends on replayed ex-dates', () => {
       return null;
     })();
     const q = h.feed.quote('2330')!;
-    expect(tsmcPage).toMatchObject({ priceMinor: q.lastMinor, cashDividendMicros: 4_500_020 });
+    expect(tsmcPage).toMatchObject({
+      nameEn: 'TSMC',
+      priceMinor: q.lastMinor,
+      cashDividendMicros: 4_500_020,
+    });
     expect(tsmcPage.yieldBps).toBe(Math.floor(4_500_020 / q.lastMinor));
   });
 });

@@ -4,7 +4,8 @@
  * - the import stores them in instruments.name_en (2330 'TSMC', 2317 'HON HAI'; 0050, an ETF,
  *   has none: null);
  * - market/detail carries `nameEn`, a market/list page carries `namesEn` for its instruments
- *   only (no key for 0050), search/query finds 2330 by 'tsmc' with its `nameEn`;
+ *   only (no key for 0050), search/query finds 2330 by 'tsmc' with its `nameEn`, and a member's
+ *   watchlist (user/Optionallist) names each entry in both languages;
  * - a second import fills in a name_en that is null (rows imported before the migration) and
  *   never changes one that is set.
  */
@@ -57,6 +58,16 @@ describe('English short names', () => {
     const r = ok(await h.call('search/query', { q: 'tsmc' }));
     expect(r.total).toBe(1);
     expect(r.items[0]).toMatchObject({ symbol: '2330', name: '台積電', nameEn: 'TSMC', match: 'namePrefix' });
+  });
+
+  it('user/Optionallist carries nameEn, null for 0050', async () => {
+    const token = await h.fundedMember('0921340001', 100_000);
+    for (const symbol of ['2330', '0050']) ok(await h.call('user/addOptional', { symbol }, token));
+    const list = ok(await h.call('user/Optionallist', {}, token));
+    expect(list).toEqual([
+      { symbol: '2330', name: '台積電', nameEn: 'TSMC' },
+      { symbol: '0050', name: expect.any(String), nameEn: null },
+    ]);
   });
 
   it('a re-import fills a null name_en and keeps a set one', async () => {

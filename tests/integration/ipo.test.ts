@@ -84,6 +84,7 @@ describe('oversubscribed public subscription', () => {
 
     const detail = await ok('ipo/detail', { id: offeringId }, members[0]!.token);
     expect(detail.offering.phase).toBe('inProgress');
+    expect(detail.offering).toMatchObject({ symbol: '2330', name: '台積電', nameEn: 'TSMC' });
     expect(detail.offering.payableMinor).toBe(PAYABLE);
     expect(detail.offering.units).toBe(2);
     expect(detail.offering.pe).toBeNull();
@@ -177,7 +178,7 @@ describe('oversubscribed public subscription', () => {
     }
     expect((await platformBalance(h.database.db, 'fee_revenue')) - feeBefore).toBe(5 * 2_000 + 2 * 5_000);
     const records = await ok('ipo/records', {}, members[0]!.token);
-    expect(records.items[0].offeringId).toBe(offeringId);
+    expect(records.items[0]).toMatchObject({ offeringId, nameEn: 'TSMC' });
     await clean();
   });
 

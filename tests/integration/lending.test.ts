@@ -139,11 +139,19 @@ describe('lend, refuse the close, accrue, recall', () => {
     expect(overview.channelOpen).toBe(true);
     expect(overview.rateCapBps).toBe(1600);
     const mine = overview.holdings.find((x: { orderId: number }) => x.orderId === position);
-    expect(mine).toMatchObject({ shares: 2000, lendableShares: 2000, quotaShares: 1500, lentShares: 0 });
+    expect(mine).toMatchObject({
+      symbol: '2330',
+      nameEn: 'TSMC',
+      shares: 2000,
+      lendableShares: 2000,
+      quotaShares: 1500,
+      lentShares: 0,
+    });
 
     const key = 'lend-once';
     const loan = await ok('lending/lend', lendBody(position, 1000), lender.token, key);
     expect(loan).toMatchObject({
+      nameEn: 'TSMC',
       status: 'inLoan',
       shares: 1000,
       rateBps: RATE_BPS,
@@ -204,9 +212,9 @@ describe('lend, refuse the close, accrue, recall', () => {
     await h.lending.run();
     const view = await ok('lending/margin', {}, shorter.token);
     expect(view.shortSales.map((x: { orderId: number }) => x.orderId)).toEqual([shortId]);
-    expect(view.shortSales[0].borrowedShares).toBe(1000);
+    expect(view.shortSales[0]).toMatchObject({ borrowedShares: 1000, nameEn: 'TSMC' });
     const orders = await ok('lending/orders', {}, lender.token);
-    expect(orders.items[0]).toMatchObject({ id: loanId, borrowedShares: 1000 });
+    expect(orders.items[0]).toMatchObject({ id: loanId, borrowedShares: 1000, nameEn: 'TSMC' });
   });
 
   it('pays each business day that is over, checked by hand, from fee revenue and the borrower', async () => {

@@ -61,6 +61,9 @@ describe('continuous trading', () => {
       detail = (await h.call('trade/orderDetail', { orderId: id }, m.token)).body.data;
     }
     expect(detail).toMatchObject({
+      symbol: '2330',
+      name: '台積電',
+      nameEn: 'TSMC',
       status: 'holding',
       openPriceMinor: limit,
       marginMinor: preview.marginMinor,

@@ -75,6 +75,7 @@ const offering: IpoOffering = {
   id: 7,
   symbol: '6722',
   name: '輝創',
+  nameEn: null,
   marketType: '初上市',
   priceMinor: 4_000,
   pricing: 'listing',
@@ -108,6 +109,7 @@ function application(status: IpoApplication['status']): IpoApplication {
     offeringId: 7,
     symbol: '6722',
     name: '輝創',
+    nameEn: null,
     status,
     shares: 1_000,
     priceMinor: 4_000,
@@ -194,6 +196,7 @@ describe('subscription detail', () => {
         ...offering,
         symbol: '3037',
         name: '欣興',
+        nameEn: 'UNIMICRON',
         marketType: '上市增資',
         priceMinor: 5_200,
         pricing: 'announcement',
@@ -218,6 +221,8 @@ describe('subscription detail', () => {
     expect(screen.getByTestId('ipo-source').textContent).toBe('2026-01-02 · NT$116.00');
     expect(screen.getByText('Source: TWSE announcement')).toBeTruthy();
     const page = screen.getByTestId('ipo-detail').textContent ?? '';
+    expect(page).toContain('UNIMICRON');
+    expect(page).not.toContain('欣興');
     // The 2026 dates appear once (the source), the real draw date not at all.
     expect(page.split('2026-').length - 1).toBe(1);
   });

@@ -108,7 +108,8 @@ const pair: DayTradeDetail = {
   orderId: 7,
   orderNo: 'T7',
   symbol: '2330',
-  name: 'TSMC',
+  name: '台積電',
+  nameEn: 'TSMC',
   side: 'long',
   lots: 1,
   shares: 1_000,
@@ -324,8 +325,10 @@ describe('day-trading screen', () => {
     expect((await screen.findByTestId('dt-pair-tax-7')).textContent).toBe('1,515.00');
     expect(screen.getByTestId('dt-pair-net-7').textContent).toBe('+5,606.00');
     expect(screen.getByText('Day-trade tax')).toBeTruthy();
+    expect(screen.getByTestId('dt-pair-7').textContent).toContain('TSMC');
     await i18next.changeLanguage('tw');
     await waitFor(() => expect(screen.getByText('當沖稅')).toBeTruthy());
+    expect(screen.getByTestId('dt-pair-7').textContent).toContain('台積電');
     expect(screen.getByTestId('dt-tab-details').textContent).toBe('明細');
   });
 
@@ -342,7 +345,8 @@ describe('day-trading screen', () => {
       id: 41,
       orderNo: 'T41',
       symbol: '2330',
-      name: 'TSMC',
+      name: '台積電',
+      nameEn: 'TSMC',
       side: 'long',
       orderType: 'market',
       limitPriceMinor: null,

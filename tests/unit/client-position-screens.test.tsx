@@ -64,7 +64,8 @@ function order(over: Partial<Order>): Order {
     id: 1,
     orderNo: 'T1ABCDEF123456',
     symbol: '2330',
-    name: 'TSMC',
+    name: '台積電',
+    nameEn: 'TSMC',
     side: 'long',
     orderType: 'market',
     limitPriceMinor: null,
@@ -140,7 +141,8 @@ const holding = order({ id: 11 });
 const etfHolding = order({
   id: 12,
   symbol: '0050',
-  name: 'Yuanta 50',
+  name: '元大台灣50',
+  nameEn: null,
   openPriceMinor: 15_000,
   openValueMinor: 15_000 * 2_000,
   marginMinor: 6_000_000,
@@ -240,7 +242,8 @@ describe('positions tabs', () => {
   it('the ETF tab asks for ETF holdings and lists them as holdings', async () => {
     renderAt('/position/position?tab=etf', '/position/position', <PositionPage />);
     const row = await screen.findByTestId('position-row-12');
-    expect(within(row).getByText('Yuanta 50')).toBeTruthy();
+    // No English short name for the ETF: the Chinese one, in English too.
+    expect(within(row).getByText('元大台灣50')).toBeTruthy();
     expect(screen.queryByTestId('position-row-11')).toBeNull();
     expect(screen.getByTestId('position-close-12')).toBeTruthy();
     // (the summary above the tabs reads the holdings for the live P&L)
@@ -348,8 +351,10 @@ describe('position detail', () => {
     await waitFor(() => expect(text('pd-market-value')).toBe('1,190,000.00'));
     expect(text('pd-pnl')).toBe('-10,000.00');
     expect(text('pd-close-reason')).toBe('--');
+    expect(screen.getByText('TSMC (2330)')).toBeTruthy();
     await i18next.changeLanguage('tw');
     await waitFor(() => expect(text('pd-side')).toBe('做多'));
+    expect(screen.getByText('台積電 (2330)')).toBeTruthy();
     expect(screen.getByText('市值(即時)')).toBeTruthy();
     expect(text('pd-tif')).toBe('ROD 當日有效');
     expect(text('pd-day-trade')).toBe('否');

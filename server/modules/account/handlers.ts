@@ -42,7 +42,7 @@ export const accountHandlers: Pick<
   async 'user/Optionallist'(_body, ctx) {
     const user = requireUser(ctx);
     return ctx.db
-      .select({ symbol: watchlist.symbol, name: instruments.name })
+      .select({ symbol: watchlist.symbol, name: instruments.name, nameEn: instruments.nameEn })
       .from(watchlist)
       .innerJoin(instruments, eq(instruments.symbol, watchlist.symbol))
       .where(eq(watchlist.userId, user.id))

@@ -13,7 +13,7 @@ import { requireUser, type Ctx, type Handlers } from '../common/context';
 import { marketTimeOfWall } from '../../../contract/trading-session';
 import { fail } from '../common/errors';
 import { pageOf, pageOfList } from '../common/paging';
-import { orderWithName, toOrderDto, type OrderRow } from '../trading/engine';
+import { orderWithName, toOrderDto, type InstrumentNames, type OrderRow } from '../trading/engine';
 import {
   adminApplications,
   applyForDayTrading,
@@ -42,8 +42,12 @@ export function marketTimeOf(ctx: Pick<Ctx, 'feed' | 'now'>): MarketTimeOf {
     marketTimeOfWall({ wallMs, nowWallMs, nowMarketMs: clock.now, speed: clock.speed, replay, date });
 }
 
-/** An offset pair of a closed day-trade order (contract dayTradeDetailSchema). */
-export function toDayTradeDetail(row: OrderRow, name: string, marketAt: MarketTimeOf): DayTradeDetail {
+/** An offset pair of a closed day-trade order (contract dayTradeDetailSchema) with its instrument's names. */
+export function toDayTradeDetail(
+  row: OrderRow,
+  named: InstrumentNames,
+  marketAt: MarketTimeOf,
+): DayTradeDetail {
   const open = { price: row.openPriceMinor ?? 0, at: row.openedAt?.getTime() ?? row.createdAt.getTime() };
   const close = { price: row.closePriceMinor ?? 0, at: row.closedAt?.getTime() ?? open.at };
   const [buy, sell] = row.side === 'long' ? [open, close] : [close, open];
@@ -54,7 +58,8 @@ export function toDayTradeDetail(row: OrderRow, name: string, marketAt: MarketTi
     orderId: row.id,
     orderNo: row.orderNo,
     symbol: row.symbol,
-    name,
+    name: named.name,
+    nameEn: named.nameEn,
     side: row.side as DayTradeDetail['side'],
     lots: row.lots,
     shares: row.shares,
@@ -145,7 +150,7 @@ export const dayTradingHandlers: Pick<Handlers, DayTradeEndpoints> = {
   async 'dayTrade/transactions'(body, ctx) {
     const user = requireUser(ctx);
     const rows = await ctx.db
-      .select({ order: orders, name: instruments.name })
+      .select({ order: orders, name: instruments.name, nameEn: instruments.nameEn })
       .from(orders)
       .innerJoin(instruments, eq(instruments.symbol, orders.symbol))
       .where(and(eq(orders.userId, user.id), eq(orders.dayTrade, true)))
@@ -157,7 +162,7 @@ export const dayTradingHandlers: Pick<Handlers, DayTradeEndpoints> = {
     return {
       ...page,
       items: page.items.map((r) => ({
-        ...toOrderDto(r.order, r.name),
+        ...toOrderDto(r.order, r),
         marketAt: marketAt((r.order.openedAt ?? r.order.createdAt).getTime(), r.order.tradeDate),
       })),
     };
@@ -168,14 +173,14 @@ export const dayTradingHandlers: Pick<Handlers, DayTradeEndpoints> = {
     const user = requireUser(ctx);
     const where = and(eq(orders.userId, user.id), eq(orders.dayTrade, true), eq(orders.status, 'closed'));
     const rows = ctx.db
-      .select({ order: orders, name: instruments.name })
+      .select({ order: orders, name: instruments.name, nameEn: instruments.nameEn })
       .from(orders)
       .innerJoin(instruments, eq(instruments.symbol, orders.symbol))
       .where(where)
       .orderBy(desc(orders.closedAt), desc(orders.id));
     const page = await pageOf(ctx.db, rows, { table: orders, where }, body);
     const marketAt = marketTimeOf(ctx);
-    return { ...page, items: page.items.map((r) => toDayTradeDetail(r.order, r.name, marketAt)) };
+    return { ...page, items: page.items.map((r) => toDayTradeDetail(r.order, r, marketAt)) };
   },
 
   async 'admin/dayTradeApplications'(body, ctx) {

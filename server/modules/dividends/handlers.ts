@@ -23,6 +23,16 @@ import type { DividendCalendar } from './runner';
 
 type EventRow = typeof exRightsEvents.$inferSelect;
 
+/**
+ * Ex-rights events (`e`) with their instrument's English short name (`nameEn`: null when the
+ * exchange publishes none or the symbol is no instrument here); callers add where/orderBy.
+ */
+const eventsWithNameEn = (db: Db) =>
+  db
+    .select({ e: exRightsEvents, nameEn: instruments.nameEn })
+    .from(exRightsEvents)
+    .leftJoin(instruments, eq(instruments.symbol, exRightsEvents.symbol));
+
 function calendarOf(ctx: Ctx): DividendCalendar {
   return ctx.services.dividends.calendar;
 }
@@ -37,10 +47,11 @@ function replayIndex(cal: DividendCalendar): { index: Map<string, number>; first
   return { index, first: cal.dateOf(start)!, last: cal.dateOf(start + n - 1)! };
 }
 
-function eventDto(e: EventRow, daysAway: number | null): ExRightsEvent {
+function eventDto(e: EventRow, nameEn: string | null, daysAway: number | null): ExRightsEvent {
   return {
     symbol: e.symbol,
     name: e.name,
+    nameEn,
     market: e.market,
     exDate: e.exDate,
     daysAway,
@@ -55,20 +66,19 @@ function eventDto(e: EventRow, daysAway: number | null): ExRightsEvent {
 
 /** Every cash-dividend stock with its latest event in the data, by yield at `priceOf` (cached per call). */
 async function dividendStocks(db: Db, priceOf: (symbol: string) => number | null): Promise<DividendStock[]> {
-  const rows = await db
-    .select()
-    .from(exRightsEvents)
+  const rows = await eventsWithNameEn(db)
     .where(gt(exRightsEvents.cashDividendMicros, 0))
     .orderBy(asc(exRightsEvents.symbol), desc(exRightsEvents.exDate));
   const out: DividendStock[] = [];
   let prev = '';
-  for (const e of rows) {
+  for (const { e, nameEn } of rows) {
     if (e.symbol === prev) continue;
     prev = e.symbol;
     const priceMinor = priceOf(e.symbol) ?? e.referenceMinor;
     out.push({
       symbol: e.symbol,
       name: e.name,
+      nameEn,
       market: e.market,
       exDate: e.exDate,
       cashDividend: microsToDecimal(e.cashDividendMicros!),
@@ -91,9 +101,7 @@ export const dividendHandlers: Pick<Handlers, 'dividend/calendar' | 'dividend/st
         body.tab === 'upcoming'
           ? and(gte(exRightsEvents.exDate, todayDate), lte(exRightsEvents.exDate, last))
           : and(lt(exRightsEvents.exDate, todayDate), gte(exRightsEvents.exDate, first));
-      const rows = await ctx.db
-        .select()
-        .from(exRightsEvents)
+      const rows = await eventsWithNameEn(ctx.db)
         .where(where)
         .orderBy(
           body.tab === 'upcoming' ? asc(exRightsEvents.exDate) : desc(exRightsEvents.exDate),
@@ -103,9 +111,9 @@ export const dividendHandlers: Pick<Handlers, 'dividend/calendar' | 'dividend/st
       const page = pageOfList(rows, body);
       return {
         ...page,
-        items: page.items.map((e) => {
+        items: page.items.map(({ e, nameEn }) => {
           const k = index.get(e.exDate);
-          return eventDto(e, k === undefined ? null : k - t);
+          return eventDto(e, nameEn, k === undefined ? null : k - t);
         }),
         today: todayDate,
       };
@@ -122,20 +130,15 @@ export const dividendHandlers: Pick<Handlers, 'dividend/calendar' | 'dividend/st
     async 'dividend/history'(body, ctx) {
       const user = requireUser(ctx);
       const cal = calendarOf(ctx);
-      const events = await ctx.db
-        .select()
-        .from(exRightsEvents)
+      const events = await eventsWithNameEn(ctx.db)
         .where(eq(exRightsEvents.symbol, body.symbol))
         .orderBy(desc(exRightsEvents.exDate));
-      let name = events[0]?.name;
-      if (!name) {
-        const [inst] = await ctx.db
-          .select({ name: instruments.name })
-          .from(instruments)
-          .where(eq(instruments.symbol, body.symbol));
-        if (!inst) throw fail('productNotFound');
-        name = inst.name;
-      }
+      const [inst] = await ctx.db
+        .select({ name: instruments.name, nameEn: instruments.nameEn })
+        .from(instruments)
+        .where(eq(instruments.symbol, body.symbol));
+      const name = events[0]?.e.name || inst?.name;
+      if (!name) throw fail('productNotFound');
       const todayDate = cal.dateOf(cal.today());
       const { index } = todayDate ? replayIndex(cal) : { index: new Map<string, number>() };
       const t = todayDate ? index.get(todayDate) : undefined;
@@ -148,9 +151,10 @@ export const dividendHandlers: Pick<Handlers, 'dividend/calendar' | 'dividend/st
       return {
         symbol: body.symbol,
         name,
-        events: events.map((e) => {
+        nameEn: inst?.nameEn ?? null,
+        events: events.map(({ e, nameEn }) => {
           const k = index.get(e.exDate);
-          return eventDto(e, k === undefined || t === undefined ? null : k - t);
+          return eventDto(e, nameEn, k === undefined || t === undefined ? null : k - t);
         }),
         credits: credits.map((c) => ({
           id: c.id,

@@ -16,12 +16,24 @@ import {
   type IpoPhase,
 } from '../../../contract/ipo';
 import type { Db } from '../../db/client';
-import { ipoApplications, ipoDraws, ipoOfferings } from '../../db/schema';
+import { instruments, ipoApplications, ipoDraws, ipoOfferings } from '../../db/schema';
 import type { MarketFeed } from '../../market/feed';
 import { requireUser, type Ctx, type Handlers } from '../common/context';
 import { fail } from '../common/errors';
 import { pageOf } from '../common/paging';
 import { apply, pay, type ApplicationRow, type OfferingRow, type IpoCalendar } from './service';
+
+/** An offering with its instrument's English short name (null when none, or not yet listed here). */
+type NamedOffering = OfferingRow & { nameEn: string | null };
+
+/** Offerings (`o`) joined with their instrument's English short name; callers add where/orderBy. */
+const offeringsWithNameEn = (db: Db) =>
+  db
+    .select({ o: ipoOfferings, nameEn: instruments.nameEn })
+    .from(ipoOfferings)
+    .leftJoin(instruments, eq(instruments.symbol, ipoOfferings.symbol));
+
+const named = (r: { o: OfferingRow; nameEn: string | null }): NamedOffering => ({ ...r.o, nameEn: r.nameEn });
 
 function calendarOf(ctx: Ctx): IpoCalendar {
   return ctx.services.ipo.calendar;
@@ -33,7 +45,7 @@ function phaseOf(o: OfferingRow, today: number): IpoPhase {
 }
 
 function offeringDto(
-  o: OfferingRow,
+  o: NamedOffering,
   cal: IpoCalendar,
   feed: Pick<MarketFeed, 'quote'>,
   applications: number,
@@ -50,6 +62,7 @@ function offeringDto(
     id: o.id,
     symbol: o.symbol,
     name: o.name,
+    nameEn: o.nameEn,
     marketType: o.marketType,
     priceMinor: shown ? o.priceMinor : null,
     pricing: o.pricing,
@@ -85,13 +98,14 @@ function offeringDto(
   };
 }
 
-function applicationDto(a: ApplicationRow, o: OfferingRow, cal: IpoCalendar): IpoApplication {
+function applicationDto(a: ApplicationRow, o: NamedOffering, cal: IpoCalendar): IpoApplication {
   return {
     id: a.id,
     applicationNo: a.applicationNo,
     offeringId: a.offeringId,
     symbol: o.symbol,
     name: o.name,
+    nameEn: o.nameEn,
     status: a.status,
     shares: a.shares,
     priceMinor: a.priceMinor,
@@ -140,10 +154,10 @@ async function countsAndMine(db: Db, ids: number[], userId: number) {
   };
 }
 
-async function offeringOrFail(db: Db, id: number): Promise<OfferingRow> {
-  const [o] = await db.select().from(ipoOfferings).where(eq(ipoOfferings.id, id));
-  if (!o) throw fail('ipoNotFound');
-  return o;
+async function offeringOrFail(db: Db, id: number): Promise<NamedOffering> {
+  const [r] = await offeringsWithNameEn(db).where(eq(ipoOfferings.id, id));
+  if (!r) throw fail('ipoNotFound');
+  return named(r);
 }
 
 export const ipoHandlers: Pick<
@@ -162,21 +176,19 @@ export const ipoHandlers: Pick<
           ? lt(start, today - IPO_STEP_OFFSETS.lastApply)
           : sql`${start} between ${today - IPO_STEP_OFFSETS.lastApply} and ${today}`;
     const order = body.tab === 'ended' ? [desc(start), desc(ipoOfferings.id)] : [start, ipoOfferings.id];
-    const rows = ctx.db
-      .select()
-      .from(ipoOfferings)
+    const rows = offeringsWithNameEn(ctx.db)
       .where(where)
       .orderBy(...order);
     const page = await pageOf(ctx.db, rows, { table: ipoOfferings, where }, body);
     const { counts, mine } = await countsAndMine(
       ctx.db,
-      page.items.map((r) => r.id),
+      page.items.map((r) => r.o.id),
       user.id,
     );
     return {
       ...page,
-      items: page.items.map((o) =>
-        offeringDto(o, cal, ctx.feed, counts.get(o.id) ?? 0, mine.get(o.id)?.status ?? null),
+      items: page.items.map((r) =>
+        offeringDto(named(r), cal, ctx.feed, counts.get(r.o.id) ?? 0, mine.get(r.o.id)?.status ?? null),
       ),
     };
   },
@@ -219,13 +231,14 @@ export const ipoHandlers: Pick<
       body.status ? eq(ipoApplications.status, body.status) : undefined,
     );
     const rows = ctx.db
-      .select({ a: ipoApplications, o: ipoOfferings })
+      .select({ a: ipoApplications, o: ipoOfferings, nameEn: instruments.nameEn })
       .from(ipoApplications)
       .innerJoin(ipoOfferings, eq(ipoOfferings.id, ipoApplications.offeringId))
+      .leftJoin(instruments, eq(instruments.symbol, ipoOfferings.symbol))
       .where(where)
       .orderBy(desc(ipoApplications.id));
     const page = await pageOf(ctx.db, rows, { table: ipoApplications, where }, body);
-    return { ...page, items: page.items.map((r) => applicationDto(r.a, r.o, cal)) };
+    return { ...page, items: page.items.map((r) => applicationDto(r.a, named(r), cal)) };
   },
 
   async 'ipo/draw'(body, ctx) {

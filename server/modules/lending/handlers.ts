@@ -17,6 +17,7 @@ import {
   users,
 } from '../../db/schema';
 import { audit } from '../common/audit';
+import type { InstrumentNames } from '../trading/engine';
 import { requireUser, type Ctx, type Handlers } from '../common/context';
 import { fail } from '../common/errors';
 import { pageOf } from '../common/paging';
@@ -28,13 +29,19 @@ function calendarOf(ctx: Ctx): LendingCalendar {
   return ctx.services.ipo.calendar;
 }
 
-async function namesOf(db: Db, symbols: string[]): Promise<Map<string, string>> {
-  if (!symbols.length) return new Map();
-  const rows = await db
-    .select({ symbol: instruments.symbol, name: instruments.name })
-    .from(instruments)
-    .where(inArray(instruments.symbol, [...new Set(symbols)]));
-  return new Map(rows.map((r) => [r.symbol, r.name]));
+/**
+ * The Chinese and English short names of `symbols`, by symbol: an unknown symbol names itself
+ * (nameEn null).
+ */
+async function namesOf(db: Db, symbols: string[]): Promise<(symbol: string) => InstrumentNames> {
+  const rows = symbols.length
+    ? await db
+        .select({ symbol: instruments.symbol, name: instruments.name, nameEn: instruments.nameEn })
+        .from(instruments)
+        .where(inArray(instruments.symbol, [...new Set(symbols)]))
+    : [];
+  const bySymbol = new Map(rows.map((r) => [r.symbol, { name: r.name, nameEn: r.nameEn }]));
+  return (symbol) => bySymbol.get(symbol) ?? { name: symbol, nameEn: null };
 }
 
 /** Open allocated shares per lending order (or per short order with `by: 'short'`). */
@@ -64,7 +71,7 @@ async function toDtos(db: Db, rows: LendingOrderRow[], cal: LendingCalendar): Pr
     lendingNo: r.lendingNo,
     orderId: r.orderId,
     symbol: r.symbol,
-    name: names.get(r.symbol) ?? r.symbol,
+    ...names(r.symbol),
     shares: r.shares,
     rateBps: r.rateBps,
     days: r.days,
@@ -129,7 +136,7 @@ export const lendingHandlers: Pick<
       holdings: held.map((o) => ({
         orderId: o.id,
         symbol: o.symbol,
-        name: names.get(o.symbol) ?? o.symbol,
+        ...names(o.symbol),
         shares: o.shares,
         lendableShares: o.shares - (lent.get(o.id) ?? 0),
         referenceMinor: reference(o.symbol) ?? o.openPriceMinor ?? 0,
@@ -194,7 +201,7 @@ export const lendingHandlers: Pick<
       return {
         orderId: h.id,
         symbol: h.symbol,
-        name: names.get(h.symbol) ?? h.symbol,
+        ...names(h.symbol),
         side: h.side as 'long' | 'short',
         shares: h.shares,
         leverage: h.leverage,
@@ -246,7 +253,7 @@ export const lendingHandlers: Pick<
       maxDays: channel.maxDays,
       quotas: quotas.map((q) => ({
         symbol: q.symbol,
-        name: names.get(q.symbol) ?? q.symbol,
+        ...names(q.symbol),
         quotaShares: q.quotaShares,
         lentShares: q.lentShares,
       })),

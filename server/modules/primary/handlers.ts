@@ -16,6 +16,7 @@ import type { Db } from '../../db/client';
 import { auctionBids, primaryApplications, primaryOfferings, users } from '../../db/schema';
 import { requireUser, type Ctx, type Handlers } from '../common/context';
 import { fail } from '../common/errors';
+import { withNameEn, withNamesEn } from '../common/names-en';
 import { pageOf, type PageQuery } from '../common/paging';
 import type { IpoCalendar } from '../ipo/service';
 import { allocationDay, placeBid, type AuctionBidRow, type PrimaryOfferingRow } from './auction';
@@ -46,7 +47,7 @@ function calendarOf(ctx: Ctx): IpoCalendar {
   return ctx.services.ipo.calendar;
 }
 
-function auctionDto(o: PrimaryOfferingRow, cal: IpoCalendar, myBids: number): Auction {
+function auctionDto(o: PrimaryOfferingRow, cal: IpoCalendar, myBids: number): Omit<Auction, 'nameEn'> {
   const today = cal.today();
   const revealed = o.stage !== 'scheduled';
   return {
@@ -71,7 +72,10 @@ function auctionDto(o: PrimaryOfferingRow, cal: IpoCalendar, myBids: number): Au
   };
 }
 
-function bidDto(b: AuctionBidRow, o: Pick<PrimaryOfferingRow, 'symbol' | 'name'>): AuctionBidDto {
+function bidDto(
+  b: AuctionBidRow,
+  o: Pick<PrimaryOfferingRow, 'symbol' | 'name'>,
+): Omit<AuctionBidDto, 'nameEn'> {
   return {
     id: b.id,
     bidNo: b.bidNo,
@@ -103,7 +107,7 @@ function applicationDto(
   a: PrimaryApplicationRow,
   o: Pick<PrimaryOfferingRow, 'kind' | 'symbol' | 'name'>,
   account: string,
-): PrimaryApplicationDto {
+): Omit<PrimaryApplicationDto, 'nameEn'> {
   return {
     id: a.id,
     applicationNo: a.applicationNo,
@@ -153,7 +157,13 @@ async function applicationsPage(
     .where(where)
     .orderBy(desc(primaryApplications.id));
   const page = await pageOf(db, rows, { query: total }, q);
-  return { ...page, items: page.items.map((r) => applicationDto(r.a, r.o, r.account)) };
+  return {
+    ...page,
+    items: await withNamesEn(
+      db,
+      page.items.map((r) => applicationDto(r.a, r.o, r.account)),
+    ),
+  };
 }
 
 /** The day's limits of `symbol`; null when unknown or when the day has none (Quote.priceLimits). */
@@ -165,7 +175,7 @@ const limitsOf = (ctx: Ctx) => (symbol: string) => {
 async function withOffering(db: Db, a: PrimaryApplicationRow): Promise<PrimaryApplicationDto> {
   const [o] = await db.select().from(primaryOfferings).where(eq(primaryOfferings.id, a.offeringId));
   const [u] = await db.select({ account: users.account }).from(users).where(eq(users.id, a.userId));
-  return applicationDto(a, o!, u!.account);
+  return withNameEn(db, applicationDto(a, o!, u!.account));
 }
 
 export const primaryHandlers: Pick<
@@ -223,28 +233,31 @@ export const primaryHandlers: Pick<
     const limits = limitsOf(ctx);
     return {
       ...page,
-      items: rows.map((o) => {
-        const l = limits(o.symbol);
-        return {
-          id: o.id,
-          kind: o.kind === 'placement' ? ('placement' as const) : ('blockTrade' as const),
-          symbol: o.symbol,
-          name: o.name,
-          priceMinor: o.priceMinor,
-          lots: o.lots,
-          lotsLeft: o.lots - (takenById.get(o.id) ?? 0),
-          limitUpMinor: l?.limitUpMinor ?? null,
-          limitDownMinor: l?.limitDownMinor ?? null,
-          phase:
-            today < o.startDay
-              ? ('notStarted' as const)
-              : today <= o.endDay
-                ? ('inProgress' as const)
-                : ('ended' as const),
-          startDate: cal.label(o.startDay),
-          endDate: cal.label(o.endDay),
-        };
-      }),
+      items: await withNamesEn(
+        ctx.db,
+        rows.map((o) => {
+          const l = limits(o.symbol);
+          return {
+            id: o.id,
+            kind: o.kind === 'placement' ? ('placement' as const) : ('blockTrade' as const),
+            symbol: o.symbol,
+            name: o.name,
+            priceMinor: o.priceMinor,
+            lots: o.lots,
+            lotsLeft: o.lots - (takenById.get(o.id) ?? 0),
+            limitUpMinor: l?.limitUpMinor ?? null,
+            limitDownMinor: l?.limitDownMinor ?? null,
+            phase:
+              today < o.startDay
+                ? ('notStarted' as const)
+                : today <= o.endDay
+                  ? ('inProgress' as const)
+                  : ('ended' as const),
+            startDate: cal.label(o.startDay),
+            endDate: cal.label(o.endDay),
+          };
+        }),
+      ),
     };
   },
 
@@ -349,7 +362,13 @@ export const primaryHandlers: Pick<
       page.items.map((r) => r.id),
       user.id,
     );
-    return { ...page, items: page.items.map((o) => auctionDto(o, cal, mine.get(o.id) ?? 0)) };
+    return {
+      ...page,
+      items: await withNamesEn(
+        ctx.db,
+        page.items.map((o) => auctionDto(o, cal, mine.get(o.id) ?? 0)),
+      ),
+    };
   },
 
   async 'auction/bid'(body, ctx) {
@@ -358,7 +377,7 @@ export const primaryHandlers: Pick<
     const cal = calendarOf(ctx);
     const b = await placeBid(ctx.db, { userId: user.id, ...body }, cal.today(), cal.timeOfDayMs?.() ?? null);
     const [o] = await ctx.db.select().from(primaryOfferings).where(eq(primaryOfferings.id, b.offeringId));
-    return bidDto(b, o!);
+    return withNameEn(ctx.db, bidDto(b, o!));
   },
 
   async 'auction/bids'(body, ctx) {
@@ -374,6 +393,12 @@ export const primaryHandlers: Pick<
       .where(where)
       .orderBy(desc(auctionBids.id));
     const page = await pageOf(ctx.db, rows, { table: auctionBids, where }, body);
-    return { ...page, items: page.items.map((r) => bidDto(r.b, r.o)) };
+    return {
+      ...page,
+      items: await withNamesEn(
+        ctx.db,
+        page.items.map((r) => bidDto(r.b, r.o)),
+      ),
+    };
   },
 };

@@ -1,39 +1,52 @@
 /**
  * Orders as the API returns them (contract/trading.ts orderSchema): the row joined with its
- * instrument's name, times in epoch ms, money in minor units.
+ * instrument's Chinese and English short names, times in epoch ms, money in minor units.
  */
 import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { instruments } from '../../db/schema';
 import type { OrderRow } from './fills';
 
-/** Instrument names per database, read once per symbol: the import never renames a row. */
-const namesByDb = new WeakMap<Db, Map<string, string>>();
+/** An instrument's Chinese short name and the exchange's English one (null when none is published). */
+export interface InstrumentNames {
+  name: string;
+  nameEn: string | null;
+}
 
-/** Order rows joined with instrument names, as the API returns them. */
+/** Instrument names per database, read once per symbol: the import never renames a row. */
+const namesByDb = new WeakMap<Db, Map<string, InstrumentNames>>();
+
+/** Order rows joined with instrument names, as the API returns them (an unknown symbol names itself). */
 export async function orderWithName(db: Db, row: OrderRow) {
   let names = namesByDb.get(db);
   if (!names) namesByDb.set(db, (names = new Map()));
-  let name = names.get(row.symbol);
-  if (name === undefined) {
+  let named = names.get(row.symbol);
+  if (named === undefined) {
     const found = (
-      await db.select({ name: instruments.name }).from(instruments).where(eq(instruments.symbol, row.symbol))
-    )[0]?.name;
-    if (found === undefined) return toOrderDto(row, row.symbol);
-    names.set(row.symbol, (name = found));
+      await db
+        .select({ name: instruments.name, nameEn: instruments.nameEn })
+        .from(instruments)
+        .where(eq(instruments.symbol, row.symbol))
+    )[0];
+    if (found === undefined) return toOrderDto(row, { name: row.symbol, nameEn: null });
+    names.set(row.symbol, (named = found));
   }
-  return toOrderDto(row, name);
+  return toOrderDto(row, named);
 }
 
 const ms = (d: Date | null) => (d ? d.getTime() : null);
 
-/** An orders row as the API returns it (contract orderSchema): times in epoch ms, money in minor units. */
-export function toOrderDto(row: OrderRow, name: string) {
+/**
+ * An orders row as the API returns it (contract orderSchema) with its instrument's names: times
+ * in epoch ms, money in minor units.
+ */
+export function toOrderDto(row: OrderRow, named: InstrumentNames) {
   return {
     id: row.id,
     orderNo: row.orderNo,
     symbol: row.symbol,
-    name,
+    name: named.name,
+    nameEn: named.nameEn,
     side: row.side as 'long' | 'short',
     orderType: row.orderType as 'limit' | 'market',
     limitPriceMinor: row.limitPriceMinor,

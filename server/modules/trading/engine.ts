@@ -78,7 +78,7 @@ import { createOrderEntry } from './order-entry';
 export type { OrderRow } from './fills';
 export type { EngineContext } from './engine-context';
 export type { FeeTerms, MatchEvent, OrderKey, TradingEngine, TradingEngineOptions } from './engine-types';
-export { orderWithName, toOrderDto } from './dto';
+export { orderWithName, toOrderDto, type InstrumentNames } from './dto';
 
 /** Wall ms between sweeps (the after-hours match is due at one instant a day). */
 export const SWEEP_INTERVAL_MS = 1_000;

@@ -52,7 +52,7 @@ export const tradingHandlers: Pick<
     const page = await pageOf(
       ctx.db,
       ctx.db
-        .select({ order: orders, name: instruments.name })
+        .select({ order: orders, name: instruments.name, nameEn: instruments.nameEn })
         .from(orders)
         .innerJoin(instruments, eq(instruments.symbol, orders.symbol))
         .where(where)
@@ -66,7 +66,7 @@ export const tradingHandlers: Pick<
     return {
       ...page,
       items: rows.map((r) => ({
-        ...toOrderDto(r.order, r.name),
+        ...toOrderDto(r.order, r),
         realisedMinor: realised.get(r.order.id)?.netMinor ?? null,
       })),
     };

@@ -9,8 +9,9 @@
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useQuotesQuery } from '../../../api/api';
-import { formatMinor } from '../../../lib/format';
+import { formatMinor, langOf } from '../../../lib/format';
 import { useQuote, useQuoteStream, useSeedQuotes } from '../../../live/hooks';
+import { instrumentName, useNameEn } from '../../../live/names-en';
 import { TestIdInput } from '../../../ui/testid-input';
 import { showToast } from '../../../ui/toast';
 import { OrderPanel } from '../../trading';
@@ -34,7 +35,7 @@ export function DayTradeTicket({
   initialSymbol: string;
   onPlaced: () => void;
 }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const [place] = usePlaceDayTradeOrderMutation();
 
   const [symbolText, setSymbolText] = useState(initialSymbol);
@@ -45,6 +46,7 @@ export function DayTradeTicket({
   useSeedQuotes(snap?.items);
   useQuoteStream(symbols);
   const quote = useQuote(symbol);
+  const nameEn = useNameEn(symbol);
 
   const placed = () => {
     showToast({ icon: 'success', content: t('success.purchase') });
@@ -65,7 +67,7 @@ export function DayTradeTicket({
           />
           <div className="muted small" data-testid="dt-quote">
             {quote
-              ? `${quote.name} · ${formatMinor(quote.lastMinor)}`
+              ? `${instrumentName({ name: quote.name, nameEn }, langOf(i18n.language))} · ${formatMinor(quote.lastMinor)}`
               : validSymbol
                 ? t('common.loading')
                 : ''}

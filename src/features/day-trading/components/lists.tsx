@@ -12,8 +12,15 @@ import type { Order } from '../../../../contract/trading';
 import { unrealisedPnlMinor } from '../../../../contract/market-rules';
 import { useQuotesQuery } from '../../../api/api';
 import { useQuote, useQuoteStream, useSeedQuotes } from '../../../live/hooks';
+import { instrumentName } from '../../../live/names-en';
 import { changeColor, GREEN, RED } from '../../../lib/colors';
-import { formatDateTime, formatMinor, formatMinorOrDash, formatSignedMinor } from '../../../lib/format';
+import {
+  formatDateTime,
+  formatMinor,
+  formatMinorOrDash,
+  formatSignedMinor,
+  langOf,
+} from '../../../lib/format';
 import {
   useDayTradeApplicationsInfiniteQuery,
   useDayTradeDetailsInfiniteQuery,
@@ -55,7 +62,7 @@ export function dayTradePnl(o: Order, lastMinor: number | undefined): number | n
 }
 
 function TransactionRow({ o, onOpen }: { o: Order; onOpen: (id: number) => void }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   // Live rows follow the market feed; closed ones need no quote.
   const quote = useQuote(o.status === 'holding' || o.status === 'closing' ? o.symbol : '');
   const pnl = dayTradePnl(o, quote?.lastMinor);
@@ -63,7 +70,7 @@ function TransactionRow({ o, onOpen }: { o: Order; onOpen: (id: number) => void 
     <div className="pos-row" data-testid={`dt-tx-${o.id}`} role="button" onClick={() => onOpen(o.id)}>
       <div className="pos-head">
         <SideTag side={o.side} />
-        <span className="pos-name">{o.name}</span>
+        <span className="pos-name">{instrumentName(o, langOf(i18n.language))}</span>
         <span className="muted">{o.symbol}</span>
         <span className="muted small pos-meta">{t(`orderStatus.${o.status}`)}</span>
       </div>
@@ -117,12 +124,12 @@ export function TransactionsList({ onOpen }: { onOpen: (id: number) => void }) {
 }
 
 function DetailRow({ d }: { d: DayTradeDetail }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   return (
     <div className="pos-row dt-pair" data-testid={`dt-pair-${d.orderId}`}>
       <div className="pos-head">
         <SideTag side={d.side} />
-        <span className="pos-name">{d.name}</span>
+        <span className="pos-name">{instrumentName(d, langOf(i18n.language))}</span>
         <span className="muted">{d.symbol}</span>
         <span className="muted small pos-meta">
           {t('position.lotsLev', { count: d.lots, lev: d.leverage })}

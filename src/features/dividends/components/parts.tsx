@@ -5,7 +5,8 @@
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import type { ExRightsEvent } from '../../../../contract/dividends';
-import { formatMinor } from '../../../lib/format';
+import { formatMinor, langOf } from '../../../lib/format';
+import { instrumentName } from '../../../live/names-en';
 import { exRightsKindLabel } from './kind';
 import { dividendPerShareMinor } from '../../../../contract/dividends';
 
@@ -64,7 +65,7 @@ function DaysAway({ days }: { days: number | null }) {
 
 /** One ex-rights/ex-dividend event; opens the stock's dividend history. */
 export function EventRow({ e, showDate = true }: { e: ExRightsEvent; showDate?: boolean }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const navigate = useNavigate();
   return (
     <div
@@ -75,7 +76,7 @@ export function EventRow({ e, showDate = true }: { e: ExRightsEvent; showDate?: 
     >
       <div className="dividend-row-head">
         <span className="dividend-name">
-          {e.name} <span className="muted small">{e.symbol}</span>
+          {instrumentName(e, langOf(i18n.language))} <span className="muted small">{e.symbol}</span>
         </span>
         {showDate ? (
           <span>

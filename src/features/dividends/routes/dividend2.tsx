@@ -6,7 +6,8 @@
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import type { DividendStock } from '../../../../contract/dividends';
-import { formatMinor } from '../../../lib/format';
+import { formatMinor, langOf } from '../../../lib/format';
+import { instrumentName } from '../../../live/names-en';
 import { Page } from '../../../ui/page';
 import { useDividendStocksInfiniteQuery } from '../api/dividends-api';
 import { InfiniteList } from '../../../ui/infinite-list';
@@ -17,7 +18,7 @@ import { formatBps } from '../../../../contract/money';
 /** Basis points → "4.22%". */
 
 function StockRow({ s }: { s: DividendStock }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const navigate = useNavigate();
   return (
     <div
@@ -28,7 +29,7 @@ function StockRow({ s }: { s: DividendStock }) {
     >
       <div className="dividend-row-head">
         <span className="dividend-name">
-          {s.name} <span className="muted small">{s.symbol}</span>
+          {instrumentName(s, langOf(i18n.language))} <span className="muted small">{s.symbol}</span>
         </span>
         <span className="dividend-yield" data-testid="dividend-yield">
           {formatBps(s.yieldBps)}

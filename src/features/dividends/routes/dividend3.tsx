@@ -8,7 +8,8 @@ import { useSelector } from 'react-redux';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { selectLoggedIn } from '../../../api/session';
 import { changeColor } from '../../../lib/colors';
-import { formatSignedMinor } from '../../../lib/format';
+import { formatSignedMinor, langOf } from '../../../lib/format';
+import { instrumentName } from '../../../live/names-en';
 import { LoginPrompt } from '../../../ui/login-prompt';
 import { NoData } from '../../../ui/no-data';
 import { Page } from '../../../ui/page';
@@ -19,7 +20,7 @@ import '../dividends.css';
 const SYMBOL = /^[0-9A-Z]{4,6}$/;
 
 export function DividendHistoryPage() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const navigate = useNavigate();
   const loggedIn = useSelector(selectLoggedIn);
   const [params] = useSearchParams();
@@ -27,7 +28,11 @@ export function DividendHistoryPage() {
   const valid = SYMBOL.test(symbol);
   const { data, isError } = useDividendHistoryQuery(symbol, { skip: !valid || !loggedIn });
   return (
-    <Page title={data ? `${data.name} ${data.symbol}` : t('dividend.historyTitle')}>
+    <Page
+      title={
+        data ? `${instrumentName(data, langOf(i18n.language))} ${data.symbol}` : t('dividend.historyTitle')
+      }
+    >
       <DividendNav current="history" />
       {!loggedIn ? (
         <LoginPrompt />

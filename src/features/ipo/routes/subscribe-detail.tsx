@@ -13,7 +13,8 @@ import { useNavigate, useSearchParams } from 'react-router-dom';
 import { IPO_NOTIFICATION_FEE_MINOR, IPO_PROCESSING_FEE_MINOR } from '../../../../contract/ipo';
 import { sendWithKey, useIdempotencyKeys } from '../../../api/idempotency';
 import { selectLoggedIn } from '../../../api/session';
-import { formatMinor } from '../../../lib/format';
+import { formatMinor, langOf } from '../../../lib/format';
+import { instrumentName } from '../../../live/names-en';
 import { LoginPrompt } from '../../../ui/login-prompt';
 import { Page } from '../../../ui/page';
 import { useIpoApplyMutation, useIpoDetailQuery, useIpoPayMutation } from '../api/ipo-api';
@@ -24,7 +25,7 @@ import { PricingLines, priceText } from '../components/pricing';
 import '../ipo.css';
 
 export function SubscribeDetailPage() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const navigate = useNavigate();
   const loggedIn = useSelector(selectLoggedIn);
   const [params] = useSearchParams();
@@ -57,7 +58,7 @@ export function SubscribeDetailPage() {
   const onApply = async () => {
     const ok = await Dialog.confirm({
       content: t('ipo.applyConfirm', {
-        name: o.name,
+        name: instrumentName(o, langOf(i18n.language)),
         shares: o.sharesPerApplication.toLocaleString(),
         amount: formatMinor(o.payableMinor ?? 0),
       }),
@@ -75,7 +76,7 @@ export function SubscribeDetailPage() {
       <section className="card" data-testid="ipo-detail">
         <div className="ipo-row-head">
           <span className="ipo-name">
-            {o.name} <span className="muted small">{o.symbol}</span>
+            {instrumentName(o, langOf(i18n.language))} <span className="muted small">{o.symbol}</span>
           </span>
           <PhaseTag phase={o.phase} />
         </div>

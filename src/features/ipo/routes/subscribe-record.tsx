@@ -9,7 +9,8 @@ import { useSelector } from 'react-redux';
 import { useNavigate } from 'react-router-dom';
 import type { IpoApplication } from '../../../../contract/ipo';
 import { selectLoggedIn } from '../../../api/session';
-import { formatMinor } from '../../../lib/format';
+import { formatMinor, langOf } from '../../../lib/format';
+import { instrumentName } from '../../../live/names-en';
 import { LoginPrompt } from '../../../ui/login-prompt';
 import { Page } from '../../../ui/page';
 import { useIpoRecordsInfiniteQuery } from '../api/ipo-api';
@@ -18,7 +19,7 @@ import { StatusTag } from '../components/parts';
 import '../ipo.css';
 
 function RecordRow({ a, onOpen }: { a: IpoApplication; onOpen: (id: number) => void }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   return (
     <div
       className="ipo-row"
@@ -28,7 +29,7 @@ function RecordRow({ a, onOpen }: { a: IpoApplication; onOpen: (id: number) => v
     >
       <div className="ipo-row-head">
         <span className="ipo-name">
-          {a.name} <span className="muted small">{a.symbol}</span>
+          {instrumentName(a, langOf(i18n.language))} <span className="muted small">{a.symbol}</span>
         </span>
         <StatusTag status={a.status} />
       </div>

@@ -12,6 +12,8 @@ import { useSelector } from 'react-redux';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { IPO_TABS, type IpoOffering, type IpoTab } from '../../../../contract/ipo';
 import { selectLoggedIn } from '../../../api/session';
+import { langOf } from '../../../lib/format';
+import { instrumentName } from '../../../live/names-en';
 import { LoginPrompt } from '../../../ui/login-prompt';
 import { Page } from '../../../ui/page';
 import { useIpoListInfiniteQuery } from '../api/ipo-api';
@@ -22,12 +24,12 @@ import { priceText, pricingLabel } from '../components/pricing';
 import '../ipo.css';
 
 function OfferingRow({ o, onOpen }: { o: IpoOffering; onOpen: (id: number) => void }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   return (
     <div className="ipo-row" role="button" data-testid={`ipo-row-${o.id}`} onClick={() => onOpen(o.id)}>
       <div className="ipo-row-head">
         <span className="ipo-name">
-          {o.name} <span className="muted small">{o.symbol}</span>
+          {instrumentName(o, langOf(i18n.language))} <span className="muted small">{o.symbol}</span>
         </span>
         <PhaseTag phase={o.phase} />
       </div>

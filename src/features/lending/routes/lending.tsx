@@ -11,7 +11,8 @@ import { useSelector } from 'react-redux';
 import { lendingFeeMinor, type LendableHolding } from '../../../../contract/lending';
 import { sendWithKey, useIdempotencyKeys } from '../../../api/idempotency';
 import { selectLoggedIn } from '../../../api/session';
-import { formatMinor } from '../../../lib/format';
+import { formatMinor, langOf } from '../../../lib/format';
+import { instrumentName } from '../../../live/names-en';
 import { LoginPrompt } from '../../../ui/login-prompt';
 import { NoData } from '../../../ui/no-data';
 import { Page } from '../../../ui/page';
@@ -36,7 +37,8 @@ function LendForm({
   maxDays: number;
   onDone: () => void;
 }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
+  const named = instrumentName(holding, langOf(i18n.language));
   const [shares, setShares] = useState(String(holding.lendableShares));
   const [rate, setRate] = useState(bpsToDecimal(Math.floor(capBps / 2)));
   const [days, setDays] = useState('20');
@@ -59,7 +61,7 @@ function LendForm({
   };
   return (
     <section className="card lending-form" data-testid="lending-form">
-      <h3 className="card-title">{t('lending.lendTitle', { name: `${holding.name} ${holding.symbol}` })}</h3>
+      <h3 className="card-title">{t('lending.lendTitle', { name: `${named} ${holding.symbol}` })}</h3>
       <label className="kv">
         <span className="kv-k">{t('lending.shares')}</span>
         <Input value={shares} onChange={setShares} inputMode="numeric" data-testid="lending-shares" />
@@ -100,7 +102,8 @@ function LendForm({
 }
 
 export function LendingPage() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
+  const lang = langOf(i18n.language);
   const loggedIn = useSelector(selectLoggedIn);
   const overview = useLendingOverviewQuery(undefined, { skip: !loggedIn });
   const orders = useLendingOrdersQuery(undefined, { skip: !loggedIn });
@@ -152,7 +155,7 @@ export function LendingPage() {
             <div className="lending-row" key={h.orderId} data-testid="lending-holding">
               <div className="lending-row-head">
                 <span className="lending-name">
-                  {h.name} <span className="muted small">{h.symbol}</span>
+                  {instrumentName(h, lang)} <span className="muted small">{h.symbol}</span>
                 </span>
                 <Button
                   size="mini"
@@ -196,7 +199,7 @@ export function LendingPage() {
             <div className="lending-row" key={r.id} data-testid="lending-order">
               <div className="lending-row-head">
                 <span className="lending-name">
-                  {r.name} <span className="muted small">{r.symbol}</span>
+                  {instrumentName(r, lang)} <span className="muted small">{r.symbol}</span>
                 </span>
                 <StatusTag status={r.status} />
               </div>

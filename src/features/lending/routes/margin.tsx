@@ -12,7 +12,8 @@ import { useSelector } from 'react-redux';
 import type { MarginPosition } from '../../../../contract/lending';
 import { selectLoggedIn } from '../../../api/session';
 import { changeColor } from '../../../lib/colors';
-import { formatMinor, formatSignedMinor } from '../../../lib/format';
+import { formatMinor, formatSignedMinor, langOf } from '../../../lib/format';
+import { instrumentName } from '../../../live/names-en';
 import { LoginPrompt } from '../../../ui/login-prompt';
 import { Page } from '../../../ui/page';
 import { useMarginViewQuery } from '../api/lending-api';
@@ -21,12 +22,12 @@ import '../lending.css';
 import { formatBps } from '../../../../contract/money';
 
 function PositionRow({ p }: { p: MarginPosition }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   return (
     <div className="lending-row" data-testid="margin-position" data-side={p.side}>
       <div className="lending-row-head">
         <span className="lending-name">
-          {p.name} <span className="muted small">{p.symbol}</span>
+          {instrumentName(p, langOf(i18n.language))} <span className="muted small">{p.symbol}</span>
         </span>
         <span className="muted small">
           {t('margin.leverage')} {p.leverage}×

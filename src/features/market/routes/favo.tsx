@@ -1,6 +1,6 @@
 /** /market/favo: the watchlist with live quotes; Edit shows a remove button per row. */
 import { Button, DotLoading } from 'antd-mobile';
-import { useCallback, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSelector } from 'react-redux';
 import { useNavigate } from 'react-router-dom';
@@ -9,6 +9,7 @@ import { selectLoggedIn } from '../../../api/session';
 import { MarketStatusBar } from '../../../live/components/status-bar';
 import { QuoteRow } from '../../../live/components/quote-row';
 import { useQuoteStream, useSeedQuotes } from '../../../live/hooks';
+import { namesEnOfHits, recordNamesEn } from '../../../live/names-en';
 import { NoData } from '../../../ui/no-data';
 import { Page } from '../../../ui/page';
 import { LoginPrompt } from '../../../ui/login-prompt';
@@ -21,6 +22,9 @@ export function FavoPage() {
   const [del] = useDelOptionalMutation();
   const [editing, setEditing] = useState(false);
   const symbols = useMemo(() => (data ?? []).map((e) => e.symbol), [data]);
+  useEffect(() => {
+    if (data) recordNamesEn(namesEnOfHits(data));
+  }, [data]);
   const { data: snap } = useQuotesQuery(symbols, { skip: symbols.length === 0 });
   useSeedQuotes(snap?.items);
   useQuoteStream(symbols);

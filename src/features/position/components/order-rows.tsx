@@ -25,8 +25,16 @@ import { notionalMinor } from '../../../../contract/money';
 import { useCancelOrderMutation, useClosePositionMutation } from '../../../api/api';
 import { sendTap } from '../../../api/idempotency';
 import { changeColor, GREEN, RED } from '../../../lib/colors';
-import { formatDateTime, formatMinor, formatMinorOrDash, formatSignedMinor } from '../../../lib/format';
+import {
+  formatDateTime,
+  formatMinor,
+  formatMinorOrDash,
+  formatSignedMinor,
+  langOf,
+  type Lang,
+} from '../../../lib/format';
 import { useQuote, useWallIsMarketTime } from '../../../live/hooks';
+import { instrumentName } from '../../../live/names-en';
 import { LiquidationPrice } from '../../risk';
 import { useConfirmAbove, type ConfirmRequest } from '../../account';
 import { CopyTag } from '../../../ui/copy-tag';
@@ -99,11 +107,11 @@ export function sizeLabel(t: TFunction, order: Pick<Order, 'lots' | 'shares' | '
 }
 
 function Head({ order }: { order: Order }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   return (
     <div className="pos-head">
       <SideTag side={order.side} />
-      <span className="pos-name">{order.name}</span>
+      <span className="pos-name">{instrumentName(order, langOf(i18n.language))}</span>
       <span className="muted">{order.symbol}</span>
       <OrderTags order={order} />
       <span className="muted small pos-meta" data-testid={`position-size-${order.id}`}>
@@ -184,7 +192,7 @@ export const HoldingRow = memo(function HoldingRow({
   order: Order;
   onOpen: (id: number) => void;
 }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const quote = useQuote(order.symbol);
   const [closePosition, { isLoading }] = useClosePositionMutation();
   const closeCheck = useCloseCheck();
@@ -215,7 +223,10 @@ export const HoldingRow = memo(function HoldingRow({
     }
     const ok = await Dialog.confirm({
       title: t('position.closeTitle'),
-      content: t('position.closeConfirm', { name: order.name, lots: order.lots }),
+      content: t('position.closeConfirm', {
+        name: instrumentName(order, langOf(i18n.language)),
+        lots: order.lots,
+      }),
       confirmText: t('common.confirm'),
       cancelText: t('common.cancel'),
     });
@@ -274,16 +285,21 @@ export const HoldingRow = memo(function HoldingRow({
 /**
  * What cancelling a pending order asks when it reaches the member's threshold
  * (features/account confirm-above.tsx): the order is valued at its frozen funds (`frozenMinor`, TWD
- * minor units: what placing it reserved, margin + fees + tax, and what the cancel gives back).
+ * minor units: what placing it reserved, margin + fees + tax, and what the cancel gives back). The
+ * instrument is named in `lang` (instrumentName).
  */
-export function cancelConfirmRequest(t: TFunction, order: Order): ConfirmRequest {
+export function cancelConfirmRequest(t: TFunction, order: Order, lang: Lang = 'tw'): ConfirmRequest {
   return {
     amountMinor: order.frozenMinor,
     title: t('confirm.cancelTitle'),
     confirmText: t('position.cancel'),
     cancelText: t('confirm.keep'),
     rows: [
-      { label: t('confirm.stock'), value: `${order.symbol} ${order.name}`, testId: 'symbol' },
+      {
+        label: t('confirm.stock'),
+        value: `${order.symbol} ${instrumentName(order, lang)}`,
+        testId: 'symbol',
+      },
       { label: t('order.side'), value: t(`side.${order.side}`), testId: 'side' },
       { label: t('order.lots'), value: String(order.lots), testId: 'lots' },
       { label: t('order.leverage'), value: `${order.leverage}×`, testId: 'leverage' },
@@ -307,14 +323,14 @@ export const PendingRow = memo(function PendingRow({
   order: Order;
   onOpen: (id: number) => void;
 }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const tif = useTifLabel();
   const [cancelOrder, { isLoading }] = useCancelOrderMutation();
   const confirmAbove = useConfirmAbove();
   const onCancel = async (e: React.MouseEvent) => {
     e.stopPropagation();
     // At or above the member's threshold (valued at the order's frozen funds), ask first.
-    const confirmed = await confirmAbove(cancelConfirmRequest(t, order));
+    const confirmed = await confirmAbove(cancelConfirmRequest(t, order, langOf(i18n.language)));
     if (confirmed) await sendTap({ orderId: order.id }, cancelOrder);
   };
   return (

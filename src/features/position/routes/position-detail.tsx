@@ -21,9 +21,11 @@ import {
   formatMinor,
   formatMinorOrDash,
   formatSignedMinor,
+  langOf,
   shortenMiddle,
 } from '../../../lib/format';
 import { useQuote, useQuoteStream, useWallIsMarketTime } from '../../../live/hooks';
+import { instrumentName } from '../../../live/names-en';
 import { LoginPrompt } from '../../../ui/login-prompt';
 import { NoData } from '../../../ui/no-data';
 import { Page } from '../../../ui/page';
@@ -39,7 +41,7 @@ export interface DetailRow {
 }
 
 export function PositionDetailPage() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const wallIsMarket = useWallIsMarketTime();
   const [params] = useSearchParams();
   const id = Number(params.get('id'));
@@ -92,7 +94,7 @@ export function PositionDetailPage() {
       v: <span title={o.orderNo}>{shortenMiddle(o.orderNo)}</span>,
       testId: 'pd-order-no',
     },
-    { k: t('position.instrument'), v: `${o.name} (${o.symbol})` },
+    { k: t('position.instrument'), v: `${instrumentName(o, langOf(i18n.language))} (${o.symbol})` },
     { k: t('position.side'), v: t(`side.${o.side}`), testId: 'pd-side' },
     wallIsMarket
       ? { k: t('position.openTime'), v: formatDateTime(o.openedAt) }

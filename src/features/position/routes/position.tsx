@@ -16,9 +16,10 @@ import { useMyApplicationsQuery, useMyBidsQuery } from '../../../api/primary-api
 import { selectLoggedIn } from '../../../api/session';
 import { POSITION_TABS } from '../../../../contract/constants';
 import { changeColor } from '../../../lib/colors';
-import { formatMinor, formatSignedMinor } from '../../../lib/format';
+import { formatMinor, formatSignedMinor, langOf } from '../../../lib/format';
 import { MarketStatusBar } from '../../../live/components/status-bar';
 import { useQuoteStream, useSeedQuotes } from '../../../live/hooks';
+import { instrumentName } from '../../../live/names-en';
 import { useLiveAccountSummary } from '../../account';
 import { LoginPrompt } from '../../../ui/login-prompt';
 import { NoData } from '../../../ui/no-data';
@@ -39,7 +40,8 @@ const isPrimary = (t: AnyTab): t is PrimaryTab => (PRIMARY_TABS as readonly stri
 
 /** Bids (auction) or block-trade / placement applications, with state and amount held. */
 function PrimaryList({ tab }: { tab: PrimaryTab }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
+  const lang = langOf(i18n.language);
   const bids = useMyBidsQuery(undefined, { skip: tab !== 'auction' }).data?.items ?? [];
   const apps = (useMyApplicationsQuery(undefined, { skip: tab === 'auction' }).data?.items ?? []).filter(
     (a) => a.kind === (tab === 'bidding' ? 'blockTrade' : 'placement'),
@@ -48,7 +50,7 @@ function PrimaryList({ tab }: { tab: PrimaryTab }) {
     tab === 'auction'
       ? bids.map((b) => ({
           key: `b${b.id}`,
-          name: b.name,
+          name: instrumentName(b, lang),
           symbol: b.symbol,
           no: b.bidNo,
           state: t(`primary.bidStatus.${b.status}`),
@@ -58,7 +60,7 @@ function PrimaryList({ tab }: { tab: PrimaryTab }) {
         }))
       : apps.map((a) => ({
           key: `a${a.id}`,
-          name: a.name,
+          name: instrumentName(a, lang),
           symbol: a.symbol,
           no: a.applicationNo,
           state: t(`primary.appStatus.${a.status}`),

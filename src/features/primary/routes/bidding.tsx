@@ -23,7 +23,8 @@ import { BLOCK_TRADE_MIN_LOTS } from '../../../../contract/primary';
 import type { ApiError } from '../../../api/base-query';
 import { sendWithKey, useIdempotencyKeys } from '../../../api/idempotency';
 import { selectLoggedIn } from '../../../api/session';
-import { formatMinor } from '../../../lib/format';
+import { formatMinor, langOf } from '../../../lib/format';
+import { instrumentName } from '../../../live/names-en';
 import { LoginPrompt } from '../../../ui/login-prompt';
 import { NoData } from '../../../ui/no-data';
 import { Page } from '../../../ui/page';
@@ -67,7 +68,7 @@ function Pair({ label, value }: { label: string; value: React.ReactNode }) {
 }
 
 function AuctionCard({ a }: { a: ResOf<'auction/list'>['items'][number] }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const [price, setPrice] = useState('');
   const [lots, setLots] = useState('1');
   const [bid, state] = useBidMutation();
@@ -83,7 +84,7 @@ function AuctionCard({ a }: { a: ResOf<'auction/list'>['items'][number] }) {
     <section className="card pm-card" data-testid={`auction-${a.id}`}>
       <div className="pm-head">
         <span className="pm-name">
-          {a.name} <span className="muted small">{a.symbol}</span>
+          {instrumentName(a, langOf(i18n.language))} <span className="muted small">{a.symbol}</span>
         </span>
         <span className="muted small">{t(`primary.phase.${a.phase}`)}</span>
       </div>
@@ -124,7 +125,7 @@ function AuctionCard({ a }: { a: ResOf<'auction/list'>['items'][number] }) {
 }
 
 function OfferingCard({ o }: { o: ResOf<'blockTrade/offerings'>['items'][number] }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const block = o.kind === 'blockTrade';
   const [price, setPrice] = useState(formatMinor(o.priceMinor).replace(/,/g, ''));
   const [lots, setLots] = useState(block ? String(BLOCK_TRADE_MIN_LOTS) : '1');
@@ -152,7 +153,7 @@ function OfferingCard({ o }: { o: ResOf<'blockTrade/offerings'>['items'][number]
     <section className="card pm-card" data-testid={`offering-${o.id}`}>
       <div className="pm-head">
         <span className="pm-name">
-          {o.name} <span className="muted small">{o.symbol}</span>
+          {instrumentName(o, langOf(i18n.language))} <span className="muted small">{o.symbol}</span>
         </span>
         <span className="muted small">{t(`primary.phase.${o.phase}`)}</span>
       </div>
@@ -244,7 +245,7 @@ function Offerings({ kind }: { kind: 'blockTrade' | 'placement' }) {
 }
 
 function Records() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const bids = useMyBidsQuery(undefined, { refetchOnMountOrArgChange: true }).data?.items ?? [];
   const apps = useMyApplicationsQuery(undefined, { refetchOnMountOrArgChange: true }).data?.items ?? [];
   if (!bids.length && !apps.length) return <NoData />;
@@ -254,7 +255,8 @@ function Records() {
         <div className="pm-row" key={`b${b.id}`} data-testid={`bid-${b.id}`}>
           <div className="pm-head">
             <span className="pm-name">
-              {t('primary.tab.auction')} · {b.name} <span className="muted small">{b.symbol}</span>
+              {t('primary.tab.auction')} · {instrumentName(b, langOf(i18n.language))}{' '}
+              <span className="muted small">{b.symbol}</span>
             </span>
             <span className={`pm-status pm-${b.status}`}>{t(`primary.bidStatus.${b.status}`)}</span>
           </div>
@@ -270,7 +272,8 @@ function Records() {
         <div className="pm-row" key={`a${a.id}`} data-testid={`application-${a.id}`}>
           <div className="pm-head">
             <span className="pm-name">
-              {t(`primary.tab.${a.kind}`)} · {a.name} <span className="muted small">{a.symbol}</span>
+              {t(`primary.tab.${a.kind}`)} · {instrumentName(a, langOf(i18n.language))}{' '}
+              <span className="muted small">{a.symbol}</span>
             </span>
             <span className={`pm-status pm-${a.status}`}>{t(`primary.appStatus.${a.status}`)}</span>
           </div>

@@ -37,7 +37,9 @@ import { parseLeverages, useConfigQuery, useUserInfoQuery } from '../../../api/a
 import { selectLoggedIn } from '../../../api/session';
 import { GREEN, RED } from '../../../lib/colors';
 import { CouponPicker, useFeeDiscount } from '../../rewards';
+import { langOf } from '../../../lib/format';
 import { useClock, useQuote } from '../../../live/hooks';
+import { instrumentName, useNameEn } from '../../../live/names-en';
 import type { ClockView } from '../../../live/selectors';
 import { FixNotice } from './order-fix';
 import { OrderControls, type OrderControlsProps } from './order-controls';
@@ -112,7 +114,9 @@ function controlsProps(
  * screen and, with `dayTrade`, by the day-trading screen.
  */
 export function OrderPanel({ symbol, quote, dayTrade, children }: OrderPanelProps) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
+  const nameEn = useNameEn(symbol);
+  const name = quote ? instrumentName({ name: quote.name, nameEn }, langOf(i18n.language)) : '';
   const loggedIn = useSelector(selectLoggedIn);
   const clock = useClock();
   const { data: config } = useConfigQuery();
@@ -147,7 +151,7 @@ export function OrderPanel({ symbol, quote, dayTrade, children }: OrderPanelProp
     ? t(side === 'long' ? 'order.submitLong' : 'order.submitShort')
     : t(side === 'long' ? 'dayTrading.submitLong' : 'dayTrading.submitShort');
   const { busy, confirmOrder, submit } = useOrderSubmit({
-    ...{ t, symbol, name: quote?.name ?? '', ticket: k, price, preview: pv.preview, canSubmit },
+    ...{ t, symbol, name, ticket: k, price, preview: pv.preview, canSubmit },
     ...{ loggedIn, couponId: fee.couponId, submitLabel, dayTrade },
   });
   const title = t(regular ? 'order.title' : 'dayTrading.ticketTitle');

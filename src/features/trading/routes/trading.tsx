@@ -11,7 +11,8 @@ import { useNavigate, useSearchParams } from 'react-router-dom';
 import { symbolSchema } from '../../../../contract/market';
 import { useOrdersInfiniteQuery } from '../../../api/api';
 import { selectLoggedIn } from '../../../api/session';
-import { formatMinorOrDash } from '../../../lib/format';
+import { formatMinorOrDash, langOf } from '../../../lib/format';
+import { instrumentName } from '../../../live/names-en';
 import { QuickTicket } from '../components/quick-ticket';
 import { MarketStatusBar } from '../../../live/components/status-bar';
 import { NoData } from '../../../ui/no-data';
@@ -22,7 +23,7 @@ const DEFAULT_SYMBOL = '2330';
 
 /** The member's first page of orders waiting to fill. */
 function PendingOrders() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const navigate = useNavigate();
   const { data, isLoading } = useOrdersInfiniteQuery({ tab: 'orders' });
   const orders = (data?.pages ?? []).flatMap((p) => p.items);
@@ -49,7 +50,7 @@ function PendingOrders() {
             extra={formatMinorOrDash(o.limitPriceMinor)}
             data-testid="trade-pending-row"
           >
-            {o.name} <span className="muted small">{o.symbol}</span>
+            {instrumentName(o, langOf(i18n.language))} <span className="muted small">{o.symbol}</span>
           </List.Item>
         ))
       )}
