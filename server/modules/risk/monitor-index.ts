@@ -90,14 +90,18 @@ export function reindex(ix: HoldingsIndex, userId: number, held: Iterable<string
   }
 }
 
-/** Applies one order row: remembers a pending order, watches an open one (and marks its account). */
+/**
+ * Applies one order row: remembers a pending order, watches an open one and marks its account when
+ * the symbol is new to it or a pending order of it has filled (its exposure changed after any
+ * evaluation the filling quote caused).
+ */
 function apply(ix: HoldingsIndex, r: Row): void {
   if (r.status === 'pending') {
     ix.pendingIds.add(r.id);
     return;
   }
-  ix.pendingIds.delete(r.id);
-  if ((OPEN_STATUSES as readonly string[]).includes(r.status) && index(ix, r.userId, r.symbol))
+  const filled = ix.pendingIds.delete(r.id);
+  if ((OPEN_STATUSES as readonly string[]).includes(r.status) && (index(ix, r.userId, r.symbol) || filled))
     ix.dirty.add(r.userId);
 }
 

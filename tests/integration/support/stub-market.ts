@@ -114,9 +114,12 @@ export async function startStubMarket(opts: {
     graceDays: opts.graceDays ?? 2,
   });
   await risk.start();
+  // As the next quote would in a live market: after the engine's fills, the index sync marks the
+  // accounts they changed and a flush evaluates them (a drain the quote caused may have run first).
   const settle = async () => {
     await engine.idle();
     await risk.sync();
+    await risk.flush();
     await risk.idle();
     await engine.idle();
   };
