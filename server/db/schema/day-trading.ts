@@ -1,5 +1,5 @@
 /**
- * Schema of the day-trading area (server/modules/day-trading, issue 5): `day_trade_applications`,
+ * Schema of the day-trading area (server/modules/day-trading): `day_trade_applications`,
  * a member's applications for day-trading eligibility.
  */
 import { sql } from 'drizzle-orm';

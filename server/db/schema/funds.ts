@@ -1,5 +1,5 @@
 /**
- * Schema of the funds area (server/modules/funds, issue 4): money in and out, `deposits` through
+ * Schema of the funds area (server/modules/funds): money in and out, `deposits` through
  * operator-managed `deposit_channels`, and `withdrawals` to a member's bank card.
  */
 import { sql } from 'drizzle-orm';

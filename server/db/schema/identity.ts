@@ -1,5 +1,5 @@
 /**
- * Schema of the identity area (server/modules/identity, issue 4): `user_security` (the funds
+ * Schema of the identity area (server/modules/identity): `user_security` (the funds
  * password), `uploads` (ID photos, transfer receipts and other files), `kyc_records` (real-name
  * verification) and `bank_cards`.
  */

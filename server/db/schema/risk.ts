@@ -1,5 +1,5 @@
 /**
- * Schema of the risk area (server/modules/risk, issue 5): `position_exposures` (open positions and
+ * Schema of the risk area (server/modules/risk): `position_exposures` (open positions and
  * resting orders summed per member and pool, kept by a trigger on `orders`) and `risk_events`
  * (margin calls and forced liquidations).
  */
