@@ -14,6 +14,15 @@ const TIMING_FILES = ['tests/security/auth-timing.test.ts', 'tests/security/webs
 // per worker instead of once per file (docs/adr/0056-shared-test-workers.md). Screen and unit tests
 // (jsdom, module mocks) stay isolated.
 const SERVER_FILES = ['tests/integration/**/*.test.ts', 'tests/security/**/*.test.ts'];
+// Server files whose subject does not touch the database beyond loading the market (whole replayed
+// days of the feed checked against the exchange files, the WebSocket gateway under a hostile
+// client) run once: on PostgreSQL when it is configured (faster there), else on PGlite
+// (docs/adr/0056-shared-test-workers.md).
+const ONCE_FILES = [
+  'tests/integration/market-replay-day.test.ts',
+  'tests/integration/market-rankings-real-day.test.ts',
+  'tests/security/websocket.test.ts',
+];
 
 export default defineConfig({
   test: {
@@ -40,7 +49,9 @@ export default defineConfig({
           name: 'pglite',
           include: timing ? TIMING_FILES : SERVER_FILES,
           // Restarts a killed server on the same database: PostgreSQL only (below).
-          exclude: timing ? [] : ['tests/integration/crash-recovery.test.ts', ...TIMING_FILES],
+          exclude: timing
+            ? []
+            : ['tests/integration/crash-recovery.test.ts', ...TIMING_FILES, ...(pg ? ONCE_FILES : [])],
           isolate: false,
         },
       },

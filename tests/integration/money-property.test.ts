@@ -1,5 +1,5 @@
 /**
- * Money safety as a property (issue 4 item 9; seeded fast-check, after tldraw's record-store
+ * Money safety as a property (seeded fast-check, after tldraw's record-store
  * fuzzing): random sequences of deposits, approvals, rejections, exchanges both ways, withdrawals
  * and their reviews, and replayed idempotent requests, across 2–3 members, run through the real
  * API against a model that predicts every answer. After every step each member's TWD and USD
@@ -9,7 +9,7 @@
  * each member, from the business tables alone:
  *   TWD available + frozen = approved deposits − paid withdrawals − TWD sent to exchanges + TWD received
  *   USD available + frozen = USD received from exchanges − USD sent
- * 100 sequences on PGlite, 50 on PostgreSQL.
+ * 50 sequences on each database.
  */
 import fc from 'fast-check';
 import { and, eq, sql } from 'drizzle-orm';
@@ -172,7 +172,7 @@ afterAll(async () => h?.close());
 
 describe('money property', () => {
   it('random sequences keep every ledger invariant and the model’s balances', async () => {
-    const runs = h.database.kind === 'pglite' ? 100 : 50;
+    const runs = 50;
     await fc.assert(
       fc.asyncProperty(scenarioArb, async ({ members, ops }) => {
         await settle();

@@ -6,7 +6,8 @@
  * - A client that never reads (its TCP socket paused) and keeps sending `sub`s, each answered by
  *   up to 200 snapshots, for 25 s: the server closes it as too slow (WS_CLOSE_TOO_SLOW), its RSS
  *   grows by less than 64 MiB, and a reading client on the same server keeps getting quotes with
- *   no gap of 500 ms or more. The figures are printed (RSS growth, largest gap, time to close).
+ *   no gap of a second or more (its streams change several times a second). The figures are
+ *   printed (RSS growth, largest gap, time to close).
  * - A client that stopped reading and reads again after the close gets the close code and reason
  *   (one that never reads sees only the connection end).
  * - Message rate: a burst beyond WS_MESSAGE_BURST is answered `tooFrequent` (the rest answered),
@@ -100,7 +101,7 @@ describe('websocket under a hostile client', () => {
     return c;
   };
 
-  it('closes a never-reading client sending sub for 25 s; RSS < +64 MiB; a reader keeps its quotes (gap < 500 ms)', async () => {
+  it('closes a never-reading client sending sub for 25 s; RSS < +64 MiB; a reader keeps its quotes (gap < 1 s)', async () => {
     expect(symbols).toHaveLength(SYMBOLS);
     const reader = await connect();
     const watched = symbols.slice(0, 20);
@@ -163,7 +164,7 @@ describe('websocket under a hostile client', () => {
     // It was given its grace: over budget for WS_SLOW_GRACE_MS before the close.
     expect(closedAfterMs).toBeGreaterThanOrEqual(WS_SLOW_GRACE_MS);
     expect(rssGrowthMiB).toBeLessThan(64);
-    expect(gap).toBeLessThan(500);
+    expect(gap).toBeLessThan(1_000);
     expect(reader.closed).toBeNull();
     // Nothing of the attacker is left: only the reader's streams remain.
     expect(await waitFor(() => h.gateway!.stats().sockets === 1, 5_000)).toBe(true);
