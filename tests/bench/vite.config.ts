@@ -12,6 +12,8 @@
  *   uninstrumented app.
  * Output: BENCH_OUT_DIR (the driver passes a temporary directory that the server serves as
  * CLIENT_DIR, so the pages, /api and /ws share one origin).
+ * BENCH_BUILD_PAGES (comma list of `stream`, `naive`, `app`; all three when unset) builds only the
+ * pages the run loads: the smoke run needs `stream` alone, and the app is most of the build's time.
  */
 import { tmpdir } from 'node:os';
 import { resolve } from 'node:path';
@@ -58,7 +60,15 @@ function appProbePlugin(): Plugin {
   };
 }
 
-export default mergeConfig(
+const PAGE_INPUTS: Record<string, string> = {
+  stream: resolve(root, 'tests/bench/pages/stream.html'),
+  naive: resolve(root, 'tests/bench/pages/naive.html'),
+  app: resolve(root, 'index.html'),
+};
+const pages = (process.env.BENCH_BUILD_PAGES ?? Object.keys(PAGE_INPUTS).join(',')).split(',');
+for (const p of pages) if (!PAGE_INPUTS[p]) throw new Error(`BENCH_BUILD_PAGES: unknown page ${p}`);
+
+const config = mergeConfig(
   appConfig,
   defineConfig({
     root,
@@ -70,12 +80,12 @@ export default mergeConfig(
       manifest: false,
       // A profiling run (BENCH_PROFILE) keeps names readable in the CPU profile.
       minify: process.env.BENCH_MINIFY !== '0',
-      rollupOptions: {
-        input: {
-          stream: resolve(root, 'tests/bench/pages/stream.html'),
-          naive: resolve(root, 'tests/bench/pages/naive.html'),
-        },
-      },
     },
   }),
 );
+// Replaces the app's own inputs (mergeConfig would add to them): the console is never loaded here.
+config.build.rollupOptions.input = Object.fromEntries(
+  pages.map((p) => [p === 'app' ? 'index' : p, PAGE_INPUTS[p]!]),
+);
+
+export default config;
