@@ -2,7 +2,6 @@
  * Pieces the credit screens share: the loan-state tag, a label–value line, a factor row of the
  * score breakdown, and the amount parser of the apply and repay inputs.
  */
-import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
 import type { CreditFactor, CreditLoanStatus } from '../../../../contract/credit';
@@ -36,18 +35,6 @@ export function LoanStatusTag({ status, overdue }: { status: CreditLoanStatus; o
         </span>
       )}
     </span>
-  );
-}
-
-/** One label–value line. */
-export function Line({ label, value, testId }: { label: string; value: ReactNode; testId?: string }) {
-  return (
-    <div className="kv">
-      <div className="kv-k">{label}</div>
-      <div className="kv-v" data-testid={testId}>
-        {value}
-      </div>
-    </div>
   );
 }
 

@@ -17,7 +17,8 @@ import { LabeledValue } from '../../../ui/labeled-value';
 import { LoginPrompt } from '../../../ui/login-prompt';
 import { Page } from '../../../ui/page';
 import { PullRefresh } from '../../../ui/pull-refresh';
-import { FactorRow, Line } from '../components/parts';
+import { KvLine } from '../../../ui/kv-line';
+import { FactorRow } from '../components/parts';
 import '../credit.css';
 import { formatBps } from '../../../../contract/money';
 
@@ -100,11 +101,11 @@ export function CreditPage() {
           ))}
         </section>
         <section className="card">
-          <Line label={t('credit.rate')} value={formatBps(data.annualRateBps)} testId="credit-rate" />
-          <Line label={t('credit.term')} value={t('credit.termDays', { days: data.termDays })} />
+          <KvLine label={t('credit.rate')} value={formatBps(data.annualRateBps)} testId="credit-rate" />
+          <KvLine label={t('credit.term')} value={t('credit.termDays', { days: data.termDays })} />
           <h3 className="card-title">{t('credit.bands')}</h3>
           {data.bands.map((b) => (
-            <Line
+            <KvLine
               key={b.minScore}
               label={t('credit.bandRow', { score: b.minScore })}
               value={`${t('common.currency')} ${formatMinor(b.limitMinor)}`}

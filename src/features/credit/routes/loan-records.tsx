@@ -26,7 +26,8 @@ import { showToast } from '../../../ui/toast';
 import { TestIdInput } from '../../../ui/testid-input';
 import { NoData } from '../../../ui/no-data';
 import { PullRefresh } from '../../../ui/pull-refresh';
-import { loanAmount, LoanStatusTag, Line } from '../components/parts';
+import { KvLine } from '../../../ui/kv-line';
+import { loanAmount, LoanStatusTag } from '../components/parts';
 import { RepayPopup } from '../components/repay-popup';
 import '../credit.css';
 
@@ -41,12 +42,12 @@ function LoanRow({ l, today, onRepay }: { l: CreditLoan; today: number; onRepay:
         <LoanStatusTag status={l.status} overdue={l.overdue} />
       </div>
       <div className="credit-row-grid">
-        <Line label={t('credit.owed')} value={formatMinor(l.owedMinor)} testId={`credit-owed-${l.id}`} />
-        <Line label={t('credit.interest')} value={formatMinor(l.interestAccruedMinor)} />
-        <Line label={t('credit.interestPaid')} value={formatMinor(l.interestPaidMinor)} />
-        <Line label={t('credit.principalPaid')} value={formatMinor(l.principalRepaidMinor)} />
+        <KvLine label={t('credit.owed')} value={formatMinor(l.owedMinor)} testId={`credit-owed-${l.id}`} />
+        <KvLine label={t('credit.interest')} value={formatMinor(l.interestAccruedMinor)} />
+        <KvLine label={t('credit.interestPaid')} value={formatMinor(l.interestPaidMinor)} />
+        <KvLine label={t('credit.principalPaid')} value={formatMinor(l.principalRepaidMinor)} />
         {l.status === 'lending' && l.dueDay !== null && (
-          <Line
+          <KvLine
             label={t('credit.due')}
             value={l.overdue ? t('credit.overdue') : t('credit.dueIn', { days: l.dueDay - today })}
             testId={`credit-due-${l.id}`}
@@ -134,12 +135,12 @@ export function LoanRecordsPage() {
     <Page title={t('credit.records')}>
       {s?.overdue && <NoticeBar color="alert" wrap content={t('credit.overdueNotice')} />}
       <section className="card" data-testid="credit-apply-card">
-        <Line
+        <KvLine
           label={t('credit.available')}
           value={s ? formatMinor(s.availableMinor) : ''}
           testId="jkjl-available"
         />
-        <Line label={t('credit.debt')} value={s ? formatMinor(s.debtMinor) : ''} testId="jkjl-debt" />
+        <KvLine label={t('credit.debt')} value={s ? formatMinor(s.debtMinor) : ''} testId="jkjl-debt" />
         {s && (
           <>
             <div className="muted small">{t('credit.applyAmount')}</div>

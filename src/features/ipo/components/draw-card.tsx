@@ -8,7 +8,7 @@ import { Button } from 'antd-mobile';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { drawCommitment, drawWinners, type IpoApplication, type IpoDraw } from '../../../../contract/ipo';
-import { Line } from './parts';
+import { KvLine } from '../../../ui/kv-line';
 
 type Verdict = { commitment: boolean; winners: boolean; mine: boolean | null } | null;
 
@@ -36,12 +36,12 @@ export function DrawCard({ draw, application }: { draw: IpoDraw; application: Ip
     <section className="card" data-testid="ipo-draw">
       <h3 className="card-title">{t('ipo.draw.title')}</h3>
       <p className="muted small">{t('ipo.draw.how')}</p>
-      <Line
+      <KvLine
         block
         label={t('ipo.draw.commitment')}
         value={<span className="ipo-hash">{draw.commitment}</span>}
       />
-      <Line
+      <KvLine
         block={drawn}
         label={t('ipo.draw.seed')}
         value={
@@ -54,22 +54,22 @@ export function DrawCard({ draw, application }: { draw: IpoDraw; application: Ip
           )
         }
       />
-      <Line
+      <KvLine
         label={t('ipo.draw.qualified')}
         value={drawn || draw.qualified.length ? String(draw.qualified.length) : ''}
       />
-      <Line label={t('ipo.units')} value={String(draw.units)} />
+      <KvLine label={t('ipo.units')} value={String(draw.units)} />
       {drawn && (
-        <Line
+        <KvLine
           label={t('ipo.draw.result')}
           value={t(draw.oversubscribed ? 'ipo.draw.oversubscribed' : 'ipo.draw.allWin', {
             n: draw.winners.length,
           })}
         />
       )}
-      {myNo && <Line label={t('ipo.draw.myNo')} value={myNo} testId="ipo-my-no" />}
+      {myNo && <KvLine label={t('ipo.draw.myNo')} value={myNo} testId="ipo-my-no" />}
       {myNo && drawn && (
-        <Line
+        <KvLine
           label={t('ipo.draw.myResult')}
           value={draw.winners.includes(myNo) ? t('ipo.status.won') : t('ipo.status.notWon')}
           testId="ipo-my-result"

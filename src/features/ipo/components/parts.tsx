@@ -2,7 +2,6 @@
  * Pieces the subscription screens share: the application-state and phase tags and a label–value
  * line (their lists are src/ui/infinite-list.tsx).
  */
-import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { IpoApplicationStatus, IpoPhase } from '../../../../contract/ipo';
 
@@ -42,27 +41,5 @@ export function PhaseTag({ phase }: { phase: IpoPhase }) {
     <span className="status-tag" style={{ background: PHASE_COLORS[phase] }} data-testid="ipo-phase">
       {t(`ipo.phase.${phase}`)}
     </span>
-  );
-}
-
-/** One label–value line (`block`: the value under its label, for hashes); an empty value shows '--'. */
-export function Line({
-  label,
-  value,
-  testId,
-  block,
-}: {
-  label: string;
-  value: ReactNode;
-  testId?: string;
-  block?: boolean;
-}) {
-  return (
-    <div className={block ? 'kv ipo-kv-block' : 'kv'}>
-      <div className="kv-k">{label}</div>
-      <div className="kv-v" data-testid={testId}>
-        {value === '' || value === null || value === undefined ? '--' : value}
-      </div>
-    </div>
   );
 }

@@ -8,7 +8,7 @@
 import { useTranslation } from 'react-i18next';
 import type { IpoOffering } from '../../../../contract/ipo';
 import { formatMinor } from '../../../lib/format';
-import { Line } from './parts';
+import { KvLine } from '../../../ui/kv-line';
 
 /** Basis points as a percentage text with 2 decimals, exactly ("4727" → "47.27"). */
 const pct = (bps: number) => formatMinor(bps);
@@ -41,13 +41,13 @@ export function PricingLines({ o }: { o: IpoOffering }) {
   return (
     <>
       {fromClose && (
-        <Line
+        <KvLine
           label={o.referenceDate ? t('ipo.reference', { date: o.referenceDate }) : t('ipo.referenceLater')}
           value={o.referenceMinor === null ? '' : formatMinor(o.referenceMinor)}
           testId="ipo-reference"
         />
       )}
-      <Line label={t('ipo.pricingLabel')} value={pricingLabel(o, t)} testId="ipo-pricing" />
+      <KvLine label={t('ipo.pricingLabel')} value={pricingLabel(o, t)} testId="ipo-pricing" />
       <p className="muted small" data-testid="ipo-pricing-note">
         {t(`ipo.pricingNote.${o.pricing}`, {
           price: src ? formatMinor(src.priceMinor) : '',
@@ -57,7 +57,7 @@ export function PricingLines({ o }: { o: IpoOffering }) {
         })}
       </p>
       {src && (
-        <Line
+        <KvLine
           label={t('ipo.source')}
           value={t('ipo.sourceValue', { date: src.applyStart, price: formatMinor(src.priceMinor) })}
           testId="ipo-source"

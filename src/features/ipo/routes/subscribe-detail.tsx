@@ -20,7 +20,8 @@ import { Page } from '../../../ui/page';
 import { useIpoApplyMutation, useIpoDetailQuery, useIpoPayMutation } from '../api/ipo-api';
 import { DrawCard } from '../components/draw-card';
 import { marketTypeLabel } from '../components/market-type';
-import { Line, PhaseTag, StatusTag } from '../components/parts';
+import { KvLine } from '../../../ui/kv-line';
+import { PhaseTag, StatusTag } from '../components/parts';
 import { PricingLines, priceText } from '../components/pricing';
 import '../ipo.css';
 
@@ -81,25 +82,25 @@ export function SubscribeDetailPage() {
           <PhaseTag phase={o.phase} />
         </div>
         <p className="muted small">{t('ipo.today', { date: data.today })}</p>
-        <Line label={t('ipo.marketType')} value={marketTypeLabel(o.marketType, t)} />
-        <Line label={t('ipo.price')} value={priceText(o, t)} testId="ipo-price" />
-        <Line
+        <KvLine label={t('ipo.marketType')} value={marketTypeLabel(o.marketType, t)} />
+        <KvLine label={t('ipo.price')} value={priceText(o, t)} testId="ipo-price" />
+        <KvLine
           label={t('ipo.marketPrice')}
           value={o.marketPriceMinor === null ? '' : formatMinor(o.marketPriceMinor)}
           testId="ipo-market-price"
         />
         <PricingLines o={o} />
-        <Line label={t('ipo.units')} value={o.units.toLocaleString()} />
-        <Line label={t('ipo.sharesPerApplication')} value={o.sharesPerApplication.toLocaleString()} />
-        <Line label={t('ipo.pe')} value={o.pe ?? ''} />
-        <Line label={t('ipo.industryPe')} value={o.industryPe ?? ''} />
-        <Line label={t('ipo.applyDays')} value={`${o.applyStart} ~ ${o.applyEnd}`} />
-        <Line label={t('ipo.deductionDate')} value={o.deductionDate} />
-        <Line label={t('ipo.drawDate')} value={o.drawDate} />
-        <Line label={t('ipo.refundDate')} value={o.refundDate} />
-        <Line label={t('ipo.listingDate')} value={o.listingDate} />
-        <Line label={t('ipo.applications')} value={String(o.applications)} />
-        <Line
+        <KvLine label={t('ipo.units')} value={o.units.toLocaleString()} />
+        <KvLine label={t('ipo.sharesPerApplication')} value={o.sharesPerApplication.toLocaleString()} />
+        <KvLine label={t('ipo.pe')} value={o.pe ?? ''} />
+        <KvLine label={t('ipo.industryPe')} value={o.industryPe ?? ''} />
+        <KvLine label={t('ipo.applyDays')} value={`${o.applyStart} ~ ${o.applyEnd}`} />
+        <KvLine label={t('ipo.deductionDate')} value={o.deductionDate} />
+        <KvLine label={t('ipo.drawDate')} value={o.drawDate} />
+        <KvLine label={t('ipo.refundDate')} value={o.refundDate} />
+        <KvLine label={t('ipo.listingDate')} value={o.listingDate} />
+        <KvLine label={t('ipo.applications')} value={String(o.applications)} />
+        <KvLine
           label={t('ipo.payable')}
           value={o.payableMinor === null ? '' : formatMinor(o.payableMinor)}
           testId="ipo-payable"
@@ -118,10 +119,10 @@ export function SubscribeDetailPage() {
         </div>
         {a ? (
           <>
-            <Line label={t('ipo.draw.myNo')} value={a.applicationNo} />
-            <Line label={t('ipo.paid')} value={formatMinor(a.paidMinor)} testId="ipo-paid" />
-            <Line label={t('ipo.wonUnits')} value={String(a.wonUnits)} testId="ipo-won-units" />
-            <Line label={t('ipo.refunded')} value={formatMinor(a.refundedMinor)} />
+            <KvLine label={t('ipo.draw.myNo')} value={a.applicationNo} />
+            <KvLine label={t('ipo.paid')} value={formatMinor(a.paidMinor)} testId="ipo-paid" />
+            <KvLine label={t('ipo.wonUnits')} value={String(a.wonUnits)} testId="ipo-won-units" />
+            <KvLine label={t('ipo.refunded')} value={formatMinor(a.refundedMinor)} />
             {a.orderId !== null && (
               <div className="ipo-actions">
                 <Button size="small" onClick={() => navigate(`/position/positionDetail?id=${a.orderId}`)}>

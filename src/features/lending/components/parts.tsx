@@ -1,19 +1,6 @@
 /** Pieces the lending screens share: a label–value line and a lending order's state tag. */
-import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { LendingStatus } from '../../../../contract/lending';
-
-/** One label–value line; an empty value shows '--'. */
-export function Line({ label, value, testId }: { label: string; value: ReactNode; testId?: string }) {
-  return (
-    <div className="kv">
-      <div className="kv-k">{label}</div>
-      <div className="kv-v" data-testid={testId}>
-        {value === '' || value === null || value === undefined ? '--' : value}
-      </div>
-    </div>
-  );
-}
 
 /** A coloured tag for a lending order's state (contract/lending.ts LENDING_STATUSES). */
 export function StatusTag({ status }: { status: LendingStatus }) {

@@ -22,7 +22,8 @@ import {
   useLendMutation,
   useRecallLendingMutation,
 } from '../api/lending-api';
-import { Line, StatusTag } from '../components/parts';
+import { KvLine } from '../../../ui/kv-line';
+import { StatusTag } from '../components/parts';
 import '../lending.css';
 import { bpsToDecimal, formatBps, parsePercentToBps } from '../../../../contract/money';
 
@@ -81,7 +82,7 @@ function LendForm({
         <Input value={days} onChange={setDays} inputMode="numeric" data-testid="lending-days" />
       </label>
       {!daysOk && <p className="lending-error small">{t('lending.daysInvalid', { max: maxDays })}</p>}
-      <Line
+      <KvLine
         label={t('lending.estimate')}
         value={sharesOk && rateOk ? formatMinor(lendingFeeMinor(n, holding.referenceMinor, bps)) : ''}
         testId="lending-estimate"
@@ -140,7 +141,7 @@ export function LendingPage() {
       <section className="card" data-testid="lending-terms">
         {!o.channelOpen && <p className="lending-error">{t('lending.channelClosed')}</p>}
         <p className="muted small">{t('lending.terms', { cap: formatBps(o.rateCapBps), days: o.maxDays })}</p>
-        <Line
+        <KvLine
           label={t('lending.rebateTotal')}
           value={formatMinor(o.rebateTotalMinor)}
           testId="lending-total"
@@ -168,9 +169,9 @@ export function LendingPage() {
                   {t('lending.lend')}
                 </Button>
               </div>
-              <Line label={t('lending.shares')} value={h.shares.toLocaleString()} />
-              <Line label={t('lending.lendable')} value={h.lendableShares.toLocaleString()} />
-              <Line label={t('lending.reference')} value={formatMinor(h.referenceMinor)} />
+              <KvLine label={t('lending.shares')} value={h.shares.toLocaleString()} />
+              <KvLine label={t('lending.lendable')} value={h.lendableShares.toLocaleString()} />
+              <KvLine label={t('lending.reference')} value={formatMinor(h.referenceMinor)} />
               <p className="muted small">
                 {t('lending.quota', {
                   lent: h.lentShares.toLocaleString(),
@@ -203,11 +204,11 @@ export function LendingPage() {
                 </span>
                 <StatusTag status={r.status} />
               </div>
-              <Line
+              <KvLine
                 label={t('lending.lent')}
                 value={`${r.shares.toLocaleString()} · ${formatBps(r.rateBps)}`}
               />
-              <Line
+              <KvLine
                 label={t('lending.period')}
                 value={
                   t('lending.periodValue', { start: r.startDate, days: r.days }) +
@@ -215,12 +216,12 @@ export function LendingPage() {
                 }
                 testId="lending-period"
               />
-              <Line
+              <KvLine
                 label={t('lending.rebate')}
                 value={`${formatMinor(r.rebateMinor)} (${t('lending.accrued', { days: r.accruedDays })})`}
                 testId="lending-rebate"
               />
-              <Line label={t('lending.borrowed')} value={r.borrowedShares.toLocaleString()} />
+              <KvLine label={t('lending.borrowed')} value={r.borrowedShares.toLocaleString()} />
               {r.finishReason && <p className="muted small">{t(`lending.finish.${r.finishReason}`)}</p>}
               {r.status === 'inLoan' && (
                 <div className="lending-actions">

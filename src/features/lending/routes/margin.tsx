@@ -17,7 +17,7 @@ import { instrumentName } from '../../../live/names-en';
 import { LoginPrompt } from '../../../ui/login-prompt';
 import { Page } from '../../../ui/page';
 import { useMarginViewQuery } from '../api/lending-api';
-import { Line } from '../components/parts';
+import { KvLine } from '../../../ui/kv-line';
 import '../lending.css';
 import { formatBps } from '../../../../contract/money';
 
@@ -34,14 +34,14 @@ function PositionRow({ p }: { p: MarginPosition }) {
         </span>
       </div>
       <div className="margin-grid">
-        <Line label={t('margin.shares')} value={p.shares.toLocaleString()} />
-        <Line label={t('margin.mark')} value={formatMinor(p.markMinor)} />
-        <Line label={t('margin.margin')} value={formatMinor(p.marginMinor)} />
-        <Line
+        <KvLine label={t('margin.shares')} value={p.shares.toLocaleString()} />
+        <KvLine label={t('margin.mark')} value={formatMinor(p.markMinor)} />
+        <KvLine label={t('margin.margin')} value={formatMinor(p.marginMinor)} />
+        <KvLine
           label={t(p.side === 'long' ? 'margin.financed' : 'margin.shortValue')}
           value={formatMinor(p.financedMinor)}
         />
-        <Line
+        <KvLine
           label={t('margin.pnl')}
           value={
             <span style={{ color: changeColor(p.unrealisedPnlMinor) }}>
@@ -49,14 +49,14 @@ function PositionRow({ p }: { p: MarginPosition }) {
             </span>
           }
         />
-        <Line label={t('margin.posRatio')} value={p.ratioBps === null ? '' : formatBps(p.ratioBps)} />
-        <Line
+        <KvLine label={t('margin.posRatio')} value={p.ratioBps === null ? '' : formatBps(p.ratioBps)} />
+        <KvLine
           label={t('margin.liq')}
           value={p.liquidationPriceMinor === null ? '' : formatMinor(p.liquidationPriceMinor)}
         />
-        <Line label={t('margin.fees')} value={formatMinor(p.feesMinor)} />
+        <KvLine label={t('margin.fees')} value={formatMinor(p.feesMinor)} />
         {p.side === 'short' && (
-          <Line label={t('margin.borrowed')} value={p.borrowedShares.toLocaleString()} />
+          <KvLine label={t('margin.borrowed')} value={p.borrowedShares.toLocaleString()} />
         )}
       </div>
     </div>
@@ -84,14 +84,18 @@ export function MarginPage() {
   return (
     <Page title={t('margin.title')}>
       <section className="card" data-testid="margin-summary">
-        <Line
+        <KvLine
           label={t('margin.ratio')}
           value={data.ratioBps === null ? '' : formatBps(data.ratioBps)}
           testId="margin-ratio"
         />
-        <Line label={t('margin.level')} value={t(`margin.levelName.${data.level}`)} />
-        <Line label={t('margin.usedMargin')} value={formatMinor(data.usedMarginMinor)} testId="margin-used" />
-        <Line label={t('margin.equity')} value={formatMinor(data.equityMinor)} />
+        <KvLine label={t('margin.level')} value={t(`margin.levelName.${data.level}`)} />
+        <KvLine
+          label={t('margin.usedMargin')}
+          value={formatMinor(data.usedMarginMinor)}
+          testId="margin-used"
+        />
+        <KvLine label={t('margin.equity')} value={formatMinor(data.equityMinor)} />
         <p className="muted small">
           {t('margin.maintenance', {
             call: formatBps(data.marginCallBps),
