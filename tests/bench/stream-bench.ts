@@ -67,7 +67,7 @@
  * Timing entry of the clicks).
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -242,9 +242,7 @@ function build(outDir: string): void {
       env: {
         ...env,
         BENCH_OUT_DIR: outDir,
-        BENCH_BUILD_PAGES: [...new Set(PAGES.map((p) => (p === 'route' || p === 'replay' ? 'app' : p)))].join(
-          ',',
-        ),
+        BENCH_BUILD_PAGES: PAGES.filter((p) => p === 'stream' || p === 'naive').join(','),
         BENCH_MINIFY: PROFILE_RATE === null ? '1' : '0',
         VITE_CONFIG_NATIVE_IGNORE_WARNING: 'true',
       },
@@ -252,9 +250,6 @@ function build(outDir: string): void {
     },
   );
   if (r.status !== 0) throw new Error('vite build of the bench pages failed');
-  // The server serves CLIENT_DIR only when it holds index.html (server/app-modules.ts `client`).
-  const index = path.join(outDir, 'index.html');
-  if (!existsSync(index)) writeFileSync(index, '<!doctype html><title>bench pages only</title>\n');
 }
 
 // ---------- server ----------
