@@ -17,7 +17,6 @@ import { AppProviders } from './providers';
 import { AppRouter, preloadScreen, screenReady } from './router';
 import { createAppStore } from './store';
 
-const store = createAppStore();
 const rootEl = document.getElementById('root');
 if (!rootEl) throw new Error('#root missing from index.html');
 
@@ -33,6 +32,9 @@ const SHELL_DRAW_WAIT_MS = 3_000;
 // rather than in a later synchronous render (./router.tsx, routeScreen).
 const ready = setupI18n().then(() => screenReady(location.hash));
 void Promise.all([ready, earlyDrawn(SHELL_DRAW_WAIT_MS)]).then(() => {
+  // The store is made here, not while this module is evaluated: a task of its own rather than
+  // part of the one that evaluates the app's modules.
+  const store = createAppStore();
   seedFromEarly(store);
   const root = createRoot(rootEl);
   // A transition renders in slices of a few milliseconds, yielding to the browser in between,
