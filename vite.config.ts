@@ -8,6 +8,8 @@
  * klinecharts is its own `klinecharts` chunk, loaded with the detail screen only. Past the landing
  * screen, the UI kit is one `ui` chunk and what the market screen adds from our shared layers one
  * `shared` chunk (`UI_KIT`, `sharedLayerChunk`): a screen loads ~15 files instead of ~110. The
+ * app's own code is one `app` chunk (`appChunk`): each script request a task starts lengthens
+ * that task. The
  * manifest (dist/.vite/manifest.json) lets scripts/bundle-budget.mjs measure the first screen.
  *
  * First screen: index.html carries the landing screen prerendered (`staticShell`) and links the
@@ -98,8 +100,31 @@ function sharedLayerChunk(id: string, ctx: Graph): string | null {
 }
 
 let reach: { landing: Set<string>; market: Set<string> } | undefined;
+
+/**
+ * `app` for one of our modules (src/, contract/) that the app (src/app/main.tsx) imports
+ * statically (not main.tsx itself), unless the entry's shell path (src/app/entry.ts,
+ * ./shell-fill.ts) imports it too: the app's own code in one chunk. The operator console
+ * (src/admin/main.tsx), built on the same providers and store, loads it as well. Left to
+ * Rolldown, it was ~10 chunks of 0.1–20 KB (each shared with some screen), and the entry's
+ * `import('./main')` asked for each in one task; under Lighthouse's instrumentation each request
+ * a script starts costs several ms of that task, so the task was the longest of the first load.
+ * Null otherwise.
+ */
+function appChunk(id: string, ctx: Graph): string | null {
+  if (/node_modules/.test(id) || !/[\\/](src|contract)[\\/]/.test(id)) return null;
+  appReach ??= {
+    app: staticReach(ctx, ['src/app/main.tsx']),
+    not: staticReach(ctx, ['src/app/entry.ts', 'src/app/shell-fill.ts'], 5),
+  };
+  // main.tsx stays its chunk's facade (the entry's import, firstScreenStyles, bundle-budget).
+  if (id.replaceAll('\\', '/').endsWith('src/app/main.tsx')) return null;
+  return appReach.app.has(id) && !appReach.not.has(id) ? 'app' : null;
+}
+let appReach: { app: Set<string>; not: Set<string> } | undefined;
+
 /** Our modules (not node_modules) that `from` (repository paths) reach by static imports, in one build's graph. */
-function staticReach(ctx: Graph, from: readonly string[]): Set<string> {
+function staticReach(ctx: Graph, from: readonly string[], atLeast = 10): Set<string> {
   const seen = new Set<string>();
   const stack = from.map((f) => resolve(root, f));
   while (stack.length) {
@@ -108,7 +133,7 @@ function staticReach(ctx: Graph, from: readonly string[]): Set<string> {
     seen.add(id);
     stack.push(...(ctx.getModuleInfo(id)?.importedIds ?? []));
   }
-  if (seen.size < 10) throw new Error(`sharedLayerChunk: ${from.join(', ')} reach only ${seen.size} modules`);
+  if (seen.size < atLeast) throw new Error(`sharedLayerChunk: ${from.join(', ')} reach only ${seen.size} modules`);
   return seen;
 }
 
@@ -330,6 +355,7 @@ export default defineConfig({
             { name: 'ui-base', test: UI_KIT_LANDING, priority: 2 },
             { name: 'ui-render', test: UI_KIT_RENDER, priority: 2 },
             { name: 'ui', test: (id) => UI_KIT.test(id) && !NOT_UI_KIT.test(id), priority: 1 },
+            { name: appChunk, debugName: 'app', priority: 1, includeDependenciesRecursively: false },
             {
               name: sharedLayerChunk,
               debugName: 'shared',

@@ -156,8 +156,8 @@ export const quoteSchema = z.object({
 });
 export type Quote = z.infer<typeof quoteSchema>;
 
-/** Whether daily price limits apply to the quote's day (Quote.priceLimits, absent: true). */
-export const quoteHasLimits = (q: Pick<Quote, 'priceLimits'>): boolean => q.priceLimits !== false;
+/** Whether daily price limits apply to the quote's day (in a zod-free module, ./quote-limits.ts). */
+export { quoteHasLimits } from './quote-limits';
 /** The quote's sale tax kind (Quote.taxKind, absent: its tick/tax kind). */
 export const quoteTaxKind = (q: Pick<Quote, 'kind' | 'taxKind'>): 'stock' | 'etf' | 'bondEtf' =>
   q.taxKind ?? q.kind;

@@ -17,7 +17,6 @@ import { AppProviders } from './providers';
 import { AppRouter, preloadScreen, screenReady } from './router';
 import { createAppStore } from './store';
 
-const store = createAppStore();
 const rootEl = document.getElementById('root');
 if (!rootEl) throw new Error('#root missing from index.html');
 
@@ -33,8 +32,16 @@ const SHELL_DRAW_WAIT_MS = 3_000;
 // rather than in a later synchronous render (./router.tsx, routeScreen).
 const ready = setupI18n().then(() => screenReady(location.hash));
 void Promise.all([ready, earlyDrawn(SHELL_DRAW_WAIT_MS)]).then(() => {
+  // The store is made here, not while this module is evaluated (the app's longest task), and
+  // seeded and rendered in the next task: each of these steps takes several ms on a phone.
+  const store = createAppStore();
+  setTimeout(() => startApp(store, rootEl), 0);
+});
+
+/** Seeds `store` with the early answers and starts the first render into `el`, time-sliced. */
+function startApp(store: ReturnType<typeof createAppStore>, el: HTMLElement): void {
   seedFromEarly(store);
-  const root = createRoot(rootEl);
+  const root = createRoot(el);
   // A transition renders in slices of a few milliseconds, yielding to the browser in between,
   // instead of one task as long as the whole first render: a tap on the static shell (or the
   // next frame) never waits behind it.
@@ -54,4 +61,4 @@ void Promise.all([ready, earlyDrawn(SHELL_DRAW_WAIT_MS)]).then(() => {
   // it is fetched at the first touch or key, not during the first load.
   for (const type of ['pointerdown', 'keydown'])
     addEventListener(type, () => void preloadToast(), { once: true, passive: true });
-});
+}

@@ -7,7 +7,8 @@
  * against the reference price (the previous close), the open, high, low and limits by their own
  * difference to it.
  */
-import { quoteHasLimits, type Quote } from '../../../contract/market';
+import type { Quote } from '../../../contract/market';
+import { quoteHasLimits } from '../../../contract/quote-limits';
 import { changeColor } from '../../lib/colors';
 import {
   formatCompactMinor,
