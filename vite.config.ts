@@ -133,7 +133,8 @@ function staticReach(ctx: Graph, from: readonly string[], atLeast = 10): Set<str
     seen.add(id);
     stack.push(...(ctx.getModuleInfo(id)?.importedIds ?? []));
   }
-  if (seen.size < atLeast) throw new Error(`sharedLayerChunk: ${from.join(', ')} reach only ${seen.size} modules`);
+  if (seen.size < atLeast)
+    throw new Error(`sharedLayerChunk: ${from.join(', ')} reach only ${seen.size} modules`);
   return seen;
 }
 
