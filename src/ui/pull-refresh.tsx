@@ -19,12 +19,13 @@
  *
  * antd-mobile's PullToRefresh brings its gesture and spring libraries (about 28 KiB gzip), which
  * no screen needs for its first render: the component (./pull-refresh-impl.ts, a chunk of its
- * own) is fetched when this module is first
- * evaluated (with the first screen that uses it), and until it is in, `children` render without
- * the pull (they mount again inside it once it arrives, once per session).
+ * own) is fetched when this module is first evaluated (with the first screen that uses it). Until
+ * it is in, the wrapper suspends (the nearest Suspense boundary, the screen's), so `children` mount
+ * once, inside it: mounting them without it and again inside it lost a tap made in between. When
+ * the chunk fails to load, `children` render without the pull.
  */
 import type { PullStatus, PullToRefreshProps } from 'antd-mobile/es/components/pull-to-refresh';
-import { useEffect, useState, type ComponentType, type ReactNode } from 'react';
+import { use, type ComponentType, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 
 /** The spec's pull-to-refresh states (product-spec §4). */
@@ -45,12 +46,16 @@ export const pullTextKey = (state: Exclude<PullState, 'normal'>): string => `pul
 export const COMPLETE_MS = 600;
 
 type Antd = ComponentType<PullToRefreshProps>;
-let loaded: Antd | null = null;
-/** Settles with the component, or null when its chunk failed to load (the screen works without). */
+/**
+ * Settles with the component, or null when its chunk failed to load (the screen works without).
+ * Marked settled as React's `use` reads a thenable (status, value), so a screen mounted after the
+ * chunk arrived never suspends.
+ */
 const loading: Promise<Antd | null> = import('./pull-refresh-impl').then(
-  (m) => (loaded = m.PullToRefresh),
+  (m) => m.PullToRefresh,
   () => null,
 );
+void loading.then((c) => Object.assign(loading, { status: 'fulfilled', value: c }));
 
 /** Wraps `children` with pull to refresh; `onRefresh` refetches what they show (awaited). */
 export function PullRefresh({
@@ -64,17 +69,7 @@ export function PullRefresh({
   children: ReactNode;
 }) {
   const { t } = useTranslation();
-  const [PullToRefresh, setComponent] = useState<Antd | null>(() => loaded);
-  useEffect(() => {
-    if (PullToRefresh) return;
-    let alive = true;
-    void loading.then((c) => {
-      if (alive && c) setComponent(() => c);
-    });
-    return () => {
-      alive = false;
-    };
-  }, [PullToRefresh]);
+  const PullToRefresh = use(loading);
   if (!PullToRefresh) return children;
   return (
     <PullToRefresh

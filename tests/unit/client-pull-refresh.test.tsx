@@ -2,13 +2,13 @@
 /**
  * The pull-to-refresh wrapper (src/ui/pull-refresh.tsx, product-spec §4 "Pull-to-refresh: normal,
  * pulling, loosing, loading, success"): every antd-mobile status shows the spec state's own text
- * in both languages, children render before antd-mobile's component has loaded and inside it
- * afterwards, and the refresh lasts until the screen's refetch settles. antd-mobile's component
+ * in both languages, children wait for antd-mobile's component and mount once, inside it, and the refresh lasts until the screen's refetch settles. antd-mobile's component
  * is replaced by a stand-in that renders each status (the drag itself is covered in Chromium by
  * tests/e2e/hybrid-shell.spec.ts).
  */
 import { act, cleanup, render, screen } from '@testing-library/react';
 import i18next from 'i18next';
+import { Suspense, useEffect } from 'react';
 import type { PullStatus, PullToRefreshProps } from 'antd-mobile/es/components/pull-to-refresh';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { setupI18n } from '../../src/app/i18n';
@@ -50,16 +50,6 @@ afterEach(async () => {
   await i18next.changeLanguage('tw');
 });
 
-/** Waits for the stand-in "chunk" to be released and rendered. */
-async function loaded() {
-  await vi.waitFor(() => expect(seen.release).not.toBeNull());
-  await act(async () => {
-    seen.release!();
-    await new Promise((r) => setTimeout(r, 0));
-  });
-  return screen.findByTestId('stand-in');
-}
-
 describe('PullRefresh', () => {
   it('maps antd-mobile statuses onto the spec states (normal is the closed head)', () => {
     expect(PULL_STATE_OF).toEqual({
@@ -70,16 +60,33 @@ describe('PullRefresh', () => {
     });
   });
 
-  it('renders its children before the component has loaded, then inside it', async () => {
-    render(
-      <PullRefresh onRefresh={() => Promise.resolve()}>
-        <p data-testid="child">x</p>
-      </PullRefresh>,
+  it('waits for the component, then mounts its children once, inside it', async () => {
+    let mounts = 0;
+    function Child() {
+      useEffect(() => void mounts++, []);
+      return <p data-testid="child">x</p>;
+    }
+    const tree = (
+      <Suspense fallback={<p data-testid="waiting" />}>
+        <PullRefresh onRefresh={() => Promise.resolve()}>
+          <Child />
+        </PullRefresh>
+      </Suspense>
     );
-    expect(screen.getByTestId('child')).toBeTruthy();
-    expect(screen.queryByTestId('stand-in')).toBeNull();
-    const wrapper = await loaded();
+    const { rerender } = render(tree);
+    expect(screen.getByTestId('waiting')).toBeTruthy();
+    expect(screen.queryByTestId('child')).toBeNull();
+    await vi.waitFor(() => expect(seen.release).not.toBeNull());
+    // The chunk arrives; React retries the suspended screen (here on the next render: jsdom's act
+    // environment holds the retry React schedules by itself in a browser).
+    await act(async () => {
+      seen.release!();
+      await new Promise((r) => setTimeout(r, 0));
+    });
+    rerender(tree);
+    const wrapper = await screen.findByTestId('stand-in');
     expect(wrapper.contains(screen.getByTestId('child'))).toBe(true);
+    expect(mounts).toBe(1);
     expect(seen.props?.completeDelay).toBe(COMPLETE_MS);
   });
 
@@ -117,7 +124,7 @@ describe('PullRefresh', () => {
     let done = false;
     const refreshing = Promise.resolve(seen.props!.onRefresh!()).then(() => (done = true));
     expect(refetch).toHaveBeenCalledTimes(1);
-    await new Promise((r) => setTimeout(r, 20));
+    await new Promise((r) => setTimeout(r, 0));
     expect(done).toBe(false);
     settle();
     await refreshing;
