@@ -45,19 +45,30 @@ export interface Conn {
   closed: boolean;
 }
 
-/** The cumulative counters of GatewayStats (gateway.ts documents each). */
+/** The gateway's cumulative counters (part of gateway.ts `GatewayStats`). */
 export interface GatewayCounters {
+  /** Flushes skipped for a socket over the budget (per socket per flush). */
   skippedFlushes: number;
+  /** Snapshots sent to drained sockets for the streams they missed. */
   resyncSnapshots: number;
+  /** Snapshot replies to `sub` deferred because the socket was over its budget. */
   deferredSnapshots: number;
+  /** Error replies, heartbeats and pongs not sent because the socket was over its budget. */
   droppedReplies: number;
+  /** Client messages refused by the rate limit or the queue bound. */
   refusedMessages: number;
+  /** `sub` symbols refused by the subscription or cost limits. */
   refusedSubscriptions: number;
+  /** `sub` symbols refused because the address's snapshot bucket was short. */
   refusedSnapshots: number;
+  /** Connections refused because their address held the maximum. */
   refusedConnections: number;
+  /** Sockets closed with WS_CLOSE_TOO_SLOW / WS_CLOSE_TOO_FREQUENT. */
   closedTooSlow: number;
   closedTooFrequent: number;
+  /** Sockets closed with WS_CLOSE_SESSION_ENDED: their session ended. */
   closedSessionEnded: number;
+  /** The largest frame sent so far (characters of JSON text). */
   maxFrameBytes: number;
 }
 

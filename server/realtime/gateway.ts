@@ -86,7 +86,7 @@ import type { SupportOp, SupportPeer } from '../modules/support/hub';
 import { overBudget, type GatewaySocket } from './budget';
 import { forget, openConn, takeMessage } from './connections';
 import { flush, heartbeat } from './flush';
-import { createGatewayState, type Conn, type GatewayState } from './gateway-state';
+import { createGatewayState, type Conn, type GatewayCounters, type GatewayState } from './gateway-state';
 import { createAddressBook, DEFAULT_WS_LIMITS, type WsLimits } from './limits';
 import { clientAddress } from '../http/client-address';
 import { wireFeed } from './registry';
@@ -101,39 +101,16 @@ export { WS_MAX_MESSAGE_BYTES } from '../../contract/realtime';
 /** Above this many unsent bytes a socket skips flushes until it drains (the outbound budget). */
 export const MAX_BUFFERED_BYTES = WS_OUTBOUND_BUDGET_BYTES;
 
-/** Counters for tests and metrics. */
-export interface GatewayStats {
+/** Counters for tests and metrics: the cumulative ones and the state right now. */
+export interface GatewayStats extends GatewayCounters {
   sockets: number;
   streams: number;
   /** Client addresses known (with sockets, or without and their snapshot bucket not refilled). */
   addresses: number;
-  /** Flushes skipped for a socket over the budget (cumulative, per socket per flush). */
-  skippedFlushes: number;
-  /** Snapshots sent to drained sockets for the streams they missed (cumulative). */
-  resyncSnapshots: number;
-  /** Snapshot replies to `sub` deferred because the socket was over its budget (cumulative). */
-  deferredSnapshots: number;
-  /** Error replies, heartbeats and pongs not sent because the socket was over its budget. */
-  droppedReplies: number;
-  /** Client messages refused by the rate limit or the queue bound (cumulative). */
-  refusedMessages: number;
-  /** `sub` symbols refused by the subscription or cost limits (cumulative). */
-  refusedSubscriptions: number;
-  /** `sub` symbols refused because the address's snapshot bucket was short (cumulative). */
-  refusedSnapshots: number;
-  /** Connections refused because their address held the maximum (cumulative). */
-  refusedConnections: number;
-  /** Sockets closed with WS_CLOSE_TOO_SLOW / WS_CLOSE_TOO_FREQUENT (cumulative). */
-  closedTooSlow: number;
-  closedTooFrequent: number;
-  /** Sockets closed with WS_CLOSE_SESSION_ENDED: their session ended (cumulative). */
-  closedSessionEnded: number;
   /** Sockets over their budget right now. */
   overBudget: number;
   /** The largest send buffer (bytes) of any open socket right now. */
   maxBufferedBytes: number;
-  /** The largest frame sent so far (characters of JSON text). */
-  maxFrameBytes: number;
 }
 
 /** The gateway without Fastify: feed wiring, subscriptions, flushes (tests drive it directly). */
