@@ -3,7 +3,7 @@
  * in Chromium at 390×844 by a logged-in, funded member in tw and in en. Each route must stay on
  * its own path (no fallback redirect to /home/index), raise no page error, and show no raw
  * translation key (a `group.key` of the string files where a text should be). A screenshot of
- * each lands in tests/e2e/screenshots/routes/. Then every home shortcut is tapped: each must open
+ * each lands in tests/e2e/screenshots/routes/. And every home shortcut is tapped: each must open
  * a screen other than home, with no raw key and no page error.
  */
 import { mkdirSync, readFileSync } from 'node:fs';
@@ -115,32 +115,51 @@ async function login(page: Page, lang: Lang, account: string) {
   if (ipo.data?.items[0]) QUERY['market/subscribeDetail'] = `id=${ipo.data.items[0].id}`;
 }
 
-for (const [lang, account] of [
-  ['tw', '0911000901'],
-  ['en', '0911000902'],
+/** Every route walked, in two halves: two tests a language, so neither worker waits on one long one. */
+const ROUTES = [...SPEC_ROUTES, ...MORE_ROUTES];
+const HALVES = [ROUTES.slice(0, Math.ceil(ROUTES.length / 2)), ROUTES.slice(Math.ceil(ROUTES.length / 2))];
+
+/** Page errors and raw keys on the screen now, as `problems` lines named `what`. */
+async function screenProblems(page: Page, what: string, errors: string[]): Promise<string[]> {
+  const problems: string[] = [];
+  const raw = RAW_KEY.exec(await page.locator('body').innerText());
+  if (raw) problems.push(`${what}: raw key ${raw[0]}`);
+  if (errors.length > 0) problems.push(`${what}: page error ${errors.splice(0).join('; ')}`);
+  return problems;
+}
+
+for (const [lang, accounts] of [
+  ['tw', ['0911000901', '0911000903', '0911000905']],
+  ['en', ['0911000902', '0911000904', '0911000906']],
 ] as const) {
-  test(`every route renders its own screen (${lang})`, async ({ page }) => {
-    test.setTimeout(600_000);
-    await login(page, lang, account);
+  HALVES.forEach((routes, half) =>
+    test(`every route renders its own screen (${lang}, half ${half + 1} of 2)`, async ({ page }) => {
+      test.setTimeout(300_000);
+      await login(page, lang, accounts[half]!);
+      const errors: string[] = [];
+      page.on('pageerror', (e) => errors.push(e.message));
+      const problems: string[] = [];
+      for (const route of routes) {
+        const q = QUERY[route];
+        await page.goto(`/#/${route}${q ? `?${q}` : ''}`);
+        // The screen's chunk and its first data: the nav bar is drawn and the network settles.
+        await page.locator('.adm-nav-bar, .start-hero').first().waitFor({ timeout: 15_000 });
+        await page.waitForLoadState('networkidle').catch(() => undefined);
+        await page.waitForTimeout(300);
+        const at = new URL(page.url()).hash.replace(/^#\//, '').split('?')[0];
+        if (at !== route) problems.push(`${route}: redirected to ${at}`);
+        problems.push(...(await screenProblems(page, route, errors)));
+        await page.screenshot({ path: path.join(shots, `${route.replace(/\//g, '_')}-${lang}.png`) });
+      }
+      expect(problems).toEqual([]);
+    }),
+  );
+
+  test(`every home shortcut opens a screen of its own (${lang})`, async ({ page }) => {
+    await login(page, lang, accounts[2]);
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
     const problems: string[] = [];
-    for (const route of [...SPEC_ROUTES, ...MORE_ROUTES]) {
-      const q = QUERY[route];
-      await page.goto(`/#/${route}${q ? `?${q}` : ''}`);
-      // The screen's chunk and its first data: the nav bar is drawn and the network settles.
-      await page.locator('.adm-nav-bar, .start-hero').first().waitFor({ timeout: 15_000 });
-      await page.waitForLoadState('networkidle').catch(() => undefined);
-      await page.waitForTimeout(300);
-      const at = new URL(page.url()).hash.replace(/^#\//, '').split('?')[0];
-      if (at !== route) problems.push(`${route}: redirected to ${at}`);
-      const text = await page.locator('body').innerText();
-      const raw = RAW_KEY.exec(text);
-      if (raw) problems.push(`${route}: raw key ${raw[0]}`);
-      if (errors.length > 0) problems.push(`${route}: page error ${errors.splice(0).join('; ')}`);
-      await page.screenshot({ path: path.join(shots, `${route.replace(/\//g, '_')}-${lang}.png`) });
-    }
-    // Every home shortcut opens a screen of its own.
     await page.goto('/#/home/index');
     const shortcuts = page.locator('[data-testid^="shortcut-"]');
     await shortcuts.first().waitFor();
@@ -156,9 +175,7 @@ for (const [lang, account] of [
       await page.waitForTimeout(500);
       const at = new URL(page.url()).hash.replace(/^#\//, '').split('?')[0];
       if (at === 'home/index') problems.push(`${id}: leads nowhere`);
-      const raw = RAW_KEY.exec(await page.locator('body').innerText());
-      if (raw) problems.push(`${id}: raw key ${raw[0]}`);
-      if (errors.length > 0) problems.push(`${id}: page error ${errors.splice(0).join('; ')}`);
+      problems.push(...(await screenProblems(page, id, errors)));
     }
     expect(problems).toEqual([]);
   });
