@@ -71,6 +71,9 @@ export async function renderShell(lang: Lang, strings: ResourceKey, path: string
     },
   );
   const markup = await toHtml(prelude);
+  // Cancels the cache's removal timers (30 s after the last subscriber), which would otherwise
+  // keep the build's process alive that long after the bundle is written.
+  store.dispatch(api.util.resetApiState());
   return path === '/market/market' ? markup + (await rankingRowTemplates()) : markup;
 }
 
