@@ -32,7 +32,9 @@ export default defineConfig({
     // Migrated (and seeded) template databases each test file's database is copied from
     // (tests/support/db-template.ts, docs/adr/0048-test-database-templates.md).
     globalSetup: ['tests/support/global-setup.ts'],
-    maxWorkers: 2,
+    // Three workers on two cores: files that wait (idle sessions, locks running out, a socket
+    // client sending for seconds) leave their core to a third file (ADR 0056).
+    maxWorkers: 3,
     fileParallelism: !timing,
     projects: [
       ...(timing
