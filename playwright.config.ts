@@ -59,9 +59,20 @@ export default defineConfig({
       ],
     },
   },
-  webServer: Array.from({ length: E2E_SERVERS }, (_, i) => ({
-    command: 'npx tsx server/main.ts',
-    url: `${e2eServer(i).baseURL}/api/docs`,
+  // One command starts every server at once (each imports the whole market on its first start:
+  // about 30 s of one core); Playwright starts the entries of a webServer list one after another.
+  // It waits for server 0 here and for the others in tests/support/e2e-ready.ts.
+  webServer: {
+    command: Array.from(
+      { length: E2E_SERVERS },
+      // A server that exits takes the others with it (`kill 0`: the command's process group), so a
+      // failed start fails the run at once.
+      (_, i) =>
+        `(PORT=${E2E_BASE_PORT + i} DATA_DIR='${e2eServer(i).dataDir}' npx tsx server/main.ts; kill 0) &`,
+    )
+      .concat('wait')
+      .join(' '),
+    url: `${e2eServer(0).baseURL}/api/docs`,
     // A first start imports the whole market (~315k daily rows) and loads the replay: minutes on a
     // loaded machine.
     timeout: 420_000,
@@ -69,6 +80,7 @@ export default defineConfig({
     // (started with this environment and DATA_DIR=$E2E_DATA_DIR/server-0), to iterate on one spec
     // without a new import.
     reuseExistingServer: process.env.E2E_REUSE_SERVER === '1',
-    env: { ...serverEnv, PORT: String(E2E_BASE_PORT + i), DATA_DIR: e2eServer(i).dataDir },
-  })),
+    env: serverEnv,
+  },
+  globalSetup: './tests/support/e2e-ready.ts',
 });
