@@ -4,11 +4,11 @@
  * own environment), prints each one's wall time, stops at the first that fails and exits with its
  * status; at the end a summary line per step, so CI's log says where its minutes went.
  *
- * A step `a+b` runs the scripts `a` and `b` at the same time (single-threaded steps such as eslint
- * and tsc, or the benchmarks' smoke runs beside the end-to-end tests, which wait on their
- * browsers and servers much of the time); each one's output is printed whole
- * when it ends, and the step fails when either does.
- * Usage: node scripts/run-steps.mjs lint+typecheck test test:e2e+bench:smoke
+ * A step `a+b` runs the scripts `a` and `b` at the same time (eslint and tsc beside vitest, whose
+ * workers leave a core idle about a quarter of the time, or the benchmarks' smoke runs beside the
+ * end-to-end tests); each one's output is printed whole when it ends, and the step fails when
+ * any does.
+ * Usage: node scripts/run-steps.mjs lint+typecheck+test test:e2e+bench:smoke
  */
 import { spawn } from 'node:child_process';
 
