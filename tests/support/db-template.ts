@@ -112,6 +112,18 @@ function writeAtomically(file: string, data: Uint8Array): void {
   renameSync(tmp, file);
 }
 
+/**
+ * Drops PGlite's `template0` and `template1`: a test's copy only ever uses `postgres`, and the
+ * two make up about half of the data directory's files, each one created again in every copy.
+ */
+async function dropTemplateDatabases(client: PGlite): Promise<void> {
+  await client.exec(
+    `update pg_database set datistemplate = false where datname in ('template0', 'template1')`,
+  );
+  for (const statement of ['drop database template0', 'drop database template1', 'checkpoint'])
+    await client.exec(statement);
+}
+
 async function buildPgliteTemplates(key: string): Promise<Record<TemplateKind, string>> {
   const dir = path.join(os.tmpdir(), 'tw-trade-test-templates');
   mkdirSync(dir, { recursive: true });
@@ -121,6 +133,7 @@ async function buildPgliteTemplates(key: string): Promise<Record<TemplateKind, s
   };
   if (!existsSync(files.schema)) {
     const database = await openDatabase('memory://');
+    await dropTemplateDatabases(pgliteClient(database));
     const tar = await pgliteClient(database).dumpDataDir('none');
     writeAtomically(files.schema, new Uint8Array(await tar.arrayBuffer()));
     await database.close();
