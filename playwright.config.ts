@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { defineConfig } from '@playwright/test';
-import { E2E_BASE_PORT, E2E_SERVERS, e2eServer } from './tests/support/e2e-server';
+import { E2E_BASE_PORT, E2E_SERVERS, E2E_START_TIMEOUT_MS, e2eServer } from './tests/support/e2e-server';
 
 // The end-to-end tests run the real server (built client, PGlite in a fresh data directory) on a
 // manual market clock (MARKET_CLOCK=manual, NODE_ENV=test: market time stands still until a test
@@ -73,9 +73,7 @@ export default defineConfig({
       .concat('wait')
       .join(' '),
     url: `${e2eServer(0).baseURL}/api/docs`,
-    // A first start imports the whole market (~315k daily rows) and loads the replay: minutes on a
-    // loaded machine.
-    timeout: 420_000,
+    timeout: E2E_START_TIMEOUT_MS,
     // E2E_REUSE_SERVER=1 (with E2E_SERVERS=1): run against a server already listening on E2E_PORT
     // (started with this environment and DATA_DIR=$E2E_DATA_DIR/server-0), to iterate on one spec
     // without a new import.

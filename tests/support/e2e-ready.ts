@@ -1,11 +1,9 @@
 /**
  * Playwright globalSetup: waits until every end-to-end server (tests/support/e2e-server.ts)
  * answers `GET /api/docs`. playwright.config.ts starts them all with one command and Playwright
- * itself waits for server 0 only. Throws after 420 s (a first start imports the whole market).
+ * itself waits for server 0 only. Throws after E2E_START_TIMEOUT_MS.
  */
-import { E2E_SERVERS, e2eServer } from './e2e-server';
-
-const TIMEOUT_MS = 420_000;
+import { E2E_SERVERS, E2E_START_TIMEOUT_MS as TIMEOUT_MS, e2eServer } from './e2e-server';
 
 export default async function waitForServers(): Promise<void> {
   const deadline = Date.now() + TIMEOUT_MS;

@@ -12,6 +12,8 @@ import { test } from '@playwright/test';
 export const E2E_SERVERS = Number(process.env.E2E_SERVERS ?? 2);
 /** The first server's port; server `i` listens on E2E_BASE_PORT + i. */
 export const E2E_BASE_PORT = Number(process.env.E2E_PORT ?? 3100);
+/** How long the servers may take to start: a first start imports the whole market (~315k daily rows) and loads the replay, minutes on a loaded machine. */
+export const E2E_START_TIMEOUT_MS = 420_000;
 
 /** Server `index`'s origin and data directory (where it writes first-run.txt). */
 export function e2eServer(index: number = test.info().parallelIndex): { baseURL: string; dataDir: string } {
